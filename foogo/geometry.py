@@ -36,6 +36,10 @@ _COLOR_WORDS = {"b": BLACK, "black": BLACK, "w": WHITE, "white": WHITE}
 COLOR_NAMES = {BLACK: "black", WHITE: "white"}
 
 
+class OffBoardError(ValueError):
+    """A well-formed vertex or point index that is not on this board."""
+
+
 def opponent(color: int) -> int:
     """The other colour: BLACK <-> WHITE."""
     return 3 - color
@@ -94,12 +98,14 @@ class Geometry:
         return self.names[p]
 
     def parse(self, vertex) -> int:
-        """Padded index (or PASS) of a GTP vertex "D4"/"pass" or a padded index; ValueError if off board or malformed."""
+        """Padded index (or PASS) of a GTP vertex "D4"/"pass" or a padded index.
+
+        Raises OffBoardError for a point not on this board, ValueError if malformed."""
         if isinstance(vertex, (int, np.integer)) and not isinstance(vertex, bool):
             p = int(vertex)
             if p == PASS or (0 <= p < self.npoints and self.onboard[p]):
                 return p
-            raise ValueError(f"point {p} is not on a {self.size}x{self.size} board")
+            raise OffBoardError(f"point {p} is not on a {self.size}x{self.size} board")
         if not isinstance(vertex, str):
             raise ValueError(f"vertex must be a GTP name such as 'D4' or 'pass', got {vertex!r}")
         text = vertex.strip().upper()
@@ -110,7 +116,7 @@ class Geometry:
         col = COLUMNS.index(text[0])
         row = int(text[1:]) - 1
         if not (0 <= col < self.size and 0 <= row < self.size):
-            raise ValueError(f"vertex {vertex!r} is off the {self.size}x{self.size} board")
+            raise OffBoardError(f"vertex {vertex!r} is off the {self.size}x{self.size} board")
         return self.point(row, col)
 
 

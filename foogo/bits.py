@@ -1,0 +1,69 @@
+"""Bit tricks for the kernels: population count, trailing zeros, and select over uint64 words.
+
+`popcount` and `trailing_zeros` compile to the LLVM intrinsics ctpop and cttz
+(one instruction each on x86-64 with POPCNT/BMI), which numba does not expose
+directly. Everything here works on numpy uint64 values; mixing uint64 with
+plain Python ints makes numba promote to float, so constants are typed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
+
+ONE = np.uint64(1)
+ZERO = np.uint64(0)
+LOW32 = np.uint64(0xFFFFFFFF)
+LOW16 = np.uint64(0xFFFF)
+LOW8 = np.uint64(0xFF)
+LOW4 = np.uint64(0xF)
+LOW2 = np.uint64(0x3)
+
+
+@intrinsic
+def popcount(typingctx, word):
+    """Number of set bits of a uint64."""
+    if word != types.uint64:
+        return None
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
+@intrinsic
+def trailing_zeros(typingctx, word):
+    """Index of the lowest set bit of a non-zero uint64 (64 for zero)."""
+    if word != types.uint64:
+        return None
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return sig, codegen
+
+
+@njit(cache=True)
+def select_in_word(word, r):
+    """Index (0..63) of the r-th set bit (r counted from 0) of a uint64 with more than r set bits.
+
+    A binary search on popcounts of halves: six steps whatever r is, where
+    clearing the lowest bit r times would cost up to 63 steps.
+    """
+    rank = np.uint64(r)
+    pos = np.uint64(0)
+    for shift, mask in ((np.uint64(32), LOW32), (np.uint64(16), LOW16), (np.uint64(8), LOW8),
+                        (np.uint64(4), LOW4), (np.uint64(2), LOW2)):
+        low = popcount(word & mask)
+        if rank >= low:
+            rank -= low
+            word >>= shift
+            pos += shift
+    if rank >= (word & ONE):
+        pos += ONE
+    return np.int64(pos)

@@ -1,0 +1,612 @@
+"""Compiled board kernels: the position as flat arrays, and moves played on them incrementally.
+
+A position is two numpy arrays, so that copying one for a playout is two memcpys:
+
+``s`` (int32)  meta fields, then per-point sections of length P (padded points):
+    COLOR   EMPTY / BLACK / WHITE, OFFBOARD on the sentinel ring
+    HEAD    string id of a stone: the padded index of its string's head stone
+    NEXT    circular linked list of the stones of a string
+    LIBS    exact liberty count, valid at head points
+    LIBSUM  sum of the liberty points (each counted once), valid at head points:
+            when LIBS == 1 it *is* the liberty, so atari is found in O(1)
+    SSIZE   stone count, valid at head points
+    MARK    generation marks, used to de-duplicate the dirty list
+    DIRTY   the points whose playable status must be recomputed after a move
+``z`` (uint64)  z[0] the Zobrist hash of the stones, then playable(BLACK) and
+    playable(WHITE) as bitsets over padded points (nw words each).
+
+Playable sets follow the design card. For colour C and empty point e:
+  eye-like(C, e)  every on-board orthogonal neighbour of e is a C stone;
+  eye(C, e)       eye-like and at most one opponent stone on the diagonals
+                  (none when a diagonal is off the board);
+  playable(C, e)  not eye(C, e), and if eye-like(opponent, e) then some
+                  neighbouring string has one liberty (playing there captures).
+The ko point is not removed here; choosers remove it (see playout.py).
+
+Nothing here checks legality; `legality` does that for the Board class.
+Kernels assume valid inputs: p empty and on board for `play`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .bits import ONE
+
+# meta fields of s
+M_SIZE, M_W, M_P, M_NW = 0, 1, 2, 3
+M_KO = 4  # point where the side to move may not play (simple ko), or -1
+M_TO_MOVE = 5
+M_PASSES = 6  # consecutive passes at the end of the move sequence
+M_MOVES = 7  # moves (not passes) played since the position was created
+M_CAPTURES = 8  # M_CAPTURES + colour: stones captured BY that colour
+M_GEN = 11  # current generation for MARK
+M_LAST = 12  # last move point, PASS (-1) or -2 for none
+M_KO_COLOR = 13  # the colour that may not play at M_KO
+META = 16
+
+# section indices: section k starts at META + k * P
+COLOR, HEAD, NEXT, LIBS, LIBSUM, SSIZE, MARK, DIRTY = range(8)
+NSECTIONS = 8
+
+EMPTY, BLACK, WHITE, OFFBOARD = 0, 1, 2, 3
+PASS = -1
+NO_KO = -1
+
+
+
+def new_state(size: int, width: int, npoints: int, nwords: int):
+    """Empty-board arrays (s, z) for one geometry, playable sets filled in."""
+    s = np.zeros(META + NSECTIONS * npoints, dtype=np.int32)
+    z = np.zeros(1 + 2 * nwords, dtype=np.uint64)
+    s[M_SIZE], s[M_W], s[M_P], s[M_NW] = size, width, npoints, nwords
+    s[M_KO] = NO_KO
+    s[M_TO_MOVE] = BLACK
+    s[M_LAST] = -2
+    color = s[META : META + npoints]
+    color[:] = OFFBOARD
+    for row in range(size):
+        start = (row + 1) * width + 1
+        color[start : start + size] = EMPTY
+    refresh_all(s, z)
+    return s, z
+
+
+@njit(cache=True)
+def sec(s, k):
+    """Start of section k in s."""
+    return META + k * s[M_P]
+
+
+@njit(cache=True)
+def set_playable(z, nw, color, p, on):
+    """Set or clear bit p of playable(color)."""
+    word = 1 + (color - 1) * nw + (p >> 6)
+    mask = ONE << np.uint64(p & 63)
+    if on:
+        z[word] |= mask
+    else:
+        z[word] &= ~mask
+
+
+@njit(cache=True)
+def is_playable(z, nw, color, p):
+    """True if bit p of playable(color) is set."""
+    word = 1 + (color - 1) * nw + (p >> 6)
+    return (z[word] >> np.uint64(p & 63)) & ONE != 0
+
+
+@njit(cache=True)
+def eye_color(s, p):
+    """The colour c for which empty point p is eye-like (all on-board neighbours c), else EMPTY."""
+    base = META + COLOR * s[M_P]
+    w = s[M_W]
+    seen = 0  # bit 1: a black neighbour, bit 2: a white one, bit 4: an empty one
+    for q in (p - w, p - 1, p + 1, p + w):
+        c = s[base + q]
+        if c != OFFBOARD:
+            seen |= 4 if c == EMPTY else c
+    if seen == BLACK or seen == WHITE:
+        return seen
+    return EMPTY
+
+
+@njit(cache=True)
+def is_real_eye(s, p, c):
+    """For a point eye-like for c: True unless the diagonals make it a false eye."""
+    base = META + COLOR * s[M_P]
+    w = s[M_W]
+    off = 0
+    enemy = 0
+    other = 3 - c
+    for q in (p - w - 1, p - w + 1, p + w - 1, p + w + 1):
+        d = s[base + q]
+        if d == OFFBOARD:
+            off = 1
+        elif d == other:
+            enemy += 1
+    if off:
+        return enemy == 0
+    return enemy <= 1
+
+
+@njit(cache=True)
+def can_capture_at(s, p, c):
+    """True if a stone of colour c at empty p would leave some neighbouring opponent string without liberties."""
+    P = s[M_P]
+    w = s[M_W]
+    base = META + COLOR * P
+    heads = META + HEAD * P
+    libs = META + LIBS * P
+    other = 3 - c
+    for q in (p - w, p - 1, p + 1, p + w):
+        if s[base + q] == other and s[libs + s[heads + q]] == 1:
+            return True
+    return False
+
+
+@njit(cache=True)
+def refresh_point(s, z, p):
+    """Recompute both colours' playable bits at point p from the position around it."""
+    nw = s[M_NW]
+    if s[META + COLOR * s[M_P] + p] != EMPTY:
+        set_playable(z, nw, BLACK, p, False)
+        set_playable(z, nw, WHITE, p, False)
+        return
+    owner = eye_color(s, p)
+    if owner == EMPTY:
+        set_playable(z, nw, BLACK, p, True)
+        set_playable(z, nw, WHITE, p, True)
+        return
+    set_playable(z, nw, owner, p, not is_real_eye(s, p, owner))
+    set_playable(z, nw, 3 - owner, p, can_capture_at(s, p, 3 - owner))
+
+
+@njit(cache=True)
+def refresh_all(s, z):
+    """Recompute every playable bit from scratch (used when a position is set up)."""
+    P = s[M_P]
+    for i in range(1, z.shape[0]):
+        z[i] = 0
+    for p in range(P):
+        if s[META + COLOR * P + p] == EMPTY:
+            refresh_point(s, z, p)
+
+
+@njit(cache=True)
+def _next_generation(s):
+    """Start a fresh generation of MARK (resetting the marks on wrap-around)."""
+    gen = s[M_GEN] + 1
+    if gen >= 1 << 30:
+        P = s[M_P]
+        s[META + MARK * P : META + (MARK + 1) * P] = 0
+        gen = 1
+    s[M_GEN] = gen
+    return gen
+
+
+@njit(cache=True)
+def _dirty(s, p, ndirty):
+    """Append p to the dirty list unless already there this move; return the new length."""
+    P = s[M_P]
+    mark = META + MARK * P
+    if s[mark + p] != s[M_GEN]:
+        s[mark + p] = s[M_GEN]
+        s[META + DIRTY * P + ndirty] = p
+        ndirty += 1
+    return ndirty
+
+
+@njit(cache=True)
+def _dirty_around(s, p, ndirty):
+    """Mark p and its eight neighbours dirty."""
+    w = s[M_W]
+    ndirty = _dirty(s, p, ndirty)
+    for q in (p - w, p - 1, p + 1, p + w, p - w - 1, p - w + 1, p + w - 1, p + w + 1):
+        ndirty = _dirty(s, q, ndirty)
+    return ndirty
+
+
+@njit(cache=True)
+def _adjacent_to(s, e, h, skip):
+    """True if point e touches a stone of string h other than at point skip."""
+    heads = META + HEAD * s[M_P]
+    colors = META + COLOR * s[M_P]
+    w = s[M_W]
+    for q in (e - w, e - 1, e + 1, e + w):
+        if q != skip and s[colors + q] != EMPTY and s[colors + q] != OFFBOARD and s[heads + q] == h:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _absorb(s, h, q):
+    """Add to string h the liberties of stone q that h lacks, then make q a stone of h (lists not spliced)."""
+    P = s[M_P]
+    w = s[M_W]
+    colors = META + COLOR * P
+    for e in (q - w, q - 1, q + 1, q + w):
+        if s[colors + e] == EMPTY and not _adjacent_to(s, e, h, q):
+            s[META + LIBS * P + h] += 1
+            s[META + LIBSUM * P + h] += e
+    s[META + HEAD * P + q] = h
+
+
+@njit(cache=True)
+def _splice(s, a, b):
+    """Join the circular stone lists that contain a and b."""
+    nxt = META + NEXT * s[M_P]
+    na = s[nxt + a]
+    s[nxt + a] = s[nxt + b]
+    s[nxt + b] = na
+
+
+
+@njit(cache=True)
+def _remove_string(s, z, zob, h, ndirty):
+    """Take string h off the board, giving its points to the strings around it as liberties.
+
+    Returns (stones removed, new dirty-list length)."""
+    P = s[M_P]
+    w = s[M_W]
+    colors = META + COLOR * P
+    heads = META + HEAD * P
+    nxt = META + NEXT * P
+    libs = META + LIBS * P
+    libsum = META + LIBSUM * P
+    victim = s[colors + h]
+    taker = 3 - victim
+    p = h
+    while True:  # first empty every point, so that the loop below sees only taker stones
+        s[colors + p] = EMPTY
+        z[0] ^= zob[victim * P + p]
+        p = s[nxt + p]
+        if p == h:
+            break
+    count = 0
+    while True:
+        count += 1
+        g1 = g2 = g3 = -1  # strings already given p: at most three others can touch p
+        for q in (p - w, p - 1, p + 1, p + w):
+            if s[colors + q] == taker:
+                g = s[heads + q]
+                if g != g1 and g != g2 and g != g3:
+                    if g1 < 0:
+                        g1 = g
+                    elif g2 < 0:
+                        g2 = g
+                    else:
+                        g3 = g
+                    if s[libs + g] == 1:  # leaving atari: its old liberty changes status
+                        ndirty = _dirty(s, s[libsum + g], ndirty)
+                    s[libs + g] += 1
+                    s[libsum + g] += p
+        ndirty = _dirty_around(s, p, ndirty)
+        p = s[nxt + p]
+        if p == h:
+            break
+    return count, ndirty
+
+
+@njit(cache=True)
+def play(s, z, zob, p, c):
+    """Put a c stone on empty on-board point p: capture, merge, remove a suicided string, update
+    hash, ko, counters and both playable sets. Returns stones captured, or minus the stones
+    lost when the move was a (multi-stone) suicide. Does not check legality."""
+    P = s[M_P]
+    w = s[M_W]
+    colors = META + COLOR * P
+    heads = META + HEAD * P
+    nxt = META + NEXT * P
+    libs = META + LIBS * P
+    libsum = META + LIBSUM * P
+    ssize = META + SSIZE * P
+    nw = s[M_NW]
+    other = 3 - c
+    _next_generation(s)
+    ndirty = 0
+
+    s[colors + p] = c
+    z[0] ^= zob[c * P + p]
+    s[heads + p] = p
+    s[nxt + p] = p
+    s[ssize + p] = 1
+    s[libs + p] = 0
+    s[libsum + p] = 0
+    set_playable(z, nw, BLACK, p, False)
+    set_playable(z, nw, WHITE, p, False)
+
+    # p is a liberty of the new stone or a lost liberty of each distinct neighbouring string
+    h1 = h2 = h3 = -1
+    for q in (p - w, p - 1, p + 1, p + w):
+        cq = s[colors + q]
+        if cq == EMPTY:
+            s[libs + p] += 1
+            s[libsum + p] += q
+        elif cq != OFFBOARD:
+            g = s[heads + q]
+            if g != h1 and g != h2 and g != h3:
+                if h1 < 0:
+                    h1 = g
+                elif h2 < 0:
+                    h2 = g
+                else:
+                    h3 = g
+                s[libs + g] -= 1
+                s[libsum + g] -= p
+                if s[libs + g] == 1:  # entering atari: its last liberty changes status
+                    ndirty = _dirty(s, s[libsum + g], ndirty)
+
+    captured = 0
+    last_captured = -1
+    for q in (p - w, p - 1, p + 1, p + w):
+        if s[colors + q] == other and s[libs + s[heads + q]] == 0:
+            n, ndirty = _remove_string(s, z, zob, s[heads + q], ndirty)
+            captured += n
+            last_captured = q
+
+    # merge: the smaller string's stones are absorbed one by one into the larger
+    for q in (p - w, p - 1, p + 1, p + w):
+        if s[colors + q] == c:
+            g = s[heads + q]
+            hp = s[heads + p]
+            if g != hp:
+                if s[ssize + g] >= s[ssize + hp]:
+                    big, small = g, hp
+                else:
+                    big, small = hp, g
+                r = small
+                while True:
+                    _absorb(s, big, r)
+                    r = s[nxt + r]
+                    if r == small:
+                        break
+                _splice(s, big, small)
+                s[ssize + big] += s[ssize + small]
+
+    h = s[heads + p]
+    result = captured
+    s[M_KO] = NO_KO
+    if s[libs + h] == 0:  # suicide (only multi-stone: a lone stone here would be eye-like)
+        n, ndirty = _remove_string(s, z, zob, h, ndirty)
+        s[M_CAPTURES + other] += n
+        result = -n
+    else:
+        if s[libs + h] == 1:
+            ndirty = _dirty(s, s[libsum + h], ndirty)
+            if captured == 1 and s[ssize + h] == 1:
+                s[M_KO] = last_captured
+                s[M_KO_COLOR] = other
+        s[M_CAPTURES + c] += captured
+    ndirty = _dirty_around(s, p, ndirty)
+
+    dirty = META + DIRTY * P
+    for i in range(ndirty):
+        refresh_point(s, z, s[dirty + i])
+
+    s[M_TO_MOVE] = other
+    s[M_PASSES] = 0
+    s[M_MOVES] += 1
+    s[M_LAST] = p
+    return result
+
+
+@njit(cache=True)
+def play_pass(s, c):
+    """c passes: the ko is lifted and the opponent is to move."""
+    s[M_KO] = NO_KO
+    s[M_PASSES] += 1
+    s[M_TO_MOVE] = 3 - c
+    s[M_LAST] = PASS
+
+
+@njit(cache=True)
+def legality(s, p, c, allow_suicide):
+    """0 if c may play at on-board point p (simple ko, board rules), else 1 occupied, 2 ko, 3 suicide."""
+    P = s[M_P]
+    w = s[M_W]
+    colors = META + COLOR * P
+    heads = META + HEAD * P
+    libs = META + LIBS * P
+    if s[colors + p] != EMPTY:
+        return 1
+    if p == s[M_KO] and c == s[M_KO_COLOR]:
+        return 2
+    friend = False
+    for q in (p - w, p - 1, p + 1, p + w):
+        cq = s[colors + q]
+        if cq == EMPTY:
+            return 0
+        if cq == c:
+            friend = True
+            if s[libs + s[heads + q]] >= 2:
+                return 0
+        elif cq == 3 - c and s[libs + s[heads + q]] == 1:
+            return 0
+    if friend and allow_suicide:
+        return 0
+    return 3
+
+
+@njit(cache=True)
+def area(s, owners):
+    """Black area minus white area: stones plus empty regions whose border is one colour only.
+
+    If owners is non-empty (int8[P]) it receives each point's owner: BLACK, WHITE or EMPTY (dame)."""
+    P = s[M_P]
+    w = s[M_W]
+    colors = META + COLOR * P
+    mark = META + MARK * P
+    queue = META + DIRTY * P  # each empty point enters once, so P entries suffice
+    gen = _next_generation(s)
+    record = owners.shape[0] > 0
+    score = 0
+    tail = 0
+    for p in range(P):
+        c = s[colors + p]
+        if c == BLACK:
+            score += 1
+        elif c == WHITE:
+            score -= 1
+        elif c == EMPTY and s[mark + p] != gen:
+            s[mark + p] = gen
+            start = tail
+            s[queue + tail] = p
+            tail += 1
+            head = start
+            border = 0
+            while head < tail:
+                e = s[queue + head]
+                head += 1
+                for q in (e - w, e - 1, e + 1, e + w):
+                    cq = s[colors + q]
+                    if cq == EMPTY:
+                        if s[mark + q] != gen:
+                            s[mark + q] = gen
+                            s[queue + tail] = q
+                            tail += 1
+                    elif cq != OFFBOARD:
+                        border |= cq
+            if border == BLACK:
+                score += tail - start
+            elif border == WHITE:
+                score -= tail - start
+            if record:
+                owner = border if border == BLACK or border == WHITE else EMPTY
+                for i in range(start, tail):
+                    owners[s[queue + i]] = owner
+        if record and c != EMPTY:
+            owners[p] = c if c != OFFBOARD else EMPTY
+    return score
+
+
+# what check() found wrong; messages in board.py
+CHECK_OK, BAD_COLOR, BAD_HEAD, BAD_LIST, BAD_LIBS, BAD_LIBSUM, BAD_SIZE, BAD_PLAYABLE, BAD_HASH, BAD_KO = range(10)
+
+
+@njit(cache=True)
+def check(s, z, zob):
+    """Recompute strings (flood fill), liberties, playable sets and hash from the colours alone,
+    compare with the incremental state. Returns (CHECK_OK, -1) or (problem code, point).
+
+    Deliberately shares no code with the incremental kernels above."""
+    P = np.int64(s[M_P])
+    w = np.int64(s[M_W])
+    n = s[M_SIZE]
+    nw = s[M_NW]
+    colors = META + COLOR * P
+    heads = META + HEAD * P
+    nxt = META + NEXT * P
+    for p in range(P):
+        row = p // w - 1
+        col = p % w - 1
+        on = 0 <= row < n and 0 <= col < n
+        c = s[colors + p]
+        if on != (c != OFFBOARD) or c < 0 or c > 3:
+            return BAD_COLOR, p
+    true_libs = np.zeros(P, dtype=np.int64)  # liberties of the string of each stone
+    seen = np.zeros(P, dtype=np.int64)  # string id + 1 of each stone once flooded
+    lib_seen = np.zeros(P, dtype=np.int64)
+    stack = np.zeros(P, dtype=np.int64)
+    members = np.zeros(P, dtype=np.int64)
+    h_hash = np.uint64(0)
+    nstring = 0
+    for p in range(P):
+        c = s[colors + p]
+        if c != BLACK and c != WHITE:
+            continue
+        h_hash ^= zob[c * P + p]
+        if seen[p]:
+            continue
+        nstring += 1
+        seen[p] = nstring
+        stack[0] = p
+        top = 1
+        count = 0
+        nlib = 0
+        libsum = 0
+        while top:
+            top -= 1
+            q = stack[top]
+            members[count] = q
+            count += 1
+            for d in (-w, -1, 1, w):
+                r = q + d
+                cr = s[colors + r]
+                if cr == c and not seen[r]:
+                    seen[r] = nstring
+                    stack[top] = r
+                    top += 1
+                elif cr == EMPTY and lib_seen[r] != nstring:
+                    lib_seen[r] = nstring
+                    nlib += 1
+                    libsum += r
+        h = s[heads + p]
+        if h < 0 or h >= P or seen[h] != nstring:
+            return BAD_HEAD, p
+        for i in range(count):
+            if s[heads + members[i]] != h:
+                return BAD_HEAD, members[i]
+            true_libs[members[i]] = nlib
+        walked = 0
+        q = h
+        while True:
+            if q < 0 or q >= P or seen[q] != nstring or walked > count:
+                return BAD_LIST, h
+            walked += 1
+            q = s[nxt + q]
+            if q == h:
+                break
+        if walked != count:
+            return BAD_LIST, h
+        if s[META + LIBS * P + h] != nlib:
+            return BAD_LIBS, h
+        if s[META + LIBSUM * P + h] != libsum:
+            return BAD_LIBSUM, h
+        if s[META + SSIZE * P + h] != count:
+            return BAD_SIZE, h
+    if h_hash != z[0]:
+        return BAD_HASH, -1
+    ko = s[M_KO]
+    if ko != NO_KO and (ko < 0 or ko >= P or s[colors + ko] != EMPTY):
+        return BAD_KO, ko
+    for p in range(P):
+        for c in (BLACK, WHITE):
+            want = False
+            if s[colors + p] == EMPTY:
+                # eye-like for c / for the opponent, straight from the definition
+                own = 0
+                foe = 0
+                onboard = 0
+                atari_foe = False
+                for d in (-w, -1, 1, w):
+                    cq = s[colors + p + d]
+                    if cq != OFFBOARD:
+                        onboard += 1
+                        if cq == c:
+                            own += 1
+                        elif cq == 3 - c:
+                            foe += 1
+                            if true_libs[p + d] == 1:
+                                atari_foe = True
+                if own == onboard:
+                    diag_off = 0
+                    diag_foe = 0
+                    for d in (-w - 1, -w + 1, w - 1, w + 1):
+                        cq = s[colors + p + d]
+                        if cq == OFFBOARD:
+                            diag_off += 1
+                        elif cq == 3 - c:
+                            diag_foe += 1
+                    real = diag_foe == 0 if diag_off > 0 else diag_foe <= 1
+                    want = not real
+                elif foe == onboard:
+                    want = atari_foe
+                else:
+                    want = True
+            word = 1 + (c - 1) * nw + (p >> 6)
+            have = (z[word] >> np.uint64(p & 63)) & ONE != 0
+            if have != want:
+                return BAD_PLAYABLE, p
+    return CHECK_OK, -1
