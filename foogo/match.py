@@ -1,0 +1,808 @@
+"""Match runner: two GTP engines play a series of games, gogui-twogtp style.
+
+What it is: `foogo match` drives two Go engines as subprocesses over GTP
+(`GtpClient`), lets them play `--games` games on one board size (colours
+swapped every game with `--alternate`), has a referee engine (GNU Go by
+default) check every move with `play` and score finished games with
+`final_score`, writes one SGF per game and prints a results table (wins per
+engine with a 95% Wilson interval, wins by colour, seconds per move, game
+length, and the counts of illegal moves, timeouts and crashes).
+
+Rules of adjudication: `resign` ends a game; two consecutive passes or
+`--max-moves` moves end it and the referee scores it. A move the referee or
+the opponent rejects is a loss for the engine that played it ("B+Illegal"),
+a command not answered within `--timeout` seconds is a loss for the engine
+that was asked ("W+Time"), and an engine that exits, answers malformed GTP or
+fails `genmove` loses by forfeit ("B+Forfeit", reason "crash") and is
+restarted for the next game. A game the referee cannot follow or score has
+the result "?" and no winner; it is counted as void. These outcomes are all
+counted and shown, never dropped.
+
+What it is not: not a tournament manager (exactly two engines, games played
+one after another), no clock or time controls beyond the per-command
+timeout, no handicap, no opening randomisation, no resuming of an interrupted
+match, and no rules knowledge of its own: legality is whatever the referee
+(and the opponent) accept, and without a referee the result is the engines'
+`final_score` when both agree. Seconds per move count answered `genmove`s
+only. It imports nothing from foogo, so it can pit
+any two GTP engines against each other.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import datetime
+import json
+import math
+import os
+import queue
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Sequence
+
+from sgfmill import sgf
+from tqdm import tqdm
+
+DEFAULT_REFEREE = "/usr/games/gnugo --mode gtp --chinese-rules --level 0"
+STARTUP_TIMEOUT = 60.0  # grace for the first command after (re)starting an engine
+REFEREE_MIN_TIMEOUT = 60.0  # the referee is not on trial; give it time
+Z95 = 1.959963984540054  # two-sided 95% normal quantile
+
+_VERTEX_RE = re.compile(r"^[a-hj-z][1-9][0-9]?$", re.IGNORECASE)
+_RESPONSE_RE = re.compile(r"^([=?])(\d*)(.*)$", re.DOTALL)
+_SCORE_RE = re.compile(r"^([BW])\+(\d+(?:\.\d+)?)$", re.IGNORECASE)
+_CONTROL = {c: None for c in range(32) if c not in (9, 10)}
+_CONTROL[9] = " "
+_CONTROL[127] = None
+
+
+# --------------------------------------------------------------------------
+# GTP client
+# --------------------------------------------------------------------------
+
+
+class GtpError(Exception):
+    """The engine answered a command with `?`; the message is the engine's text."""
+
+
+class GtpFailure(Exception):
+    """The engine failed as a process: it is no longer usable until restarted."""
+
+
+class GtpTimeout(GtpFailure):
+    """The engine did not finish its response within the timeout."""
+
+
+class GtpCrash(GtpFailure):
+    """The engine exited, could not be started, or broke the GTP framing."""
+
+
+def _clean_line(raw: bytes) -> str:
+    """Decode one output line and drop CR and control characters (HT becomes a space)."""
+    return raw.decode("utf-8", "replace").rstrip("\n").translate(_CONTROL)
+
+
+class GtpClient:
+    """One GTP engine run as a subprocess, spoken to over its stdin/stdout pipes.
+
+    Commands carry numeric ids; a response must echo the id or carry none.
+    Reading is done by a thread feeding a queue, so every command can time out.
+    On a timeout or a crash the process is killed and `alive` turns false;
+    `start()` starts a fresh process. The engine's stderr is drained by another
+    thread into `log_path` (appended) if given, and its last lines are kept for
+    error messages; it never reaches our stdout.
+    """
+
+    def __init__(self, command: str | Sequence[str], *, log_path: str | os.PathLike | None = None,
+                 tail_lines: int = 20) -> None:
+        """Prepare a client for `command` (a shell-like string or an argv list); does not start it."""
+        argv = shlex.split(command) if isinstance(command, str) else [str(a) for a in command]
+        if not argv:
+            raise ValueError("empty engine command")
+        self.argv: list[str] = argv
+        self.log_path = Path(log_path) if log_path is not None else None
+        self._tail: collections.deque[str] = collections.deque(maxlen=tail_lines)
+        self._proc: subprocess.Popen | None = None
+        self._lines: queue.Queue = queue.Queue()
+        self._threads: list[threading.Thread] = []
+        self._next_id = 0
+        self._broken = False
+
+    # -- process management ------------------------------------------------
+
+    def start(self) -> None:
+        """Start (or restart) the engine process; raise GtpCrash if it cannot be started."""
+        self.kill()
+        try:
+            proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, bufsize=0, start_new_session=True)
+        except OSError as exc:
+            raise GtpCrash(f"cannot start {shlex.join(self.argv)}: {exc}") from exc
+        self._proc = proc
+        self._lines = queue.Queue()
+        self._broken = False
+        self._threads = [
+            threading.Thread(target=_pump_stdout, args=(proc.stdout, self._lines), daemon=True),
+            threading.Thread(target=_pump_stderr, args=(proc.stderr, self._tail, self.log_path), daemon=True),
+        ]
+        for thread in self._threads:
+            thread.start()
+
+    @property
+    def alive(self) -> bool:
+        """True while the process runs and the client has seen no timeout or crash."""
+        return self._proc is not None and not self._broken and self._proc.poll() is None
+
+    @property
+    def returncode(self) -> int | None:
+        """The process's exit status once it has exited, else None."""
+        return None if self._proc is None else self._proc.poll()
+
+    def stderr_tail(self) -> str:
+        """The last lines the engine wrote to stderr (for error reports)."""
+        return "\n".join(self._tail)
+
+    def kill(self) -> None:
+        """Kill the process (and its process group) at once and reap it; safe to call twice."""
+        proc, self._proc = self._proc, None
+        self._broken = True
+        if proc is None:
+            return
+        if proc.poll() is None:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)  # its own session: see start()
+            except (ProcessLookupError, PermissionError, AttributeError):
+                proc.kill()
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:  # pragma: no cover - unkillable process
+            pass
+        self._finish(proc)
+
+    def close(self, timeout: float = 2.0) -> None:
+        """Send `quit`, wait up to `timeout` seconds for the process to exit, then kill it."""
+        proc = self._proc
+        if proc is None:
+            return
+        if self.alive:
+            try:
+                self.send("quit", timeout=timeout)
+            except (GtpError, GtpFailure):
+                pass
+            try:
+                proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                pass
+        self.kill()
+
+    def _finish(self, proc: subprocess.Popen) -> None:
+        """Let the pump threads see EOF, then close the pipes."""
+        for thread in self._threads:
+            thread.join(timeout=1.0)
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
+            try:
+                if stream is not None:
+                    stream.close()
+            except OSError:
+                pass
+
+    def _fail(self, exc: GtpFailure) -> GtpFailure:
+        """Kill the engine and return `exc` with the engine's last stderr lines appended."""
+        proc = self._proc
+        if proc is not None and isinstance(exc, GtpCrash):
+            try:
+                proc.wait(timeout=0.5)  # let an exiting engine finish so its code and stderr are known
+            except subprocess.TimeoutExpired:
+                pass
+        self.kill()
+        tail = self.stderr_tail()
+        if tail:
+            exc.args = (f"{exc.args[0]}; stderr ends: {tail[-500:]}",)
+        return exc
+
+    # -- protocol ----------------------------------------------------------
+
+    def send(self, command: str, timeout: float | None = None) -> str:
+        """Send one command; return the response text, raise GtpError on `?`, GtpTimeout or GtpCrash."""
+        if not self.alive:
+            raise GtpCrash("engine is not running")
+        command = command.replace("\n", " ").strip()
+        self._next_id += 1
+        cid = self._next_id
+        deadline = None if timeout is None else time.monotonic() + timeout
+        try:
+            self._proc.stdin.write(f"{cid} {command}\n".encode())
+            self._proc.stdin.flush()
+        except (OSError, ValueError) as exc:
+            raise self._fail(GtpCrash(f"engine exited before {command!r} (code {self.returncode})")) from exc
+        while True:
+            sign, rid, text = self._read_response(command, timeout, deadline)
+            if rid is None or rid == cid:
+                break
+            if rid > cid:
+                raise self._fail(GtpCrash(f"response id {rid} to command {cid} {command!r}"))
+            # rid < cid: a late answer to an earlier command; skip it
+        if sign == "?":
+            raise GtpError(text)
+        return text
+
+    def _read_response(self, command: str, timeout: float | None, deadline: float | None):
+        """Read one response: (sign, id or None, text). Blank lines before it are skipped."""
+        lines: list[str] = []
+        while True:
+            line = self._get_line(command, timeout, deadline)
+            if not lines:
+                if not line.strip():
+                    continue
+                if line[0] not in "=?":
+                    raise self._fail(GtpCrash(f"malformed response to {command!r}: {line[:200]!r}"))
+                lines.append(line)
+            elif not line.strip():
+                break
+            else:
+                lines.append(line)
+        match = _RESPONSE_RE.match(lines[0])
+        sign, rid, first = match.group(1), match.group(2), match.group(3).strip()
+        text = "\n".join([first] + [ln.rstrip() for ln in lines[1:]]).strip("\n")
+        return sign, (int(rid) if rid else None), text
+
+    def _get_line(self, command: str, timeout: float | None, deadline: float | None) -> str:
+        """Next stdout line, or raise GtpTimeout at the deadline / GtpCrash at EOF."""
+        remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
+        try:
+            item = self._lines.get(timeout=remaining)
+        except queue.Empty:
+            raise self._fail(GtpTimeout(f"no answer to {command!r} within {timeout:g} s")) from None
+        if item is None:
+            proc = self._proc
+            code = None
+            if proc is not None:
+                try:
+                    code = proc.wait(timeout=1.0)
+                except subprocess.TimeoutExpired:
+                    pass
+            raise self._fail(GtpCrash(f"engine closed its output during {command!r} (exit code {code})"))
+        return _clean_line(item)
+
+    def __enter__(self) -> GtpClient:
+        if self._proc is None:
+            self.start()
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+
+def _pump_stdout(stream, lines: queue.Queue) -> None:
+    """Thread body: move raw stdout lines into the queue, then None at EOF."""
+    try:
+        for raw in iter(stream.readline, b""):
+            lines.put(raw)
+    except (OSError, ValueError):
+        pass
+    finally:
+        lines.put(None)
+
+
+def _pump_stderr(stream, tail: collections.deque, log_path: Path | None) -> None:
+    """Thread body: drain stderr into the log file (if any) and the tail buffer."""
+    log = None
+    try:
+        if log_path is not None:
+            log = open(log_path, "ab")
+        for raw in iter(stream.readline, b""):
+            tail.append(_clean_line(raw))
+            if log is not None:
+                log.write(raw)
+                log.flush()
+    except (OSError, ValueError):
+        pass
+    finally:
+        if log is not None:
+            log.close()
+
+
+# --------------------------------------------------------------------------
+# Statistics
+# --------------------------------------------------------------------------
+
+
+def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval (low, high) for `successes` out of `n`; (0, 1) when n is 0."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = successes / n
+    denom = 1.0 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    low = 0.0 if successes <= 0 else max(0.0, centre - half)
+    high = 1.0 if successes >= n else min(1.0, centre + half)
+    return low, high
+
+
+# --------------------------------------------------------------------------
+# Match
+# --------------------------------------------------------------------------
+
+
+class MatchError(Exception):
+    """The match cannot go on: an engine cannot start or refuses the board setup."""
+
+
+@dataclass
+class _Player:
+    """An engine in the match, identified by key "A" (--black) or "B" (--white)."""
+
+    key: str
+    command: str
+    client: GtpClient
+    name: str = ""
+    version: str = ""
+    label: str = ""
+
+    @property
+    def full_name(self) -> str:
+        """The engine's `name` and `version` as one string (the SGF PB/PW value)."""
+        return f"{self.name} {self.version}".strip()
+
+
+@dataclass
+class GameRecord:
+    """One finished game: who played, how it ended, and what was played."""
+
+    number: int
+    black: str  # player key
+    white: str
+    result: str = "?"
+    winner: str | None = None  # player key, None for a draw or a void game
+    reason: str = "void"  # score, resign, time, illegal, crash, void
+    fault: str | None = None  # key of the engine whose illegal move/timeout/crash decided it
+    detail: str = ""
+    moves: list[tuple[str, tuple[int, int] | None]] = field(default_factory=list)
+    seconds: float = 0.0
+    think: dict[str, list[float]] = field(default_factory=dict)  # key -> [seconds, genmoves]
+
+
+class _Match:
+    """The state of one match: two players, the referee, settings and finished games."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.size = int(args.size)
+        if not 2 <= self.size <= 25:
+            raise ValueError(f"--size must be from 2 to 25, got {self.size}")
+        self.games = int(args.games)
+        if self.games < 1:
+            raise ValueError("--games must be at least 1")
+        self.komi = float(args.komi)
+        self.timeout = float(args.timeout)
+        if self.timeout <= 0:
+            raise ValueError("--timeout must be positive")
+        self.max_moves = 3 * self.size * self.size if args.max_moves is None else int(args.max_moves)
+        if self.max_moves < 1:
+            raise ValueError("--max-moves must be at least 1")
+        self.alternate = bool(args.alternate)
+        self.quiet = bool(args.quiet)
+        self.sgf_dir = Path(args.sgf_dir) if args.sgf_dir else None
+        if self.sgf_dir is not None:
+            self.sgf_dir.mkdir(parents=True, exist_ok=True)
+        referee = args.referee
+        if referee is None:
+            referee = DEFAULT_REFEREE if os.path.exists(shlex.split(DEFAULT_REFEREE)[0]) else ""
+        if referee.strip().lower() in ("", "none"):
+            referee = ""
+        self.referee_command = referee
+
+        def log(name: str) -> Path | None:
+            """The stderr log path for `name` in the SGF directory, or None (stderr discarded)."""
+            return self.sgf_dir / f"{name}.stderr.log" if self.sgf_dir is not None else None
+
+        self.players = {
+            "A": _Player("A", args.black, GtpClient(args.black, log_path=log("engine-A"))),
+            "B": _Player("B", args.white, GtpClient(args.white, log_path=log("engine-B"))),
+        }
+        self.referee = GtpClient(referee, log_path=log("referee")) if referee else None
+        self.referee_name = ""
+        self.records: list[GameRecord] = []
+        self.interrupted = False
+
+    # -- engines -------------------------------------------------------------
+
+    def _launch(self, player: _Player) -> None:
+        """(Re)start a player's engine and learn its name; raise GtpFailure if it fails."""
+        client = player.client
+        client.start()
+        grace = max(self.timeout, STARTUP_TIMEOUT)
+        try:
+            player.name = client.send("name", grace) or player.command
+        except GtpError:
+            player.name = player.command  # no `name`: the command line tells the engines apart
+        try:
+            player.version = client.send("version", grace)
+        except GtpError:
+            player.version = ""
+
+    def start(self) -> None:
+        """Start both engines and the referee, and give the players distinct labels."""
+        for player in self.players.values():
+            try:
+                self._launch(player)
+            except GtpFailure as exc:
+                raise MatchError(f"engine {player.key} ({player.command}) failed to start: {exc}") from exc
+        if self.referee is not None:
+            self.referee_name = self._start_referee()
+        a, b = self.players["A"], self.players["B"]
+        for p in (a, b):
+            p.label = p.full_name
+        if a.label == b.label:
+            a.label, b.label = f"{a.label} (A)", f"{b.label} (B)"
+
+    def _start_referee(self) -> str:
+        """Start the referee and return its name; MatchError if it cannot start."""
+        try:
+            self.referee.start()
+            grace = max(self.timeout, STARTUP_TIMEOUT)
+            parts = []
+            for cmd in ("name", "version"):
+                try:
+                    parts.append(self.referee.send(cmd, grace))
+                except GtpError:
+                    pass
+            return " ".join(parts).strip() or self.referee_command
+        except GtpFailure as exc:
+            raise MatchError(f"referee ({self.referee_command}) failed to start: {exc}") from exc
+
+    def _setup(self, client: GtpClient, who: str, timeout: float) -> None:
+        """Send boardsize, clear_board, komi; GtpError there is fatal (MatchError)."""
+        for cmd in (f"boardsize {self.size}", "clear_board", f"komi {self.komi:g}"):
+            try:
+                client.send(cmd, timeout)
+            except GtpError as exc:
+                raise MatchError(f"{who} rejected {cmd!r}: {exc}") from exc
+
+    def close(self) -> None:
+        """Quit all engines."""
+        for client in [p.client for p in self.players.values()] + [self.referee]:
+            if client is not None:
+                client.close()
+
+    # -- one game ------------------------------------------------------------
+
+    def play_game(self, number: int, black: _Player, white: _Player) -> GameRecord:
+        """Play game `number` from setup to adjudication and return its record."""
+        rec = GameRecord(number, black.key, white.key, think={black.key: [0.0, 0], white.key: [0.0, 0]})
+        t_start = time.monotonic()
+        try:
+            self._play(rec, {"b": black, "w": white})
+        finally:
+            rec.seconds = time.monotonic() - t_start
+        return rec
+
+    def _forfeit(self, rec: GameRecord, loser: _Player, color: str, reason: str, detail: str) -> None:
+        """End `rec` as a loss of `loser` (playing `color`) by illegal move, time or crash."""
+        word = {"illegal": "Illegal", "time": "Time", "crash": "Forfeit"}[reason]
+        other = "W" if color == "b" else "B"
+        rec.result = f"{other}+{word}"
+        rec.winner = rec.white if color == "b" else rec.black
+        rec.reason, rec.fault, rec.detail = reason, loser.key, detail
+        if reason == "crash":
+            loser.client.kill()  # restarted before the next game
+
+    def _failure(self, rec: GameRecord, player: _Player, color: str, exc: GtpFailure, doing: str) -> None:
+        """Forfeit for a timeout or crash of `player` while `doing` something."""
+        reason = "time" if isinstance(exc, GtpTimeout) else "crash"
+        self._forfeit(rec, player, color, reason, f"{player.label} {doing}: {exc}")
+
+    def _void(self, rec: GameRecord, detail: str) -> None:
+        """End `rec` without a result (the referee could not follow or score it)."""
+        rec.result, rec.winner, rec.reason, rec.detail = "?", None, "void", detail
+
+    def _play(self, rec: GameRecord, side: dict[str, _Player]) -> None:
+        for color, player in side.items():
+            try:
+                if not player.client.alive:
+                    self._launch(player)
+                self._setup(player.client, f"engine {player.key} ({player.label})", self.timeout)
+            except GtpFailure as exc:
+                return self._failure(rec, player, color, exc, "failed at game setup")
+        if self.referee is not None:
+            if not self.referee.alive:
+                try:
+                    self._start_referee()
+                except MatchError as exc:
+                    return self._void(rec, f"referee failed to restart: {exc}")
+            try:
+                self._setup(self.referee, "the referee", max(self.timeout, REFEREE_MIN_TIMEOUT))
+            except GtpFailure as exc:
+                return self._void(rec, f"referee failed at game setup: {exc}")
+
+        color, passes = "b", 0
+        while True:
+            mover, other = side[color], side["w" if color == "b" else "b"]
+            t0 = time.monotonic()
+            try:
+                answer = mover.client.send(f"genmove {color}", self.timeout)
+            except GtpFailure as exc:
+                return self._failure(rec, mover, color, exc, "at genmove")
+            except GtpError as exc:
+                return self._forfeit(rec, mover, color, "crash", f"{mover.label} failed genmove: ? {exc}")
+            think = rec.think[mover.key]
+            think[0] += time.monotonic() - t0
+            think[1] += 1
+
+            word = answer.strip().lower()
+            if word == "resign":
+                rec.result = ("W" if color == "b" else "B") + "+R"
+                rec.winner, rec.reason = other.key, "resign"
+                rec.detail = f"{mover.label} resigned"
+                return None
+            if word == "pass":
+                move = None
+            elif _VERTEX_RE.match(word):
+                row, col = int(word[1:]) - 1, "abcdefghjklmnopqrstuvwxyz".index(word[0])
+                if row >= self.size or col >= self.size:
+                    return self._forfeit(rec, mover, color, "illegal", f"{mover.label} played off-board {answer}")
+                move = (row, col)
+            else:
+                return self._forfeit(rec, mover, color, "crash",
+                                     f"{mover.label} answered genmove with {answer[:100]!r}")
+
+            vertex = word.upper() if move is not None else "pass"
+            if self.referee is not None:
+                try:
+                    self.referee.send(f"play {color} {vertex}", max(self.timeout, REFEREE_MIN_TIMEOUT))
+                except GtpError as exc:
+                    return self._forfeit(rec, mover, color, "illegal",
+                                         f"{mover.label} played {vertex}: referee says ? {exc}")
+                except GtpFailure as exc:
+                    return self._void(rec, f"referee failed on play {color} {vertex}: {exc}")
+            try:
+                other.client.send(f"play {color} {vertex}", self.timeout)
+            except GtpError as exc:
+                return self._forfeit(rec, mover, color, "illegal",
+                                     f"{mover.label} played {vertex}: opponent {other.label} says ? {exc}")
+            except GtpFailure as exc:
+                other_color = "w" if color == "b" else "b"
+                return self._failure(rec, other, other_color, exc, f"on play {color} {vertex}")
+            rec.moves.append((color, move))
+
+            passes = passes + 1 if move is None else 0
+            if passes >= 2 or len(rec.moves) >= self.max_moves:
+                if passes < 2:
+                    rec.detail = f"stopped at --max-moves {self.max_moves}; "
+                return self._score(rec, side)
+            color = "w" if color == "b" else "b"
+
+    def _score(self, rec: GameRecord, side: dict[str, _Player]) -> None:
+        """Score a finished game with the referee (or with both engines when they agree)."""
+        if self.referee is not None:
+            try:
+                score = self.referee.send("final_score", max(self.timeout, REFEREE_MIN_TIMEOUT))
+            except (GtpError, GtpFailure) as exc:
+                return self._void(rec, rec.detail + f"referee could not score: {exc}")
+            source = "referee"
+        else:
+            scores = []
+            for color, player in side.items():
+                try:
+                    scores.append(player.client.send("final_score", self.timeout).strip())
+                except GtpFailure as exc:
+                    return self._failure(rec, player, color, exc, "at final_score")
+                except GtpError:
+                    scores.append(None)
+            if scores[0] is None or scores[0].upper() != (scores[1] or "").upper():
+                return self._void(rec, rec.detail + f"no referee and the engines' scores differ: {scores}")
+            score, source = scores[0], "both engines"
+        score = score.strip()
+        m = _SCORE_RE.match(score)
+        if m:
+            rec.result = f"{m.group(1).upper()}+{m.group(2)}"
+            rec.winner = rec.black if m.group(1).upper() == "B" else rec.white
+        elif score.lower() in ("0", "draw", "jigo"):
+            rec.result, rec.winner = "0", None
+        else:
+            return self._void(rec, rec.detail + f"unreadable score from {source}: {score!r}")
+        rec.reason = "score"
+        rec.detail += f"scored by {source}"
+        return None
+
+    # -- the series ----------------------------------------------------------
+
+    def colours(self, number: int) -> tuple[_Player, _Player]:
+        """(black, white) for game `number` (1-based): A is black first, swapped on even games if alternating."""
+        a, b = self.players["A"], self.players["B"]
+        return (b, a) if self.alternate and number % 2 == 0 else (a, b)
+
+    def play_all(self) -> list[GameRecord]:
+        """Play every game (stopping early on Ctrl-C) and return the records."""
+        bar = tqdm(total=self.games, unit="game", file=sys.stderr, disable=self.quiet, dynamic_ncols=True)
+        try:
+            self.start()
+            for number in range(1, self.games + 1):
+                black, white = self.colours(number)
+                rec = self.play_game(number, black, white)
+                self.records.append(rec)
+                if self.sgf_dir is not None:
+                    self.write_sgf(rec)
+                wins = collections.Counter(r.winner for r in self.records)
+                bar.set_postfix_str(f"A {wins['A']} : B {wins['B']}")
+                bar.update(1)
+                if not self.quiet:
+                    winner = self.players[rec.winner].label if rec.winner else "nobody"
+                    bar.write(f"game {number}: black {black.label}, white {white.label}: {rec.result} "
+                              f"({winner} wins, {len(rec.moves)} moves; {rec.detail})", file=sys.stderr)
+        except KeyboardInterrupt:
+            self.interrupted = True
+        finally:
+            bar.close()
+        return self.records
+
+    def write_sgf(self, rec: GameRecord) -> Path:
+        """Write game `rec` to <sgf-dir>/game-NNNN.sgf with sgfmill and return the path."""
+        game = sgf.Sgf_game(self.size)
+        root = game.get_root()
+        root.set("KM", self.komi)
+        root.set("RU", "Chinese")
+        root.set("PB", self.players[rec.black].full_name)
+        root.set("PW", self.players[rec.white].full_name)
+        root.set("RE", rec.result)
+        root.set("GN", f"game {rec.number}")
+        root.set("DT", datetime.date.today().isoformat())
+        root.set("AP", ("foogo-match", "1"))
+        node = root
+        for color, move in rec.moves:
+            node = game.extend_main_sequence()
+            node.set_move(color, move)
+        comment = f"{rec.result}: {rec.detail}" if rec.detail else rec.result
+        node.set("C", comment)
+        path = self.sgf_dir / f"game-{rec.number:04d}.sgf"
+        path.write_bytes(game.serialise())
+        return path
+
+    # -- results -------------------------------------------------------------
+
+    def summary(self) -> dict:
+        """The match figures as a JSON-ready dict (engines, totals, per-game list)."""
+        recs = self.records
+        n = len(recs)
+        void = sum(r.reason == "void" for r in recs)
+        draws = sum(r.result == "0" for r in recs)
+        decided = n - void
+        engines = []
+        for key, p in self.players.items():
+            wins = sum(r.winner == key for r in recs)
+            as_black = [r for r in recs if r.black == key]
+            as_white = [r for r in recs if r.white == key]
+            secs = sum(r.think[key][0] for r in recs)
+            genmoves = sum(r.think[key][1] for r in recs)
+            points = wins + 0.5 * sum(r.result == "0" for r in recs)
+            low, high = wilson_interval(points, decided)
+            engines.append({
+                "id": key, "label": p.label, "name": p.name, "version": p.version, "command": p.command,
+                "wins": wins,
+                "win_rate": points / decided if decided else None,
+                "win_rate_ci95": [low, high],
+                "wins_as_black": sum(r.winner == key for r in as_black), "games_as_black": len(as_black),
+                "wins_as_white": sum(r.winner == key for r in as_white), "games_as_white": len(as_white),
+                "genmoves": genmoves,
+                "mean_seconds_per_move": secs / genmoves if genmoves else None,
+                "illegal_moves": sum(r.fault == key and r.reason == "illegal" for r in recs),
+                "timeouts": sum(r.fault == key and r.reason == "time" for r in recs),
+                "crashes": sum(r.fault == key and r.reason == "crash" for r in recs),
+            })
+        return {
+            "games": n,
+            "games_requested": self.games,
+            "interrupted": self.interrupted,
+            "size": self.size, "komi": self.komi, "max_moves": self.max_moves,
+            "timeout": self.timeout, "alternate": self.alternate,
+            "referee": self.referee_name or None, "referee_command": self.referee_command or None,
+            "engines": engines,
+            "draws": draws, "void": void,
+            "mean_moves": sum(len(r.moves) for r in recs) / n if n else None,
+            "mean_game_seconds": sum(r.seconds for r in recs) / n if n else None,
+            "illegal_moves": sum(r.reason == "illegal" for r in recs),
+            "timeouts": sum(r.reason == "time" for r in recs),
+            "crashes": sum(r.reason == "crash" for r in recs),
+            "per_game": [{
+                "game": r.number,
+                "black": self.players[r.black].label, "white": self.players[r.white].label,
+                "result": r.result,
+                "winner": self.players[r.winner].label if r.winner else None,
+                "reason": r.reason, "moves": len(r.moves), "seconds": round(r.seconds, 3),
+                "detail": r.detail,
+            } for r in recs],
+        }
+
+
+def format_table(summary: dict) -> str:
+    """The results table of a `summary` dict as plain text lines."""
+    s = summary
+    head = (f"{s['games']} games on {s['size']}x{s['size']}, komi {s['komi']:g}, "
+            f"{'colours alternating' if s['alternate'] else 'colours fixed'}, "
+            f"referee: {s['referee'] or 'none (engines must agree on the score)'}")
+    if s["interrupted"]:
+        head += f"  [interrupted after {s['games']} of {s['games_requested']}]"
+    lines = [head]
+    for e in s["engines"]:
+        lines.append(f"  {e['id']}: {e['label']}  <- {e['command']}")
+    width = max([len("Engine")] + [len(e["label"]) for e in s["engines"]])
+    lines.append("")
+    lines.append(f"{'Engine':<{width}}  {'Wins':>4}  {'Win rate':>8}  {'95% CI (Wilson)':>15}  "
+                 f"{'As black':>8}  {'As white':>8}  {'s/move':>7}  {'Illegal':>7}  {'Timeouts':>8}  {'Crashes':>7}")
+    for e in s["engines"]:
+        rate = "-" if e["win_rate"] is None else f"{100 * e['win_rate']:.1f}%"
+        ci = "-" if e["win_rate"] is None else \
+            f"{100 * e['win_rate_ci95'][0]:.1f}-{100 * e['win_rate_ci95'][1]:.1f}%"
+        spm = "-" if e["mean_seconds_per_move"] is None else f"{e['mean_seconds_per_move']:.3f}"
+        lines.append(f"{e['label']:<{width}}  {e['wins']:>4}  {rate:>8}  {ci:>15}  "
+                     f"{e['wins_as_black']:>3}/{e['games_as_black']:<4}  {e['wins_as_white']:>3}/{e['games_as_white']:<4}  "
+                     f"{spm:>7}  {e['illegal_moves']:>7}  {e['timeouts']:>8}  {e['crashes']:>7}")
+    lines.append("")
+    mean_moves = "-" if s["mean_moves"] is None else f"{s['mean_moves']:.1f}"
+    mean_secs = "-" if s["mean_game_seconds"] is None else f"{s['mean_game_seconds']:.2f}"
+    lines.append(f"Draws {s['draws']}, void {s['void']}; mean game length {mean_moves} moves, "
+                 f"{mean_secs} s per game; illegal moves {s['illegal_moves']}, timeouts {s['timeouts']}, "
+                 f"crashes {s['crashes']}")
+    if s["draws"]:
+        lines.append("Win rates count a draw as half a win; void games are left out.")
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------
+# Command line
+# --------------------------------------------------------------------------
+
+
+def configure_parser(parser: argparse.ArgumentParser) -> None:
+    """Add the `foogo match` options to `parser`."""
+    parser.add_argument("--black", required=True, metavar="CMD",
+                        help="engine A's command (black in game 1), split like a shell line")
+    parser.add_argument("--white", required=True, metavar="CMD",
+                        help="engine B's command (white in game 1)")
+    parser.add_argument("--games", type=int, default=10, help="number of games (default 10)")
+    parser.add_argument("--size", type=int, default=9, help="board size (default 9)")
+    parser.add_argument("--komi", type=float, default=7.0, help="komi (default 7)")
+    parser.add_argument("--alternate", action="store_true", help="swap colours every game")
+    parser.add_argument("--referee", metavar="CMD", default=None,
+                        help=f"GTP engine that checks moves and scores (default: {DEFAULT_REFEREE} if "
+                             "installed); 'none' to go without")
+    parser.add_argument("--sgf-dir", metavar="DIR", default=None,
+                        help="write game-NNNN.sgf per game (and the engines' stderr logs) here")
+    parser.add_argument("--max-moves", type=int, default=None,
+                        help="score the game after this many moves (default 3*size*size)")
+    parser.add_argument("--timeout", type=float, default=60.0,
+                        help="seconds allowed per move / command; exceeding it loses the game (default 60)")
+    parser.add_argument("--json", metavar="FILE", default=None, help="write the results as JSON here")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar or per-game lines")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the match described by `args`; print the table; return 0, 1 (match failed), 2 (bad options) or 130."""
+    try:
+        match = _Match(args)
+    except ValueError as exc:
+        print(f"foogo match: {exc}", file=sys.stderr)
+        return 2
+    code = 0
+    try:
+        match.play_all()
+    except MatchError as exc:
+        print(f"foogo match: {exc}", file=sys.stderr)
+        code = 1
+    finally:
+        match.close()
+    if code and not match.records:
+        return code
+    summary = match.summary()
+    print(format_table(summary))
+    if args.json:
+        Path(args.json).write_text(json.dumps(summary, indent=2) + "\n")
+    return code or (130 if match.interrupted else 0)

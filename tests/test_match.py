@@ -1,0 +1,374 @@
+"""Tests for foogo.match: the GTP client's framing and failure detection, and
+whole matches (GNU Go against GNU Go, and fake engines that play illegal
+moves, hang or crash)."""
+
+import argparse
+import json
+import os
+import shlex
+import sys
+import textwrap
+import time
+
+import pytest
+from sgfmill import sgf
+
+from foogo.match import GtpClient, GtpCrash, GtpError, GtpTimeout, configure_parser, run, wilson_interval
+
+GNUGO = "/usr/games/gnugo"
+GNUGO_CMD = f"{GNUGO} --mode gtp --level 0 --chinese-rules"
+needs_gnugo = pytest.mark.skipif(not os.path.exists(GNUGO), reason="GNU Go is not installed")
+
+FAKE_ENGINE = textwrap.dedent('''
+    """A fake GTP engine for tests; its misbehaviour is chosen on the command line."""
+    import argparse, sys, time
+
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--name", default="Fake")
+    ap.add_argument("--no-name", action="store_true")
+    ap.add_argument("--moves", default="")         # genmove answers in order each game, then pass
+    ap.add_argument("--hang-at", type=int, default=0)   # this genmove of a game never answers
+    ap.add_argument("--crash-at", type=int, default=0)  # this genmove of a game exits the process
+    ap.add_argument("--crash-on-play", action="store_true")
+    ap.add_argument("--reject-play", action="store_true")
+    ap.add_argument("--reject-boardsize", action="store_true")
+    ap.add_argument("--score", default="")
+    opts = ap.parse_args()
+    moves = [m for m in opts.moves.split(",") if m]
+    sys.stderr.write("FAKE-STDERR-NOISE\\n"); sys.stderr.flush()
+    out = sys.stdout
+    n_genmove = 0
+
+    def reply(cid, text="", ok=True):
+        out.write(("=" if ok else "?") + cid + (" " + text if text else "") + "\\n\\n")
+        out.flush()
+
+    for line in sys.stdin:
+        words = line.split("#")[0].split()
+        if not words:
+            continue
+        cid = ""
+        if words[0].isdigit():
+            cid, words = words[0], words[1:]
+        cmd, rest = words[0], words[1:]
+        if cmd == "name" and not opts.no_name:
+            reply(cid, opts.name)
+        elif cmd == "version" and not opts.no_name:
+            reply(cid, "0.1")
+        elif cmd == "protocol_version":
+            reply(cid, "2")
+        elif cmd == "boardsize":
+            reply(cid, "unacceptable size", ok=False) if opts.reject_boardsize else reply(cid)
+        elif cmd == "clear_board":
+            n_genmove = 0
+            reply(cid)
+        elif cmd == "komi":
+            reply(cid)
+        elif cmd == "play":
+            if opts.crash_on_play:
+                sys.exit(4)
+            reply(cid, "illegal move", ok=False) if opts.reject_play else reply(cid)
+        elif cmd == "genmove":
+            n_genmove += 1
+            if n_genmove == opts.hang_at:
+                time.sleep(3600)
+            if n_genmove == opts.crash_at:
+                sys.stderr.write("fake engine: segmentation fault\\n"); sys.stderr.flush()
+                sys.exit(3)
+            reply(cid, moves[n_genmove - 1] if n_genmove <= len(moves) else "pass")
+        elif cmd == "final_score" and opts.score:
+            reply(cid, opts.score)
+        elif cmd == "quit":
+            reply(cid)
+            break
+        # Commands for the framing tests.
+        elif cmd == "multiline":
+            out.write(f"={cid} first\\nsecond\\n  third indented\\n\\n"); out.flush()
+        elif cmd == "noid":
+            out.write("= no id here\\n\\n"); out.flush()
+        elif cmd == "crlf":
+            out.write(f"={cid} with\\tcr\\x01lf\\r\\n\\r\\n"); out.flush()
+        elif cmd == "blanks":
+            out.write(f"\\n\\n={cid} after blanks\\n\\n"); out.flush()
+        elif cmd == "stale":
+            out.write(f"=0 late answer\\n\\n={cid} fresh\\n\\n"); out.flush()
+        elif cmd == "garbage":
+            out.write("hello, I am not GTP\\n\\n"); out.flush()
+        elif cmd == "sleep":
+            time.sleep(float(rest[0]))
+            reply(cid, "awake")
+        elif cmd == "exit":
+            sys.exit(5)
+        else:
+            reply(cid, "unknown command", ok=False)
+''')
+
+
+@pytest.fixture
+def fake(tmp_path):
+    """Return a function building a fake engine's command line from its options."""
+    script = tmp_path / "fake_engine.py"
+    script.write_text(FAKE_ENGINE)
+
+    def command(*options: str) -> str:
+        return shlex.join([sys.executable, str(script), *options])
+
+    return command
+
+
+def play_match(tmp_path, *argv: str):
+    """Run `foogo match` with `argv` plus --json and --quiet; return (exit code, JSON summary)."""
+    parser = argparse.ArgumentParser()
+    configure_parser(parser)
+    out = tmp_path / "result.json"
+    code = run(parser.parse_args([*argv, "--json", str(out), "--quiet"]))
+    return code, (json.loads(out.read_text()) if out.exists() else None)
+
+
+def engine(summary, key):
+    """The engine entry with id `key` ("A" or "B") of a summary."""
+    return next(e for e in summary["engines"] if e["id"] == key)
+
+
+# -- GTP client framing ----------------------------------------------------------
+
+
+def test_client_returns_single_line_result(fake):
+    with GtpClient(fake("--name", "Echo")) as client:
+        assert client.send("name", 5) == "Echo"
+        assert client.send("protocol_version", 5) == "2"
+
+
+def test_client_reads_multiline_response(fake):
+    with GtpClient(fake()) as client:
+        assert client.send("multiline", 5) == "first\nsecond\n  third indented"
+        assert client.send("name", 5) == "Fake"  # still in step after the multi-line answer
+
+
+def test_client_raises_gtperror_on_failure_response_and_stays_usable(fake):
+    with GtpClient(fake()) as client:
+        with pytest.raises(GtpError, match="unknown command"):
+            client.send("no_such_command", 5)
+        assert client.alive
+        assert client.send("name", 5) == "Fake"
+
+
+def test_client_accepts_missing_id_crlf_control_chars_and_leading_blank_lines(fake):
+    with GtpClient(fake()) as client:
+        assert client.send("noid", 5) == "no id here"
+        assert client.send("crlf", 5) == "with crlf"
+        assert client.send("blanks", 5) == "after blanks"
+
+
+def test_client_skips_a_stale_answer_to_an_earlier_id(fake):
+    with GtpClient(fake()) as client:
+        assert client.send("stale", 5) == "fresh"
+
+
+def test_client_times_out_and_kills_the_engine(fake):
+    client = GtpClient(fake())
+    client.start()
+    t0 = time.monotonic()
+    with pytest.raises(GtpTimeout):
+        client.send("sleep 30", timeout=0.5)
+    assert time.monotonic() - t0 < 5
+    assert not client.alive
+    with pytest.raises(GtpCrash):
+        client.send("name", 5)
+
+
+def test_client_detects_engine_exit_and_keeps_its_stderr(fake):
+    client = GtpClient(fake())
+    client.start()
+    with pytest.raises(GtpCrash, match="exit code 5") as info:
+        client.send("exit", 5)
+    assert "FAKE-STDERR-NOISE" in str(info.value)
+    assert not client.alive
+    client.start()  # a restart gives a working engine again
+    assert client.send("name", 5) == "Fake"
+    client.close()
+
+
+def test_client_treats_non_gtp_output_as_a_crash(fake):
+    client = GtpClient(fake())
+    client.start()
+    with pytest.raises(GtpCrash, match="malformed"):
+        client.send("garbage", 5)
+    assert not client.alive
+
+
+def test_client_cannot_start_a_missing_program(tmp_path):
+    with pytest.raises(GtpCrash, match="cannot start"):
+        GtpClient(str(tmp_path / "no-such-engine")).start()
+
+
+def test_client_writes_engine_stderr_to_its_log(fake, tmp_path):
+    log = tmp_path / "engine.log"
+    with GtpClient(fake(), log_path=log) as client:
+        client.send("name", 5)
+    assert "FAKE-STDERR-NOISE" in log.read_text()
+
+
+# -- statistics -----------------------------------------------------------------------
+
+
+def test_wilson_interval_matches_known_values():
+    low, high = wilson_interval(5, 10)
+    assert low == pytest.approx(0.2366, abs=1e-4) and high == pytest.approx(0.7634, abs=1e-4)
+    low, high = wilson_interval(0, 10)
+    assert low == 0.0 and high == pytest.approx(0.2775, abs=1e-4)
+    assert wilson_interval(10, 10)[1] == 1.0
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+# -- whole matches ----------------------------------------------------------------------
+
+
+@needs_gnugo
+def test_gnugo_against_gnugo_alternating_writes_loadable_sgfs(tmp_path):
+    sgf_dir = tmp_path / "sgf"
+    code, s = play_match(tmp_path, "--black", GNUGO_CMD, "--white", GNUGO_CMD + " --seed 7",
+                         "--games", "2", "--size", "5", "--komi", "3.5", "--alternate",
+                         "--sgf-dir", str(sgf_dir))
+    assert code == 0
+    assert s["games"] == 2 and len(s["per_game"]) == 2
+    a, b = engine(s, "A"), engine(s, "B")
+    assert a["label"] != b["label"]  # same name and version, still told apart
+    assert a["games_as_black"] == a["games_as_white"] == 1
+    assert b["games_as_black"] == b["games_as_white"] == 1
+    assert a["wins"] + b["wins"] + s["draws"] + s["void"] == 2
+    assert a["wins"] == a["wins_as_black"] + a["wins_as_white"]
+    assert s["illegal_moves"] == s["timeouts"] == s["crashes"] == 0
+    assert [g["black"] for g in s["per_game"]] == [a["label"], b["label"]]
+    assert a["mean_seconds_per_move"] > 0
+    files = sorted(sgf_dir.glob("game-*.sgf"))
+    assert [f.name for f in files] == ["game-0001.sgf", "game-0002.sgf"]
+    for path, g in zip(files, s["per_game"]):
+        game = sgf.Sgf_game.from_bytes(path.read_bytes())
+        root = game.get_root()
+        assert game.get_size() == 5
+        assert game.get_komi() == 3.5
+        assert root.get("RU") == "Chinese"
+        assert root.get("PB") == root.get("PW") == "GNU Go 3.8"
+        assert root.get("RE") == g["result"]
+        moves = [node.get_move() for node in game.get_main_sequence()[1:]]
+        assert len(moves) == g["moves"] > 0
+        assert [colour for colour, _ in moves] == ["b", "w"] * (len(moves) // 2) + ["b"] * (len(moves) % 2)
+        winner = g["result"][0]
+        assert g["winner"] == (g["black"] if winner == "B" else g["white"])
+
+
+@needs_gnugo
+def test_illegal_move_is_a_loss_of_the_engine_that_played_it(tmp_path, fake):
+    # The fake plays A1 and then A1 again, which the referee rejects.
+    code, s = play_match(tmp_path, "--black", fake("--moves", "A1,A1"), "--white", GNUGO_CMD,
+                         "--games", "2", "--size", "5", "--alternate")
+    assert code == 0
+    assert [g["result"] for g in s["per_game"]] == ["W+Illegal", "B+Illegal"]
+    assert all(g["winner"] == engine(s, "B")["label"] for g in s["per_game"])
+    assert all("referee" in g["detail"] for g in s["per_game"])
+    assert engine(s, "A")["illegal_moves"] == 2 and engine(s, "B")["illegal_moves"] == 0
+    assert engine(s, "B")["wins"] == 2 and s["illegal_moves"] == 2
+
+
+@needs_gnugo
+def test_off_board_move_is_illegal(tmp_path, fake):
+    code, s = play_match(tmp_path, "--black", fake("--moves", "H8"), "--white", GNUGO_CMD,
+                         "--games", "1", "--size", "5")
+    assert s["per_game"][0]["result"] == "W+Illegal"
+    assert engine(s, "A")["illegal_moves"] == 1
+
+
+def test_move_the_opponent_rejects_is_a_loss_of_the_mover_without_referee(tmp_path, fake):
+    code, s = play_match(tmp_path, "--black", fake("--moves", "C3"), "--white", fake("--reject-play"),
+                         "--games", "1", "--size", "5", "--referee", "none")
+    assert code == 0
+    g = s["per_game"][0]
+    assert g["result"] == "W+Illegal" and "opponent" in g["detail"]
+    assert engine(s, "A")["illegal_moves"] == 1
+
+
+@needs_gnugo
+def test_hanging_engine_loses_on_time_and_is_restarted(tmp_path, fake):
+    code, s = play_match(tmp_path, "--black", fake("--hang-at", "2"), "--white", GNUGO_CMD,
+                         "--games", "2", "--size", "5", "--alternate", "--timeout", "1")
+    assert code == 0
+    assert [g["result"] for g in s["per_game"]] == ["W+Time", "B+Time"]
+    assert engine(s, "A")["timeouts"] == 2 and engine(s, "B")["timeouts"] == 0
+    assert engine(s, "B")["wins"] == 2 and s["timeouts"] == 2
+
+
+@needs_gnugo
+def test_crashing_engine_loses_by_forfeit_and_is_restarted(tmp_path, fake):
+    code, s = play_match(tmp_path, "--black", GNUGO_CMD, "--white", fake("--crash-at", "1"),
+                         "--games", "2", "--size", "5", "--alternate")
+    assert code == 0
+    assert [g["result"] for g in s["per_game"]] == ["B+Forfeit", "W+Forfeit"]
+    assert all(g["reason"] == "crash" for g in s["per_game"])
+    assert "segmentation fault" in s["per_game"][0]["detail"]
+    assert engine(s, "B")["crashes"] == 2 and engine(s, "A")["crashes"] == 0
+    assert engine(s, "A")["wins"] == 2 and s["crashes"] == 2
+
+
+def test_engine_crashing_on_the_opponents_move_loses(tmp_path, fake):
+    code, s = play_match(tmp_path, "--black", fake("--moves", "C3", "--score", "B+1"),
+                         "--white", fake("--crash-on-play"),
+                         "--games", "1", "--size", "5", "--referee", "none")
+    assert s["per_game"][0]["result"] == "B+Forfeit"
+    assert engine(s, "B")["crashes"] == 1 and engine(s, "A")["wins"] == 1
+
+
+@needs_gnugo
+def test_engine_without_name_plays_and_stdout_holds_only_the_table(tmp_path, fake, capfd):
+    code, s = play_match(tmp_path, "--black", fake("--no-name"), "--white", GNUGO_CMD,
+                         "--games", "1", "--size", "5")
+    assert code == 0
+    a = engine(s, "A")
+    assert a["label"] == a["command"]  # no name: the command names it
+    g = s["per_game"][0]
+    assert g["reason"] in ("score", "resign")  # gnugo wins against a passer
+    assert g["winner"] == engine(s, "B")["label"]
+    out, err = capfd.readouterr()
+    assert "FAKE-STDERR-NOISE" not in out + err
+    assert "Win rate" in out and a["label"] in out
+
+
+def test_without_referee_the_engines_agreed_score_counts(tmp_path, fake):
+    code, s = play_match(tmp_path, "--black", fake("--score", "W+2.5"), "--white", fake("--score", "W+2.5"),
+                         "--games", "1", "--size", "5", "--referee", "none")
+    assert s["per_game"][0]["result"] == "W+2.5" and s["per_game"][0]["moves"] == 2
+    assert engine(s, "B")["wins"] == 1
+
+
+def test_without_referee_disagreeing_scores_make_the_game_void(tmp_path, fake):
+    code, s = play_match(tmp_path, "--black", fake("--score", "B+1"), "--white", fake("--score", "W+1"),
+                         "--games", "1", "--size", "5", "--referee", "none")
+    assert s["per_game"][0]["result"] == "?" and s["void"] == 1
+    assert engine(s, "A")["wins"] == engine(s, "B")["wins"] == 0
+    assert engine(s, "A")["win_rate"] is None
+
+
+def test_max_moves_stops_and_scores_the_game(tmp_path, fake):
+    code, s = play_match(tmp_path, "--black", fake("--moves", "A1,B1,C1", "--score", "B+9"),
+                         "--white", fake("--moves", "A2,B2,C2", "--score", "B+9"),
+                         "--games", "1", "--size", "5", "--referee", "none", "--max-moves", "3")
+    g = s["per_game"][0]
+    assert g["moves"] == 3 and g["result"] == "B+9" and "max-moves" in g["detail"]
+
+
+def test_refused_board_size_stops_the_match(tmp_path, fake, capsys):
+    code, s = play_match(tmp_path, "--black", fake("--reject-boardsize"), "--white", fake(),
+                         "--games", "1", "--size", "5", "--referee", "none")
+    assert code == 1 and s is None
+    assert "unacceptable size" in capsys.readouterr().err
+
+
+def test_missing_engine_stops_the_match(tmp_path, fake, capsys):
+    code, s = play_match(tmp_path, "--black", str(tmp_path / "nothing"), "--white", fake(),
+                         "--games", "1", "--referee", "none")
+    assert code == 1 and "failed to start" in capsys.readouterr().err
+
+
+def test_bad_options_exit_with_code_2(tmp_path, fake):
+    assert play_match(tmp_path, "--black", fake(), "--white", fake(), "--games", "0")[0] == 2
+    assert play_match(tmp_path, "--black", fake(), "--white", fake(), "--size", "30")[0] == 2
