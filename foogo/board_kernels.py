@@ -10,8 +10,12 @@ A position is two numpy arrays, so that copying one for a playout is two memcpys
     LIBSUM  sum of the liberty points (each counted once), valid at head points:
             when LIBS == 1 it *is* the liberty, so atari is found in O(1)
     SSIZE   stone count, valid at head points
-    MARK    generation marks, used to de-duplicate the dirty list
-    DIRTY   the points whose playable status must be recomputed after a move
+    NBR     orthogonal neighbour counts, packed: black + 16 * white, where an
+            off-board neighbour counts as both (so eye-like is one compare)
+    DIAG    diagonal neighbour counts, packed: black + 16 * white + 256 * off-board
+    MARK    generation marks for flood fills (area scoring)
+    DIRTY   points whose playable status a move changed at a distance (atari
+            transitions), then reused as the flood-fill queue
 ``z`` (uint64)  z[0] the Zobrist hash of the stones, then playable(BLACK) and
     playable(WHITE) as bitsets over padded points (nw words each).
 
@@ -23,6 +27,11 @@ Playable sets follow the design card. For colour C and empty point e:
                   neighbouring string has one liberty (playing there captures).
 The ko point is not removed here; choosers remove it (see playout.py).
 
+A move only touches the bits that can change (see `play`): its orthogonal
+neighbours can become eye-like, its diagonals can turn an eye false or real,
+captured points become empty, and a string entering or leaving atari changes
+whether its last liberty can be taken; LIBSUM names that point at once.
+
 Nothing here checks legality; `legality` does that for the Board class.
 Kernels assume valid inputs: p empty and on board for `play`.
 """
@@ -32,11 +41,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import ONE
+from .bits import ONE, inline, kernel
 
 # meta fields of s
 M_SIZE, M_W, M_P, M_NW = 0, 1, 2, 3
-M_KO = 4  # point where the side to move may not play (simple ko), or -1
+M_KO = 4  # point where M_KO_COLOR may not play next (simple ko), or NO_KO
 M_TO_MOVE = 5
 M_PASSES = 6  # consecutive passes at the end of the move sequence
 M_MOVES = 7  # moves (not passes) played since the position was created
@@ -47,17 +56,21 @@ M_KO_COLOR = 13  # the colour that may not play at M_KO
 META = 16
 
 # section indices: section k starts at META + k * P
-COLOR, HEAD, NEXT, LIBS, LIBSUM, SSIZE, MARK, DIRTY = range(8)
-NSECTIONS = 8
+COLOR, HEAD, NEXT, LIBS, LIBSUM, SSIZE, NBR, DIAG, MARK, DIRTY = range(10)
+NSECTIONS = 10
 
 EMPTY, BLACK, WHITE, OFFBOARD = 0, 1, 2, 3
 PASS = -1
 NO_KO = -1
 
+# what one neighbour of each colour adds to NBR / DIAG (indexed by colour)
+NBR_ONE = (0, 1, 16, 17)
+DIAG_ONE = (0, 1, 16, 256)
+EYE_FULL = 4  # NBR count (own stones + off-board) of an eye-like point
 
 
 def new_state(size: int, width: int, npoints: int, nwords: int):
-    """Empty-board arrays (s, z) for one geometry, playable sets filled in."""
+    """Empty-board arrays (s, z) for one geometry, neighbour counts and playable sets filled in."""
     s = np.zeros(META + NSECTIONS * npoints, dtype=np.int32)
     z = np.zeros(1 + 2 * nwords, dtype=np.uint64)
     s[M_SIZE], s[M_W], s[M_P], s[M_NW] = size, width, npoints, nwords
@@ -69,17 +82,16 @@ def new_state(size: int, width: int, npoints: int, nwords: int):
     for row in range(size):
         start = (row + 1) * width + 1
         color[start : start + size] = EMPTY
+    nbr = s[META + NBR * npoints : META + (NBR + 1) * npoints]
+    diag = s[META + DIAG * npoints : META + (DIAG + 1) * npoints]
+    for p in range(width + 1, npoints - width - 1):
+        nbr[p] = sum(NBR_ONE[color[p + d]] for d in (-width, -1, 1, width))
+        diag[p] = sum(DIAG_ONE[color[p + d]] for d in (-width - 1, -width + 1, width - 1, width + 1))
     refresh_all(s, z)
     return s, z
 
 
-@njit(cache=True)
-def sec(s, k):
-    """Start of section k in s."""
-    return META + k * s[M_P]
-
-
-@njit(cache=True)
+@inline
 def set_playable(z, nw, color, p, on):
     """Set or clear bit p of playable(color)."""
     word = 1 + (color - 1) * nw + (p >> 6)
@@ -90,63 +102,58 @@ def set_playable(z, nw, color, p, on):
         z[word] &= ~mask
 
 
-@njit(cache=True)
+@inline
 def is_playable(z, nw, color, p):
     """True if bit p of playable(color) is set."""
     word = 1 + (color - 1) * nw + (p >> 6)
     return (z[word] >> np.uint64(p & 63)) & ONE != 0
 
 
-@njit(cache=True)
+@inline
 def eye_color(s, p):
     """The colour c for which empty point p is eye-like (all on-board neighbours c), else EMPTY."""
-    base = META + COLOR * s[M_P]
-    w = s[M_W]
-    seen = 0  # bit 1: a black neighbour, bit 2: a white one, bit 4: an empty one
-    for q in (p - w, p - 1, p + 1, p + w):
-        c = s[base + q]
-        if c != OFFBOARD:
-            seen |= 4 if c == EMPTY else c
-    if seen == BLACK or seen == WHITE:
-        return seen
+    n = s[META + NBR * s[M_P] + p]
+    if n & 15 == EYE_FULL:
+        return BLACK
+    if n >> 4 == EYE_FULL:
+        return WHITE
     return EMPTY
 
 
-@njit(cache=True)
+@inline
 def is_real_eye(s, p, c):
     """For a point eye-like for c: True unless the diagonals make it a false eye."""
-    base = META + COLOR * s[M_P]
-    w = s[M_W]
-    off = 0
-    enemy = 0
-    other = 3 - c
-    for q in (p - w - 1, p - w + 1, p + w - 1, p + w + 1):
-        d = s[base + q]
-        if d == OFFBOARD:
-            off = 1
-        elif d == other:
-            enemy += 1
-    if off:
+    d = s[META + DIAG * s[M_P] + p]
+    enemy = (d >> 4) & 15 if c == BLACK else d & 15
+    if d >> 8:  # a diagonal off the board: edge or corner
         return enemy == 0
     return enemy <= 1
 
 
-@njit(cache=True)
+@inline
 def can_capture_at(s, p, c):
     """True if a stone of colour c at empty p would leave some neighbouring opponent string without liberties."""
     P = s[M_P]
     w = s[M_W]
-    base = META + COLOR * P
+    colors = META + COLOR * P
     heads = META + HEAD * P
     libs = META + LIBS * P
     other = 3 - c
     for q in (p - w, p - 1, p + 1, p + w):
-        if s[base + q] == other and s[libs + s[heads + q]] == 1:
+        if s[colors + q] == other and s[libs + s[heads + q]] == 1:
             return True
     return False
 
 
-@njit(cache=True)
+@inline
+def refresh_eye(s, z, p, owner):
+    """Set both bits of a point eye-like for owner: owner keeps real eyes, the opponent only captures."""
+    nw = s[M_NW]
+    set_playable(z, nw, owner, p, not is_real_eye(s, p, owner))
+    set_playable(z, nw, 3 - owner, p, can_capture_at(s, p, 3 - owner))
+
+
+@inline
 def refresh_point(s, z, p):
     """Recompute both colours' playable bits at point p from the position around it."""
     nw = s[M_NW]
@@ -158,12 +165,11 @@ def refresh_point(s, z, p):
     if owner == EMPTY:
         set_playable(z, nw, BLACK, p, True)
         set_playable(z, nw, WHITE, p, True)
-        return
-    set_playable(z, nw, owner, p, not is_real_eye(s, p, owner))
-    set_playable(z, nw, 3 - owner, p, can_capture_at(s, p, 3 - owner))
+    else:
+        refresh_eye(s, z, p, owner)
 
 
-@njit(cache=True)
+@kernel
 def refresh_all(s, z):
     """Recompute every playable bit from scratch (used when a position is set up)."""
     P = s[M_P]
@@ -174,41 +180,60 @@ def refresh_all(s, z):
             refresh_point(s, z, p)
 
 
-@njit(cache=True)
+@inline
 def _next_generation(s):
     """Start a fresh generation of MARK (resetting the marks on wrap-around)."""
     gen = s[M_GEN] + 1
     if gen >= 1 << 30:
         P = s[M_P]
-        s[META + MARK * P : META + (MARK + 1) * P] = 0
+        for i in range(META + MARK * P, META + (MARK + 1) * P):
+            s[i] = 0
         gen = 1
     s[M_GEN] = gen
     return gen
 
 
-@njit(cache=True)
-def _dirty(s, p, ndirty):
-    """Append p to the dirty list unless already there this move; return the new length."""
+@inline
+def _push_dirty(s, p, ndirty):
+    """Append p to the list of points to refresh at the end of the move; return the new length.
+
+    Only atari transitions are pushed: each string at most once on entering and once on
+    leaving, so the list never outgrows its P entries."""
+    s[META + DIRTY * s[M_P] + ndirty] = p
+    return ndirty + 1
+
+
+@inline
+def _count_stone(s, p, c, sign):
+    """Add (sign=1) or remove (sign=-1) a c stone at p in its neighbours' NBR and DIAG counts."""
     P = s[M_P]
-    mark = META + MARK * P
-    if s[mark + p] != s[M_GEN]:
-        s[mark + p] = s[M_GEN]
-        s[META + DIRTY * P + ndirty] = p
-        ndirty += 1
-    return ndirty
-
-
-@njit(cache=True)
-def _dirty_around(s, p, ndirty):
-    """Mark p and its eight neighbours dirty."""
     w = s[M_W]
-    ndirty = _dirty(s, p, ndirty)
-    for q in (p - w, p - 1, p + 1, p + w, p - w - 1, p - w + 1, p + w - 1, p + w + 1):
-        ndirty = _dirty(s, q, ndirty)
-    return ndirty
+    nbr = META + NBR * P
+    diag = META + DIAG * P
+    dn = sign * (1 if c == BLACK else 16)
+    s[nbr + p - w] += dn
+    s[nbr + p - 1] += dn
+    s[nbr + p + 1] += dn
+    s[nbr + p + w] += dn
+    s[diag + p - w - 1] += dn
+    s[diag + p - w + 1] += dn
+    s[diag + p + w - 1] += dn
+    s[diag + p + w + 1] += dn
 
 
-@njit(cache=True)
+@inline
+def _refresh_diagonals(s, z, p):
+    """After a stone appeared or vanished at p: re-test the eyes on its empty diagonals."""
+    w = s[M_W]
+    colors = META + COLOR * s[M_P]
+    for d in (p - w - 1, p - w + 1, p + w - 1, p + w + 1):
+        if s[colors + d] == EMPTY:
+            owner = eye_color(s, d)
+            if owner != EMPTY:
+                set_playable(z, s[M_NW], owner, d, not is_real_eye(s, d, owner))
+
+
+@inline
 def _adjacent_to(s, e, h, skip):
     """True if point e touches a stone of string h other than at point skip."""
     heads = META + HEAD * s[M_P]
@@ -220,7 +245,7 @@ def _adjacent_to(s, e, h, skip):
     return False
 
 
-@njit(cache=True)
+@inline
 def _absorb(s, h, q):
     """Add to string h the liberties of stone q that h lacks, then make q a stone of h (lists not spliced)."""
     P = s[M_P]
@@ -233,7 +258,7 @@ def _absorb(s, h, q):
     s[META + HEAD * P + q] = h
 
 
-@njit(cache=True)
+@inline
 def _splice(s, a, b):
     """Join the circular stone lists that contain a and b."""
     nxt = META + NEXT * s[M_P]
@@ -242,11 +267,11 @@ def _splice(s, a, b):
     s[nxt + b] = na
 
 
-
-@njit(cache=True)
+@inline
 def _remove_string(s, z, zob, h, ndirty):
     """Take string h off the board, giving its points to the strings around it as liberties.
 
+    Playable bits of the emptied points are not set here: see _refresh_removed.
     Returns (stones removed, new dirty-list length)."""
     P = s[M_P]
     w = s[M_W]
@@ -261,6 +286,7 @@ def _remove_string(s, z, zob, h, ndirty):
     while True:  # first empty every point, so that the loop below sees only taker stones
         s[colors + p] = EMPTY
         z[0] ^= zob[victim * P + p]
+        _count_stone(s, p, victim, -1)
         p = s[nxt + p]
         if p == h:
             break
@@ -279,17 +305,29 @@ def _remove_string(s, z, zob, h, ndirty):
                     else:
                         g3 = g
                     if s[libs + g] == 1:  # leaving atari: its old liberty changes status
-                        ndirty = _dirty(s, s[libsum + g], ndirty)
+                        ndirty = _push_dirty(s, s[libsum + g], ndirty)
                     s[libs + g] += 1
                     s[libsum + g] += p
-        ndirty = _dirty_around(s, p, ndirty)
         p = s[nxt + p]
         if p == h:
             break
     return count, ndirty
 
 
-@njit(cache=True)
+@inline
+def _refresh_removed(s, z, h):
+    """Set the playable bits on and around the points of a removed string (its list is intact)."""
+    p = h
+    nxt = META + NEXT * s[M_P]
+    while True:
+        refresh_point(s, z, p)
+        _refresh_diagonals(s, z, p)
+        p = s[nxt + p]
+        if p == h:
+            break
+
+
+@kernel
 def play(s, z, zob, p, c):
     """Put a c stone on empty on-board point p: capture, merge, remove a suicided string, update
     hash, ko, counters and both playable sets. Returns stones captured, or minus the stones
@@ -304,11 +342,11 @@ def play(s, z, zob, p, c):
     ssize = META + SSIZE * P
     nw = s[M_NW]
     other = 3 - c
-    _next_generation(s)
     ndirty = 0
 
     s[colors + p] = c
     z[0] ^= zob[c * P + p]
+    _count_stone(s, p, c, 1)
     s[heads + p] = p
     s[nxt + p] = p
     s[ssize + p] = 1
@@ -336,15 +374,25 @@ def play(s, z, zob, p, c):
                 s[libs + g] -= 1
                 s[libsum + g] -= p
                 if s[libs + g] == 1:  # entering atari: its last liberty changes status
-                    ndirty = _dirty(s, s[libsum + g], ndirty)
+                    ndirty = _push_dirty(s, s[libsum + g], ndirty)
 
     captured = 0
     last_captured = -1
+    k1 = k2 = k3 = k4 = -1  # heads of the captured strings
     for q in (p - w, p - 1, p + 1, p + w):
         if s[colors + q] == other and s[libs + s[heads + q]] == 0:
-            n, ndirty = _remove_string(s, z, zob, s[heads + q], ndirty)
+            g = s[heads + q]
+            n, ndirty = _remove_string(s, z, zob, g, ndirty)
             captured += n
             last_captured = q
+            if k1 < 0:
+                k1 = g
+            elif k2 < 0:
+                k2 = g
+            elif k3 < 0:
+                k3 = g
+            else:
+                k4 = g
 
     # merge: the smaller string's stones are absorbed one by one into the larger
     for q in (p - w, p - 1, p + 1, p + w):
@@ -372,15 +420,24 @@ def play(s, z, zob, p, c):
         n, ndirty = _remove_string(s, z, zob, h, ndirty)
         s[M_CAPTURES + other] += n
         result = -n
+        k1 = h
     else:
         if s[libs + h] == 1:
-            ndirty = _dirty(s, s[libsum + h], ndirty)
+            ndirty = _push_dirty(s, s[libsum + h], ndirty)
             if captured == 1 and s[ssize + h] == 1:
                 s[M_KO] = last_captured
                 s[M_KO_COLOR] = other
         s[M_CAPTURES + c] += captured
-    ndirty = _dirty_around(s, p, ndirty)
 
+    # Playable bits. An empty orthogonal neighbour was not eye-like before (p was empty
+    # beside it) and can only have become eye-like for c; diagonals can change eye status.
+    for q in (p - w, p - 1, p + 1, p + w):
+        if s[colors + q] == EMPTY and eye_color(s, q) == c:
+            refresh_eye(s, z, q, c)
+    _refresh_diagonals(s, z, p)
+    for k in (k1, k2, k3, k4):
+        if k >= 0:
+            _refresh_removed(s, z, k)
     dirty = META + DIRTY * P
     for i in range(ndirty):
         refresh_point(s, z, s[dirty + i])
@@ -392,7 +449,7 @@ def play(s, z, zob, p, c):
     return result
 
 
-@njit(cache=True)
+@kernel
 def play_pass(s, c):
     """c passes: the ko is lifted and the opponent is to move."""
     s[M_KO] = NO_KO
@@ -401,7 +458,7 @@ def play_pass(s, c):
     s[M_LAST] = PASS
 
 
-@njit(cache=True)
+@kernel
 def legality(s, p, c, allow_suicide):
     """0 if c may play at on-board point p (simple ko, board rules), else 1 occupied, 2 ko, 3 suicide."""
     P = s[M_P]
@@ -429,7 +486,7 @@ def legality(s, p, c, allow_suicide):
     return 3
 
 
-@njit(cache=True)
+@kernel
 def area(s, owners):
     """Black area minus white area: stones plus empty regions whose border is one colour only.
 
@@ -482,7 +539,8 @@ def area(s, owners):
 
 
 # what check() found wrong; messages in board.py
-CHECK_OK, BAD_COLOR, BAD_HEAD, BAD_LIST, BAD_LIBS, BAD_LIBSUM, BAD_SIZE, BAD_PLAYABLE, BAD_HASH, BAD_KO = range(10)
+(CHECK_OK, BAD_COLOR, BAD_HEAD, BAD_LIST, BAD_LIBS, BAD_LIBSUM, BAD_SIZE, BAD_PLAYABLE, BAD_HASH, BAD_KO,
+ BAD_COUNTS) = range(11)
 
 
 @njit(cache=True)
@@ -505,6 +563,25 @@ def check(s, z, zob):
         c = s[colors + p]
         if on != (c != OFFBOARD) or c < 0 or c > 3:
             return BAD_COLOR, p
+    for p in range(P):
+        row = p // w - 1
+        col = p % w - 1
+        if 0 <= row < n and 0 <= col < n:
+            black = white = 0
+            for d in (-w, -1, 1, w):
+                cq = s[colors + p + d]
+                black += cq == BLACK or cq == OFFBOARD
+                white += cq == WHITE or cq == OFFBOARD
+            dblack = dwhite = doff = 0
+            for d in (-w - 1, -w + 1, w - 1, w + 1):
+                cq = s[colors + p + d]
+                dblack += cq == BLACK
+                dwhite += cq == WHITE
+                doff += cq == OFFBOARD
+            if s[META + NBR * P + p] != black + 16 * white:
+                return BAD_COUNTS, p
+            if s[META + DIAG * P + p] != dblack + 16 * dwhite + 256 * doff:
+                return BAD_COUNTS, p
     true_libs = np.zeros(P, dtype=np.int64)  # liberties of the string of each stone
     seen = np.zeros(P, dtype=np.int64)  # string id + 1 of each stone once flooded
     lib_seen = np.zeros(P, dtype=np.int64)

@@ -27,7 +27,7 @@ import numpy as np
 from numba import njit
 
 from . import board_kernels as bk
-from .bits import ONE, popcount, select_in_word
+from .bits import ONE, kernel, popcount, select_in_word
 
 PASS = bk.PASS
 
@@ -39,7 +39,7 @@ def move_cap(size: int) -> int:
 
 # ---------------------------------------------------------------- random numbers
 
-@njit(cache=True)
+@kernel
 def splitmix64(x):
     """One splitmix64 step: a well-mixed uint64 from any uint64 (used to derive seeds)."""
     x = x + np.uint64(0x9E3779B97F4A7C15)
@@ -48,14 +48,14 @@ def splitmix64(x):
     return x ^ (x >> np.uint64(31))
 
 
-@njit(cache=True)
+@kernel
 def seed_rng(rng, seed, index):
     """Seed the one-word generator rng for playout number `index` of a run seeded with `seed`."""
     x = splitmix64(splitmix64(np.uint64(seed)) ^ np.uint64(index))
     rng[0] = x if x != 0 else np.uint64(0x2545F4914F6CDD1D)
 
 
-@njit(cache=True)
+@kernel
 def random_below(rng, n):
     """A uniform integer in [0, n) for 0 < n < 2**32 from the xorshift64* generator in rng[0]."""
     x = rng[0]
@@ -70,7 +70,7 @@ def random_below(rng, n):
 
 # ---------------------------------------------------------------- the light policy
 
-@njit(cache=True)
+@kernel
 def choose_light(s, z, c, rng):
     """A point drawn uniformly from playable(c) minus the ko point, or PASS if there is none.
 
@@ -103,15 +103,16 @@ def choose_light(s, z, c, rng):
     return point
 
 
-@njit(cache=True)
-def playout(s, z, zob, rng, cap, trace):
+@kernel
+def playout(s, z, zob, rng, cap, trace, owners):
     """Play position (s, z) out in place with the light policy, side to move first.
 
-    trace (int32) receives point * 2 + colour - 1 of each stone played while it has room
-    (pass an empty array for none). Returns (black-minus-white area score, stones played,
+    trace (int32) receives point * 2 + colour - 1 of each stone played while it has room;
+    owners (int8[P]) receives the final owner of each point (see board_kernels.area); pass
+    empty arrays for neither. Returns (black-minus-white area score, stones played,
     1 if the cap was hit else 0)."""
-    c = s[bk.M_TO_MOVE]
-    passes = s[bk.M_PASSES]
+    c = np.int64(s[bk.M_TO_MOVE])
+    passes = np.int64(s[bk.M_PASSES])
     moves = 0
     capped = 0
     room = trace.shape[0]
@@ -130,7 +131,7 @@ def playout(s, z, zob, rng, cap, trace):
                 trace[moves] = p * 2 + c - 1
             moves += 1
         c = 3 - c
-    return bk.area(s, np.empty(0, dtype=np.int8)), moves, capped
+    return bk.area(s, owners), moves, capped
 
 
 @njit(cache=True, nogil=True)
@@ -139,12 +140,13 @@ def playout_batch(s0, z0, zob, seed, first, cap, scores, moves, capped):
     s = s0.copy()
     z = z0.copy()
     rng = np.zeros(1, dtype=np.uint64)
-    empty = np.empty(0, dtype=np.int32)
+    no_trace = np.empty(0, dtype=np.int32)
+    no_owners = np.empty(0, dtype=np.int8)
     for i in range(scores.shape[0]):
         s[:] = s0
         z[:] = z0
         seed_rng(rng, seed, first + i)
-        scores[i], moves[i], capped[i] = playout(s, z, zob, rng, cap, empty)
+        scores[i], moves[i], capped[i] = playout(s, z, zob, rng, cap, no_trace, no_owners)
 
 
 @njit(cache=True, nogil=True)
@@ -187,13 +189,12 @@ def ownership_batch(s0, z0, zob, seed, first, count, cap, total):
     z = z0.copy()
     rng = np.zeros(1, dtype=np.uint64)
     owners = np.zeros(s0[bk.M_P], dtype=np.int8)
-    empty = np.empty(0, dtype=np.int32)
+    no_trace = np.empty(0, dtype=np.int32)
     for i in range(count):
         s[:] = s0
         z[:] = z0
         seed_rng(rng, seed, first + i)
-        playout(s, z, zob, rng, cap, empty)
-        bk.area(s, owners)
+        playout(s, z, zob, rng, cap, no_trace, owners)
         for p in range(owners.shape[0]):
             if owners[p] == bk.BLACK:
                 total[p] += 1.0
@@ -234,7 +235,7 @@ def play_out(board, seed: int = 0, index: int = 0):
     seed_rng(rng, seed, index)
     s, z = result._state()
     score, moves, capped = playout(s, z, result.geometry.zobrist, rng, move_cap(result.size),
-                                   np.empty(0, dtype=np.int32))
+                                   np.empty(0, dtype=np.int32), np.empty(0, dtype=np.int8))
     return result, int(score), int(moves), bool(capped)
 
 
