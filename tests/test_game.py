@@ -1,0 +1,353 @@
+"""Tests of the game layer: superko and suicide under both rulesets, legal moves, undo,
+handicap placement, dead stones and scoring, SGF load and save."""
+
+import random
+
+import pytest
+
+from foogo.board import IllegalMove
+from foogo.game import (Game, GameError, SgfError, fixed_handicap_points, format_score,
+                        free_handicap_points, max_fixed_handicap)
+from foogo.geometry import BLACK, PASS, WHITE
+
+RULES = ["chinese", "tromp-taylor"]
+
+# Black C3 takes the ko at B3 (the STYLE.md diagram).
+KO = """
+    . X O .
+    X O . O
+    . X O .
+    . . . .
+"""
+
+# Black A2 has one liberty, A1: filling it kills both black stones and captures nothing.
+SUICIDE = """
+    . . . .
+    O O . .
+    X O . .
+    . O . .
+"""
+
+# A finished 7x7 game: black owns A-D, white E-G; white B3 and black F2 are dead.
+FINISHED = """
+    . X . X O . .
+    X X X X O O O
+    . . . X O . .
+    X X X X O O O
+    . O . X O . O
+    X X X X O X O
+    . X . X O . O
+"""
+
+
+def names(game, points):
+    return [game.geometry.name(p) for p in points]
+
+
+# ---------------------------------------------------------------- superko and suicide
+
+@pytest.mark.parametrize("rules", RULES)
+def test_simple_ko_blocks_the_immediate_retake(rules):
+    game = Game.from_ascii(KO, rules=rules)
+    assert game.play(BLACK, "C3").captured == ["B3"]
+    with pytest.raises(IllegalMove) as error:
+        game.play(WHITE, "B3")
+    assert error.value.reason == "ko"
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_retaking_the_ko_after_two_passes_is_superko(rules):
+    game = Game.from_ascii(KO, rules=rules)
+    game.play(BLACK, "C3")
+    game.play(WHITE, "pass")
+    game.play(BLACK, "pass")
+    before = game.state_key()
+    with pytest.raises(IllegalMove) as error:
+        game.play(WHITE, "B3")
+    assert error.value.reason == "superko"
+    assert game.state_key() == before
+    assert not game.is_legal(WHITE, "B3")
+    assert game.geometry.parse("B3") not in game.legal_moves(WHITE)
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_superko_memory_forgets_undone_positions(rules):
+    game = Game.from_ascii(KO, rules=rules)
+    game.play(BLACK, "C3")  # captures B3
+    game.undo()
+    game.play(BLACK, "D1")
+    game.play(WHITE, "A1")
+    # C3 again: the position after it was seen only in the undone line
+    assert game.play(BLACK, "C3").captured == ["B3"]
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_single_stone_suicide_is_illegal(rules):
+    game = Game.from_ascii("""
+        . O . .
+        O . . .
+        . . . .
+        . . . .
+    """, rules=rules)
+    with pytest.raises(IllegalMove) as error:
+        game.play(BLACK, "A4")
+    assert error.value.reason == "suicide"
+    assert not game.is_legal(BLACK, "A4")
+
+
+def test_multi_stone_suicide_is_illegal_under_chinese_rules():
+    game = Game.from_ascii(SUICIDE, rules="chinese")
+    with pytest.raises(IllegalMove) as error:
+        game.play(BLACK, "A1")
+    assert error.value.reason == "suicide"
+    assert game.board.color_at("A2") == BLACK
+    assert game.geometry.parse("A1") not in game.legal_moves(BLACK)
+
+
+def test_multi_stone_suicide_removes_both_stones_under_tromp_taylor():
+    game = Game.from_ascii(SUICIDE, rules="tromp-taylor")
+    assert game.is_legal(BLACK, "A1")
+    result = game.play(BLACK, "A1")
+    assert "A2" in result.suicided
+    assert game.board.stones(BLACK).count() == 0
+    assert game.board.captures(WHITE) == 2
+
+
+def test_replaying_a_suicided_stone_is_superko_under_tromp_taylor():
+    game = Game.from_ascii(SUICIDE, rules="tromp-taylor")
+    game.play(BLACK, "A1")  # suicide: A1 and A2 leave the board
+    with pytest.raises(IllegalMove) as error:
+        game.play(BLACK, "A2")  # would rebuild the starting position
+    assert error.value.reason == "superko"
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_legal_moves_agree_with_playing_each_point(rules):
+    rng = random.Random(7)
+    for _ in range(6):
+        game = Game(5, rules=rules)
+        for _ in range(40):
+            color = rng.choice([BLACK, WHITE])
+            legal = game.legal_moves(color)
+            brute = []
+            for p in game.geometry.points:
+                trial = game.copy()
+                try:
+                    trial.play(color, int(p))
+                except IllegalMove:
+                    continue
+                brute.append(int(p))
+            assert legal == brute
+            move = rng.choice(legal + [PASS])
+            game.play(color, move)
+            game.board.check_consistency()
+
+
+# ---------------------------------------------------------------- history and undo
+
+def test_undo_restores_the_previous_position_and_turn():
+    game = Game(9)
+    game.play(BLACK, "E5")
+    first = game.state_key()
+    game.play(WHITE, "C3")
+    game.undo()
+    assert game.state_key() == first
+    assert game.to_move == WHITE
+
+
+def test_undo_several_moves_reaches_the_base_position():
+    game = Game(9)
+    start = game.state_key()
+    for color, vertex in [(BLACK, "E5"), (WHITE, "pass"), (BLACK, "C3")]:
+        game.play(color, vertex)
+    game.undo(3)
+    assert game.state_key() == start
+
+
+def test_undo_without_a_move_raises_and_changes_nothing():
+    game = Game(9)
+    with pytest.raises(GameError):
+        game.undo()
+    game.play(BLACK, "E5")
+    with pytest.raises(GameError):
+        game.undo(2)
+    assert game.history == [(BLACK, game.geometry.parse("E5"))]
+
+
+def test_undo_restores_captured_stones():
+    game = Game.from_ascii(KO)
+    game.play(BLACK, "C3")
+    game.undo()
+    assert game.board.color_at("B3") == WHITE
+    assert game.board.captures(BLACK) == 0
+
+
+def test_moves_out_of_turn_are_recorded_with_their_colour():
+    game = Game(9)
+    game.play(WHITE, "E5")
+    game.play(WHITE, "D4")
+    assert [c for c, _ in game.history] == [WHITE, WHITE]
+    assert game.to_move == BLACK
+
+
+def test_illegal_input_leaves_the_game_unchanged():
+    game = Game(9)
+    game.play(BLACK, "E5")
+    before = game.state_key()
+    for color, vertex in [(WHITE, "E5"), (WHITE, "Z9"), (WHITE, "E10"), ("red", "D4"), (WHITE, "4D")]:
+        with pytest.raises(ValueError):
+            game.play(color, vertex)
+        assert game.state_key() == before
+
+
+# ---------------------------------------------------------------- handicap
+
+@pytest.mark.parametrize("size, stones, expected", [
+    (9, 2, "G7 C3"),
+    (9, 5, "G7 C3 C7 G3 E5"),
+    (9, 9, "G7 C3 C7 G3 C5 G5 E7 E3 E5"),
+    (13, 4, "K10 D4 D10 K4"),
+    (13, 7, "K10 D4 D10 K4 D7 K7 G7"),
+    (19, 3, "Q16 D4 D16"),
+    (19, 6, "Q16 D4 D16 Q4 D10 Q10"),
+    (19, 8, "Q16 D4 D16 Q4 D10 Q10 K16 K4"),
+])
+def test_fixed_handicap_points_are_gtps(size, stones, expected):
+    # The same sets as GNU Go 3.8 answers to fixed_handicap.
+    assert names(Game(size), fixed_handicap_points(size, stones)) == expected.split()
+
+
+@pytest.mark.parametrize("size, most", [(5, 0), (7, 4), (8, 4), (9, 9), (12, 4), (13, 9), (19, 9), (25, 9)])
+def test_fixed_handicap_limits_follow_gnugo(size, most):
+    assert max_fixed_handicap(size) == most
+    with pytest.raises(ValueError):
+        fixed_handicap_points(size, most + 1)
+
+
+def test_fixed_handicap_sets_up_stones_and_gives_white_the_move():
+    game = Game(9)
+    assert game.fixed_handicap(4) == ["G7", "C3", "C7", "G3"]
+    assert game.board.stones(BLACK).count() == 4
+    assert game.to_move == WHITE
+    assert game.handicap == 4
+    with pytest.raises(GameError):
+        game.undo()
+
+
+def test_handicap_needs_an_empty_board():
+    game = Game(9)
+    game.play(BLACK, "E5")
+    with pytest.raises(GameError):
+        game.fixed_handicap(2)
+    with pytest.raises(GameError):
+        game.set_free_handicap(["A1", "B1"])
+
+
+def test_free_handicap_places_distinct_points():
+    for size, stones in [(9, 12), (5, 7), (2, 3), (19, 20)]:
+        points = free_handicap_points(size, stones)
+        assert len(set(points)) == stones
+    game = Game(9)
+    vertices = game.place_free_handicap(6)
+    assert len(vertices) == 6 and game.board.stones(BLACK).count() == 6
+
+
+@pytest.mark.parametrize("vertices", [["A1"], ["A1", "A1"], ["A1", "pass"]])
+def test_set_free_handicap_refuses_a_bad_vertex_list(vertices):
+    game = Game(9)
+    with pytest.raises(ValueError):
+        game.set_free_handicap(vertices)
+    assert game.is_empty()
+
+
+# ---------------------------------------------------------------- scoring
+
+def test_dead_stones_are_found_by_ownership():
+    game = Game.from_ascii(FINISHED, komi=0.5)
+    assert game.final_status_list("dead") == [["F2"], ["B3"]]
+    assert game.final_status_list("seki") == []
+    alive = game.final_status_list("alive")
+    assert len(alive) == 2 and "D4" in alive[0] and "E4" in alive[1]
+
+
+def test_final_score_removes_dead_stones():
+    # Black A-D is 28 points, white E-G 21, komi 0.5.
+    assert Game.from_ascii(FINISHED, komi=0.5).final_score() == "B+6.5"
+    assert Game.from_ascii(FINISHED, komi=7).final_score() == "0"
+    assert Game.from_ascii(FINISHED, komi=9).final_score() == "W+2.0"
+
+
+def test_format_score():
+    assert format_score(3.5) == "B+3.5"
+    assert format_score(-0.5) == "W+0.5"
+    assert format_score(0.0) == "0"
+
+
+def test_unknown_status_is_refused():
+    with pytest.raises(ValueError):
+        Game(9).final_status_list("dying")
+
+
+# ---------------------------------------------------------------- SGF
+
+def test_sgf_round_trip_keeps_setup_moves_and_passes(tmp_path):
+    game = Game(9, komi=0.5)
+    game.fixed_handicap(3)
+    for color, vertex in [(WHITE, "E5"), (BLACK, "D4"), (WHITE, "pass"), (BLACK, "pass"), (BLACK, "J1")]:
+        game.play(color, vertex)
+    path = tmp_path / "game.sgf"
+    path.write_text(game.to_sgf())
+    loaded = Game(5)
+    loaded.load_sgf(str(path))
+    assert loaded.state_key() == game.state_key()
+    assert "\n\n" not in game.to_sgf()
+
+
+def test_load_sgf_stops_before_the_move_number(tmp_path):
+    game = Game(9)
+    for color, vertex in [(BLACK, "E5"), (WHITE, "C3"), (BLACK, "G7")]:
+        game.play(color, vertex)
+    path = tmp_path / "game.sgf"
+    path.write_text(game.to_sgf())
+    loaded = Game(9)
+    loaded.load_sgf(str(path), move_number=3)
+    assert names(loaded, [p for _, p in loaded.history]) == ["E5", "C3"]
+    assert loaded.to_move == BLACK
+
+
+def test_load_sgf_reads_setup_stones_and_player_to_move():
+    game = Game(19)
+    game.load_sgf_bytes(b"(;GM[1]FF[4]SZ[7]KM[5.5]AB[aa][bb]AW[cc]PL[W];W[dd];B[ee])")
+    assert game.size == 7 and game.komi == 5.5
+    assert game.base.color_at("A7") == BLACK and game.base.color_at("C5") == WHITE
+    assert names(game, [p for _, p in game.history]) == ["D4", "E3"]
+    assert game.to_move == WHITE
+
+
+@pytest.mark.parametrize("data", [
+    b"this is not sgf",
+    b"(;GM[1]FF[4]SZ[40])",
+    b"(;GM[1]FF[4]SZ[9];B[ee];W[ee])",  # occupied
+    b"(;GM[1]FF[4]SZ[9]KM[lots])",
+    b"",
+])
+def test_corrupt_sgf_raises_and_leaves_the_game_unchanged(data):
+    game = Game(9)
+    game.play(BLACK, "E5")
+    before = game.state_key()
+    with pytest.raises(SgfError):
+        game.load_sgf_bytes(data)
+    assert game.state_key() == before
+
+
+def test_missing_sgf_file_raises(tmp_path):
+    with pytest.raises(SgfError):
+        Game(9).load_sgf(str(tmp_path / "missing.sgf"))
+
+
+def test_bad_rules_and_komi_are_refused():
+    with pytest.raises(ValueError):
+        Game(9, rules="japanese")
+    with pytest.raises(ValueError):
+        Game(9, komi=float("nan"))
+    assert Game(9, rules="Tromp-Taylor").rules == "tromp-taylor"

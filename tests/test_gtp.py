@@ -1,0 +1,654 @@
+"""GTP conformance: framing, ids, preprocessing, every error word, state unchanged after errors,
+colours out of turn, undo, handicap, SGF round trip, analysis streaming, time management, and a
+hypothesis fuzz test. Move generation uses a scripted search double, so these tests do not
+depend on the search's strength or speed."""
+
+import io
+import os
+import re
+import threading
+import time
+from types import SimpleNamespace
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from foogo.geometry import BLACK, PASS, RESIGN, WHITE
+from foogo.gtp import (MAX_LINE, GtpEngine, TimeManager, configure_parser, main, preprocess, serve)
+
+# ---------------------------------------------------------------- a search double
+
+
+class ScriptedSearch:
+    """Plays the scripted moves (GTP names, "pass" or "resign") in order, then the first legal move."""
+
+    def __init__(self, options, script=()):
+        self.options = options
+        self.script = list(script)
+        self.calls = []
+        self.new_games = 0
+
+    def _result(self, board, color, legal):
+        g = board.geometry
+        if self.script:
+            word = self.script.pop(0)
+            move = RESIGN if word == "resign" else g.parse(word)
+        else:
+            move = legal[0] if legal else PASS
+        others = [p for p in legal if p != move][:2]
+        visits = {p: 10 - i for i, p in enumerate([move] + others) if p >= 0}
+        return SimpleNamespace(move=move, winrate=0.6, playouts=100, seconds=0.01,
+                               pv=[move] + others[:1] if move >= 0 else [], visits=visits,
+                               winrates={p: 0.6 for p in visits}, ownership=None)
+
+    def genmove(self, board, color, komi, legal_moves, time_budget=None, stop=None, progress=None):
+        self.calls.append(dict(board=board, color=color, komi=komi, legal=list(legal_moves),
+                               time_budget=time_budget))
+        return self._result(board, color, legal_moves)
+
+    def analyze(self, board, color, komi, legal_moves, stop, progress, interval):
+        result = self._result(board, color, legal_moves)
+        while not stop.is_set():
+            progress(result)
+            stop.wait(interval)
+        return result
+
+    def new_game(self):
+        self.new_games += 1
+
+
+def make_engine(script=(), **kwargs):
+    holder = {}
+
+    def factory(options):
+        holder["search"] = ScriptedSearch(options, script)
+        return holder["search"]
+
+    engine = GtpEngine(search_factory=factory, log=io.StringIO(), **kwargs)
+    engine.holder = holder
+    return engine
+
+
+def send(engine, *lines):
+    """The responses to lines (skipped lines give None)."""
+    return [engine.execute(line) for line in lines]
+
+
+def ok(engine, line):
+    response = engine.execute(line)
+    assert response.startswith("="), f"{line!r} -> {response!r}"
+    return response[1:].split(" ", 1)[-1].rstrip("\n") if response.startswith("= ") else response[1:].rstrip("\n")
+
+
+def error(engine, line):
+    response = engine.execute(line)
+    assert response.startswith("?"), f"{line!r} -> {response!r}"
+    return response
+
+
+def body(response):
+    """The text of a one-line '= text' response."""
+    assert response.startswith("=") and response.endswith("\n\n")
+    return response.rstrip("\n")[1:].lstrip("0123456789").strip()
+
+
+def state(engine):
+    return engine.game.state_key(), repr(engine.time)
+
+
+FRAME = re.compile(r"^[=?][0-9]*( [^\n]*)?(\n[^\n]+)*\n\n$", re.S)
+
+
+def well_framed(response):
+    return bool(FRAME.match(response)) and "\n\n" not in response[:-2]
+
+
+# ---------------------------------------------------------------- framing and preprocessing
+
+def test_success_and_failure_framing_with_ids():
+    engine = make_engine()
+    assert engine.execute("1 name") == "=1 foogo\n\n"
+    assert engine.execute("name") == "= foogo\n\n"
+    assert engine.execute("5 frobnicate") == "?5 unknown command\n\n"
+    assert engine.execute("12 clear_board") == "=12\n\n"
+    assert engine.execute("protocol_version") == "= 2\n\n"
+
+
+def test_preprocessing_drops_controls_comments_and_tabs():
+    engine = make_engine()
+    assert engine.execute("3\tna\x01me # what is your name") == "=3 foogo\n\n"
+    assert engine.execute("name\r\n") == "= foogo\n\n"
+    assert engine.execute("   # only a comment") is None
+    assert engine.execute("") is None
+    assert engine.execute("\x02\x03") is None
+    assert preprocess("\tplay\tb d4  #x") == "play b d4"
+
+
+def test_malformed_lines_get_an_error():
+    engine = make_engine()
+    assert engine.execute("42") == "?42 syntax error: id without a command\n\n"
+    assert engine.execute(b"na\xffme\n").startswith("? syntax error")
+    assert engine.execute(b"7 na\xffme\n").startswith("?7 syntax error")
+    long_line = "8 play b " + "A" * MAX_LINE
+    assert engine.execute(long_line).startswith("?8 syntax error")
+
+
+def test_multiline_responses_have_no_empty_line():
+    engine = make_engine()
+    for command in ["list_commands", "showboard", "gogui-analyze_commands", "foogo-ownership", "printsgf"]:
+        response = engine.execute(command)
+        assert well_framed(response), command
+
+
+def test_known_command_and_list_commands_agree():
+    engine = make_engine()
+    listed = engine.execute("list_commands")[2:-2].split("\n")
+    required = ["protocol_version", "name", "version", "known_command", "list_commands", "quit", "boardsize",
+                "clear_board", "komi", "play", "genmove", "undo", "showboard", "final_score",
+                "final_status_list", "time_settings", "time_left", "kgs-time_settings", "kgs-genmove_cleanup",
+                "fixed_handicap", "place_free_handicap", "set_free_handicap", "loadsgf", "printsgf",
+                "reg_genmove", "is_legal", "all_legal", "list_stones", "gogui-analyze_commands", "lz-analyze"]
+    assert set(required) <= set(listed)
+    for command in listed:
+        assert engine.execute(f"known_command {command}") == "= true\n\n"
+    assert engine.execute("known_command foo") == "= false\n\n"
+
+
+# ---------------------------------------------------------------- error words
+
+def test_error_words_are_exact():
+    engine = make_engine()
+    assert engine.execute("foo").startswith("? unknown command")
+    assert engine.execute("boardsize 26").startswith("? unacceptable size")
+    assert engine.execute("boardsize 1").startswith("? unacceptable size")
+    assert engine.execute("boardsize nine").startswith("? syntax error")
+    assert engine.execute("komi a").startswith("? syntax error")
+    assert engine.execute("play b").startswith("? syntax error")
+    assert engine.execute("play red D4").startswith("? syntax error")
+    assert engine.execute("play b 4D").startswith("? syntax error")
+    assert engine.execute("play b Z19").startswith("? illegal move")
+    assert engine.execute("play b D10").startswith("? illegal move")
+    assert engine.execute("undo").startswith("? cannot undo")
+    assert engine.execute("loadsgf /nonexistent/game.sgf").startswith("? cannot load file")
+    ok(engine, "play b D4")
+    assert engine.execute("play w D4").startswith("? illegal move")
+    assert engine.execute("final_status_list dying").startswith("? syntax error")
+
+
+def test_cannot_score_when_scoring_fails(monkeypatch):
+    engine = make_engine()
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("no playouts today")
+
+    monkeypatch.setattr("foogo.game.ownership", broken)
+    assert engine.execute("final_score").startswith("? cannot score")
+    assert engine.execute("final_status_list dead").startswith("? cannot score")
+
+
+def test_a_bug_in_a_handler_is_an_internal_error_not_a_crash(monkeypatch):
+    engine = make_engine()
+    ok(engine, "play b D4")
+    before = state(engine)
+
+    def boom(args):
+        engine.game.play(WHITE, "E5")  # half-done work must be rolled back
+        raise KeyError("bug")
+
+    engine.commands["showboard"] = boom
+    response = engine.execute("9 showboard")
+    assert response.startswith("?9 internal error: KeyError")
+    assert well_framed(response)
+    assert state(engine) == before
+    assert "Traceback" in engine.log.getvalue()
+
+
+def test_state_is_unchanged_after_each_error():
+    engine = make_engine()
+    for line in ["play b D4", "play w E5", "komi 6.5"]:
+        ok(engine, line)
+    before = state(engine)
+    for line in ["play b D4", "play b Z1", "play x A1", "boardsize 0", "boardsize 99", "komi inf", "komi",
+                 "fixed_handicap 4", "place_free_handicap 3", "set_free_handicap A1 A1", "set_free_handicap",
+                 "loadsgf /nonexistent", "time_settings -1 0 0", "time_left b x 0", "kgs-time_settings foo",
+                 "kgs-time_settings byoyomi 1 2", "genmove", "genmove purple", "reg_genmove", "is_legal b",
+                 "all_legal", "list_stones", "final_status_list", "lz-analyze blue", "undo 2",
+                 "known_command", "protocol_version 3"]:
+        response = engine.execute(line)
+        assert response.startswith("?"), line
+        assert state(engine) == before, line
+
+
+# ---------------------------------------------------------------- moves, colours, undo
+
+def test_colours_are_honoured_out_of_turn():
+    engine = make_engine()
+    ok(engine, "play w D4")
+    ok(engine, "play w E5")
+    assert engine.execute("list_stones white") == "= D4 E5\n\n"
+    assert engine.execute("list_stones black") == "= \n\n" or engine.execute("list_stones black") == "=\n\n"
+    assert body(engine.execute("genmove w")) == "A1"
+    assert engine.holder["search"].calls[-1]["color"] == WHITE
+    assert engine.execute("list_stones w") == "= A1 D4 E5\n\n"
+
+
+def test_genmove_plays_the_search_move_and_passes_legal_moves():
+    engine = make_engine(script=["E5", "pass", "resign"])
+    assert body(engine.execute("genmove b")) == "E5"
+    call = engine.holder["search"].calls[-1]
+    assert engine.game.geometry.parse("E5") in call["legal"] and len(call["legal"]) == 81
+    assert call["komi"] == 7.0 and call["time_budget"] is None
+    assert body(engine.execute("genmove w")) == "pass"
+    assert body(engine.execute("genmove b")) == "resign"
+    assert len(engine.game.history) == 2  # resign does not change the board
+    assert "playouts" in engine.log.getvalue() and "win rate" in engine.log.getvalue()
+
+
+def test_genmove_passes_when_the_search_answers_an_illegal_move():
+    engine = make_engine(script=["E5"])
+    ok(engine, "play w E5")
+    assert body(engine.execute("genmove b")) == "pass"
+
+
+def test_genmove_never_offers_a_superko_repeat():
+    engine = make_engine()
+    ok(engine, "boardsize 4")
+    for line in ["play b B4", "play b A3", "play b B2", "play w C4", "play w B3", "play w D3", "play w C2",
+                 "play b C3", "play w pass", "play b pass"]:
+        ok(engine, line)
+    assert engine.execute("is_legal w B3") == "= 0\n\n"
+    assert "B3" not in body(engine.execute("all_legal w")).split()
+    engine.execute("genmove w")
+    assert engine.game.geometry.parse("B3") not in engine.holder["search"].calls[-1]["legal"]
+
+
+def test_reg_genmove_does_not_change_the_state():
+    engine = make_engine(script=["C3"])
+    before = state(engine)
+    assert body(engine.execute("reg_genmove b")) == "C3"
+    assert state(engine) == before
+
+
+def test_undo_takes_back_moves_one_at_a_time():
+    engine = make_engine()
+    ok(engine, "play b D4")
+    start = state(engine)
+    ok(engine, "play w E5")
+    ok(engine, "play w pass")
+    ok(engine, "undo")
+    ok(engine, "undo")
+    assert state(engine) == start
+    ok(engine, "undo")
+    assert engine.execute("undo").startswith("? cannot undo")
+
+
+def test_is_legal_all_legal_and_list_stones():
+    engine = make_engine()
+    ok(engine, "boardsize 3")
+    ok(engine, "play b B2")
+    assert engine.execute("is_legal w B2") == "= 0\n\n"
+    assert engine.execute("is_legal w A1") == "= 1\n\n"
+    assert engine.execute("is_legal w J9") == "= 0\n\n"
+    assert body(engine.execute("all_legal w")).split() == ["A1", "B1", "C1", "A2", "C2", "A3", "B3", "C3"]
+    assert engine.execute("list_stones b") == "= B2\n\n"
+
+
+def test_boardsize_and_clear_board_empty_the_board_and_keep_komi():
+    engine = make_engine()
+    ok(engine, "komi 0.5")
+    ok(engine, "play b D4")
+    ok(engine, "boardsize 13")
+    assert engine.game.size == 13 and engine.game.komi == 0.5 and engine.game.is_empty()
+    ok(engine, "play b D4")
+    ok(engine, "clear_board")
+    assert engine.game.size == 13 and engine.game.is_empty() and engine.game.history == []
+
+
+# ---------------------------------------------------------------- showboard and scoring
+
+GNUGO_SHOWBOARD = """=
+   A B C D E F G H J
+ 9 . . . . . . . . . 9
+ 8 . . . . . . . . . 8
+ 7 . . + . . . + . . 7
+ 6 . . . . . . . . . 6
+ 5 . . . . O . . . . 5
+ 4 . . . . . . . . . 4
+ 3 . . + . . . + . . 3
+ 2 X . . . . . . . . 2     WHITE (O) has captured 0 stones
+ 1 . X . . . . . . . 1     BLACK (X) has captured 1 stones
+   A B C D E F G H J
+
+"""
+
+
+def test_showboard_matches_gnugo_layout():
+    engine = make_engine()
+    for line in ["play b A2", "play w A1", "play b B1", "play w E5"]:
+        ok(engine, line)
+    response = engine.execute("showboard")
+    assert [line.rstrip() for line in response.split("\n")] == [line.rstrip() for line in GNUGO_SHOWBOARD.split("\n")]
+
+
+def test_showboard_star_points_on_19x19_follow_gnugo():
+    engine = make_engine()
+    ok(engine, "boardsize 19")
+    rows = engine.execute("showboard").split("\n")
+    assert rows[5].startswith("16 . . . + . . . . . + . . . . . + . . . 16")
+    assert rows[11].endswith("10     BLACK (X) has captured 0 stones")
+
+
+FINISHED = [
+    "play b B7", "play b D7", "play b A6", "play b B6", "play b C6", "play b D6", "play b D5",
+    "play b A4", "play b B4", "play b C4", "play b D4", "play b D3", "play b A2", "play b B2", "play b C2",
+    "play b D2", "play b B1", "play b D1", "play b F2",
+    "play w E7", "play w E6", "play w F6", "play w G6", "play w E5", "play w E4", "play w F4", "play w G4",
+    "play w B3", "play w E3", "play w G3", "play w E2", "play w G2", "play w E1", "play w G1",
+]
+
+
+def test_final_score_and_status_lists_on_a_finished_game():
+    engine = make_engine()
+    ok(engine, "boardsize 7")
+    ok(engine, "komi 0.5")
+    for line in FINISHED:
+        ok(engine, line)
+    assert engine.execute("final_score") == "= B+6.5\n\n"
+    assert engine.execute("final_status_list dead") == "= F2\nB3\n\n"
+    assert engine.execute("final_status_list seki") in ("= \n\n", "=\n\n")
+    alive = engine.execute("final_status_list alive")
+    assert well_framed(alive) and len(alive.strip().split("\n")) == 2
+
+
+def test_kgs_genmove_cleanup_captures_dead_stones_instead_of_passing():
+    engine = make_engine(script=["pass", "pass"])
+    ok(engine, "boardsize 7")
+    for line in FINISHED:
+        ok(engine, line)
+    move = body(engine.execute("kgs-genmove_cleanup w"))
+    assert move in ("F3", "F1")  # a liberty of the dead black stone at F2
+    assert body(engine.execute("genmove b")) == "pass"  # plain genmove keeps the search's pass
+
+
+# ---------------------------------------------------------------- handicap
+
+def test_fixed_handicap_answers_the_vertices_and_white_moves_next():
+    engine = make_engine()
+    assert body(engine.execute("fixed_handicap 5")).split() == ["G7", "C3", "C7", "G3", "E5"]
+    assert engine.game.to_move == WHITE
+    assert engine.execute("fixed_handicap 2").startswith("? board not empty")
+
+
+@pytest.mark.parametrize("line", ["fixed_handicap 1", "fixed_handicap 10", "place_free_handicap 1",
+                                  "place_free_handicap 81"])
+def test_handicap_refuses_an_invalid_number_of_stones(line):
+    engine = make_engine()
+    assert engine.execute(line).startswith("? invalid number of stones")
+    assert engine.game.is_empty()
+
+
+def test_place_and_set_free_handicap():
+    engine = make_engine()
+    vertices = body(engine.execute("place_free_handicap 3")).split()
+    assert len(set(vertices)) == 3
+    ok(engine, "clear_board")
+    ok(engine, "set_free_handicap D4 E5 f6")
+    assert engine.execute("list_stones b") == "= D4 E5 F6\n\n"
+    ok(engine, "clear_board")
+    assert engine.execute("set_free_handicap D4 D4").startswith("? bad vertex list")
+    assert engine.execute("set_free_handicap D4").startswith("? bad vertex list")
+    assert engine.execute("set_free_handicap D4 Q16").startswith("? syntax error")
+    assert engine.game.is_empty()
+
+
+# ---------------------------------------------------------------- SGF
+
+def test_printsgf_and_loadsgf_round_trip(tmp_path):
+    engine = make_engine()
+    for line in ["komi 0.5", "fixed_handicap 2", "play w E5", "play b D4", "play w pass", "play b C4"]:
+        ok(engine, line)
+    path = tmp_path / "game.sgf"
+    ok(engine, f"printsgf {path}")
+    assert engine.execute("printsgf")[2:-2] == path.read_text().strip()
+    before = engine.game.state_key()
+    other = make_engine()
+    assert other.execute(f"loadsgf {path}") == "= white\n\n"
+    assert other.game.state_key() == before
+    assert other.execute(f"loadsgf {path} 3") == "= white\n\n"  # before move 3: W E5, B D4 played
+    assert len(other.game.history) == 2
+
+
+def test_loadsgf_of_a_corrupt_file_keeps_the_game(tmp_path):
+    engine = make_engine()
+    ok(engine, "play b D4")
+    before = state(engine)
+    path = tmp_path / "bad.sgf"
+    path.write_bytes(b"(;SZ[9];B[ee];W[ee])")
+    assert engine.execute(f"loadsgf {path}").startswith("? cannot load file")
+    path.write_bytes(b"\x00\x01garbage")
+    assert engine.execute(f"loadsgf {path}").startswith("? cannot load file")
+    assert state(engine) == before
+
+
+# ---------------------------------------------------------------- analysis
+
+def test_gogui_analyze_commands_and_their_handlers():
+    engine = make_engine()
+    lines = body(engine.execute("gogui-analyze_commands")).split("\n")
+    assert "dboard/Ownership/foogo-ownership" in lines and "dboard/Visits/foogo-visits" in lines
+    for line in lines:
+        kind, label, command = line.split("/", 2)
+        response = engine.execute(command)
+        assert response.startswith("=") and well_framed(response), line
+    ok(engine, "play b E5")
+    rows = engine.execute("foogo-ownership")[2:-2].split("\n")
+    assert len(rows) == 9 and all(len(row.split()) == 9 for row in rows)
+    assert all(-1 <= float(v) <= 1 for row in rows for v in row.split())
+    visits = engine.execute("foogo-visits")[2:-2].split("\n")
+    assert visits[8].split()[0] == "10"  # A1 is the double's first choice for white
+
+
+def test_lz_analyze_without_a_stream_answers_one_snapshot():
+    engine = make_engine()
+    response = engine.execute("3 lz-analyze b 10")
+    assert response.startswith("=3\ninfo move A1 visits 10 winrate 6000 order 0 pv A1 B1")
+    assert response.endswith("\n\n") and well_framed(response)
+
+
+def test_lz_analyze_streams_until_the_next_line_arrives():
+    engine = make_engine()
+    read_fd, write_fd = os.pipe()
+    stdin = os.fdopen(read_fd, "rb")
+    out = io.StringIO()
+    writer = os.fdopen(write_fd, "wb", buffering=0)
+    thread = threading.Thread(target=serve, args=(engine, stdin, out), daemon=True)
+    thread.start()
+    writer.write(b"1 lz-analyze 1\n")
+    deadline = time.time() + 10
+    while out.getvalue().count("\ninfo move") < 3 and time.time() < deadline:
+        time.sleep(0.01)
+    writer.write(b"2 name\n")
+    writer.close()
+    thread.join(10)
+    assert not thread.is_alive()
+    text = out.getvalue()
+    head, rest = text.split("\n", 1)
+    assert head == "=1"
+    stream, after = rest.split("\n\n", 1)
+    assert all(line.startswith("info move ") for line in stream.split("\n"))
+    assert len(stream.split("\n")) >= 3
+    assert after == "=2 foogo\n\n"
+
+
+# ---------------------------------------------------------------- serving
+
+def test_serve_answers_until_quit():
+    engine = make_engine()
+    out = io.StringIO()
+    assert serve(engine, io.StringIO("1 name\n\n# comment\n2 quit\n3 name\n"), out) == 0
+    assert out.getvalue() == "=1 foogo\n\n=2\n\n"
+
+
+def test_serve_stops_at_end_of_input_and_survives_binary_and_long_lines():
+    engine = make_engine()
+    out = io.StringIO()
+    data = b"name\n\xff\xfe\x00binary\n" + b"x" * (3 * MAX_LINE) + b"\n1 version\n"
+    serve(engine, io.BytesIO(data), out)
+    responses = out.getvalue().split("\n\n")[:-1]
+    assert responses[0] == "= foogo"
+    assert responses[1].startswith("? syntax error")
+    assert responses[2].startswith("? syntax error")
+    assert responses[3].startswith("=1 ")
+    assert len(responses) == 4
+
+
+def test_command_line_options_reach_the_engine(monkeypatch, capsys):
+    import argparse
+    parser = configure_parser(argparse.ArgumentParser())
+    args = parser.parse_args(["--rules", "tromp-taylor", "--playouts", "500", "--threads", "2", "--seed", "3",
+                              "--no-resign"])
+    assert (args.rules, args.playouts, args.threads, args.seed, args.no_resign) == ("tromp-taylor", 500, 2, 3, True)
+    monkeypatch.setattr("sys.stdin", io.StringIO("name\nquit\n"))
+    assert main(["--time", "1.5"]) == 0
+    assert capsys.readouterr().out == "= foogo\n\n=\n\n"
+
+
+def test_engine_options_become_the_search_config():
+    engine = make_engine(rules="tromp-taylor", playouts=200, threads=2, seed=5, resign=False)
+    engine.execute("genmove b")
+    options = engine.holder["search"].options
+    assert options == dict(playouts=200, seconds=None, threads=2, policy="light", seed=5, resign_threshold=None)
+    assert engine.game.rules == "tromp-taylor"
+
+
+# ---------------------------------------------------------------- time management
+
+def test_time_manager_has_no_budget_without_limits():
+    tm = TimeManager()
+    assert tm.budget(BLACK, 81) is None
+    tm.set_gtp(60, 10, 0)  # byo-yomi time with 0 stones: no limit
+    assert tm.budget(BLACK, 81) is None
+
+
+def test_absolute_time_spreads_the_main_time():
+    tm = TimeManager()
+    tm.set_absolute(300)
+    assert tm.budget(BLACK, 81) == pytest.approx((300 - 0.3) / 40.5)
+    assert tm.budget(BLACK, 10) == pytest.approx((300 - 0.3) / 20)
+    tm.time_left(BLACK, 0.2, 0)
+    assert tm.budget(BLACK, 60) == TimeManager.MIN_BUDGET
+
+
+def test_japanese_byoyomi_uses_most_of_a_period():
+    tm = TimeManager()
+    tm.set_japanese(0, 10, 5)
+    assert tm.budget(WHITE, 81) == pytest.approx(0.8 * 10 - 0.3)
+    tm.set_japanese(60, 10, 5)
+    assert tm.budget(WHITE, 81) == pytest.approx((60 - 0.3) / 40.5 + 0.8 * 10 - 0.3)
+    tm.time_left(WHITE, 7, 3)  # in byo-yomi, 7 s left in the period, 3 periods
+    assert tm.budget(WHITE, 81) == pytest.approx(0.8 * 7 - 0.3)
+
+
+def test_canadian_byoyomi_divides_the_period_by_the_stones_left():
+    tm = TimeManager()
+    tm.set_canadian(0, 100, 25)
+    assert tm.budget(BLACK, 81) == pytest.approx(0.8 * 100 / 25 - 0.3)
+    tm.time_left(BLACK, 30, 3)
+    assert tm.budget(BLACK, 81) == pytest.approx(0.8 * 30 / 3 - 0.3)
+
+
+def test_spending_time_moves_into_byoyomi():
+    tm = TimeManager()
+    tm.set_canadian(5, 30, 5)
+    tm.spend(BLACK, 6)  # 1 s into the first period, one stone played
+    clock = tm.clocks[BLACK]
+    assert clock.in_byo and clock.period_left == pytest.approx(29) and clock.stones_left == 4
+    tm.set_japanese(1, 10, 3)
+    tm.spend(WHITE, 1.5)
+    assert tm.clocks[WHITE].in_byo and tm.clocks[WHITE].periods_left == 3
+    tm.spend(WHITE, 12)  # overran a period
+    assert tm.clocks[WHITE].periods_left == 2
+
+
+def test_allocations_never_exceed_the_time_left():
+    for main, byo, stones in [(0, 5, 1), (10, 5, 1), (0, 60, 25), (1, 1, 1), (600, 30, 10)]:
+        tm = TimeManager()
+        tm.set_canadian(main, byo, stones)
+        for empty in (0, 20, 81, 361):
+            budget = tm.budget(BLACK, empty)
+            assert 0 < budget <= max(TimeManager.MIN_BUDGET, main + 0.8 * byo / stones)
+
+
+def test_genmove_gets_its_budget_from_the_clock():
+    engine = make_engine(script=["E5", "D4"])
+    ok(engine, "time_settings 0 10 1")
+    engine.execute("genmove b")
+    assert engine.holder["search"].calls[-1]["time_budget"] == pytest.approx(0.8 * 10 - 0.3)
+    ok(engine, "kgs-time_settings byoyomi 0 5 3")
+    ok(engine, "time_left w 4 2")
+    engine.execute("genmove w")
+    assert engine.holder["search"].calls[-1]["time_budget"] == pytest.approx(0.8 * 4 - 0.3)
+
+
+def test_kgs_time_settings_systems():
+    engine = make_engine()
+    ok(engine, "kgs-time_settings none")
+    assert engine.time.system == "none"
+    ok(engine, "kgs-time_settings absolute 300")
+    assert engine.time.system == "absolute"
+    ok(engine, "kgs-time_settings byoyomi 300 30 5")
+    assert (engine.time.system, engine.time.periods) == ("japanese", 5)
+    ok(engine, "kgs-time_settings canadian 300 300 25")
+    assert (engine.time.system, engine.time.byo_stones) == ("canadian", 25)
+
+
+# ---------------------------------------------------------------- fuzz
+
+CORPUS = [
+    "play b D4", "play w E5", "play black pass", "genmove w", "undo", "boardsize 5", "boardsize 9",
+    "clear_board", "komi 6.5", "fixed_handicap 2", "place_free_handicap 3", "set_free_handicap A1 B2",
+    "is_legal b C3", "all_legal w", "list_stones b", "showboard", "time_settings 10 5 1", "time_left b 5 1",
+    "kgs-time_settings byoyomi 10 5 3", "known_command play", "final_status_list dead", "reg_genmove b",
+    "10 play b A1", "loadsgf /nonexistent.sgf 3", "lz-analyze b 1", "name", "version", "printsgf",
+]
+ALPHABET = "abcdefghjklmnopqrstuvwxyzABCDEFGHJKLMNOPQRSTUVWXYZ0123456789 \t#-+._/=\x00\x01\x7f\u00e9\ufffd"
+
+
+@st.composite
+def command_lines(draw):
+    kind = draw(st.integers(0, 3))
+    if kind == 0:
+        return draw(st.text(ALPHABET, max_size=40))
+    line = draw(st.sampled_from(CORPUS))
+    if kind == 1:  # mutate: replace, insert or delete characters
+        for _ in range(draw(st.integers(1, 4))):
+            i = draw(st.integers(0, len(line)))
+            op = draw(st.integers(0, 2))
+            c = draw(st.sampled_from(ALPHABET))
+            line = line[:i] + c + line[i + 1:] if op == 0 else line[:i] + c + line[i:] if op == 1 \
+                else line[:i] + line[i + 1:]
+        return line
+    if kind == 2:  # shuffle the words
+        return " ".join(draw(st.permutations(line.split())))
+    return draw(st.binary(max_size=30))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(command_lines(), min_size=1, max_size=12))
+def test_fuzzed_lines_get_framed_answers_and_errors_change_nothing(lines):
+    engine = make_engine()
+    for line in lines:
+        text = preprocess(line if isinstance(line, str) else line.decode("utf-8", "ignore")) or ""
+        if "printsgf" in text.split()[:2] and len(text.split()) > 1:
+            continue  # printsgf FILE would write into the working directory
+        before = state(engine)
+        response = engine.execute(line)
+        if response is None:
+            assert preprocess(line if isinstance(line, str) else line.decode("utf-8", "replace")) is None
+            assert state(engine) == before
+            continue
+        assert well_framed(response), (line, response)
+        if response.startswith("?"):
+            assert not response.startswith("? internal error"), (line, response)
+            assert state(engine) == before, (line, response)
