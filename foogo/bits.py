@@ -10,17 +10,11 @@ from __future__ import annotations
 
 import numpy as np
 from llvmlite import ir
-from numba import njit, types
+from numba import types
 from numba.extending import intrinsic
 
-# Hot-path kernels are compiled without numba's reference counting (NRT). With it,
-# every call of a small helper that takes an array and branches keeps an atomic
-# NRT_incref/NRT_decref pair that LLVM cannot remove: measured here, it made a
-# dirty-point update 10x slower and whole playouts 4x slower. Such kernels must not
-# allocate (no np.zeros, no .copy()); callers pass in every array they need.
-kernel = njit(cache=True, _nrt=False)
-# Small helpers of those kernels are inlined in numba's IR, so that LLVM sees whole moves.
-inline = njit(cache=True, _nrt=False, inline="always")
+from .jit import kernel
+
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)

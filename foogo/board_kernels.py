@@ -10,8 +10,9 @@ A position is two numpy arrays, so that copying one for a playout is two memcpys
     LIBSUM  sum of the liberty points (each counted once), valid at head points:
             when LIBS == 1 it *is* the liberty, so atari is found in O(1)
     SSIZE   stone count, valid at head points
-    NBR     orthogonal neighbour counts, packed: black + 16 * white, where an
-            off-board neighbour counts as both (so eye-like is one compare)
+    NBR     orthogonal neighbour counts, packed: black + 16 * white + 256 * off-board,
+            where an off-board neighbour also counts as black and as white (so
+            eye-like is one compare)
     DIAG    diagonal neighbour counts, packed: black + 16 * white + 256 * off-board
     MARK    generation marks for flood fills (area scoring)
     DIRTY   points whose playable status a move changed at a distance (atari
@@ -39,9 +40,8 @@ Kernels assume valid inputs: p empty and on board for `play`.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
-
-from .bits import ONE, inline, kernel
+from .bits import ONE
+from .jit import inline, jit, kernel
 
 # meta fields of s
 M_SIZE, M_W, M_P, M_NW = 0, 1, 2, 3
@@ -64,7 +64,7 @@ PASS = -1
 NO_KO = -1
 
 # what one neighbour of each colour adds to NBR / DIAG (indexed by colour)
-NBR_ONE = (0, 1, 16, 17)
+NBR_ONE = (0, 1, 16, 17 + 256)
 DIAG_ONE = (0, 1, 16, 256)
 EYE_FULL = 4  # NBR count (own stones + off-board) of an eye-like point
 
@@ -115,7 +115,7 @@ def eye_color(s, p):
     n = s[META + NBR * s[M_P] + p]
     if n & 15 == EYE_FULL:
         return BLACK
-    if n >> 4 == EYE_FULL:
+    if (n >> 4) & 15 == EYE_FULL:
         return WHITE
     return EMPTY
 
@@ -246,13 +246,20 @@ def _adjacent_to(s, e, h, skip):
 
 
 @inline
-def _absorb(s, h, q):
-    """Add to string h the liberties of stone q that h lacks, then make q a stone of h (lists not spliced)."""
+def _absorb(s, h, q, c):
+    """Add to string h (colour c) the liberties of stone q that h lacks, then make q a stone of h
+    (lists not spliced)."""
     P = s[M_P]
     w = s[M_W]
     colors = META + COLOR * P
+    nbr = META + NBR * P
+    shift = 0 if c == BLACK else 4
     for e in (q - w, q - 1, q + 1, q + w):
-        if s[colors + e] == EMPTY and not _adjacent_to(s, e, h, q):
+        if s[colors + e] != EMPTY:
+            continue
+        n = s[nbr + e]
+        # with q its only c neighbour (the common case) e cannot touch h: skip the search
+        if ((n >> shift) & 15) - (n >> 8) == 1 or not _adjacent_to(s, e, h, q):
             s[META + LIBS * P + h] += 1
             s[META + LIBSUM * P + h] += e
     s[META + HEAD * P + q] = h
@@ -406,7 +413,7 @@ def play(s, z, zob, p, c):
                     big, small = hp, g
                 r = small
                 while True:
-                    _absorb(s, big, r)
+                    _absorb(s, big, r, c)
                     r = s[nxt + r]
                     if r == small:
                         break
@@ -543,7 +550,7 @@ def area(s, owners):
  BAD_COUNTS) = range(11)
 
 
-@njit(cache=True)
+@jit
 def check(s, z, zob):
     """Recompute strings (flood fill), liberties, playable sets and hash from the colours alone,
     compare with the incremental state. Returns (CHECK_OK, -1) or (problem code, point).
@@ -578,7 +585,10 @@ def check(s, z, zob):
                 dblack += cq == BLACK
                 dwhite += cq == WHITE
                 doff += cq == OFFBOARD
-            if s[META + NBR * P + p] != black + 16 * white:
+            off = 0
+            for d in (-w, -1, 1, w):
+                off += s[colors + p + d] == OFFBOARD
+            if s[META + NBR * P + p] != black + 16 * white + 256 * off:
                 return BAD_COUNTS, p
             if s[META + DIAG * P + p] != dblack + 16 * dwhite + 256 * doff:
                 return BAD_COUNTS, p

@@ -24,10 +24,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
-
 from . import board_kernels as bk
-from .bits import ONE, kernel, popcount, select_in_word
+from .bits import ONE, popcount, select_in_word
+from .jit import jit_nogil, kernel
 
 PASS = bk.PASS
 
@@ -134,7 +133,7 @@ def playout(s, z, zob, rng, cap, trace, owners):
     return bk.area(s, owners), moves, capped
 
 
-@njit(cache=True, nogil=True)
+@jit_nogil
 def playout_batch(s0, z0, zob, seed, first, cap, scores, moves, capped):
     """Run playouts first .. first + len(scores) - 1 of a seeded run from (s0, z0), filling the arrays."""
     s = s0.copy()
@@ -149,7 +148,7 @@ def playout_batch(s0, z0, zob, seed, first, cap, scores, moves, capped):
         scores[i], moves[i], capped[i] = playout(s, z, zob, rng, cap, no_trace, no_owners)
 
 
-@njit(cache=True, nogil=True)
+@jit_nogil
 def checked_playouts(s0, z0, zob, seed, count, cap):
     """Run `count` playouts calling bk.check after every move; return (0, 0, 0) or the first
     failure as (problem code, playout index, move number)."""
@@ -181,7 +180,7 @@ def checked_playouts(s0, z0, zob, seed, count, cap):
     return 0, 0, 0
 
 
-@njit(cache=True, nogil=True)
+@jit_nogil
 def ownership_batch(s0, z0, zob, seed, first, count, cap, total):
     """Add to total (float64[P]) the final owner (+1 black, -1 white) of each point over
     playouts first .. first + count - 1 of the run seeded `seed`."""

@@ -1,0 +1,78 @@
+"""How foogo compiles: the numba decorators every kernel module uses, and a cache that cannot go stale.
+
+* `kernel`  a hot-path kernel: cached, compiled without numba's reference
+            counting (NRT). With NRT, every call of a small helper that takes an
+            array and branches keeps an atomic NRT_incref/NRT_decref pair that LLVM
+            cannot remove: measured here it made playable-bit updates 10x slower
+            and whole playouts 2-4x slower. Such kernels must not allocate (no
+            np.zeros, no .copy(), no slice assignment between arrays); callers
+            pass in every array they need.
+* `inline`  a small helper of those kernels, inlined in numba's IR so that LLVM
+            optimises a whole move at once.
+* `jit`     an ordinary cached numba function (may allocate): drivers, checks.
+
+Numba's on-disk cache decides freshness by the stamp (mtime, size) of the one
+file that defines a function. foogo's kernels inline each other across files,
+so a playout cached against an older board layout would load silently and be
+wrong. The locators below stamp every foogo kernel with a digest of all kernel
+sources instead: change any of them and every kernel recompiles.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+
+from numba import njit
+from numba.core.caching import (CacheImpl, InTreeCacheLocator, UserProvidedCacheLocator,
+                                 UserWideCacheLocator)
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+KERNEL_MODULES = ("jit.py", "bits.py", "board_kernels.py", "playout.py", "tree.py")
+
+
+def _sources_digest() -> str:
+    digest = hashlib.sha256()
+    for name in KERNEL_MODULES:
+        path = os.path.join(_PACKAGE_DIR, name)
+        if os.path.exists(path):
+            with open(path, "rb") as handle:
+                digest.update(name.encode() + b"\0" + handle.read())
+    return digest.hexdigest()
+
+
+_STAMP = ("foogo-kernels", _sources_digest())
+
+
+class _StampMixin:
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if os.path.dirname(os.path.abspath(py_file)) != _PACKAGE_DIR:
+            return None
+        return super().from_function(py_func, py_file)
+
+    def get_source_stamp(self):
+        return _STAMP
+
+
+class _UserProvidedLocator(_StampMixin, UserProvidedCacheLocator):
+    """Cache in NUMBA_CACHE_DIR when the user set it, stamped with all kernel sources."""
+
+
+class _InTreeLocator(_StampMixin, InTreeCacheLocator):
+    """Cache beside the sources (in __pycache__), stamped with all kernel sources."""
+
+
+class _UserWideLocator(_StampMixin, UserWideCacheLocator):
+    """Cache in the user's cache directory when the package is read-only, same stamp."""
+
+
+# numba's own order, with these in front: user-provided dir, in-tree, user-wide
+for _locator in (_UserWideLocator, _InTreeLocator, _UserProvidedLocator):
+    if _locator not in CacheImpl._locator_classes:
+        CacheImpl._locator_classes.insert(0, _locator)
+
+kernel = njit(cache=True, _nrt=False)
+inline = njit(cache=True, _nrt=False, inline="always")
+jit = njit(cache=True)
+jit_nogil = njit(cache=True, nogil=True)
