@@ -35,8 +35,8 @@ RULES = ("chinese", "tromp-taylor")
 SGF_RULES = {"chinese": "Chinese", "tromp-taylor": "Tromp-Taylor"}
 
 SCORE_PLAYOUTS = 400  # playouts behind a dead-stone estimate
-DEAD_THRESHOLD = 0.5  # a string is dead if the opponent's mean ownership of it is at least this
-SEKI_BAND = 0.5  # a living string with |mean ownership| below this and a shared liberty is in seki
+DEAD_THRESHOLD = 0.0  # a string is dead if the opponent's mean ownership of it is above this
+SEKI_BAND = 0.1  # strings sharing a liberty, both with |mean ownership| below this, are in seki
 
 
 class GameError(ValueError):
@@ -372,31 +372,40 @@ class Game:
     def _ownership(self, playouts: int, seed: int) -> np.ndarray:
         key = (self.board.hash, self.board.to_move, self.board.ko_point, playouts, seed)
         if self._score_cache is None or self._score_cache[0] != key:
-            self._score_cache = (key, ownership(self.board, playouts=playouts, seed=seed))
+            # Half the playouts with each side moving first, so that the side to move (arbitrary
+            # after two passes) does not tilt the estimate; the same stones with no pass counted,
+            # since playouts end at two passes.
+            diagram = _diagram(self.size, self._stones(), self.geometry)
+            first = playouts // 2
+            total = np.zeros(self.size * self.size)
+            for color, count in ((BLACK, first), (WHITE, playouts - first)):
+                board = board_from_ascii(diagram, to_move=color, allow_suicide=self.board.allow_suicide)
+                total += count * ownership(board, playouts=count, seed=seed + color)
+            self._score_cache = (key, total / max(1, playouts))
         return self._score_cache[1]
 
     def statuses(self, playouts: int = SCORE_PLAYOUTS, seed: int = 0) -> list[tuple[str, int, list[int]]]:
-        """Each string as (status, colour, padded points), status "alive", "dead" or "seki" as
-        estimated by mean playout ownership (see the module docstring)."""
+        """Each string as (status, colour, padded points), status "alive", "dead" or "seki", estimated
+        from the string's mean playout ownership m (+1: its owner's, -1: the opponent's):
+        seki if |m| < SEKI_BAND and it shares a liberty with an opponent string that also has
+        |m| < SEKI_BAND (in seki either side may be captured first in a random playout);
+        otherwise dead if m < -DEAD_THRESHOLD, alive if not."""
         g = self.geometry
         own = self._ownership(playouts, seed)
         strings = board_strings(self.board)
         means = [sum(own[g.bit_of[p]] for p in pts) / len(pts) * (1 if c == BLACK else -1)
                  for c, pts, _ in strings]
-        dead = [m <= -DEAD_THRESHOLD for m in means]
         owner_of = {p: i for i, (_, pts, _) in enumerate(strings) for p in pts}
         out = []
         for i, (c, pts, libs) in enumerate(strings):
-            status = "dead" if dead[i] else "alive"
-            if not dead[i] and abs(means[i]) < SEKI_BAND:
-                # seki: a liberty shared with a living opponent string
-                for lib in libs:
-                    for d in g.neighbours:
-                        j = owner_of.get(lib + int(d))
-                        if j is not None and strings[j][0] != c and not dead[j]:
-                            status = "seki"
-                if status != "seki":
-                    status = "alive"
+            neighbours = {owner_of[lib + int(d)] for lib in libs for d in g.neighbours
+                          if owner_of.get(lib + int(d), i) != i and strings[owner_of[lib + int(d)]][0] != c}
+            if abs(means[i]) < SEKI_BAND and any(abs(means[j]) < SEKI_BAND for j in neighbours):
+                status = "seki"
+            elif means[i] < -DEAD_THRESHOLD:
+                status = "dead"
+            else:
+                status = "alive"
             out.append((status, c, pts))
         return out
 
@@ -414,10 +423,13 @@ class Game:
     def score(self, playouts: int = SCORE_PLAYOUTS, seed: int = 0) -> float:
         """Black minus white area after removing dead stones, minus komi."""
         dead = set(self.dead_stones(playouts, seed))
-        g = self.geometry
-        stones = {int(p): self.board.color_at(int(p)) for p in g.points}
-        stones = {p: c for p, c in stones.items() if c != EMPTY and p not in dead}
-        return board_from_ascii(_diagram(self.size, stones, g), allow_suicide=True).area_score(self.komi)
+        stones = {p: c for p, c in self._stones().items() if p not in dead}
+        return board_from_ascii(_diagram(self.size, stones, self.geometry), allow_suicide=True).area_score(self.komi)
+
+    def _stones(self) -> dict[int, int]:
+        """Padded point -> colour of every stone on the board."""
+        board = self.board
+        return {int(p): c for p in self.geometry.points if (c := board.color_at(int(p))) != EMPTY}
 
     def final_score(self, playouts: int = SCORE_PLAYOUTS, seed: int = 0) -> str:
         """The result as GTP writes it: "B+3.5", "W+0.5" or "0"."""
