@@ -351,3 +351,31 @@ def test_bad_rules_and_komi_are_refused():
     with pytest.raises(ValueError):
         Game(9, komi=float("nan"))
     assert Game(9, rules="Tromp-Taylor").rules == "tromp-taylor"
+
+
+# Games GNU Go 3.8 played against itself (--level 1 --chinese-rules, komi 7) until two passes,
+# with GNU Go's own final_score and final_status_list dead. Level 1 passes early, so the dead
+# stones sit in open areas: a harder test of the estimate than a fully closed game.
+GNUGO_GAMES = [
+    ("B+34.0", "B7 B8 B9 C7 C9 G4 G5 H6 J5",
+     "(;GM[1]FF[4]KM[7]SZ[9];B[ee];W[ce];B[dc];W[ge];B[gd];W[hd];B[fc];W[bc];B[hc];W[dg];B[fe];W[gf];"
+     "B[eg];W[fh];B[eh];W[dh];B[fg];W[ie];B[gg];W[ei];B[gh];W[fi];B[df];W[cf];B[gi];W[di];B[cb];W[bb];"
+     "B[de];W[cc];B[db];W[ca];B[da];W[ba];B[cd];W[bg];B[bd];W[be];B[ae];W[af];B[ad];W[tt];B[tt])"),
+    ("W+40.0", "B2 C1 D2 D3 D4 F3",
+     "(;GM[1]FF[4]KM[7]SZ[9];B[fd];W[cg];B[df];W[cf];B[dg];W[de];B[ec];W[ee];B[fg];W[cc];B[dh];W[db];"
+     "B[eb];W[ch];B[dc];W[cb];B[ci];W[fe];B[gb];W[ge];B[hd];W[he];B[bh];W[gh];B[ie];W[gg];B[if];W[hg];"
+     "B[ig];W[ih];B[gd];W[hf];B[id];W[ea];B[fa];W[da];B[dd];W[cd];B[ed];W[tt];B[tt])"),
+    ("B+48.0", "A2 A8 B3 B5 B7 B8 C4 C7 D7 H3 H4",
+     "(;GM[1]FF[4]KM[7]SZ[9];B[ee];W[cf];B[fg];W[cc];B[fd];W[gc];B[dg];W[gd];B[cg];W[be];B[eb];W[hf];"
+     "B[hh];W[bg];B[bh];W[fb];B[ec];W[ea];B[da];W[fa];B[cb];W[ah];B[bi];W[bb];B[ba];W[ab];B[cd];W[dc];"
+     "B[dd];W[bc];B[db];W[fc];B[ge];W[hg];B[he];W[hb];B[hd];W[hc];B[ic];W[ib];B[id];W[tt];B[ih];W[tt];"
+     "B[tt])"),
+]
+
+
+@pytest.mark.parametrize("score, dead, sgf_text", GNUGO_GAMES)
+def test_score_and_dead_stones_agree_with_gnugo(score, dead, sgf_text):
+    game = Game(9)
+    game.load_sgf_bytes(sgf_text.encode())
+    assert game.final_score() == score
+    assert sorted(v for s in game.final_status_list("dead") for v in s) == dead.split()
