@@ -583,6 +583,10 @@ class GtpEngine:
         return result, legal
 
     def _checked(self, move, legal) -> int:
+        """The search's move if legal (RESIGN only when resigning is on), else PASS (logged)."""
+        if move == RESIGN and self.search_options["resign_threshold"] is None:
+            self._log("search resigned although resigning is off; passing instead")
+            return PASS
         if move in (PASS, RESIGN) or move in legal:
             return move
         self._log(f"search returned {move!r}, which is not a legal move; passing instead")

@@ -652,3 +652,63 @@ def test_fuzzed_lines_get_framed_answers_and_errors_change_nothing(lines):
         if response.startswith("?"):
             assert not response.startswith("? internal error"), (line, response)
             assert state(engine) == before, (line, response)
+
+
+def test_no_resign_turns_a_resignation_into_a_pass():
+    engine = make_engine(script=["resign"], resign=False)
+    assert body(engine.execute("genmove b")) == "pass"
+
+
+# ---------------------------------------------------------------- with the real search
+
+
+@pytest.fixture(scope="module")
+def real_engine_factory():
+    pytest.importorskip("foogo.search")
+
+    def make(**kwargs):
+        engine = GtpEngine(log=io.StringIO(), **kwargs)
+        engine.execute("reg_genmove b")  # compile and warm up outside any clock
+        return engine
+
+    return make
+
+
+def test_real_search_genmove_plays_a_legal_move_and_reports(real_engine_factory):
+    engine = real_engine_factory(playouts=300, seed=1)
+    legal = set(body(engine.execute("all_legal b")).split())
+    move = body(engine.execute("genmove b"))
+    assert move in legal
+    assert engine.execute("list_stones b") == f"= {move}\n\n"
+    report = engine.log.getvalue().splitlines()[-1]
+    assert "playouts" in report and "/s" in report and "win rate" in report and "pv" in report
+
+
+def test_real_search_genmove_under_time_left_returns_inside_its_budget(real_engine_factory):
+    engine = real_engine_factory(seconds=30, seed=2)  # the clock, not --time, must decide
+    ok(engine, "time_settings 0 1 1")  # Canadian: 1 s for every stone
+    for color in "bw":
+        ok(engine, f"time_left {color} 1 1")
+        start = time.perf_counter()
+        engine.execute(f"genmove {color}")
+        assert time.perf_counter() - start < 1.0
+
+
+def test_real_search_lz_analyze_streams(real_engine_factory):
+    engine = real_engine_factory(seed=3)
+    read_fd, write_fd = os.pipe()
+    out = io.StringIO()
+    writer = os.fdopen(write_fd, "wb", buffering=0)
+    thread = threading.Thread(target=serve, args=(engine, os.fdopen(read_fd, "rb"), out), daemon=True)
+    thread.start()
+    writer.write(b"lz-analyze b 5\n")
+    deadline = time.time() + 20
+    while out.getvalue().count("\ninfo move") < 2 and time.time() < deadline:
+        time.sleep(0.01)
+    writer.write(b"1 name\n")
+    writer.close()
+    thread.join(20)
+    text = out.getvalue()
+    assert text.startswith("=\ninfo move ") and text.endswith("\n\n=1 foogo\n\n")
+    first = text.split("\n")[1]
+    assert re.match(r"info move [A-J][1-9] visits \d+ winrate \d+ order 0 pv [A-J][1-9]", first)
