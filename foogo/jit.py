@@ -72,7 +72,7 @@ for _locator in (_UserWideLocator, _InTreeLocator, _UserProvidedLocator):
     if _locator not in CacheImpl._locator_classes:
         CacheImpl._locator_classes.insert(0, _locator)
 
-kernel = njit(cache=True, _nrt=False)
+kernel = njit(cache=True, _nrt=False, nogil=True)
 inline = njit(cache=True, _nrt=False, inline="always")
 jit = njit(cache=True)
 jit_nogil = njit(cache=True, nogil=True)

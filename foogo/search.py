@@ -1,0 +1,350 @@
+"""UCT-RAVE search: the readable driver around the compiled tree in `tree.py`.
+
+`Search.genmove(board, color, komi, legal_moves)` grows trees from the position
+for a playout count or a time budget and returns a `SearchResult`: the move,
+its win rate, the principal variation, root visits and win rates, and an
+ownership map. With `threads = T` it runs T independent trees, one per thread
+and seed (root parallelisation), and sums their root statistics: the compiled
+iterations release the GIL, so T threads use T cores.
+
+Trees are reused: when the next genmove's position is a child or grandchild of
+the last root, that subtree becomes the root (its edges re-checked against the
+game's legal moves). Passing: when the opponent has just passed and the
+position already wins under area scoring, pass at once; otherwise pass is one
+of the root's moves and is played when it is the most visited.
+
+It does not know the game's rules beyond `legal_moves`, nor GTP or clocks:
+callers turn clocks into a time budget.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import board_kernels as bk
+from . import tree as tk
+from .geometry import BLACK, PASS, RESIGN, parse_color
+from .playout import move_cap
+
+POLICIES = ("light",)
+DEFAULT_PLAYOUTS = 5000
+MAX_DEPTH = 400
+
+
+@dataclass
+class SearchConfig:
+    """How to search: a budget (playouts per move or seconds per move), threads, policy, seed, resigning."""
+
+    playouts: int | None = None
+    seconds: float | None = None
+    threads: int = 1
+    policy: str = "light"
+    seed: int = 0
+    resign_threshold: float | None = 0.1  # resign below this win rate; None never resigns
+    equiv: float = 1000.0  # RAVE equivalence parameter
+    uct: float = 0.0  # UCT exploration constant (RAVE does the exploring)
+    expand_threshold: float = 2.0  # expand an edge's child once it has this many visits
+    prior: float = 10.0  # weight of the prior in virtual visits
+    memory_mb: int = 1024  # cap on the trees' memory, all threads together
+
+    def __post_init__(self):
+        if self.policy not in POLICIES:
+            raise ValueError(f"unknown playout policy {self.policy!r}; available: {', '.join(POLICIES)}")
+        if self.playouts is not None and self.playouts < 1:
+            raise ValueError(f"playouts must be at least 1, got {self.playouts}")
+        if self.seconds is not None and not self.seconds > 0:
+            raise ValueError(f"seconds must be positive, got {self.seconds}")
+        if self.threads < 1:
+            raise ValueError(f"threads must be at least 1, got {self.threads}")
+
+
+@dataclass
+class SearchResult:
+    """What a search found: a move (padded point, PASS or RESIGN) and the statistics behind it."""
+
+    move: int
+    winrate: float  # for the colour that searched, of the chosen move
+    playouts: int
+    seconds: float
+    pv: list[int] = field(default_factory=list)
+    visits: dict[int, int] = field(default_factory=dict)  # root move -> real visits
+    winrates: dict[int, float] = field(default_factory=dict)  # root move -> win rate
+    ownership: np.ndarray | None = None  # float[size*size]: +1 black owns, -1 white
+    color: int = BLACK
+
+    @property
+    def playouts_per_second(self) -> float:
+        """Iterations per second of wall time."""
+        return self.playouts / self.seconds if self.seconds > 0 else 0.0
+
+
+class _Tree:
+    """One thread's tree with its scratch arrays and random stream."""
+
+    def __init__(self, geometry, max_nodes: int, max_edges: int, seed: int):
+        self.geometry = geometry
+        self.arrays = tk.new_tree(max_nodes, max_edges)
+        P = geometry.npoints
+        cap = move_cap(geometry.size)
+        self.trace = np.zeros(cap + MAX_DEPTH + 8, dtype=np.int32)
+        self.tstart = np.zeros(MAX_DEPTH, dtype=np.int64)
+        self.path = np.zeros(MAX_DEPTH, dtype=np.int64)
+        self.firstc = np.zeros(P, dtype=np.int8)
+        self.owners = np.zeros(P, dtype=np.int8)
+        self.ownership = np.zeros(P, dtype=np.float64)
+        self.rng = np.array([np.uint64(seed * 0x9E3779B97F4A7C15 % 2**64) | np.uint64(1)], dtype=np.uint64)
+        self.root_s = self.root_z = None
+        self.s = self.z = None
+        self.iterations = 0
+
+    @property
+    def meta(self):
+        return self.arrays[4]
+
+    def clear(self):
+        self.meta[:] = 0
+
+    def set_root(self, board, color: int, legal: np.ndarray, params: np.ndarray) -> bool:
+        """Make (board, color) the root, reusing a matching child or grandchild; True if reused."""
+        ni, nh, ei, ef, meta = self.arrays
+        s, z = board._state()
+        self.root_s, self.root_z = s.copy(), z.copy()
+        self.root_s[bk.M_TO_MOVE] = color
+        self.s, self.z = self.root_s.copy(), self.root_z.copy()
+        self.ownership[:] = 0
+        self.iterations = 0
+        reused = self._find(board.hash, color) if meta[tk.NODES] else -1
+        if reused >= 0 and not meta[tk.FULL]:
+            meta[tk.ROOT] = reused
+            first, count = ni[reused, tk.FIRST], ni[reused, tk.COUNT]
+            allowed = set(int(p) for p in legal) | {PASS}
+            for e in range(first, first + count):
+                if ei[e, tk.MOVE] not in allowed:
+                    ei[e, tk.MOVE] = tk.DISABLED
+            return True
+        self.clear()
+        root = tk.expand(ni, nh, ei, ef, meta, self.root_s, self.root_z, color, legal.astype(np.int32),
+                         len(legal), params)
+        if root < 0:
+            raise MemoryError("search tree too small for one root")
+        meta[tk.ROOT] = root
+        return False
+
+    def _find(self, hash_: int, color: int) -> int:
+        """A child or grandchild of the current root holding this position with this colour to move, or -1."""
+        ni, nh, ei, ef, meta = self.arrays
+        frontier = [int(meta[tk.ROOT])]
+        for _ in range(2):
+            nxt = []
+            for node in frontier:
+                first, count = ni[node, tk.FIRST], ni[node, tk.COUNT]
+                for child in ei[first:first + count, tk.CHILD]:
+                    if child >= 0:
+                        if nh[child] == np.uint64(hash_) and ni[child, tk.COLOR] == color:
+                            return int(child)
+                        nxt.append(int(child))
+            frontier = nxt
+        return -1
+
+    def run(self, count: int, params: np.ndarray) -> int:
+        """Run `count` iterations; returns how many ran."""
+        ni, nh, ei, ef, meta = self.arrays
+        done = tk.run_iterations(ni, nh, ei, ef, meta, self.root_s, self.root_z, self.geometry.zobrist,
+                                 self.s, self.z, self.trace, self.tstart, self.path, self.firstc,
+                                 self.owners, self.ownership, self.rng, params, count)
+        self.iterations += done
+        return done
+
+    def root_edges(self):
+        """(moves, real visits, real wins) of the root's enabled edges."""
+        ni, nh, ei, ef, meta = self.arrays
+        root = meta[tk.ROOT]
+        first, count = ni[root, tk.FIRST], ni[root, tk.COUNT]
+        moves = ei[first:first + count, tk.MOVE]
+        keep = moves != tk.DISABLED
+        return moves[keep], ef[first:first + count, tk.RN][keep], ef[first:first + count, tk.RW][keep]
+
+    def principal_variation(self, first_move: int, limit: int = 12) -> list[int]:
+        """Moves from the root starting with first_move, then the most visited child at each step."""
+        ni, nh, ei, ef, meta = self.arrays
+        node = int(meta[tk.ROOT])
+        pv = []
+        move = first_move
+        while node >= 0 and len(pv) < limit:
+            first, count = ni[node, tk.FIRST], ni[node, tk.COUNT]
+            if count == 0:
+                break
+            edges = range(first, first + count)
+            if move is None:
+                e = max(edges, key=lambda k: ef[k, tk.RN])
+                if ef[e, tk.RN] < 1:
+                    break
+            else:
+                matches = [k for k in edges if ei[k, tk.MOVE] == move]
+                if not matches:
+                    break
+                e = matches[0]
+            pv.append(int(ei[e, tk.MOVE]))
+            node = int(ei[e, tk.CHILD])
+            move = None
+        return pv
+
+
+class Search:
+    """UCT-RAVE search with tree reuse and root-parallel threads. Construct with a SearchConfig."""
+
+    def __init__(self, config: SearchConfig | None = None):
+        self.config = config or SearchConfig()
+        self._trees: list[_Tree] = []
+        self._geometry = None
+        self._lock = threading.Lock()
+
+    def new_game(self) -> None:
+        """Forget the trees (no reuse across games)."""
+        for tree in self._trees:
+            tree.clear()
+
+    def genmove(self, board, color, komi: float, legal_moves, time_budget: float | None = None,
+                stop: threading.Event | None = None, progress=None, interval: float = 0.5) -> SearchResult:
+        """Search (board, color) within the budget and return the chosen move and statistics.
+
+        legal_moves: padded points legal for color under the game's rules (pass is always allowed).
+        time_budget overrides config.seconds; stop ends the search early; progress(result) is
+        called about every `interval` seconds while searching."""
+        color = parse_color(color)
+        start = time.perf_counter()
+        legal = self._root_moves(board, color, legal_moves)
+        if board.last_move == PASS and self._wins_by_passing(board, color, komi):
+            return SearchResult(PASS, 1.0, 0, time.perf_counter() - start, [PASS], color=color)
+        seconds = time_budget if time_budget is not None else self.config.seconds
+        playouts = self.config.playouts
+        if seconds is None and playouts is None:
+            playouts = DEFAULT_PLAYOUTS
+        return self._search(board, color, komi, legal, seconds, playouts, stop, progress, interval, start,
+                            decide=True)
+
+    def analyze(self, board, color, komi: float, legal_moves, stop: threading.Event, progress,
+                interval: float = 0.5) -> SearchResult:
+        """Search until `stop` is set, calling progress(result) every `interval` seconds; return the last result."""
+        color = parse_color(color)
+        legal = self._root_moves(board, color, legal_moves)
+        return self._search(board, color, komi, legal, None, None, stop, progress, interval,
+                            time.perf_counter(), decide=False)
+
+    # ------------------------------------------------------------ internals
+
+    def _params(self, board, komi: float) -> np.ndarray:
+        c = self.config
+        params = np.zeros(tk.NPARAMS, dtype=np.float64)
+        params[tk.P_KOMI] = komi
+        params[tk.P_EQUIV] = c.equiv
+        params[tk.P_UCT] = c.uct
+        params[tk.P_EXPAND] = c.expand_threshold
+        params[tk.P_PRIOR] = c.prior
+        params[tk.P_CAP] = move_cap(board.size)
+        return params
+
+    def _ensure_trees(self, geometry, playouts: int | None) -> None:
+        threads = self.config.threads
+        if self._geometry is geometry and len(self._trees) == threads:
+            return
+        per_tree_mb = self.config.memory_mb / threads
+        edge_bytes = 6 * 4 + 2 * 4
+        max_edges = int(per_tree_mb * 2**20 * 0.9 / edge_bytes)
+        if playouts is not None:  # no need for more than the budget can fill
+            want = int(playouts / threads / max(self.config.expand_threshold, 1) + 2) * (geometry.size ** 2 + 1)
+            max_edges = min(max_edges, max(want, 4 * (geometry.size ** 2 + 1)))
+        max_nodes = max_edges // 8 + 16
+        self._trees = [_Tree(geometry, max_nodes, max_edges, self.config.seed * 1000 + k + 1)
+                       for k in range(threads)]
+        self._geometry = geometry
+
+    def _search(self, board, color, komi, legal, seconds, playouts, stop, progress, interval, start,
+                decide: bool) -> SearchResult:
+        params = self._params(board, komi)
+        self._ensure_trees(board.geometry, playouts)
+        for tree in self._trees:
+            tree.set_root(board, color, legal, params)
+        deadline = start + seconds if seconds is not None else None
+        threads = len(self._trees)
+        quota = [None] * threads
+        if playouts is not None:
+            quota = [playouts // threads + (1 if k < playouts % threads else 0) for k in range(threads)]
+        batch = max(8, 4096 // (board.size * board.size))
+
+        def work(k: int) -> None:
+            tree = self._trees[k]
+            while True:
+                if stop is not None and stop.is_set():
+                    return
+                if deadline is not None and time.perf_counter() >= deadline:
+                    return
+                n = batch
+                if quota[k] is not None:
+                    n = min(n, quota[k] - tree.iterations)
+                    if n <= 0:
+                        return
+                if tree.run(n, params) == 0:
+                    return
+
+        if progress is None and threads == 1:
+            work(0)
+        else:
+            with ThreadPoolExecutor(max_workers=threads) as pool:
+                futures = [pool.submit(work, k) for k in range(threads)]
+                while progress is not None and not all(f.done() for f in futures):
+                    time.sleep(interval)
+                    progress(self._result(board, color, start, decide=False))
+                for f in futures:
+                    f.result()
+        return self._result(board, color, start, decide=decide)
+
+    def _result(self, board, color, start, decide: bool) -> SearchResult:
+        visits: dict[int, float] = {}
+        wins: dict[int, float] = {}
+        for tree in self._trees:
+            moves, rn, rw = tree.root_edges()
+            for m, n, w in zip(moves.tolist(), rn.tolist(), rw.tolist()):
+                visits[m] = visits.get(m, 0.0) + n
+                wins[m] = wins.get(m, 0.0) + w
+        total = int(sum(tree.iterations for tree in self._trees))
+        elapsed = time.perf_counter() - start
+        ownership = sum(tree.ownership for tree in self._trees)
+        ownership = ownership[board.geometry.points] / max(total, 1)
+        if not visits or max(visits.values()) <= 0:
+            return SearchResult(PASS, 0.5, total, elapsed, [PASS], {}, {}, ownership, color)
+        best = max(visits, key=lambda m: (visits[m], wins[m]))
+        winrate = wins[best] / visits[best]
+        best_tree = max(self._trees, key=lambda t: dict(zip(t.root_edges()[0].tolist(),
+                                                             t.root_edges()[1].tolist())).get(best, 0))
+        pv = best_tree.principal_variation(best)
+        move = best
+        threshold = self.config.resign_threshold
+        if decide and threshold is not None and winrate < threshold and total >= 200:
+            move = RESIGN
+        return SearchResult(
+            move=move, winrate=winrate, playouts=total, seconds=elapsed, pv=pv,
+            visits={m: int(n) for m, n in visits.items() if n > 0},
+            winrates={m: wins[m] / visits[m] for m in visits if visits[m] > 0},
+            ownership=ownership, color=color,
+        )
+
+    @staticmethod
+    def _root_moves(board, color: int, legal_moves) -> np.ndarray:
+        """The legal moves worth searching: legal ones that the playout rule allows (no own-eye fills)."""
+        s, z = board._state()
+        nw = board.geometry.nwords
+        moves = sorted(int(p) for p in legal_moves
+                       if int(p) != PASS and bk.is_playable(z, nw, color, int(p)))
+        return np.array(moves, dtype=np.int32)
+
+    @staticmethod
+    def _wins_by_passing(board, color: int, komi: float) -> bool:
+        """True if the position, scored now by area with every stone alive, wins for color."""
+        score = board.area_score(komi)
+        return score > 0 if color == BLACK else score < 0

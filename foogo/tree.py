@@ -1,0 +1,334 @@
+"""Compiled UCT-RAVE tree: flat node and edge arrays, and the search iteration over them.
+
+A tree is five arrays, so that a whole iteration (descent, expansion, playout,
+backup, AMAF update) runs in one compiled call without touching Python:
+
+``ni`` int32[N, 4]   per node: first edge, edge count, visits, colour to move
+``nh`` uint64[N]     per node: Zobrist hash of its position (for tree reuse)
+``ei`` int32[E, 2]   per edge: move (padded point, PASS, or DISABLED), child node or -1
+``ef`` float32[E, 6] per edge: visits and wins including the prior (N, W),
+                     AMAF visits and wins (AN, AW), real visits and wins (RN, RW);
+                     wins are counted for the colour that plays the edge's move
+``meta`` int64[8]    nodes used, edges used, root node, full flag
+
+Selection maximises the RAVE blend (1 - beta) * Q + beta * Q_amaf, with
+beta = AN / (AN + N + AN * N / equiv) (Gelly and Silver; Fuego's form), plus an
+optional UCT term. Priors are virtual visits from simple Go knowledge
+(captures, atari escapes, self-atari, the neighbourhood of the last move, empty
+edges); they live in `priors` here and are the seam a heavier policy extends.
+
+Inside the tree moves follow the playout rule (no own-eye fills) and the board
+rule (no suicide, simple ko); the root's moves are given by the caller, who
+knows the game's rules (superko). Nothing here knows about time or threads.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import board_kernels as bk
+from .bits import ONE, trailing_zeros
+from .jit import inline, kernel
+from .playout import PASS, playout
+
+DISABLED = -3  # an edge the game's rules forbid at this root
+
+# ni columns
+FIRST, COUNT, VISITS, COLOR = 0, 1, 2, 3
+# ei columns
+MOVE, CHILD = 0, 1
+# ef columns
+N, W, AN, AW, RN, RW = 0, 1, 2, 3, 4, 5
+# meta fields
+NODES, EDGES, ROOT, FULL = 0, 1, 2, 3
+# params fields (float64 array)
+P_KOMI, P_EQUIV, P_UCT, P_EXPAND, P_PRIOR, P_CAP = 0, 1, 2, 3, 4, 5
+NPARAMS = 8
+
+
+def new_tree(max_nodes: int, max_edges: int):
+    """Empty tree arrays (ni, nh, ei, ef, meta) with the given capacities."""
+    ni = np.zeros((max_nodes, 4), dtype=np.int32)
+    nh = np.zeros(max_nodes, dtype=np.uint64)
+    ei = np.zeros((max_edges, 2), dtype=np.int32)
+    ef = np.zeros((max_edges, 6), dtype=np.float32)
+    meta = np.zeros(8, dtype=np.int64)
+    return ni, nh, ei, ef, meta
+
+
+# ---------------------------------------------------------------- priors
+
+@inline
+def self_atari(s, p, c):
+    """True if a c stone at empty p would leave its string with at most one liberty and capture nothing."""
+    P = s[bk.M_P]
+    w = s[bk.M_W]
+    colors = bk.META + bk.COLOR * P
+    heads = bk.META + bk.HEAD * P
+    libs = bk.META + bk.LIBS * P
+    libsum = bk.META + bk.LIBSUM * P
+    lib1 = -1  # the one liberty found so far; a second distinct one ends the test
+    for q in (p - w, p - 1, p + 1, p + w):
+        cq = s[colors + q]
+        other_lib = -1
+        if cq == bk.EMPTY:
+            other_lib = q
+        elif cq == c:
+            g = s[heads + q]
+            if s[libs + g] >= 3:
+                return False
+            if s[libs + g] == 2:
+                other_lib = s[libsum + g] - p  # its liberties are p and this one
+        elif cq == 3 - c and s[libs + s[heads + q]] == 1:
+            return False
+        if other_lib >= 0:
+            if lib1 < 0:
+                lib1 = other_lib
+            elif other_lib != lib1:
+                return False
+    return True
+
+
+@inline
+def prior(s, p, c, last, params):
+    """Virtual (visits, wins) for c playing p in position s: an even prior adjusted by Go knowledge."""
+    n0 = params[P_PRIOR]
+    if p == PASS:
+        return n0, 0.1 * n0
+    P = s[bk.M_P]
+    w = s[bk.M_W]
+    colors = bk.META + bk.COLOR * P
+    heads = bk.META + bk.HEAD * P
+    libs = bk.META + bk.LIBS * P
+    value = 0.5
+    weight = n0
+    captures = False
+    saves = False
+    for q in (p - w, p - 1, p + 1, p + w):
+        cq = s[colors + q]
+        if cq == 3 - c and s[libs + s[heads + q]] == 1:
+            captures = True
+        elif cq == c and s[libs + s[heads + q]] == 1:
+            saves = True
+    if captures:
+        value = 0.9
+        weight = 2 * n0
+    elif saves and not self_atari(s, p, c):
+        value = 0.8
+        weight = 2 * n0
+    elif self_atari(s, p, c):
+        value = 0.2
+        weight = 2 * n0
+    else:
+        if last >= 0:
+            dr = abs(p // w - last // w)
+            dc = abs(p % w - last % w)
+            if dr <= 1 and dc <= 1:
+                value = 0.6
+        # an empty first or second line far from stones is a poor move in the opening
+        n = s[bk.M_SIZE]
+        row = p // w - 1
+        col = p % w - 1
+        line = min(min(row, col), min(n - 1 - row, n - 1 - col))
+        if line <= 1 and n >= 7:
+            near = False
+            for dr2 in range(-2, 3):
+                for dc2 in range(-2, 3):
+                    q = p + dr2 * w + dc2
+                    if 0 <= q < P:
+                        cq = s[colors + q]
+                        if cq == bk.BLACK or cq == bk.WHITE:
+                            near = True
+            if not near:
+                value = 0.3 if line == 0 else 0.45
+    return weight, weight * value
+
+
+# ---------------------------------------------------------------- expansion
+
+@inline
+def _add_edge(ni, ei, ef, meta, move, n, w):
+    e = meta[EDGES]
+    ei[e, MOVE] = move
+    ei[e, CHILD] = -1
+    ef[e, N] = n
+    ef[e, W] = w
+    ef[e, AN] = 0.0
+    ef[e, AW] = 0.0
+    ef[e, RN] = 0.0
+    ef[e, RW] = 0.0
+    meta[EDGES] = e + 1
+
+
+@kernel
+def expand(ni, nh, ei, ef, meta, s, z, c, moves, nmoves, params):
+    """Create a node for position (s, z) with c to move; its edges are `moves[:nmoves]` (no PASS among
+    them) if nmoves >= 0, else c's playable points minus ko and suicides; pass is always added.
+    Returns the node, or -1 (and the full flag set) if the tree has no room."""
+    P = s[bk.M_P]
+    if meta[NODES] >= ni.shape[0] or meta[EDGES] + P + 1 > ei.shape[0]:
+        meta[FULL] = 1
+        return -1
+    node = meta[NODES]
+    meta[NODES] = node + 1
+    ni[node, FIRST] = meta[EDGES]
+    ni[node, VISITS] = 0
+    ni[node, COLOR] = c
+    nh[node] = z[0]
+    last = s[bk.M_LAST]
+    if nmoves >= 0:
+        for i in range(nmoves):
+            p = moves[i]
+            n, w = prior(s, p, c, last, params)
+            _add_edge(ni, ei, ef, meta, p, n, w)
+    else:
+        nw = s[bk.M_NW]
+        base = 1 + (c - 1) * nw
+        for i in range(nw):
+            word = z[base + i]
+            while word:
+                p = i * 64 + np.int64(trailing_zeros(word))
+                word &= word - ONE
+                if bk.legality(s, p, c, False) == 0:
+                    n, w = prior(s, p, c, last, params)
+                    _add_edge(ni, ei, ef, meta, p, n, w)
+    n, w = prior(s, PASS, c, last, params)
+    _add_edge(ni, ei, ef, meta, PASS, n, w)
+    ni[node, COUNT] = meta[EDGES] - ni[node, FIRST]
+    return node
+
+
+# ---------------------------------------------------------------- one iteration
+
+@kernel
+def select_edge(ni, ei, ef, node, params):
+    """The edge of `node` with the highest RAVE-UCT value (disabled edges skipped); -1 if none."""
+    first = ni[node, FIRST]
+    count = ni[node, COUNT]
+    equiv = params[P_EQUIV]
+    c_uct = params[P_UCT]
+    log_visits = np.log(ni[node, VISITS] + 1.0)
+    best = -1
+    best_value = -1e300
+    for e in range(first, first + count):
+        if ei[e, MOVE] == DISABLED:
+            continue
+        n = ef[e, N]
+        an = ef[e, AN]
+        q = ef[e, W] / n if n > 0 else 0.5
+        if an > 0:
+            beta = an / (an + n + an * n / equiv)
+            q = (1.0 - beta) * q + beta * ef[e, AW] / an
+        if c_uct > 0:
+            q += c_uct * np.sqrt(log_visits / (ef[e, RN] + 1.0))
+        if q > best_value:
+            best_value = q
+            best = e
+    return best
+
+
+@kernel
+def run_iterations(ni, nh, ei, ef, meta, root_s, root_z, zob, s, z, trace, tstart, path, firstc,
+                   owners, ownership, rng, params, count):
+    """Run `count` search iterations from the root position (root_s, root_z) on the tree.
+
+    Scratch arrays: s, z (board copies), trace (int32, >= cap + depth), tstart and path (int64[depth]),
+    firstc (int8[P]), owners (int8[P]). ownership (float64[P]) accumulates final owners (+1 black,
+    -1 white). Returns the number of iterations run (fewer if the tree is empty)."""
+    P = root_s[bk.M_P]
+    komi = params[P_KOMI]
+    expand_at = params[P_EXPAND]
+    cap = np.int64(params[P_CAP])
+    max_depth = path.shape[0]
+    root = meta[ROOT]
+    if meta[NODES] == 0:
+        return 0
+    for it in range(count):
+        for j in range(root_s.shape[0]):
+            s[j] = root_s[j]
+        for j in range(root_z.shape[0]):
+            z[j] = root_z[j]
+        node = root
+        depth = 0
+        ntrace = 0
+        passes = np.int64(s[bk.M_PASSES])
+        terminal = False
+        color = np.int64(ni[root, COLOR])
+        s[bk.M_TO_MOVE] = color
+        while True:
+            e = select_edge(ni, ei, ef, node, params)
+            if e < 0 or depth >= max_depth:
+                break
+            path[depth] = e
+            tstart[depth] = ntrace
+            depth += 1
+            move = np.int64(ei[e, MOVE])
+            if move == PASS:
+                bk.play_pass(s, color)
+                passes += 1
+            else:
+                bk.play(s, z, zob, move, color)
+                passes = 0
+                trace[ntrace] = move * 2 + color - 1
+                ntrace += 1
+            color = 3 - color
+            if passes >= 2:
+                terminal = True
+                break
+            child = ei[e, CHILD]
+            if child < 0:
+                if ef[e, RN] + 1 >= expand_at:
+                    child = expand(ni, nh, ei, ef, meta, s, z, color, trace, -1, params)
+                    ei[e, CHILD] = child
+                break
+            node = child
+        if terminal:
+            score = bk.area(s, owners)
+        else:
+            score, nmoves, capped = playout(s, z, zob, rng, cap, trace[ntrace:], owners)
+            ntrace += min(nmoves, trace.shape[0] - ntrace)
+        margin = score - komi
+        black_result = 1.0 if margin > 0 else (0.0 if margin < 0 else 0.5)
+        for p in range(P):
+            if owners[p] == bk.BLACK:
+                ownership[p] += 1.0
+            elif owners[p] == bk.WHITE:
+                ownership[p] -= 1.0
+        # backup along the path; the mover at depth d alternates from the root's colour
+        mover = np.int64(ni[root, COLOR])
+        node = root
+        k = ntrace - 1
+        for d in range(depth):
+            ni[node, VISITS] += 1
+            e = path[d]
+            result = black_result if mover == bk.BLACK else 1.0 - black_result
+            ef[e, N] += 1.0
+            ef[e, W] += result
+            ef[e, RN] += 1.0
+            ef[e, RW] += result
+            node = ei[e, CHILD]
+            mover = 3 - mover
+            if node < 0:
+                break
+        # AMAF: walking back from the end, firstc[p] holds the colour that played p first from
+        # depth d on; each node on the path credits the edges its colour played first later
+        for d in range(depth - 1, -1, -1):
+            while k >= tstart[d]:
+                v = trace[k]
+                firstc[v >> 1] = (v & 1) + 1
+                k -= 1
+            # the node above path[d] is the parent of edge path[d]
+            parent = root if d == 0 else ei[path[d - 1], CHILD]
+            if parent < 0:
+                continue
+            pcolor = ni[parent, COLOR]
+            result = black_result if pcolor == bk.BLACK else 1.0 - black_result
+            first = ni[parent, FIRST]
+            for f in range(first, first + ni[parent, COUNT]):
+                m = ei[f, MOVE]
+                if m >= 0 and firstc[m] == pcolor:
+                    ef[f, AN] += 1.0
+                    ef[f, AW] += result
+        for j in range(ntrace):
+            firstc[trace[j] >> 1] = 0
+    return count
