@@ -921,7 +921,7 @@ _EOF = object()
 
 
 def _read_line(stream):
-    """One line (bytes or str) of at most MAX_LINE + 1 characters, the rest of a longer line
+    """One line (bytes or str) of at most MAX_LINE + 2 characters, the rest of a longer line
     drained; None at end of input."""
     line = stream.readline(MAX_LINE + 2)
     if not line:
@@ -935,9 +935,51 @@ def _read_line(stream):
     return line
 
 
+def _fd_lines(fd: int):
+    """Lines (bytes) read from a file descriptor with os.read, longer ones cut to MAX_LINE + 2 bytes.
+
+    Why not sys.stdin.buffer.readline: a daemon thread blocked in a BufferedReader holds its
+    lock, and the interpreter aborts at exit ("could not acquire lock ... at interpreter
+    shutdown") when `quit` ends the engine while the reader waits. os.read holds no lock."""
+    import os
+    pending = b""
+    skipping = False  # inside the rest of an over-long line
+    while True:
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            if pending and not skipping:
+                yield pending
+            return
+        pending += chunk
+        while True:
+            cut = pending.find(b"\n")
+            if cut < 0:
+                if len(pending) > MAX_LINE + 1:
+                    if not skipping:
+                        yield pending[: MAX_LINE + 2]
+                    skipping = True
+                    pending = b""
+                break
+            line, pending = pending[: cut + 1], pending[cut + 1:]
+            if skipping:
+                skipping = False
+                continue
+            yield line
+
+
 def serve(engine: GtpEngine, stdin, stdout) -> int:
     """Answer GTP commands from stdin (text or binary) on stdout until `quit` or end of input; returns 0."""
-    source = getattr(stdin, "buffer", stdin)
+    try:
+        fd = stdin.fileno()
+    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is an OSError
+        fd = None
+    if fd is not None:
+        source = _fd_lines(fd)
+    else:
+        def lines_of(stream):
+            while (line := _read_line(stream)) is not None:
+                yield line
+        source = lines_of(stdin)
     lock = threading.Lock()
 
     def write(text: str) -> None:
@@ -950,10 +992,7 @@ def serve(engine: GtpEngine, stdin, stdout) -> int:
 
     def reader() -> None:
         try:
-            while True:
-                line = _read_line(source)
-                if line is None:
-                    break
+            for line in source:
                 lines.put(line)
                 arrived.set()
         except Exception:

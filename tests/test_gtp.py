@@ -665,11 +665,11 @@ def test_no_resign_turns_a_resignation_into_a_pass():
 @pytest.fixture(scope="module")
 def real_engine_factory():
     pytest.importorskip("foogo.search")
+    warm = GtpEngine(log=io.StringIO(), playouts=50)
+    assert warm.execute("reg_genmove b").startswith("=")  # compile the kernels outside any clock
 
     def make(**kwargs):
-        engine = GtpEngine(log=io.StringIO(), **kwargs)
-        engine.execute("reg_genmove b")  # compile and warm up outside any clock
-        return engine
+        return GtpEngine(log=io.StringIO(), **kwargs)
 
     return make
 
@@ -712,3 +712,38 @@ def test_real_search_lz_analyze_streams(real_engine_factory):
     assert text.startswith("=\ninfo move ") and text.endswith("\n\n=1 foogo\n\n")
     first = text.split("\n")[1]
     assert re.match(r"info move [A-J][1-9] visits \d+ winrate \d+ order 0 pv [A-J][1-9]", first)
+
+
+def test_serve_reads_a_pipe_and_cuts_long_lines():
+    engine = make_engine()
+    read_fd, write_fd = os.pipe()
+    data = b"1 name\n" + b"2 " + b"y" * (5 * MAX_LINE) + b"\n3 version\n4 name"  # last line unterminated
+    writer = threading.Thread(target=lambda: (os.write(write_fd, data), os.close(write_fd)))
+    writer.start()
+    out = io.StringIO()
+    with os.fdopen(read_fd, "rb") as stdin:
+        serve(engine, stdin, out)
+    writer.join()
+    responses = out.getvalue().split("\n\n")[:-1]
+    assert responses[0] == "=1 foogo"
+    assert responses[1].startswith("?2 syntax error")
+    assert responses[2].startswith("=3 ")
+    assert responses[3] == "=4 foogo"
+
+
+def test_the_engine_process_exits_cleanly_on_quit_with_stdin_still_open():
+    import subprocess
+    import sys
+    proc = subprocess.Popen([sys.executable, "-m", "foogo", "gtp", "--playouts", "50"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdin.write(b"1 name\n2 quit\n")
+    proc.stdin.flush()
+    try:
+        proc.wait(timeout=60)  # stdin stays open: the engine must leave on quit alone
+        out, err = proc.stdout.read(), proc.stderr.read()
+    finally:
+        proc.stdin.close()
+        proc.kill()
+    assert out == b"=1 foogo\n\n=2\n\n"
+    assert proc.returncode == 0, err
+    assert b"Fatal" not in err
