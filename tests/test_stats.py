@@ -1,0 +1,325 @@
+"""`foogo stats`: the figures, the chunk file, resuming after an interrupt, refusing foreign or bad
+input without touching anything, and the same results locally, on threads and on a dask cluster."""
+
+import json
+import math
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+from foogo import Board
+from foogo.cli import main
+from foogo.playout import run_playouts
+from foogo.stats import (CHUNKS, MANIFEST, RunDir, StatsError, Tally, derived_seed, fair_komi,
+                         parse_counts, parse_komi, parse_sizes, plan, summarize, wilson)
+
+SMALL = ["--sizes", "5,7", "--playouts", "3000", "--chunk", "1000", "--quiet"]
+
+
+def stats(*argv) -> int:
+    """Run `foogo stats` in this process; return its exit code."""
+    return main(["stats", *map(str, argv)])
+
+
+def snapshot(path):
+    """Every file under path with its bytes and mtime, to prove that nothing was touched."""
+    out = {}
+    for root, _, files in os.walk(path):
+        for name in files:
+            full = os.path.join(root, name)
+            with open(full, "rb") as handle:
+                out[full] = (handle.read(), os.stat(full).st_mtime_ns)
+    return out
+
+
+def results(path):
+    with open(os.path.join(path, "results.json")) as handle:
+        return json.load(handle)
+
+
+# ---------------------------------------------------------------- input
+
+def test_sizes_accept_one_range_and_list():
+    assert parse_sizes("9") == [9]
+    assert parse_sizes("5-8") == [5, 6, 7, 8]
+    assert parse_sizes("19,9,13") == [9, 13, 19]
+    assert parse_sizes("5-7,7,13") == [5, 6, 7, 13]
+
+
+@pytest.mark.parametrize("text", ["1", "26", "5-30", "nine", "9-5", "3-4-5", ""])
+def test_bad_sizes_are_refused(text):
+    with pytest.raises(StatsError):
+        parse_sizes(text)
+
+
+def test_komi_must_be_finite_numbers():
+    assert parse_komi("7.5,0,-0") == [0.0, 7.5]
+    for text in ("abc", "7.5,x", "nan", "inf"):
+        with pytest.raises(StatsError, match="komi"):
+            parse_komi(text)
+
+
+def test_counts_are_positive_whole_numbers():
+    assert parse_counts("100,1e3,10000", "playouts per move") == [100, 1000, 10000]
+    for text in ("0", "-5", "1.5", "ten", "100,100"):
+        with pytest.raises(StatsError):
+            parse_counts(text, "playouts per move")
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--sizes", "26"], "out of range"),
+    (["--sizes", "1-9"], "out of range"),
+    (["--komi", "six"], "not a number"),
+    (["--playouts", "0"], ">= 1"),
+    (["--chunk", "-3"], ">= 1"),
+    (["--size", "9"], "need --selfplay"),
+])
+def test_bad_input_is_a_clear_error_and_writes_nothing(tmp_path, capsys, argv, message):
+    out = tmp_path / "run"
+    assert stats("--out", out, *argv, "--quiet") == 2
+    assert message in capsys.readouterr().err
+    assert not out.exists()
+
+
+# ---------------------------------------------------------------- statistics
+
+def test_wilson_interval_matches_the_formula_and_stays_in_0_1():
+    lo, hi = wilson(0, 10)
+    assert lo == 0.0 and hi == pytest.approx(0.2775, abs=1e-4)
+    lo, hi = wilson(52, 100)
+    assert lo == pytest.approx(0.4231, abs=1e-4) and hi == pytest.approx(0.6153, abs=1e-4)
+    assert wilson(10, 10)[1] == 1.0
+
+
+def test_tallies_add_exactly_in_any_order():
+    rng = np.random.default_rng(1)
+    parts = [rng.integers(-40, 40, size=n) for n in (5, 50, 1, 300)]
+    whole = Tally.of(np.concatenate(parts), np.ones(356), np.zeros(356))
+    for order in ([0, 1, 2, 3], [3, 1, 0, 2]):
+        total = Tally()
+        for i in order:
+            total.add(Tally.of(parts[i], np.ones(len(parts[i])), np.zeros(len(parts[i]))))
+        assert summarize(total, [0.5]) == summarize(whole, [0.5])
+
+
+def test_summary_of_a_small_histogram():
+    scores = np.array([-3, -1, -1, 1, 1, 1, 3, 5])
+    figures = summarize(Tally.of(scores, np.full(8, 10), np.array([0] * 7 + [1])), [0.0, 1.0, 6.5])
+    assert figures["n"] == 8 and figures["mean"] == pytest.approx(scores.mean())
+    assert figures["std"] == pytest.approx(scores.std(ddof=1))
+    half = 1.959963984540054 * scores.std(ddof=1) / math.sqrt(8)
+    assert figures["ci95"] == pytest.approx([scores.mean() - half, scores.mean() + half])
+    assert figures["median"] == 1.0
+    at0, at1, at65 = figures["win"]
+    assert (at0["black_wins"], at0["white_wins"], at0["draws"]) == (5, 3, 0)
+    assert (at1["black_wins"], at1["white_wins"], at1["draws"]) == (2, 3, 3)
+    assert at1["black_share"] == pytest.approx(3.5 / 8)
+    assert at65["black_wins"] == 0 and at65["wilson95"][0] == 0.0
+    assert figures["moves_mean"] == 10 and figures["capped"] == 1
+
+
+def test_fair_komi_of_a_symmetric_distribution_is_zero():
+    hist = [(-5, 10), (-1, 30), (1, 30), (5, 10)]
+    assert fair_komi(hist, 80) == 0.0
+
+
+def test_fair_komi_interpolates_between_scores_with_draws_as_half():
+    # G(1) = P(> 1) + P(= 1) / 2 = 0.4 + 0.1 = 0.5 exactly: the fair komi is that score
+    assert fair_komi([(-1, 40), (1, 20), (3, 40)], 100) == 1.0
+    # G(-1) = 0.4 + 0.3 = 0.7, G(1) = 0.2: G = 1/2 two fifths of the way from -1 to 1
+    assert fair_komi([(-1, 60), (1, 40)], 100) == pytest.approx(-0.2)
+
+
+def test_plan_goes_round_robin_and_covers_every_playout_once():
+    manifest = {"mode": "random", "groups": [5, 9], "playouts": 2500, "chunk": 1000}
+    jobs = plan(manifest)
+    assert [j[0] for j in jobs] == [5, 9, 5, 9, 5, 9]
+    for size in (5, 9):
+        assert sum(c for g, _, c in jobs if g == size) == 2500
+        assert [f for g, f, _ in jobs if g == size] == [0, 1000, 2000]
+
+
+# ---------------------------------------------------------------- a run end to end
+
+def test_figures_equal_a_direct_computation_from_run_playouts(tmp_path):
+    assert stats("--out", tmp_path, *SMALL, "--threads", 1) == 0
+    report = results(tmp_path)
+    assert report["complete"] and [g["group"] for g in report["groups"]] == [5, 7]
+    for g in report["groups"]:
+        batch = run_playouts(Board(g["group"]), 3000, seed=derived_seed(0, "random", g["group"]))
+        direct = summarize(Tally.of(batch.scores, batch.moves, batch.capped), report["komi"])
+        assert {k: v for k, v in g.items() if k != "group"} == json.loads(json.dumps(direct))
+        assert g["mean"] == pytest.approx(batch.scores.mean())
+        assert g["win"][0]["black_wins"] == int((batch.scores > 0).sum())
+
+
+def test_a_run_writes_every_report(tmp_path, capsys):
+    assert stats("--out", tmp_path, "--sizes", "5", "--playouts", "500", "--chunk", "200") == 0
+    shown = capsys.readouterr()
+    assert "fair komi" in shown.out and "komi 7.5" in shown.out
+    assert "playouts" in shown.err  # the progress bar
+    for name in ("results.json", "results.csv", "histograms.csv", "results.md",
+                 "histograms.png", "mean_score.png", "winrate_komi.png"):
+        assert (tmp_path / name).stat().st_size > 0
+    with open(tmp_path / CHUNKS) as handle:
+        lines = [json.loads(line) for line in handle]
+    assert [(r["group"], r["first"], r["count"]) for r in lines] == [(5, 0, 200), (5, 200, 200), (5, 400, 100)]
+    assert sum(sum(r["counts"]) for r in lines) == 500
+    assert (tmp_path / "results.csv").read_text().startswith("size,n,mean,")
+
+
+def test_thread_count_does_not_change_the_results(tmp_path):
+    assert stats("--out", tmp_path / "one", *SMALL, "--threads", 1) == 0
+    assert stats("--out", tmp_path / "two", *SMALL, "--threads", 2) == 0
+    assert results(tmp_path / "one") == results(tmp_path / "two")
+
+
+def test_partial_run_and_torn_line_resume_to_the_uninterrupted_figures(tmp_path):
+    assert stats("--out", tmp_path / "whole", *SMALL, "--threads", 1) == 0
+    part = tmp_path / "part"
+    assert stats("--out", part, *SMALL, "--max-chunks", 3) == 0
+    assert not results(part)["complete"]
+    with open(part / CHUNKS, "a") as handle:
+        handle.write('{"group": 7, "first": 1000, "count": 10')  # a write cut short by kill -9
+    assert stats("--out", part, *SMALL, "--report-only") == 0  # reads past the torn tail
+    assert stats("--out", part, *SMALL) == 0
+    assert results(part) == results(tmp_path / "whole")
+    assert len((part / CHUNKS).read_text().splitlines()) == 6
+
+
+def test_rerunning_a_finished_run_computes_nothing(tmp_path):
+    assert stats("--out", tmp_path, *SMALL) == 0
+    before = (tmp_path / CHUNKS).read_bytes()
+    assert stats("--out", tmp_path, *SMALL) == 0
+    assert (tmp_path / CHUNKS).read_bytes() == before
+
+
+def test_kill_9_mid_run_then_rerun_gives_the_uninterrupted_figures(tmp_path):
+    argv = ["--sizes", "13", "--playouts", "20000", "--chunk", "400", "--threads", "1", "--quiet"]
+    killed = tmp_path / "killed"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.dirname(os.path.dirname(__file__)),
+                                                        os.environ.get("PYTHONPATH", "")]))
+    child = subprocess.Popen([sys.executable, "-m", "foogo", "stats", "--out", str(killed), *argv], env=env,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    chunk_file = killed / CHUNKS
+    deadline = time.time() + 60
+    while time.time() < deadline and child.poll() is None:
+        if chunk_file.exists() and chunk_file.read_text().count("\n") >= 3:
+            break
+        time.sleep(0.01)
+    child.send_signal(signal.SIGKILL)
+    assert child.wait() == -signal.SIGKILL
+    done = chunk_file.read_text().count("\n")
+    assert 3 <= done < 50
+    assert stats("--out", killed, *argv) == 0
+    assert stats("--out", tmp_path / "whole", *argv) == 0
+    assert results(killed) == results(tmp_path / "whole")
+
+
+# ---------------------------------------------------------------- refusing other runs
+
+@pytest.mark.parametrize("change", [["--seed", "1"], ["--sizes", "5,9"], ["--playouts", "4000"],
+                                    ["--chunk", "500"], ["--selfplay"]])
+def test_a_dir_of_another_run_is_refused_and_untouched(tmp_path, capsys, change):
+    assert stats("--out", tmp_path, *SMALL, "--max-chunks", 2) == 0
+    before = snapshot(tmp_path)
+    argv = dict(zip(SMALL[:-1:2], SMALL[1:-1:2]))
+    if change == ["--selfplay"]:
+        argv = {"--selfplay": None}
+    else:
+        argv[change[0]] = change[1]
+    flat = [x for k, v in argv.items() for x in (k, v) if x is not None]
+    capsys.readouterr()
+    assert stats("--out", tmp_path, *flat, "--quiet") == 2
+    err = capsys.readouterr().err
+    assert "another run" in err or "self-play" in err
+    assert snapshot(tmp_path) == before
+
+
+def test_a_dir_without_manifest_is_refused_and_untouched(tmp_path, capsys):
+    (tmp_path / "notes.txt").write_text("mine")
+    before = snapshot(tmp_path)
+    assert stats("--out", tmp_path, *SMALL) == 2
+    assert "not a foogo stats run" in capsys.readouterr().err
+    assert snapshot(tmp_path) == before
+
+
+def test_chunks_outside_the_plan_are_refused(tmp_path, capsys):
+    assert stats("--out", tmp_path, *SMALL, "--max-chunks", 1) == 0
+    with open(tmp_path / CHUNKS, "a") as handle:
+        handle.write('{"group":9,"first":0,"count":1000,"lo":0,"counts":[1000],"moves":0,"capped":0}\n')
+    before = snapshot(tmp_path)
+    assert stats("--out", tmp_path, *SMALL) == 2
+    assert "not in this run's plan" in capsys.readouterr().err
+    assert snapshot(tmp_path) == before
+
+
+def test_a_changed_playout_code_is_refused(tmp_path, capsys):
+    assert stats("--out", tmp_path, *SMALL, "--max-chunks", 1) == 0
+    manifest = json.loads((tmp_path / MANIFEST).read_text())
+    manifest["fingerprint"] = "0" * 32  # as if the chunks had come from other playout code
+    (tmp_path / MANIFEST).write_text(json.dumps(manifest))
+    assert stats("--out", tmp_path, *SMALL) == 2
+    assert "other code" in capsys.readouterr().err
+
+
+def test_two_processes_never_share_a_dir(tmp_path):
+    assert stats("--out", tmp_path, *SMALL, "--max-chunks", 1) == 0
+    first = RunDir(str(tmp_path))
+    first.lock()
+    with pytest.raises(StatsError, match="another foogo stats is running"):
+        RunDir(str(tmp_path)).lock()
+
+
+# ---------------------------------------------------------------- a dask cluster
+
+def test_a_dask_cluster_gives_the_local_results(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    argv = ["--sizes", "5,9", "--playouts", "4000", "--chunk", "1000", "--quiet"]
+    assert stats("--out", tmp_path / "local", *argv) == 0
+    with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
+                                  dashboard_address=None) as cluster:
+        assert stats("--out", tmp_path / "dask", *argv, "--scheduler", cluster.scheduler_address,
+                     "--max-chunks", 3) == 0
+        assert stats("--out", tmp_path / "dask", *argv, "--scheduler", cluster.scheduler_address) == 0
+    assert results(tmp_path / "dask") == results(tmp_path / "local")
+
+
+def test_an_unreachable_scheduler_is_a_clear_error_and_writes_nothing(tmp_path, capsys, monkeypatch):
+    pytest.importorskip("distributed")
+    monkeypatch.setattr("foogo.stats.DASK_CONNECT_TIMEOUT", "1s")
+    assert stats("--out", tmp_path / "run", *SMALL, "--scheduler", "tcp://127.0.0.1:9") == 2
+    assert "cannot reach the dask scheduler" in capsys.readouterr().err
+    assert not (tmp_path / "run").exists()
+
+
+# ---------------------------------------------------------------- self-play
+
+SELFPLAY = ["--selfplay", "--size", "5", "--playouts-per-move", "8,16", "--games", "2", "--quiet"]
+
+
+def test_selfplay_games_are_reproducible_and_resume_exactly(tmp_path):
+    pytest.importorskip("foogo.search")
+    assert stats("--out", tmp_path / "whole", *SELFPLAY, "--threads", 1) == 0
+    report = results(tmp_path / "whole")
+    assert report["complete"] and [g["group"] for g in report["groups"]] == [8, 16]
+    assert all(g["n"] == 2 for g in report["groups"])
+    assert stats("--out", tmp_path / "part", *SELFPLAY, "--threads", 1, "--max-chunks", 2) == 0
+    assert stats("--out", tmp_path / "part", *SELFPLAY, "--threads", 2) == 0  # a process pool
+    assert results(tmp_path / "part") == report
+
+
+def test_selfplay_without_a_search_is_a_clear_error(tmp_path, capsys, monkeypatch):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "foogo.search" else real(name, *a))
+    assert stats("--out", tmp_path / "run", *SELFPLAY) == 2
+    assert "foogo.search" in capsys.readouterr().err
+    assert not (tmp_path / "run").exists()
