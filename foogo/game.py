@@ -11,9 +11,11 @@ Positional superko: a move (not a pass) is illegal if the stones it leaves on
 the board repeat any earlier position of the game, whoever is to move.
 
 Dead stones for `final_score` / `final_status_list` are estimated from the
-mean ownership of uniform playouts from the final position: a string whose
-stones the opponent owns on average at least DEAD_THRESHOLD is dead. Handicap
-stones carry no automatic compensation; the controller sets komi.
+mean ownership of uniform playouts from the final stones (half of them with
+each side moving first): a string the opponent owns at the end of more
+playouts than its owner does is dead (see `statuses`). On GNU Go's own
+finished 9x9 games this agrees with GNU Go's final_score. Handicap stones
+carry no automatic compensation; the controller sets komi.
 
 It is not a search, a GTP parser or a player: it never chooses moves except
 for free handicap placement, and it imports nothing above `playout`.

@@ -421,7 +421,7 @@ class GtpEngine:
         return self.game.geometry.name(p)
 
     def _new_position(self) -> None:
-        """The position was replaced: drop tree reuse, restart the clocks' local estimate."""
+        """The position was replaced: tell the search to drop its tree (no reuse across games)."""
         if self._search is not None:
             try:
                 self._search.new_game()
