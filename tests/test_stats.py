@@ -16,7 +16,7 @@ from foogo import Board
 from foogo.cli import main
 from foogo.playout import run_playouts
 from foogo.stats import (CHUNKS, MANIFEST, RunDir, StatsError, Tally, derived_seed, fair_komi,
-                         parse_counts, parse_komi, parse_sizes, plan, summarize, wilson)
+                         parse_counts, parse_komi, parse_sizes, plan, summarize, t95, wilson)
 
 SMALL = ["--sizes", "5,7", "--playouts", "3000", "--chunk", "1000", "--quiet"]
 
@@ -96,6 +96,13 @@ def test_wilson_interval_matches_the_formula_and_stays_in_0_1():
     assert wilson(10, 10)[1] == 1.0
 
 
+def test_t_quantile_joins_the_table_and_tends_to_normal():
+    assert t95(1) == 12.706 and t95(30) == 2.042
+    assert t95(31) == pytest.approx(2.0395, abs=2e-4)
+    assert t95(120) == pytest.approx(1.9799, abs=2e-4)
+    assert t95(10**6) == pytest.approx(1.95996, abs=1e-5)
+
+
 def test_tallies_add_exactly_in_any_order():
     rng = np.random.default_rng(1)
     parts = [rng.integers(-40, 40, size=n) for n in (5, 50, 1, 300)]
@@ -112,7 +119,7 @@ def test_summary_of_a_small_histogram():
     figures = summarize(Tally.of(scores, np.full(8, 10), np.array([0] * 7 + [1])), [0.0, 1.0, 6.5])
     assert figures["n"] == 8 and figures["mean"] == pytest.approx(scores.mean())
     assert figures["std"] == pytest.approx(scores.std(ddof=1))
-    half = 1.959963984540054 * scores.std(ddof=1) / math.sqrt(8)
+    half = 2.365 * scores.std(ddof=1) / math.sqrt(8)  # Student's t, 7 degrees of freedom
     assert figures["ci95"] == pytest.approx([scores.mean() - half, scores.mean() + half])
     assert figures["median"] == 1.0
     at0, at1, at65 = figures["win"]
