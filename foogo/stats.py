@@ -605,14 +605,16 @@ def format_table(report: dict) -> str:
     lines.append("")
     lines.append("black win rate % [Wilson 95%] at komi; draws in parentheses where the komi allows them")
     komi = report["komi"]
-    lines.append(f"{name:>7} " + " ".join(f"{'komi ' + _komi_text(k):>24}" for k in komi))
+    width = 19 + max((len(f" ({w['draws']})") for g in report["groups"] for w in g["win"]
+                      if w["komi"] == int(w["komi"])), default=0)
+    lines.append(f"{name:>7} " + " ".join(f"{'komi ' + _komi_text(k):>{width}}" for k in komi))
     for g in report["groups"]:
         cells = []
         for w in g["win"]:
             cell = f"{_pct(w['black_win_rate']).strip()} [{_pct(w['wilson95'][0]).strip()},{_pct(w['wilson95'][1]).strip()}]"
             if w["komi"] == int(w["komi"]):
                 cell += f" ({w['draws']})"
-            cells.append(f"{cell:>24}")
+            cells.append(f"{cell:>{width}}")
         lines.append(f"{g['group']:>7} " + " ".join(cells))
     lines.append("fair komi: where black's share (draws as half) is 1/2, interpolated between the integer "
                  "scores that occur;")
