@@ -82,9 +82,10 @@ class Board:
             raise IllegalMove(reason, f"illegal move {self.geometry.name(p)} for {_name(c)}: {reason}")
         colors = self._colors()
         before = colors.copy()
+        before[p] = c  # the stone just played counts as on the board (it may be suicided)
         n = bk.play(self._s, self._z, self.geometry.zobrist, p, c)
-        gone = [self.geometry.name(q) for q in self.geometry.points[(before[self.geometry.points] != EMPTY)
-                                                                   & (colors[self.geometry.points] == EMPTY)]]
+        points = self.geometry.points
+        gone = [self.geometry.name(q) for q in points[(before[points] != EMPTY) & (colors[points] == EMPTY)]]
         if n < 0:
             return MoveResult(p, suicided=gone)
         return MoveResult(p, captured=gone)
