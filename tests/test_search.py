@@ -1,0 +1,200 @@
+"""UCT-RAVE search: legal root moves, Go sense on small diagrams, passing, resigning, reuse, threads."""
+
+import threading
+
+import numpy as np
+import pytest
+
+from foogo import BLACK, PASS, WHITE, Board, board_from_ascii
+from foogo.game import Game
+from foogo.geometry import RESIGN
+from foogo.search import Search, SearchConfig
+from foogo import tree as tk
+
+
+def legal(board, color):
+    return [p for p in board.geometry.points if board.is_legal(color, int(p))]
+
+
+def name(board, move):
+    return "pass" if move == PASS else ("resign" if move == RESIGN else board.geometry.name(move))
+
+
+def test_genmove_returns_a_legal_root_move():
+    board = Board(9)
+    board.play(BLACK, "E5")
+    result = Search(SearchConfig(playouts=500, seed=1)).genmove(board, WHITE, 7.0, legal(board, WHITE))
+    assert result.move == PASS or board.is_legal(WHITE, result.move)
+    assert result.playouts == 500
+    assert 0.0 <= result.winrate <= 1.0
+    assert sum(result.visits.values()) == 500
+
+
+def test_root_moves_are_limited_to_the_given_legal_moves():
+    board = Board(5)
+    allowed = [board.geometry.parse("C3"), board.geometry.parse("B2")]
+    result = Search(SearchConfig(playouts=300, seed=2)).genmove(board, BLACK, 0.5, allowed)
+    assert result.move in allowed + [PASS]
+    assert set(result.visits) <= set(allowed) | {PASS}
+
+
+def test_same_seed_same_search():
+    board = Board(7)
+    moves = legal(board, BLACK)
+    a = Search(SearchConfig(playouts=800, seed=5)).genmove(board, BLACK, 7.0, moves)
+    b = Search(SearchConfig(playouts=800, seed=5)).genmove(board, BLACK, 7.0, moves)
+    assert (a.move, a.visits, a.pv) == (b.move, b.visits, b.pv)
+
+
+def test_captures_a_large_string_in_atari():
+    board = board_from_ascii("""
+        . . . . . . .
+        . O O O O . .
+        O X X X X . .
+        . O O O O . .
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+    """, to_move=WHITE)
+    result = Search(SearchConfig(playouts=2000, seed=3)).genmove(board, WHITE, 0.5, legal(board, WHITE))
+    assert name(board, result.move) == "F5"
+
+
+def test_saves_its_own_string_from_atari():
+    board = board_from_ascii("""
+        . . . . . . .
+        . . . . . . .
+        . . O O O . .
+        . O X X X O .
+        . . O O . . .
+        X X . . . X X
+        . . . . . . .
+    """, to_move=BLACK)
+    # black's three stones have one liberty at E3; extending there is the only way out
+    config = SearchConfig(playouts=3000, seed=4, resign_threshold=None)
+    result = Search(config).genmove(board, BLACK, 0.5, legal(board, BLACK))
+    assert name(board, result.move) == "E3"
+
+
+def test_passes_when_the_opponent_passed_and_passing_wins():
+    board = board_from_ascii("""
+        . X O .
+        X X O O
+        X . X O
+        . X O .
+    """, to_move=BLACK)
+    board.play(WHITE, "pass")
+    result = Search(SearchConfig(playouts=200)).genmove(board, BLACK, 0.5, legal(board, BLACK))
+    assert board.area_score(0.5) > 0
+    assert result.move == PASS
+
+
+def test_never_fills_its_own_eyes_on_a_finished_board():
+    board = board_from_ascii("""
+        . X O .
+        X X O O
+        X . X O
+        . X O .
+    """, to_move=BLACK)
+    result = Search(SearchConfig(playouts=300, seed=6)).genmove(board, BLACK, 0.5, legal(board, BLACK))
+    assert name(board, result.move) not in ("A4", "B2", "A1")
+
+
+def test_resigns_a_lost_position_and_not_when_resigning_is_off():
+    board = board_from_ascii("""
+        O O O O O
+        O . O . O
+        O O O O O
+        . . . . .
+        X . . . .
+    """, to_move=BLACK)
+    moves = legal(board, BLACK)
+    resigning = Search(SearchConfig(playouts=800, seed=7)).genmove(board, BLACK, 0.5, moves)
+    assert resigning.move == RESIGN
+    assert resigning.winrate < 0.1
+    stubborn = Search(SearchConfig(playouts=800, seed=7, resign_threshold=None)).genmove(board, BLACK, 0.5, moves)
+    assert stubborn.move != RESIGN
+
+
+def test_tree_is_reused_for_the_next_move():
+    board = Board(9)
+    search = Search(SearchConfig(playouts=3000, seed=8))
+    first = search.genmove(board, BLACK, 7.0, legal(board, BLACK))
+    board.play(BLACK, first.move)
+    reply = first.pv[1] if len(first.pv) > 1 and first.pv[1] != PASS else None
+    if reply is None:
+        pytest.skip("search produced no reply in its PV")
+    board.play(WHITE, reply)
+    tree = search._trees[0]
+    expected = tree._find(board.hash, BLACK)
+    assert expected >= 0, "the position two plies down is in the tree"
+    search.genmove(board, BLACK, 7.0, legal(board, BLACK))
+    assert tree.meta[tk.ROOT] == expected
+
+
+def test_two_threads_split_the_playouts():
+    board = Board(9)
+    result = Search(SearchConfig(playouts=1000, threads=2, seed=9)).genmove(board, BLACK, 7.0, legal(board, BLACK))
+    assert result.playouts == 1000
+    assert sum(result.visits.values()) == 1000
+
+
+def test_time_budget_is_respected():
+    board = Board(9)
+    result = Search(SearchConfig(seconds=0.3, seed=10)).genmove(board, BLACK, 7.0, legal(board, BLACK))
+    assert result.seconds < 1.5
+    assert result.playouts > 0
+
+
+def test_stop_event_ends_analysis():
+    board = Board(9)
+    stop = threading.Event()
+    seen = []
+
+    def progress(result):
+        seen.append(result.playouts)
+        if len(seen) >= 2:
+            stop.set()
+
+    result = Search(SearchConfig(seed=11)).analyze(board, BLACK, 7.0, legal(board, BLACK), stop, progress, 0.1)
+    assert stop.is_set() and len(seen) >= 2
+    assert result.playouts >= seen[0]
+
+
+def test_ownership_is_a_map_of_the_board():
+    board = board_from_ascii("""
+        . X . O .
+        X X . O O
+        . X . O .
+        X X . O O
+        . X . O .
+    """, to_move=BLACK)
+    result = Search(SearchConfig(playouts=500, seed=12)).genmove(board, BLACK, 0.5, legal(board, BLACK))
+    own = result.ownership
+    assert own.shape == (25,) and np.all(np.abs(own) <= 1)
+    assert own[board.geometry.bit_of[board.geometry.parse("A1")]] > 0.5  # black's eye
+    assert own[board.geometry.bit_of[board.geometry.parse("E1")]] < -0.5  # white's eye
+
+
+def test_rejects_bad_configuration():
+    with pytest.raises(ValueError, match="policy"):
+        SearchConfig(policy="heavy-metal")
+    with pytest.raises(ValueError, match="playouts"):
+        SearchConfig(playouts=0)
+    with pytest.raises(ValueError, match="threads"):
+        SearchConfig(threads=0)
+
+
+def test_selfplay_game_ends_and_scores():
+    game = Game(size=5, komi=0.5)
+    search = Search(SearchConfig(playouts=300, seed=13, resign_threshold=None))
+    color = BLACK
+    for _ in range(75):
+        result = search.genmove(game.board.copy(), color, game.komi, game.legal_moves(color))
+        game.play(color, result.move)
+        game.board.check_consistency()
+        if game.last_passes() >= 2:
+            break
+        color = 3 - color
+    assert game.last_passes() >= 2, "two passes end a 5x5 self-play game"
+    assert game.final_score()[0] in "BW0"
