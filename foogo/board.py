@@ -31,7 +31,7 @@ _CHECK_MESSAGES = {
     bk.BAD_PLAYABLE: "playable bit differs from the definition",
     bk.BAD_HASH: "Zobrist hash differs from the stones",
     bk.BAD_KO: "ko point is not an empty point",
-    bk.BAD_COUNTS: "neighbour or diagonal counts differ from the stones around",
+    bk.BAD_COUNTS: "neighbour counts differ from the stones around",
 }
 
 

@@ -13,7 +13,6 @@ A position is two numpy arrays, so that copying one for a playout is two memcpys
     NBR     orthogonal neighbour counts, packed: black + 16 * white + 256 * off-board,
             where an off-board neighbour also counts as black and as white (so
             eye-like is one compare)
-    DIAG    diagonal neighbour counts, packed: black + 16 * white + 256 * off-board
     MARK    generation marks for flood fills (area scoring)
     DIRTY   points whose playable status a move changed at a distance (atari
             transitions), then reused as the flood-fill queue
@@ -56,16 +55,15 @@ M_KO_COLOR = 13  # the colour that may not play at M_KO
 META = 16
 
 # section indices: section k starts at META + k * P
-COLOR, HEAD, NEXT, LIBS, LIBSUM, SSIZE, NBR, DIAG, MARK, DIRTY = range(10)
-NSECTIONS = 10
+COLOR, HEAD, NEXT, LIBS, LIBSUM, SSIZE, NBR, MARK, DIRTY = range(9)
+NSECTIONS = 9
 
 EMPTY, BLACK, WHITE, OFFBOARD = 0, 1, 2, 3
 PASS = -1
 NO_KO = -1
 
-# what one neighbour of each colour adds to NBR / DIAG (indexed by colour)
+# what one neighbour of each colour adds to NBR (indexed by colour)
 NBR_ONE = (0, 1, 16, 17 + 256)
-DIAG_ONE = (0, 1, 16, 256)
 EYE_FULL = 4  # NBR count (own stones + off-board) of an eye-like point
 
 
@@ -83,10 +81,8 @@ def new_state(size: int, width: int, npoints: int, nwords: int):
         start = (row + 1) * width + 1
         color[start : start + size] = EMPTY
     nbr = s[META + NBR * npoints : META + (NBR + 1) * npoints]
-    diag = s[META + DIAG * npoints : META + (DIAG + 1) * npoints]
     for p in range(width + 1, npoints - width - 1):
         nbr[p] = sum(NBR_ONE[color[p + d]] for d in (-width, -1, 1, width))
-        diag[p] = sum(DIAG_ONE[color[p + d]] for d in (-width - 1, -width + 1, width - 1, width + 1))
     refresh_all(s, z)
     return s, z
 
@@ -122,10 +118,20 @@ def eye_color(s, p):
 
 @inline
 def is_real_eye(s, p, c):
-    """For a point eye-like for c: True unless the diagonals make it a false eye."""
-    d = s[META + DIAG * s[M_P] + p]
-    enemy = (d >> 4) & 15 if c == BLACK else d & 15
-    if d >> 8:  # a diagonal off the board: edge or corner
+    """For a point eye-like for c: True unless the diagonals make it a false eye.
+
+    Read from the colours: only eye-like points ask, so keeping diagonal counts on
+    every move would cost more than it saves."""
+    w = s[M_W]
+    colors = META + COLOR * s[M_P]
+    other = 3 - c
+    off = 0
+    enemy = 0
+    for q in (p - w - 1, p - w + 1, p + w - 1, p + w + 1):
+        d = s[colors + q]
+        off |= d == OFFBOARD
+        enemy += d == other
+    if off:  # edge or corner
         return enemy == 0
     return enemy <= 1
 
@@ -205,20 +211,15 @@ def _push_dirty(s, p, ndirty):
 
 @inline
 def _count_stone(s, p, c, sign):
-    """Add (sign=1) or remove (sign=-1) a c stone at p in its neighbours' NBR and DIAG counts."""
+    """Add (sign=1) or remove (sign=-1) a c stone at p in its neighbours' NBR counts."""
     P = s[M_P]
     w = s[M_W]
     nbr = META + NBR * P
-    diag = META + DIAG * P
     dn = sign * (1 if c == BLACK else 16)
     s[nbr + p - w] += dn
     s[nbr + p - 1] += dn
     s[nbr + p + 1] += dn
     s[nbr + p + w] += dn
-    s[diag + p - w - 1] += dn
-    s[diag + p - w + 1] += dn
-    s[diag + p + w - 1] += dn
-    s[diag + p + w + 1] += dn
 
 
 @inline
@@ -579,18 +580,10 @@ def check(s, z, zob):
                 cq = s[colors + p + d]
                 black += cq == BLACK or cq == OFFBOARD
                 white += cq == WHITE or cq == OFFBOARD
-            dblack = dwhite = doff = 0
-            for d in (-w - 1, -w + 1, w - 1, w + 1):
-                cq = s[colors + p + d]
-                dblack += cq == BLACK
-                dwhite += cq == WHITE
-                doff += cq == OFFBOARD
             off = 0
             for d in (-w, -1, 1, w):
                 off += s[colors + p + d] == OFFBOARD
             if s[META + NBR * P + p] != black + 16 * white + 256 * off:
-                return BAD_COUNTS, p
-            if s[META + DIAG * P + p] != dblack + 16 * dwhite + 256 * doff:
                 return BAD_COUNTS, p
     true_libs = np.zeros(P, dtype=np.int64)  # liberties of the string of each stone
     seen = np.zeros(P, dtype=np.int64)  # string id + 1 of each stone once flooded
