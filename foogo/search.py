@@ -118,6 +118,7 @@ class _Tree:
         self.s, self.z = self.root_s.copy(), self.root_z.copy()
         self.ownership[:] = 0
         self.iterations = 0
+        self.meta[tk.SAMPLES] = 0
         reused = self._find(board.hash, color) if meta[tk.NODES] else -1
         if reused >= 0 and not meta[tk.FULL]:
             meta[tk.ROOT] = reused
@@ -314,8 +315,9 @@ class Search:
                 wins[m] = wins.get(m, 0.0) + w
         total = int(sum(tree.iterations for tree in self._trees))
         elapsed = time.perf_counter() - start
+        samples = sum(-(-tree.iterations // tk.OWNERSHIP_EVERY) for tree in self._trees)
         ownership = sum(tree.ownership for tree in self._trees)
-        ownership = ownership[board.geometry.points] / max(total, 1)
+        ownership = ownership[board.geometry.points] / max(samples, 1)
         if not visits or max(visits.values()) <= 0:
             return SearchResult(PASS, 0.5, total, elapsed, [PASS], {}, {}, ownership, color)
         best = max(visits, key=lambda m: (visits[m], wins[m]))

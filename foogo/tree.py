@@ -9,7 +9,7 @@ backup, AMAF update) runs in one compiled call without touching Python:
 ``ef`` float32[E, 6] per edge: visits and wins including the prior (N, W),
                      AMAF visits and wins (AN, AW), real visits and wins (RN, RW);
                      wins are counted for the colour that plays the edge's move
-``meta`` int64[8]    nodes used, edges used, root node, full flag
+``meta`` int64[8]    nodes used, edges used, root node, full flag, iterations run
 
 Selection maximises the RAVE blend (1 - beta) * Q + beta * Q_amaf, with
 beta = AN / (AN + N + AN * N / equiv) (Gelly and Silver; Fuego's form), plus an
@@ -40,7 +40,8 @@ MOVE, CHILD = 0, 1
 # ef columns
 N, W, AN, AW, RN, RW = 0, 1, 2, 3, 4, 5
 # meta fields
-NODES, EDGES, ROOT, FULL = 0, 1, 2, 3
+NODES, EDGES, ROOT, FULL, SAMPLES = 0, 1, 2, 3, 4
+OWNERSHIP_EVERY = 4
 # params fields (float64 array)
 P_KOMI, P_EQUIV, P_UCT, P_EXPAND, P_PRIOR, P_CAP = 0, 1, 2, 3, 4, 5
 NPARAMS = 8
@@ -215,10 +216,10 @@ def select_edge(ni, ei, ef, node, params):
             continue
         n = ef[e, N]
         an = ef[e, AN]
-        q = ef[e, W] / n if n > 0 else 0.5
-        if an > 0:
-            beta = an / (an + n + an * n / equiv)
-            q = (1.0 - beta) * q + beta * ef[e, AW] / an
+        # (1 - beta) * W/N + beta * AW/AN with beta = AN / (AN + N + AN * N / equiv),
+        # rewritten with r = equiv / (equiv + AN) to take two divisions instead of four
+        r = equiv / (equiv + an)
+        q = (ef[e, W] + r * ef[e, AW]) / (n + r * an) if n + an > 0 else 0.5
         if c_uct > 0:
             q += c_uct * np.sqrt(log_visits / (ef[e, RN] + 1.0))
         if q > best_value:
@@ -234,7 +235,8 @@ def run_iterations(ni, nh, ei, ef, meta, root_s, root_z, zob, s, z, trace, tstar
 
     Scratch arrays: s, z (board copies), trace (int32, >= cap + depth), tstart and path (int64[depth]),
     firstc (int8[P]), owners (int8[P]). ownership (float64[P]) accumulates final owners (+1 black,
-    -1 white). Returns the number of iterations run (fewer if the tree is empty)."""
+    -1 white) on one iteration in OWNERSHIP_EVERY. Returns the number of iterations run (fewer if
+    the tree is empty)."""
     P = root_s[bk.M_P]
     komi = params[P_KOMI]
     expand_at = params[P_EXPAND]
@@ -282,18 +284,21 @@ def run_iterations(ni, nh, ei, ef, meta, root_s, root_z, zob, s, z, trace, tstar
                     ei[e, CHILD] = child
                 break
             node = child
+        # ownership is sampled on one iteration in OWNERSHIP_EVERY: enough for a map, and
+        # labelling every point after every playout would cost several percent of the search
+        sample = meta[SAMPLES] % OWNERSHIP_EVERY == 0
+        meta[SAMPLES] += 1
+        marks = owners if sample else owners[:0]
         if terminal:
-            score = bk.area(s, owners)
+            score = bk.area(s, marks)
         else:
-            score, nmoves, capped = playout(s, z, zob, rng, cap, trace[ntrace:], owners)
+            score, nmoves, capped = playout(s, z, zob, rng, cap, trace[ntrace:], marks)
             ntrace += min(nmoves, trace.shape[0] - ntrace)
         margin = score - komi
         black_result = 1.0 if margin > 0 else (0.0 if margin < 0 else 0.5)
-        for p in range(P):
-            if owners[p] == bk.BLACK:
-                ownership[p] += 1.0
-            elif owners[p] == bk.WHITE:
-                ownership[p] -= 1.0
+        if sample:
+            for p in range(P):
+                ownership[p] += (owners[p] == bk.BLACK) - (owners[p] == bk.WHITE)
         # backup along the path; the mover at depth d alternates from the root's colour
         mover = np.int64(ni[root, COLOR])
         node = root
