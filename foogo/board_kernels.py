@@ -227,11 +227,13 @@ def _refresh_diagonals(s, z, p):
     """After a stone appeared or vanished at p: re-test the eyes on its empty diagonals."""
     w = s[M_W]
     colors = META + COLOR * s[M_P]
+    nbr = META + NBR * s[M_P]
     for d in (p - w - 1, p - w + 1, p + w - 1, p + w + 1):
-        if s[colors + d] == EMPTY:
+        n = s[nbr + d]
+        # one rarely-taken branch instead of two unpredictable ones: `&`, not `and`
+        if (s[colors + d] == EMPTY) & ((n & 15 == EYE_FULL) | ((n >> 4) & 15 == EYE_FULL)):
             owner = eye_color(s, d)
-            if owner != EMPTY:
-                set_playable(z, s[M_NW], owner, d, not is_real_eye(s, d, owner))
+            set_playable(z, s[M_NW], owner, d, not is_real_eye(s, d, owner))
 
 
 @inline
@@ -255,14 +257,19 @@ def _absorb(s, h, q, c):
     colors = META + COLOR * P
     nbr = META + NBR * P
     shift = 0 if c == BLACK else 4
+    added = 0
+    added_sum = 0
     for e in (q - w, q - 1, q + 1, q + w):
-        if s[colors + e] != EMPTY:
-            continue
         n = s[nbr + e]
-        # with q its only c neighbour (the common case) e cannot touch h: skip the search
-        if ((n >> shift) & 15) - (n >> 8) == 1 or not _adjacent_to(s, e, h, q):
-            s[META + LIBS * P + h] += 1
-            s[META + LIBSUM * P + h] += e
+        empty = s[colors + e] == EMPTY
+        # with q its only c neighbour (the common case) e cannot touch h: no search needed
+        add = empty & (((n >> shift) & 15) - (n >> 8) == 1)
+        if empty & (not add):
+            add = not _adjacent_to(s, e, h, q)
+        added += add
+        added_sum += e * add
+    s[META + LIBS * P + h] += added
+    s[META + LIBSUM * P + h] += added_sum
     s[META + HEAD * P + q] = h
 
 
@@ -365,12 +372,14 @@ def play(s, z, zob, p, c):
 
     # p is a liberty of the new stone or a lost liberty of each distinct neighbouring string
     h1 = h2 = h3 = -1
+    nlibs = 0
+    sumlibs = 0
     for q in (p - w, p - 1, p + 1, p + w):
         cq = s[colors + q]
-        if cq == EMPTY:
-            s[libs + p] += 1
-            s[libsum + p] += q
-        elif cq != OFFBOARD:
+        empty = cq == EMPTY
+        nlibs += empty  # counted without a branch: the colour of a neighbour is unpredictable
+        sumlibs += q * empty
+        if (cq == BLACK) | (cq == WHITE):
             g = s[heads + q]
             if g != h1 and g != h2 and g != h3:
                 if h1 < 0:
@@ -383,12 +392,15 @@ def play(s, z, zob, p, c):
                 s[libsum + g] -= p
                 if s[libs + g] == 1:  # entering atari: its last liberty changes status
                     ndirty = _push_dirty(s, s[libsum + g], ndirty)
+    s[libs + p] = nlibs
+    s[libsum + p] = sumlibs
 
     captured = 0
     last_captured = -1
     k1 = k2 = k3 = k4 = -1  # heads of the captured strings
     for q in (p - w, p - 1, p + 1, p + w):
-        if s[colors + q] == other and s[libs + s[heads + q]] == 0:
+        # HEAD of an empty or off-board point is stale but in range, so both tests can run
+        if (s[colors + q] == other) & (s[libs + s[heads + q]] == 0):
             g = s[heads + q]
             n, ndirty = _remove_string(s, z, zob, g, ndirty)
             captured += n
@@ -439,8 +451,10 @@ def play(s, z, zob, p, c):
 
     # Playable bits. An empty orthogonal neighbour was not eye-like before (p was empty
     # beside it) and can only have become eye-like for c; diagonals can change eye status.
+    shift = 0 if c == BLACK else 4
+    nbr = META + NBR * P
     for q in (p - w, p - 1, p + 1, p + w):
-        if s[colors + q] == EMPTY and eye_color(s, q) == c:
+        if (s[colors + q] == EMPTY) & ((s[nbr + q] >> shift) & 15 == EYE_FULL):
             refresh_eye(s, z, q, c)
     _refresh_diagonals(s, z, p)
     for k in (k1, k2, k3, k4):
