@@ -718,11 +718,14 @@ def write_plots(run: RunDir, report: dict) -> list[str]:
         ax = fig.add_subplot(rows, cols, i + 1)
         counts = np.array(g["histogram"]["counts"], dtype=float)
         scores = g["histogram"]["lo"] + np.arange(len(counts))
-        ax.bar(scores, counts / g["n"], width=1.0, color="0.35")
+        seen = counts > 0
+        # vertical lines, not bars: 1-point bars narrower than a pixel drop out when rendered
+        ax.vlines(scores[seen], 0, counts[seen] / g["n"], color="0.3", lw=0.8)
+        ax.set_ylim(bottom=0)
+        ax.margins(x=0.04)  # keep the whole-board spikes at +-size*size off the frame
         ax.axvline(0, color="0.6", lw=0.8)
-        ax.axvline(g["mean"], color="tab:red", lw=1.0, label=f"mean {g['mean']:+.2f}")
-        ax.set_title(f"{label(g['group'])}, n={g['n']:,}", fontsize=9)
-        ax.legend(fontsize=7, frameon=False)
+        ax.axvline(g["mean"], color="tab:red", lw=1.0)
+        ax.set_title(f"{label(g['group'])}: n={g['n']:,}, mean {g['mean']:+.2f} (red)", fontsize=9)
         ax.tick_params(labelsize=7)
     fig.suptitle(f"Black minus white area score ({subtitle}), share of games per score", fontsize=10)
     save(fig, "histograms.png")
