@@ -749,10 +749,14 @@ def write_plots(run: RunDir, report: dict) -> list[str]:
 
     fig = Figure(figsize=(6.4, 4.2), layout="constrained")
     ax = fig.add_subplot()
-    for g in groups:
+    from matplotlib import colormaps
+
+    colors = colormaps["viridis"](np.linspace(0, 0.9, len(groups)))  # one hue per group, in order
+    for g, color in zip(groups, colors):
         hist = [(g["histogram"]["lo"] + i, c) for i, c in enumerate(g["histogram"]["counts"]) if c]
         grid = np.arange(-15.0, 15.01, 0.5)
-        line, = ax.plot(grid, [black_share(hist, g["n"], k) for k in grid], lw=1, label=label(g["group"]))
+        line, = ax.plot(grid, [black_share(hist, g["n"], k) for k in grid], lw=1, color=color,
+                        label=label(g["group"]))
         ks = [w["komi"] for w in g["win"]]
         rates = np.array([w["black_win_rate"] for w in g["win"]])
         lo = rates - np.array([w["wilson95"][0] for w in g["win"]])
