@@ -28,7 +28,7 @@ from numba.core.caching import (CacheImpl, InTreeCacheLocator, UserProvidedCache
                                  UserWideCacheLocator)
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
-KERNEL_MODULES = ("jit.py", "bits.py", "board_kernels.py", "playout.py", "tree.py")
+KERNEL_MODULES = ("jit.py", "bits.py", "board_kernels.py", "playout.py", "policy.py", "tree.py")
 
 
 def _sources_digest() -> str:

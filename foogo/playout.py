@@ -12,8 +12,10 @@ index) by splitmix64: playout i of a batch is the same whatever the thread
 count or the order in which threads run.
 
 Policies sit behind one seam: `choose_light(s, z, c, rng)` picks a point for
-colour c. A heavier policy is another chooser with the same signature.
-This module knows nothing of trees or of GTP.
+colour c. The heavy policy (policy.py) is another chooser with the same
+contract; `run_playouts` and `play_out` take a policy name ("light" or
+"heavy"), and the light kernels here stay as they were, so `foogo bench` pays
+nothing for the seam. This module knows nothing of trees or of GTP.
 """
 
 from __future__ import annotations
@@ -227,21 +229,30 @@ def default_threads() -> int:
         return os.cpu_count() or 1
 
 
-def play_out(board, seed: int = 0, index: int = 0):
-    """Play a copy of `board` out with the light policy; return (copy, score, stones played, capped)."""
+def play_out(board, seed: int = 0, index: int = 0, policy: str = "light"):
+    """Play a copy of `board` out with the named policy; return (copy, score, stones played, capped)."""
+    from . import policy as heavy  # below this module: it builds on the light kernels
+
+    kind = heavy.policy_id(policy)
     result = board.copy()
     rng = np.zeros(1, dtype=np.uint64)
     seed_rng(rng, seed, index)
     s, z = result._state()
-    score, moves, capped = playout(s, z, result.geometry.zobrist, rng, move_cap(result.size),
-                                   np.empty(0, dtype=np.int32), np.empty(0, dtype=np.int8))
+    score, moves, capped = heavy.playout_with(s, z, result.geometry.zobrist, rng, move_cap(result.size),
+                                              np.empty(0, dtype=np.int32), np.empty(0, dtype=np.int8),
+                                              kind, heavy.PATTERN_TABLE)
     return result, int(score), int(moves), bool(capped)
 
 
-def run_playouts(board, count: int, seed: int = 0, threads: int = 1, first: int = 0) -> PlayoutBatch:
-    """Playouts first .. first + count - 1 of the run seeded `seed` from `board`, on `threads` threads.
+def run_playouts(board, count: int, seed: int = 0, threads: int = 1, first: int = 0,
+                 policy: str = "light") -> PlayoutBatch:
+    """Playouts first .. first + count - 1 of the run seeded `seed` from `board`, on `threads` threads,
+    with the named policy ("light" or "heavy").
 
-    The results depend only on (board, seed, first, count), never on the thread count."""
+    The results depend only on (board, seed, first, count, policy), never on the thread count."""
+    from . import policy as heavy  # below this module: it builds on the light kernels
+
+    kind = heavy.policy_id(policy)
     if count < 0:
         raise ValueError(f"playout count must be >= 0, got {count}")
     if threads < 1:
@@ -258,7 +269,11 @@ def run_playouts(board, count: int, seed: int = 0, threads: int = 1, first: int 
 
     def work(job):
         a, b = job
-        playout_batch(s0, z0, zob, seed, first + a, cap, scores[a:b], moves[a:b], capped[a:b])
+        if kind == heavy.HEAVY:
+            heavy.heavy_batch(s0, z0, zob, seed, first + a, cap, scores[a:b], moves[a:b], capped[a:b],
+                              heavy.PATTERN_TABLE)
+        else:
+            playout_batch(s0, z0, zob, seed, first + a, cap, scores[a:b], moves[a:b], capped[a:b])
 
     if len(jobs) <= 1:
         for job in jobs:

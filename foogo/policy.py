@@ -1,0 +1,433 @@
+"""The heavy playout policy: local Go knowledge in front of the uniform choice, behind the playout seam.
+
+What it is: `choose_heavy(s, z, c, rng, table)`, a chooser with `choose_light`'s
+contract: it returns a padded point of playable(c) minus the ko point, or PASS
+when that set is empty. So it never fills its own eyes, takes the opponent's
+eye-like points only to capture, and playouts end as light ones do. Around it:
+the heavy playout (`playout_heavy`), `playout_with` (either policy by id, for
+the tree), seeded batches, checked playouts, and the 3x3 pattern table.
+
+The rules, in MoGo's and Pachi's order. Each of (a)-(c) looks only around the
+last move (none after a pass or on an empty history), runs with the probability
+given below, and falls through to the next when it does not run or finds
+nothing; every candidate is also checked against playable(c) minus ko.
+  (a) capture   an opponent string in atari with a stone in the 3x3 block around
+                the last move: the largest, ties at random (CAPTURE_PERMIL).
+  (b) atari     an own string in atari next to the last move: capture an adjacent
+                attacker in atari, or extend on the last liberty when that leaves
+                the string >= 2 liberties or captures; one of these at random
+                (ATARI_PERMIL).
+  (c) patterns  an empty point of the 3x3 block around the last move whose own
+                3x3 neighbourhood is one of MoGo's hane / cut / edge shapes (as
+                Pachi and michi list them), unless it is a self-atari; at random
+                among those (PATTERN_PERMIL).
+  (d) uniform   `choose_light`, redrawn up to SELF_ATARI_REDRAWS times while the
+                draw is a self-atari of a string of >= 2 stones; the last draw
+                stands, so (d) always returns what choose_light returned.
+Probabilities are permille and compile-time constants.
+
+The pattern table: a 3x3 neighbourhood is one small integer, 2 bits per
+neighbour (EMPTY 0, BLACK 1, WHITE 2, OFFBOARD 3, the board's own colour codes)
+in reading order NW N NE W E SW S SE, NW in bits 0-1 (see `pattern_code`).
+`PATTERN_TABLE[code]` has bit colour - 1 set when playing the centre matches a
+pattern for that colour. It is built at import by `build_pattern_table` from
+`PATTERNS` with all 8 symmetries and both colours, deterministically, and
+passed to the kernels as an array. Codes are read from the board on demand (8
+loads) rather than maintained incrementally: that would need a 16-bit word per
+point kept by every stone placed and removed in board_kernels, on every move of
+every playout, for a table read at most 8 times a move.
+
+What it is not: no ladders, no two-liberty tactics, no global capture rule, no
+learned pattern weights, no ko-fight logic.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import board_kernels as bk
+from .jit import inline, jit_nogil, kernel
+from .playout import PASS, choose_light, playout, random_below, seed_rng
+
+LIGHT, HEAVY = 0, 1
+POLICIES = ("light", "heavy")  # names, indexed by id
+
+CAPTURE_PERMIL = 900
+ATARI_PERMIL = 900
+PATTERN_PERMIL = 900
+SELF_ATARI_REDRAWS = 4
+
+# ---------------------------------------------------------------- the pattern table
+
+# MoGo's patterns (Gelly, Wang, Munos, Teytaud 2006, fig. 2) as Pachi's moggy and michi list
+# them, plus their diagonal attachment. The centre is the move; rows are read top down.
+#   X, O  stones of the two colours      .  empty      #  off the board
+#   x     anything but an X stone         o  anything but an O stone       ?  anything
+# "both": good for either colour to play (each pattern is tried with X black and X white);
+# "X":    only when the player to move is X.
+PATTERNS = (
+    ("hane: enclosing", ("XOX", "...", "???"), "both"),
+    ("hane: non-cutting", ("XO.", "...", "?.?"), "both"),
+    ("hane: magari", ("XO?", "X..", "x.?"), "both"),
+    ("hane: thin", ("XOO", "...", "?.?"), "X"),
+    ("diagonal attachment", (".O.", "X..", "..."), "both"),
+    ("cut: unprotected", ("XO?", "O.o", "?o?"), "both"),
+    ("cut: peeped", ("XO?", "O.X", "???"), "both"),
+    ("cut: de", ("?X?", "O.O", "ooo"), "both"),
+    ("cut: keima", ("OX?", "o.O", "???"), "both"),
+    ("edge: chase", ("X.?", "O.?", "###"), "both"),
+    ("edge: block cut", ("OX?", "X.O", "###"), "both"),
+    ("edge: block connection", ("?X?", "x.O", "###"), "both"),
+    ("edge: sagari", ("?XO", "x.x", "###"), "both"),
+    ("edge: cut", ("?OX", "X.O", "###"), "both"),
+)
+
+# (row, col) in the 3x3 diagram of code bits 0-1, 2-3, ... 14-15
+CELLS = ((0, 0), (0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1), (2, 2))
+
+
+def symmetries(rows) -> list[tuple[str, str, str]]:
+    """The 8 images of a 3x3 diagram under rotation and reflection (duplicates kept), identity first."""
+    grid = [list(row) for row in rows]
+    images = []
+    for _ in range(4):
+        images.append(tuple("".join(row) for row in grid))
+        images.append(tuple("".join(reversed(row)) for row in grid))
+        grid = [[grid[2 - c][r] for c in range(3)] for r in range(3)]  # a quarter turn clockwise
+    return images
+
+
+def _allowed(char: str, x: int) -> tuple[int, ...]:
+    """The colour codes a diagram character admits when X stands for colour x."""
+    o = 3 - x
+    every = (bk.EMPTY, bk.BLACK, bk.WHITE, bk.OFFBOARD)
+    return {
+        "X": (x,), "O": (o,), ".": (bk.EMPTY,), "#": (bk.OFFBOARD,), "?": every,
+        "x": tuple(v for v in every if v != x), "o": tuple(v for v in every if v != o),
+    }[char]
+
+
+def build_pattern_table(patterns=PATTERNS) -> np.ndarray:
+    """uint8[65536]: bit colour - 1 of entry `code` set if a pattern matches that neighbourhood
+    with that colour to play. Deterministic: the same patterns always give the same bytes."""
+    codes = np.arange(1 << 16, dtype=np.int64)
+    cells = [(codes >> (2 * i)) & 3 for i in range(8)]
+    table = np.zeros(1 << 16, dtype=np.uint8)
+    for _name, rows, who in patterns:
+        if [len(row) for row in rows] != [3, 3, 3] or rows[1][1] != ".":
+            raise ValueError(f"pattern {_name!r} must be 3x3 with an empty centre")
+        for image in symmetries(rows):
+            for x in (bk.BLACK, bk.WHITE):
+                match = np.ones(1 << 16, dtype=bool)
+                for i, (r, c) in enumerate(CELLS):
+                    match &= np.isin(cells[i], _allowed(image[r][c], x))
+                table[match] |= 3 if who == "both" else 1 << (x - 1)
+    return table
+
+
+PATTERN_TABLE = build_pattern_table()
+
+
+@inline
+def pattern_code(s, p):
+    """The 3x3 code of point p: neighbour colours in reading order NW N NE W E SW S SE, 2 bits each,
+    NW lowest (north is p + w: GTP rows grow upwards)."""
+    w = s[bk.M_W]
+    col = bk.META + bk.COLOR * s[bk.M_P]
+    return (np.int64(s[col + p + w - 1]) | (np.int64(s[col + p + w]) << 2) | (np.int64(s[col + p + w + 1]) << 4)
+            | (np.int64(s[col + p - 1]) << 6) | (np.int64(s[col + p + 1]) << 8)
+            | (np.int64(s[col + p - w - 1]) << 10) | (np.int64(s[col + p - w]) << 12)
+            | (np.int64(s[col + p - w + 1]) << 14))
+
+
+@inline
+def matches_pattern(s, p, c, table):
+    """True if c playing empty point p matches a pattern of the table."""
+    return (table[pattern_code(s, p)] >> (c - 1)) & 1 != 0
+
+
+# ---------------------------------------------------------------- tactics
+
+@inline
+def self_atari(s, p, c):
+    """True if a c stone at empty p would leave its string with at most one liberty and capture nothing."""
+    P = s[bk.M_P]
+    w = s[bk.M_W]
+    colors = bk.META + bk.COLOR * P
+    heads = bk.META + bk.HEAD * P
+    libs = bk.META + bk.LIBS * P
+    libsum = bk.META + bk.LIBSUM * P
+    lib1 = -1  # the one liberty found so far; a second distinct one ends the test
+    for q in (p - w, p - 1, p + 1, p + w):
+        cq = s[colors + q]
+        other_lib = -1
+        if cq == bk.EMPTY:
+            other_lib = q
+        elif cq == c:
+            g = s[heads + q]
+            if s[libs + g] >= 3:
+                return False
+            if s[libs + g] == 2:
+                other_lib = s[libsum + g] - p  # its liberties are p and this one
+        elif cq == 3 - c and s[libs + s[heads + q]] == 1:
+            return False
+        if other_lib >= 0:
+            if lib1 < 0:
+                lib1 = other_lib
+            elif other_lib != lib1:
+                return False
+    return True
+
+
+@inline
+def big_self_atari(s, p, c):
+    """True if c at empty p is a self-atari (see self_atari) of a string of two stones or more."""
+    w = s[bk.M_W]
+    colors = bk.META + bk.COLOR * s[bk.M_P]
+    joins = False
+    for q in (p - w, p - 1, p + 1, p + w):
+        if s[colors + q] == c:
+            joins = True
+    return joins and self_atari(s, p, c)
+
+
+@inline
+def allowed(s, z, c, p):
+    """True if p is in playable(c) and is not the point the ko forbids to c."""
+    if p == s[bk.M_KO] and s[bk.M_KO_COLOR] == c:
+        return False
+    return bk.is_playable(z, s[bk.M_NW], c, p)
+
+
+@kernel
+def capture_move(s, z, c, last, rng):
+    """Rule (a): the liberty of the largest opponent string in atari that has a stone in the 3x3
+    block around `last` (ties at random), or PASS if there is none that c may take."""
+    P = s[bk.M_P]
+    w = s[bk.M_W]
+    colors = bk.META + bk.COLOR * P
+    heads = bk.META + bk.HEAD * P
+    libs = bk.META + bk.LIBS * P
+    libsum = bk.META + bk.LIBSUM * P
+    ssize = bk.META + bk.SSIZE * P
+    other = 3 - c
+    best = PASS
+    best_size = 0
+    ties = 0
+    for k in range(9):
+        q = last + (k // 3 - 1) * w + (k % 3 - 1)
+        if s[colors + q] != other or s[libs + s[heads + q]] != 1:
+            continue
+        h = s[heads + q]
+        seen = False  # the same string at an earlier point of the block
+        for j in range(k):
+            r = last + (j // 3 - 1) * w + (j % 3 - 1)
+            if s[colors + r] == other and s[heads + r] == h:
+                seen = True
+        if seen:
+            continue
+        lib = s[libsum + h]
+        if not allowed(s, z, c, lib):
+            continue
+        size = s[ssize + h]
+        if size > best_size:
+            best, best_size, ties = lib, size, 1
+        elif size == best_size:
+            ties += 1
+            if random_below(rng, ties) == 0:
+                best = lib
+    return best
+
+
+@kernel
+def atari_answer(s, z, c, last, rng):
+    """Rule (b): for c's strings in atari next to `last`, a move that saves one: capturing an
+    adjacent opponent string in atari, or extending on the last liberty when that leaves >= 2
+    liberties (or captures). Uniform over the answers found; PASS if there is none."""
+    P = s[bk.M_P]
+    w = s[bk.M_W]
+    colors = bk.META + bk.COLOR * P
+    heads = bk.META + bk.HEAD * P
+    nxt = bk.META + bk.NEXT * P
+    libs = bk.META + bk.LIBS * P
+    libsum = bk.META + bk.LIBSUM * P
+    other = 3 - c
+    answer = PASS
+    found = 0
+    g1 = g2 = g3 = -1  # strings already answered for
+    for q in (last - w, last - 1, last + 1, last + w):
+        if s[colors + q] != c:
+            continue
+        h = s[heads + q]
+        if s[libs + h] != 1 or h == g1 or h == g2 or h == g3:
+            continue
+        if g1 < 0:
+            g1 = h
+        elif g2 < 0:
+            g2 = h
+        else:
+            g3 = h
+        r = h
+        while True:  # attackers in atari: walk the stones of h
+            for t in (r - w, r - 1, r + 1, r + w):
+                if s[colors + t] == other and s[libs + s[heads + t]] == 1:
+                    cand = s[libsum + s[heads + t]]
+                    if allowed(s, z, c, cand):
+                        found += 1
+                        if random_below(rng, found) == 0:
+                            answer = cand
+            r = s[nxt + r]
+            if r == h:
+                break
+        lib = s[libsum + h]
+        if allowed(s, z, c, lib) and not self_atari(s, lib, c):
+            found += 1
+            if random_below(rng, found) == 0:
+                answer = lib
+    return answer
+
+
+@kernel
+def pattern_move(s, z, c, last, rng, table):
+    """Rule (c): an empty point of the 3x3 block around `last` that matches a pattern for c and
+    is not a self-atari, uniformly among those; PASS if there is none."""
+    w = s[bk.M_W]
+    colors = bk.META + bk.COLOR * s[bk.M_P]
+    answer = PASS
+    found = 0
+    for q in (last + w - 1, last + w, last + w + 1, last - 1, last + 1, last - w - 1, last - w, last - w + 1):
+        if s[colors + q] != bk.EMPTY or not allowed(s, z, c, q):
+            continue
+        if matches_pattern(s, q, c, table) and not self_atari(s, q, c):
+            found += 1
+            if random_below(rng, found) == 0:
+                answer = q
+    return answer
+
+
+@kernel
+def uniform_move(s, z, c, rng):
+    """Rule (d): choose_light's draw, redrawn up to SELF_ATARI_REDRAWS times while it is a
+    self-atari of two stones or more (the last draw stands)."""
+    p = choose_light(s, z, c, rng)
+    tries = 0
+    while p != PASS and tries < SELF_ATARI_REDRAWS and big_self_atari(s, p, c):
+        p = choose_light(s, z, c, rng)
+        tries += 1
+    return p
+
+
+@kernel
+def choose_heavy(s, z, c, rng, table):
+    """A point of playable(c) minus ko chosen by rules (a)-(d) above, or PASS if there is none."""
+    last = np.int64(s[bk.M_LAST])
+    if last >= 0:
+        if random_below(rng, 1000) < CAPTURE_PERMIL:
+            p = capture_move(s, z, c, last, rng)
+            if p != PASS:
+                return p
+        if random_below(rng, 1000) < ATARI_PERMIL:
+            p = atari_answer(s, z, c, last, rng)
+            if p != PASS:
+                return p
+        if random_below(rng, 1000) < PATTERN_PERMIL:
+            p = pattern_move(s, z, c, last, rng, table)
+            if p != PASS:
+                return p
+    return uniform_move(s, z, c, rng)
+
+
+# ---------------------------------------------------------------- playouts
+
+@kernel
+def playout_heavy(s, z, zob, rng, cap, trace, owners, table):
+    """`playout.playout` with choose_heavy: same arguments plus the pattern table, same results."""
+    c = np.int64(s[bk.M_TO_MOVE])
+    passes = np.int64(s[bk.M_PASSES])
+    moves = 0
+    capped = 0
+    room = trace.shape[0]
+    while passes < 2:
+        if moves >= cap:
+            capped = 1
+            break
+        p = choose_heavy(s, z, c, rng, table)
+        if p == PASS:
+            bk.play_pass(s, c)
+            passes += 1
+        else:
+            bk.play(s, z, zob, p, c)
+            passes = 0
+            if moves < room:
+                trace[moves] = p * 2 + c - 1
+            moves += 1
+        c = 3 - c
+    return bk.area(s, owners), moves, capped
+
+
+@kernel
+def playout_with(s, z, zob, rng, cap, trace, owners, policy, table):
+    """A playout with policy LIGHT (the table unused) or HEAVY; see playout.playout."""
+    if policy == HEAVY:
+        return playout_heavy(s, z, zob, rng, cap, trace, owners, table)
+    return playout(s, z, zob, rng, cap, trace, owners)
+
+
+@jit_nogil
+def heavy_batch(s0, z0, zob, seed, first, cap, scores, moves, capped, table):
+    """`playout.playout_batch` with the heavy policy."""
+    s = s0.copy()
+    z = z0.copy()
+    rng = np.zeros(1, dtype=np.uint64)
+    no_trace = np.empty(0, dtype=np.int32)
+    no_owners = np.empty(0, dtype=np.int8)
+    for i in range(scores.shape[0]):
+        s[:] = s0
+        z[:] = z0
+        seed_rng(rng, seed, first + i)
+        scores[i], moves[i], capped[i] = playout_heavy(s, z, zob, rng, cap, no_trace, no_owners, table)
+
+
+# what checked_heavy_playouts reports besides bk.check's codes
+CHOSE_UNPLAYABLE, CHOSE_KO = 100, 101
+
+
+@jit_nogil
+def checked_heavy_playouts(s0, z0, zob, seed, count, cap, table):
+    """Run `count` heavy playouts, checking every choice (in playable, not the ko point) and calling
+    bk.check after every move; return (0, 0, 0) or the first failure as (code, playout, move)."""
+    s = s0.copy()
+    z = z0.copy()
+    rng = np.zeros(1, dtype=np.uint64)
+    for i in range(count):
+        s[:] = s0
+        z[:] = z0
+        seed_rng(rng, seed, i)
+        c = np.int64(s[bk.M_TO_MOVE])
+        passes = 0
+        for move in range(cap):
+            p = choose_heavy(s, z, c, rng, table)
+            if p == PASS:
+                bk.play_pass(s, c)
+                passes += 1
+                if passes == 2:
+                    break
+            else:
+                if s[bk.META + p] != bk.EMPTY or not bk.is_playable(z, s[bk.M_NW], c, p):
+                    return CHOSE_UNPLAYABLE, i, move
+                if p == s[bk.M_KO] and s[bk.M_KO_COLOR] == c:
+                    return CHOSE_KO, i, move
+                bk.play(s, z, zob, p, c)
+                passes = 0
+            code, _ = bk.check(s, z, zob)
+            if code != bk.CHECK_OK:
+                return code, i, move
+            c = 3 - c
+    return 0, 0, 0
+
+
+def policy_id(name: str) -> int:
+    """LIGHT or HEAVY for a policy name; ValueError naming the choices otherwise."""
+    if name not in POLICIES:
+        raise ValueError(f"unknown playout policy {name!r}; available: {', '.join(POLICIES)}")
+    return POLICIES.index(name)
