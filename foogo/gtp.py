@@ -40,7 +40,7 @@ from .geometry import (BLACK, COLOR_NAMES, COLUMNS, PASS, RESIGN, WHITE, OffBoar
 PROTOCOL_VERSION = "2"
 ENGINE_NAME = "foogo"
 MAX_LINE = 8192  # longer command lines are refused ("syntax error"), the rest of the line drained
-POLICIES = ("light",)
+POLICIES = ("light", "heavy")  # policy.POLICIES, repeated so that GTP starts without numba
 DEFAULT_INTERVAL = 100  # lz-analyze interval in centiseconds when none is given
 ANALYSIS_OWNERSHIP_PLAYOUTS = 300
 

@@ -30,8 +30,7 @@ from . import board_kernels as bk
 from . import tree as tk
 from .geometry import BLACK, PASS, RESIGN, parse_color
 from .playout import move_cap
-
-POLICIES = ("light",)
+from .policy import PATTERN_TABLE, POLICIES, policy_id  # noqa: F401 (POLICIES: this module's API)
 DEFAULT_PLAYOUTS = 5000
 MAX_DEPTH = 400
 
@@ -43,7 +42,7 @@ class SearchConfig:
     playouts: int | None = None
     seconds: float | None = None
     threads: int = 1
-    policy: str = "light"
+    policy: str = "light"  # playouts and priors: "light" (uniform) or "heavy" (policy.py)
     seed: int = 0
     resign_threshold: float | None = 0.1  # resign below this win rate; None never resigns
     equiv: float = 1000.0  # RAVE equivalence parameter
@@ -53,8 +52,7 @@ class SearchConfig:
     memory_mb: int = 1024  # cap on the trees' memory, all threads together
 
     def __post_init__(self):
-        if self.policy not in POLICIES:
-            raise ValueError(f"unknown playout policy {self.policy!r}; available: {', '.join(POLICIES)}")
+        policy_id(self.policy)  # ValueError naming the policies for an unknown one
         if self.playouts is not None and self.playouts < 1:
             raise ValueError(f"playouts must be at least 1, got {self.playouts}")
         if self.seconds is not None and not self.seconds > 0:
@@ -130,7 +128,7 @@ class _Tree:
             return True
         self.clear()
         root = tk.expand(ni, nh, ei, ef, meta, self.root_s, self.root_z, color, legal.astype(np.int32),
-                         len(legal), params)
+                         len(legal), params, PATTERN_TABLE)
         if root < 0:
             raise MemoryError("search tree too small for one root")
         meta[tk.ROOT] = root
@@ -157,7 +155,7 @@ class _Tree:
         ni, nh, ei, ef, meta = self.arrays
         done = tk.run_iterations(ni, nh, ei, ef, meta, self.root_s, self.root_z, self.geometry.zobrist,
                                  self.s, self.z, self.trace, self.tstart, self.path, self.firstc,
-                                 self.owners, self.ownership, self.rng, params, count)
+                                 self.owners, self.ownership, self.rng, params, PATTERN_TABLE, count)
         self.iterations += done
         return done
 
@@ -248,6 +246,7 @@ class Search:
         params[tk.P_EXPAND] = c.expand_threshold
         params[tk.P_PRIOR] = c.prior
         params[tk.P_CAP] = move_cap(board.size)
+        params[tk.P_POLICY] = policy_id(c.policy)
         return params
 
     def _ensure_trees(self, geometry, playouts: int | None) -> None:

@@ -15,7 +15,9 @@ Selection maximises the RAVE blend (1 - beta) * Q + beta * Q_amaf, with
 beta = AN / (AN + N + AN * N / equiv) (Gelly and Silver; Fuego's form), plus an
 optional UCT term. Priors are virtual visits from simple Go knowledge
 (captures, atari escapes, self-atari, the neighbourhood of the last move, empty
-edges); they live in `priors` here and are the seam a heavier policy extends.
+edges); they live in `prior` here. With the heavy policy (params[P_POLICY],
+see policy.py) iterations play heavy playouts and the prior also rates a move
+matching one of the policy's 3x3 patterns next to the last move.
 
 Inside the tree moves follow the playout rule (no own-eye fills) and the board
 rule (no suicide, simple ko); the root's moves are given by the caller, who
@@ -29,7 +31,8 @@ import numpy as np
 from . import board_kernels as bk
 from .bits import ONE, trailing_zeros
 from .jit import inline, kernel
-from .playout import PASS, playout
+from .playout import PASS
+from .policy import HEAVY, matches_pattern, playout_with, self_atari  # noqa: F401 (self_atari: tree API)
 
 DISABLED = -3  # an edge the game's rules forbid at this root
 
@@ -43,7 +46,7 @@ N, W, AN, AW, RN, RW = 0, 1, 2, 3, 4, 5
 NODES, EDGES, ROOT, FULL, SAMPLES = 0, 1, 2, 3, 4
 OWNERSHIP_EVERY = 4
 # params fields (float64 array)
-P_KOMI, P_EQUIV, P_UCT, P_EXPAND, P_PRIOR, P_CAP = 0, 1, 2, 3, 4, 5
+P_KOMI, P_EQUIV, P_UCT, P_EXPAND, P_PRIOR, P_CAP, P_POLICY = 0, 1, 2, 3, 4, 5, 6  # P_POLICY: LIGHT or HEAVY
 NPARAMS = 8
 
 
@@ -60,39 +63,9 @@ def new_tree(max_nodes: int, max_edges: int):
 # ---------------------------------------------------------------- priors
 
 @inline
-def self_atari(s, p, c):
-    """True if a c stone at empty p would leave its string with at most one liberty and capture nothing."""
-    P = s[bk.M_P]
-    w = s[bk.M_W]
-    colors = bk.META + bk.COLOR * P
-    heads = bk.META + bk.HEAD * P
-    libs = bk.META + bk.LIBS * P
-    libsum = bk.META + bk.LIBSUM * P
-    lib1 = -1  # the one liberty found so far; a second distinct one ends the test
-    for q in (p - w, p - 1, p + 1, p + w):
-        cq = s[colors + q]
-        other_lib = -1
-        if cq == bk.EMPTY:
-            other_lib = q
-        elif cq == c:
-            g = s[heads + q]
-            if s[libs + g] >= 3:
-                return False
-            if s[libs + g] == 2:
-                other_lib = s[libsum + g] - p  # its liberties are p and this one
-        elif cq == 3 - c and s[libs + s[heads + q]] == 1:
-            return False
-        if other_lib >= 0:
-            if lib1 < 0:
-                lib1 = other_lib
-            elif other_lib != lib1:
-                return False
-    return True
-
-
-@inline
-def prior(s, p, c, last, params):
-    """Virtual (visits, wins) for c playing p in position s: an even prior adjusted by Go knowledge."""
+def prior(s, p, c, last, params, table):
+    """Virtual (visits, wins) for c playing p in position s: an even prior adjusted by Go knowledge
+    (with the heavy policy, also by the pattern table)."""
     n0 = params[P_PRIOR]
     if p == PASS:
         return n0, 0.1 * n0
@@ -126,6 +99,8 @@ def prior(s, p, c, last, params):
             dc = abs(p % w - last % w)
             if dr <= 1 and dc <= 1:
                 value = 0.6
+                if params[P_POLICY] == HEAVY and matches_pattern(s, p, c, table):
+                    value = 0.7
         # an empty first or second line far from stones is a poor move in the opening
         n = s[bk.M_SIZE]
         row = p // w - 1
@@ -162,9 +137,10 @@ def _add_edge(ni, ei, ef, meta, move, n, w):
 
 
 @kernel
-def expand(ni, nh, ei, ef, meta, s, z, c, moves, nmoves, params):
+def expand(ni, nh, ei, ef, meta, s, z, c, moves, nmoves, params, table):
     """Create a node for position (s, z) with c to move; its edges are `moves[:nmoves]` (no PASS among
     them) if nmoves >= 0, else c's playable points minus ko and suicides; pass is always added.
+    table is the pattern table for the heavy policy's priors (policy.PATTERN_TABLE).
     Returns the node, or -1 (and the full flag set) if the tree has no room."""
     P = s[bk.M_P]
     if meta[NODES] >= ni.shape[0] or meta[EDGES] + P + 1 > ei.shape[0]:
@@ -180,7 +156,7 @@ def expand(ni, nh, ei, ef, meta, s, z, c, moves, nmoves, params):
     if nmoves >= 0:
         for i in range(nmoves):
             p = moves[i]
-            n, w = prior(s, p, c, last, params)
+            n, w = prior(s, p, c, last, params, table)
             _add_edge(ni, ei, ef, meta, p, n, w)
     else:
         nw = s[bk.M_NW]
@@ -191,9 +167,9 @@ def expand(ni, nh, ei, ef, meta, s, z, c, moves, nmoves, params):
                 p = i * 64 + np.int64(trailing_zeros(word))
                 word &= word - ONE
                 if bk.legality(s, p, c, False) == 0:
-                    n, w = prior(s, p, c, last, params)
+                    n, w = prior(s, p, c, last, params, table)
                     _add_edge(ni, ei, ef, meta, p, n, w)
-    n, w = prior(s, PASS, c, last, params)
+    n, w = prior(s, PASS, c, last, params, table)
     _add_edge(ni, ei, ef, meta, PASS, n, w)
     ni[node, COUNT] = meta[EDGES] - ni[node, FIRST]
     return node
@@ -230,8 +206,9 @@ def select_edge(ni, ei, ef, node, params):
 
 @kernel
 def run_iterations(ni, nh, ei, ef, meta, root_s, root_z, zob, s, z, trace, tstart, path, firstc,
-                   owners, ownership, rng, params, count):
-    """Run `count` search iterations from the root position (root_s, root_z) on the tree.
+                   owners, ownership, rng, params, table, count):
+    """Run `count` search iterations from the root position (root_s, root_z) on the tree, playing
+    out with the policy params[P_POLICY] (table: policy.PATTERN_TABLE).
 
     Scratch arrays: s, z (board copies), trace (int32, >= cap + depth), tstart and path (int64[depth]),
     firstc (int8[P]), owners (int8[P]). ownership (float64[P]) accumulates final owners (+1 black,
@@ -241,6 +218,7 @@ def run_iterations(ni, nh, ei, ef, meta, root_s, root_z, zob, s, z, trace, tstar
     komi = params[P_KOMI]
     expand_at = params[P_EXPAND]
     cap = np.int64(params[P_CAP])
+    policy = np.int64(params[P_POLICY])
     max_depth = path.shape[0]
     root = meta[ROOT]
     if meta[NODES] == 0:
@@ -280,7 +258,7 @@ def run_iterations(ni, nh, ei, ef, meta, root_s, root_z, zob, s, z, trace, tstar
             child = ei[e, CHILD]
             if child < 0:
                 if ef[e, RN] + 1 >= expand_at:
-                    child = expand(ni, nh, ei, ef, meta, s, z, color, trace, -1, params)
+                    child = expand(ni, nh, ei, ef, meta, s, z, color, trace, -1, params, table)
                     ei[e, CHILD] = child
                 break
             node = child
@@ -292,7 +270,7 @@ def run_iterations(ni, nh, ei, ef, meta, root_s, root_z, zob, s, z, trace, tstar
         if terminal:
             score = bk.area(s, marks)
         else:
-            score, nmoves, capped = playout(s, z, zob, rng, cap, trace[ntrace:], marks)
+            score, nmoves, capped = playout_with(s, z, zob, rng, cap, trace[ntrace:], marks, policy, table)
             ntrace += min(nmoves, trace.shape[0] - ntrace)
         margin = score - komi
         black_result = 1.0 if margin > 0 else (0.0 if margin < 0 else 0.5)
