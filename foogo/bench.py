@@ -1,7 +1,9 @@
-"""`foogo bench`: light-playout throughput from the empty board, in libego's report format.
+"""`foogo bench`: playout throughput from the empty board, in libego's report format.
 
 Prints playouts/s, moves per playout, black/white wins and draws, and the mean
 black-minus-white area score (or the same as one JSON object with --json).
+Light playouts by default; `--policy heavy` times the heavy policy (policy.py)
+and says so in the report's first line and its "policy" key.
 The first batch is a warm-up that also triggers compilation; it is not timed.
 """
 
@@ -22,13 +24,14 @@ JSON_KEYS = ("size", "threads", "playouts", "seconds", "playouts_per_second", "m
 
 
 def measure(size: int = 9, playouts: int = 100_000, threads: int = 1, seed: int = 0,
-            komi: float = 7.5, repeats: int = 1) -> dict:
-    """Run `playouts` light playouts from the empty board (best of `repeats` timings); return the report dict."""
+            komi: float = 7.5, repeats: int = 1, policy: str = "light") -> dict:
+    """Run `playouts` playouts of the named policy from the empty board (best of `repeats` timings);
+    return the report dict."""
     board = Board(size)
-    run_playouts(board, min(playouts, 2000), seed=seed + 1, threads=threads)  # compile and warm up
+    run_playouts(board, min(playouts, 2000), seed=seed + 1, threads=threads, policy=policy)  # compile, warm up
     best = None
     for _ in range(max(1, repeats)):
-        batch = run_playouts(board, playouts, seed=seed, threads=threads)
+        batch = run_playouts(board, playouts, seed=seed, threads=threads, policy=policy)
         if best is None or batch.seconds < best.seconds:
             best = batch
     black, white, draws = best.wins(komi)
@@ -45,14 +48,16 @@ def measure(size: int = 9, playouts: int = 100_000, threads: int = 1, seed: int 
         "mean_score": round(float(best.scores.mean()), 3) if playouts else 0.0,
         "komi": komi,
         "capped": int(best.capped.sum()),
+        "policy": policy,
     }
 
 
 def format_report(report: dict) -> str:
     """The libego-style text block for one report."""
     n = report["playouts"] or 1
+    policy = report.get("policy", "light")
     return "\n".join([
-        f"foogo light playouts, {report['size']}x{report['size']}, {report['threads']} thread(s), komi {report['komi']}",
+        f"foogo {policy} playouts, {report['size']}x{report['size']}, {report['threads']} thread(s), komi {report['komi']}",
         f"  playouts          {report['playouts']}",
         f"  seconds           {report['seconds']:.3f}",
         f"  playouts/s        {report['playouts_per_second']:.0f}",
@@ -87,6 +92,8 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument("--komi", type=float, default=7.5, help="komi for the win counts (default 7.5)")
     parser.add_argument("--repeats", type=int, default=1, help="time this many runs, report the fastest")
+    parser.add_argument("--policy", choices=("light", "heavy"), default="light",
+                        help="playout policy (default light)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of the text report")
 
 
@@ -100,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.threads > default_threads():
         print(f"foogo bench: note: {args.threads} threads on {default_threads()} cores", file=sys.stderr)
-    report = measure(args.size, args.playouts, args.threads, args.seed, args.komi, args.repeats)
+    report = measure(args.size, args.playouts, args.threads, args.seed, args.komi, args.repeats, args.policy)
     if args.json:
         print(json.dumps(report))
     else:

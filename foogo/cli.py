@@ -15,7 +15,7 @@ from . import __version__
 
 COMMANDS = {
     "gtp": ("gtp", "play over the Go Text Protocol on stdin/stdout (GoGui, Sabaki, KGS, twogtp)"),
-    "bench": ("bench", "light-playout throughput benchmark (libego-style report)"),
+    "bench": ("bench", "playout throughput benchmark, light or heavy (libego-style report)"),
     "stats": ("stats", "first-move-advantage statistics from random playouts or self-play"),
     "match": ("match", "play engines against each other over GTP, GNU Go as referee"),
 }
