@@ -31,6 +31,7 @@ from . import tree as tk
 from .geometry import BLACK, PASS, RESIGN, parse_color
 from .playout import move_cap
 from .policy import PATTERN_TABLE, POLICIES, policy_id  # noqa: F401 (POLICIES: this module's API)
+
 DEFAULT_PLAYOUTS = 5000
 MAX_DEPTH = 400
 

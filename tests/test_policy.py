@@ -1,0 +1,523 @@
+"""The heavy playout policy: each rule on a diagram, the pattern table, and heavy playouts that stay legal.
+
+Diagrams are read with `board_from_ascii`; the last move, which the rules look
+around, is played with `board.play`. The pattern table is held against a slow
+matcher written here from the diagrams in `policy.PATTERNS` alone, and heavy
+playouts are checked move by move (`checked_heavy_playouts`) and replayed from
+their traces.
+"""
+
+import io
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from foogo import BLACK, PASS, WHITE, Board, board_from_ascii
+from foogo import board_kernels as bk
+from foogo import playout as po
+from foogo import policy as pol
+from foogo import tree as tk
+from foogo.search import Search, SearchConfig
+
+TABLE = pol.PATTERN_TABLE
+NO_OWNERS = np.empty(0, dtype=np.int8)
+
+
+def rng(seed):
+    r = np.zeros(1, dtype=np.uint64)
+    po.seed_rng(r, seed, 0)
+    return r
+
+
+def name(board, p):
+    return "pass" if p == PASS else board.geometry.name(int(p))
+
+
+def last(board):
+    return int(board._state()[0][bk.M_LAST])
+
+
+def draws(board, rule, color, n=200):
+    """Counter of GTP names `rule(s, z, color, seed)` returns over n seeds."""
+    s, z = board._state()
+    return Counter(name(board, rule(s, z, color, rng(seed))) for seed in range(n))
+
+
+# ---------------------------------------------------------------- (a) captures
+
+TWO_IN_ATARI = """
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . X X . . . .
+    . . X O O X . . .
+    . . . . X . X . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+"""
+
+
+def test_capture_prefers_the_larger_string():
+    board = board_from_ascii(TWO_IN_ATARI)
+    board.play(WHITE, "F5")  # a self-atari beside D6-E6, which has been in atari at D5
+    found = draws(board, lambda s, z, c, r: pol.capture_move(s, z, c, last(board), r), BLACK)
+    assert found == {"D5": 200}
+
+
+def test_heavy_choice_takes_the_larger_capture_most_of_the_time():
+    board = board_from_ascii(TWO_IN_ATARI)
+    board.play(WHITE, "F5")
+    found = draws(board, lambda s, z, c, r: pol.choose_heavy(s, z, c, r, TABLE), BLACK, n=1000)
+    assert found["D5"] >= 1000 * pol.CAPTURE_PERMIL / 1000 - 40
+
+
+def test_capture_chooses_at_random_between_equal_strings():
+    board = board_from_ascii("""
+        . . . . . . .
+        . . . . . . .
+        . . X . X . .
+        . X O X O X .
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+    """)
+    board.play(WHITE, "D5")  # three single stones in atari: C4 at C3, E4 at E3, D5 itself at D6
+    found = draws(board, lambda s, z, c, r: pol.capture_move(s, z, c, last(board), r), BLACK, n=300)
+    assert set(found) == {"C3", "E3", "D6"} and min(found.values()) > 60
+
+
+def test_no_capture_when_nothing_near_the_last_move_is_in_atari():
+    board = board_from_ascii(TWO_IN_ATARI)
+    board.play(WHITE, "H2")
+    found = draws(board, lambda s, z, c, r: pol.capture_move(s, z, c, last(board), r), BLACK, n=20)
+    assert found == {"pass": 20}
+
+
+def test_capture_never_takes_the_ko_back():
+    board = board_from_ascii("""
+        . . . . .
+        . X O . .
+        X . X O .
+        . X O . .
+        . . . . .
+    """, to_move=WHITE)
+    board.play(WHITE, "B3")  # captures C3: a ko
+    assert board.ko_point == "C3"
+    found = draws(board, lambda s, z, c, r: pol.capture_move(s, z, c, last(board), r), BLACK, n=20)
+    assert found == {"pass": 20}
+
+
+# ---------------------------------------------------------------- (b) atari answers
+
+def test_atari_answer_extends_to_more_liberties():
+    board = board_from_ascii("""
+        . . . . . . .
+        . . . O . . .
+        . . O X . . .
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+    """)
+    board.play(WHITE, "E5")
+    found = draws(board, lambda s, z, c, r: pol.atari_answer(s, z, c, last(board), r), BLACK)
+    assert found == {"D4": 200}
+
+
+def test_atari_answer_captures_the_attacker_when_extending_fails():
+    board = board_from_ascii("""
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+        . . . . X O X
+        . . . . . X .
+    """)
+    board.play(WHITE, "G3")  # G2 in atari; G1 would leave G2-G1-F1 one liberty; F2 is in atari at F3
+    found = draws(board, lambda s, z, c, r: pol.atari_answer(s, z, c, last(board), r), BLACK)
+    assert found == {"F3": 200}
+
+
+def test_atari_answer_gives_up_a_string_that_cannot_be_saved():
+    board = board_from_ascii("""
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+        . . . . X O X
+        . . . . . X .
+    """)
+    board.play(WHITE, "F3")  # now F2 is safe and G2's extension to G1 is still a self-atari
+    board.play(BLACK, "A7")
+    board.play(WHITE, "G3")
+    found = draws(board, lambda s, z, c, r: pol.atari_answer(s, z, c, last(board), r), BLACK, n=20)
+    assert found == {"pass": 20}
+
+
+def test_atari_answer_is_what_heavy_playouts_play():
+    board = board_from_ascii("""
+        . . . . . . .
+        . . . O . . .
+        . . O X . . .
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+    """)
+    board.play(WHITE, "E5")
+    found = draws(board, lambda s, z, c, r: pol.choose_heavy(s, z, c, r, TABLE), BLACK, n=1000)
+    assert found["D4"] >= 1000 * pol.ATARI_PERMIL / 1000 - 40
+
+
+# ---------------------------------------------------------------- (d) self-atari
+
+SELF_ATARI = """
+    . . . . .
+    . . . . .
+    O O O . .
+    X X O . .
+    . . O . .
+"""
+
+
+def test_big_self_atari_is_recognised_and_a_lone_throw_in_is_not():
+    board = board_from_ascii(SELF_ATARI)
+    s, _ = board._state()
+    a1, b1, e5 = (board.geometry.parse(v) for v in ("A1", "B1", "E5"))
+    assert pol.big_self_atari(s, a1, BLACK) and pol.big_self_atari(s, b1, BLACK)
+    assert not pol.big_self_atari(s, e5, BLACK)
+    board2 = board_from_ascii("""
+        . O . . .
+        O . O . .
+        . O . . .
+        . . . . .
+        . . . . .
+    """)
+    s2, _ = board2._state()
+    b4 = board2.geometry.parse("B4")
+    assert pol.self_atari(s2, b4, BLACK) and not pol.big_self_atari(s2, b4, BLACK)
+
+
+def test_self_atari_of_two_stones_is_avoided():
+    board = board_from_ascii(SELF_ATARI)
+    heavy = draws(board, lambda s, z, c, r: pol.uniform_move(s, z, c, r), BLACK, n=2000)
+    light = draws(board, lambda s, z, c, r: po.choose_light(s, z, c, r), BLACK, n=2000)
+    bad = ("A1", "B1")
+    assert sum(light[v] for v in bad) > 150  # 2 of 17 points
+    assert sum(heavy[v] for v in bad) <= 2
+    assert set(heavy) == set(light) - set(bad)
+
+
+# ---------------------------------------------------------------- (c) patterns
+
+CHAR_OF = {bk.EMPTY: ".", bk.BLACK: "B", bk.WHITE: "W", bk.OFFBOARD: "#"}
+VALUE_OF = {v: k for k, v in CHAR_OF.items()}
+
+
+def grid_transforms():
+    """The 8 maps of (row, col) in a 3x3 grid onto itself: quarter turns, each with and without a flip."""
+    maps = []
+    for turns in range(4):
+        for flip in (False, True):
+            def f(r, c, turns=turns, flip=flip):
+                y, x = r - 1, c - 1
+                for _ in range(turns):
+                    y, x = x, -y
+                if flip:
+                    x = -x
+                return y + 1, x + 1
+            maps.append(f)
+    return maps
+
+
+TRANSFORMS = grid_transforms()
+
+
+def allowed_cells(want, x):
+    """The grid characters a pattern character admits when X is the colour x ("B" or "W")."""
+    o = "W" if x == "B" else "B"
+    return {"X": {x}, "O": {o}, ".": {"."}, "#": {"#"}, "?": {".", "B", "W", "#"},
+            "x": {".", o, "#"}, "o": {".", x, "#"}}[want]
+
+
+OUTER = [(r, c) for r in range(3) for c in range(3) if (r, c) != (1, 1)]
+# per pattern and colour of X: what each outer cell admits, and who may play it
+SLOW_PATTERNS = [([allowed_cells(rows[r][c], x) for r, c in OUTER], {"B", "W"} if who == "both" else {x})
+                 for _name, rows, who in pol.PATTERNS for x in ("B", "W")]
+# each transform as the grid cell that lands on each outer cell
+SLOW_IMAGES = [[t(r, c) for r, c in OUTER] for t in TRANSFORMS]
+
+
+def slow_players(grid):
+    """The players ("B", "W") for whom playing the centre of grid (3 rows of . B W #) matches a
+    pattern: every pattern diagram, with X as either colour, is tried against every rotation and
+    reflection of the grid ("X"-only patterns count for X alone)."""
+    players = set()
+    for cells in SLOW_IMAGES:
+        image = [grid[r][c] for r, c in cells]
+        for admits, who in SLOW_PATTERNS:
+            if not who <= players and all(have in want for have, want in zip(image, admits)):
+                players |= who
+    return players
+
+
+def code_of(grid):
+    """The documented code: neighbours in reading order NW N NE W E SW S SE, 2 bits each, NW lowest."""
+    cells = [grid[r][c] for r in range(3) for c in range(3) if (r, c) != (1, 1)]
+    return sum(VALUE_OF[ch] << (2 * i) for i, ch in enumerate(cells))
+
+
+def real_grids():
+    """Every 3x3 neighbourhood an empty point can have on a board of size >= 3: none, one side or a
+    corner off the board, the rest any of . B W."""
+    shapes = [set()]
+    for side in ((0, 0), (0, 1), (0, 2)), ((2, 0), (2, 1), (2, 2)), ((0, 0), (1, 0), (2, 0)), \
+            ((0, 2), (1, 2), (2, 2)):
+        shapes.append(set(side))
+    for rows_off in (0, 2):
+        for cols_off in (0, 2):
+            shapes.append({(rows_off, c) for c in range(3)} | {(r, cols_off) for r in range(3)})
+    for off in shapes:
+        free = [(r, c) for r in range(3) for c in range(3) if (r, c) != (1, 1) and (r, c) not in off]
+        for k in range(3 ** len(free)):
+            grid = [["#" if (r, c) in off else "." for c in range(3)] for r in range(3)]
+            for (r, c) in free:
+                grid[r][c] = ".BW"[k % 3]
+                k //= 3
+            yield grid
+
+
+def test_pattern_table_is_built_deterministically():
+    again = pol.build_pattern_table()
+    reordered = pol.build_pattern_table(tuple(reversed(pol.PATTERNS)))
+    assert again.dtype == np.uint8 and again.shape == (1 << 16,)
+    assert np.array_equal(again, TABLE) and np.array_equal(reordered, TABLE)
+
+
+def test_pattern_table_agrees_with_the_slow_matcher_on_every_real_neighbourhood():
+    count = matched = 0
+    for grid in real_grids():
+        code = code_of(grid)
+        players = slow_players(grid)
+        for color, letter in ((BLACK, "B"), (WHITE, "W")):
+            assert bool((TABLE[code] >> (color - 1)) & 1) == (letter in players), (grid, letter)
+        matched += bool(players)
+        count += 1
+    assert count == 3 ** 8 + 4 * 3 ** 5 + 4 * 3 ** 3
+    assert 0 < matched < count  # the patterns say something, and not everything
+
+
+def instance(rows, symmetry):
+    """A concrete neighbourhood for a pattern diagram under one of the 8 symmetries: wildcards become
+    empty points; '#' stays off board."""
+    image = pol.symmetries(rows)[symmetry]
+    return [["." if ch in "?xo" else ch for ch in row] for row in image]
+
+
+def board_with(grid, x_color):
+    """A 5x5 board holding the neighbourhood (X as x_color) around a centre placed so that exactly
+    the '#' cells fall off the board; returns (board, centre point)."""
+    top = all(ch == "#" for ch in grid[0])
+    bottom = all(ch == "#" for ch in grid[2])
+    left = all(row[0] == "#" for row in grid)
+    right = all(row[2] == "#" for row in grid)
+    row = 4 if top else (0 if bottom else 2)  # board row of the centre, row 0 at the bottom
+    col = 0 if left else (4 if right else 2)
+    cells = [["."] * 5 for _ in range(5)]
+    o_color = 3 - x_color
+    for r in range(3):
+        for c in range(3):
+            ch = grid[r][c]
+            if ch in "XO":
+                br, bc = row + 1 - r, col + c - 1
+                stone = x_color if ch == "X" else o_color
+                cells[4 - br][bc] = "X" if stone == BLACK else "O"
+    board = board_from_ascii("\n".join(" ".join(line) for line in cells))
+    return board, board.geometry.point(row, col)
+
+
+@pytest.mark.parametrize("pattern", pol.PATTERNS, ids=[p[0] for p in pol.PATTERNS])
+def test_each_pattern_matches_in_all_symmetries_and_both_colours(pattern):
+    _name, rows, who = pattern
+    for symmetry in range(8):
+        grid = instance(rows, symmetry)
+        for x_color in (BLACK, WHITE):
+            board, centre = board_with(grid, x_color)
+            s, _ = board._state()
+            code = pol.pattern_code(s, centre)
+            letters = [["B" if ch == "X" and x_color == BLACK or ch == "O" and x_color == WHITE
+                        else "W" if ch in "XO" else ch for ch in row] for row in grid]
+            assert code == code_of(letters)
+            players = (BLACK, WHITE) if who == "both" else (x_color,)
+            for c in players:
+                assert pol.matches_pattern(s, centre, c, TABLE), (rows, symmetry, x_color, c)
+
+
+def test_pattern_move_plays_a_hane_next_to_the_last_move():
+    board = board_from_ascii("""
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+        . . . X . . .
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+    """)
+    board.play(WHITE, "D5")  # an attachment on top of D4
+    s, _ = board._state()
+    found = draws(board, lambda s, z, c, r: pol.pattern_move(s, z, c, last(board), r, TABLE), BLACK)
+    assert {"C5", "E5"} <= set(found)  # the two hane
+    for vertex in found:
+        assert vertex != "pass" and pol.matches_pattern(s, board.geometry.parse(vertex), BLACK, TABLE)
+
+
+def test_pattern_move_finds_nothing_without_a_last_move_neighbourhood_shape():
+    board = Board(7)
+    board.play(BLACK, "D4")
+    found = draws(board, lambda s, z, c, r: pol.pattern_move(s, z, c, last(board), r, TABLE), WHITE, n=20)
+    assert found == {"pass": 20}
+
+
+# ---------------------------------------------------------------- heavy playouts
+
+def midgame(size, moves, seed):
+    """A position after `moves` light playout moves from the empty board."""
+    board = Board(size)
+    s, z = board._state()
+    r = rng(seed)
+    c = BLACK
+    for _ in range(moves):
+        p = po.choose_light(s, z, c, r)
+        if p == PASS:
+            bk.play_pass(s, c)
+        else:
+            bk.play(s, z, board.geometry.zobrist, p, c)
+        c = 3 - c
+    return board
+
+
+@pytest.mark.parametrize("size, count, moves", [(9, 300, 0), (9, 200, 40), (5, 300, 0), (13, 20, 0)])
+def test_heavy_playouts_stay_consistent_after_every_move(size, count, moves):
+    board = midgame(size, moves, seed=size)
+    s0, z0 = board._state()
+    result = pol.checked_heavy_playouts(s0, z0, board.geometry.zobrist, 17, count, po.move_cap(size), TABLE)
+    assert tuple(result) == (0, 0, 0)
+
+
+@pytest.mark.parametrize("size", [7, 9])
+def test_heavy_playouts_end_and_never_fill_their_own_eyes(size):
+    board = midgame(size, 10, seed=3)
+    s0, z0 = board._state()
+    zob = board.geometry.zobrist
+    nw = board.geometry.nwords
+    cap = po.move_cap(size)
+    trace = np.zeros(cap, dtype=np.int32)
+    r = np.zeros(1, dtype=np.uint64)
+    eye_fills = 0
+    for i in range(150):
+        s, z = s0.copy(), z0.copy()
+        po.seed_rng(r, 5, i)
+        _, moves, capped = pol.playout_heavy(s, z, zob, r, cap, trace, NO_OWNERS, TABLE)
+        assert not capped and moves < cap
+        s, z = s0.copy(), z0.copy()
+        to_move = int(s[bk.M_TO_MOVE])
+        for entry in trace[:moves].tolist():
+            p, c = entry >> 1, (entry & 1) + 1
+            if c != to_move:  # a pass came in between: it lifts the ko
+                bk.play_pass(s, to_move)
+            assert bk.is_playable(z, nw, c, p)
+            assert not (p == s[bk.M_KO] and s[bk.M_KO_COLOR] == c)
+            eye_fills += bk.eye_color(s, p) == c and bk.is_real_eye(s, p, c)
+            bk.play(s, z, zob, p, c)
+            to_move = 3 - c
+    assert eye_fills == 0
+
+
+def test_heavy_batches_are_reproducible_whatever_the_thread_count():
+    board = Board(9)
+    one = po.run_playouts(board, 60, seed=4, threads=1, policy="heavy")
+    two = po.run_playouts(board, 60, seed=4, threads=2, policy="heavy")
+    light = po.run_playouts(board, 60, seed=4, threads=1)
+    assert np.array_equal(one.scores, two.scores) and np.array_equal(one.moves, two.moves)
+    assert not np.array_equal(one.moves, light.moves)
+    assert one.capped.sum() == 0
+
+
+def test_play_out_and_run_playouts_take_the_policy_name():
+    board = Board(9)
+    _, score, moves, capped = po.play_out(board, seed=2, policy="heavy")
+    batch = po.run_playouts(board, 1, seed=2, policy="heavy")
+    assert (score, moves) == (batch.scores[0], batch.moves[0]) and not capped
+    with pytest.raises(ValueError, match="light, heavy"):
+        po.run_playouts(board, 1, policy="medium")
+
+
+# ---------------------------------------------------------------- search, GTP and bench
+
+def test_heavy_priors_rate_a_pattern_move_above_a_plain_neighbour():
+    board = board_from_ascii("""
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+        . . . X . . .
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+    """)
+    board.play(WHITE, "D5")
+    s, _ = board._state()
+    params = np.zeros(tk.NPARAMS)
+    params[tk.P_PRIOR] = 10.0
+    hane, plain = board.geometry.parse("C5"), board.geometry.parse("E6")
+    assert pol.matches_pattern(s, hane, BLACK, TABLE) and not pol.matches_pattern(s, plain, BLACK, TABLE)
+    light = [tk.prior(s, p, BLACK, last(board), params, TABLE) for p in (hane, plain)]
+    params[tk.P_POLICY] = pol.HEAVY
+    heavy = [tk.prior(s, p, BLACK, last(board), params, TABLE) for p in (hane, plain)]
+    assert light[0] == light[1] == heavy[1]
+    assert heavy[0][1] / heavy[0][0] > heavy[1][1] / heavy[1][0]
+
+
+def test_heavy_search_answers_an_atari():
+    board = board_from_ascii("""
+        . . . . . . .
+        . . . O . . .
+        . . O X . . .
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+    """)
+    board.play(WHITE, "E5")
+    moves = [p for p in board.geometry.points if board.is_legal(BLACK, int(p))]
+    result = Search(SearchConfig(playouts=600, policy="heavy", seed=3)).genmove(board, BLACK, 0.5, moves)
+    assert name(board, result.move) == "D4"
+
+
+def test_policy_names_agree_across_modules():
+    from foogo import gtp, search
+    assert gtp.POLICIES == search.POLICIES == pol.POLICIES == ("light", "heavy")
+    with pytest.raises(ValueError, match="light, heavy"):
+        SearchConfig(policy="heavy-metal")
+
+
+def test_gtp_engine_plays_with_heavy_playouts():
+    from foogo.gtp import GtpEngine
+    engine = GtpEngine(playouts=200, policy="heavy", size=5, log=io.StringIO())
+    response = engine.execute("genmove b")
+    assert response.startswith("= ") and engine.search_options["policy"] == "heavy"
+
+
+def test_bench_reports_heavy_playouts_separately(capsys):
+    import argparse
+    from foogo import bench
+    parser = argparse.ArgumentParser()
+    bench.configure_parser(parser)
+    assert bench.run(parser.parse_args(["--playouts", "200", "--policy", "heavy"])) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("foogo heavy playouts, 9x9")
+    assert bench.run(parser.parse_args(["--playouts", "200", "--policy", "heavy", "--json"])) == 0
+    assert '"policy": "heavy"' in capsys.readouterr().out
