@@ -10,8 +10,9 @@ recomputed exactly from the file. Rerunning the same command skips the chunks
 already there; the figures then equal those of an uninterrupted run, bit for
 bit, whatever the order in which chunks finished, the thread count or the
 machines. DIR/manifest.json names the run (mode, seed, sizes, counts, chunk
-size, and a fingerprint of the playout code's output); a DIR holding another
-run is refused before anything is written.
+size, and a fingerprint: a digest of a few playouts or short games, so that
+chunks made by code that plays differently are never mixed); a DIR holding
+another run is refused before anything is written.
 
 Chunks run locally (random playouts on `run_playouts` threads, self-play games
 in a process pool) or, with `--scheduler ADDRESS`, on an existing
@@ -32,7 +33,6 @@ benchmark: timings are shown but never stored among the figures.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import csv
 import hashlib
 import io
@@ -52,9 +52,10 @@ FORMAT = "foogo-stats/1"
 DEFAULT_KOMI = (0.0, 0.5, 5.5, 6.5, 7.5)
 DEFAULT_CHUNK = {"random": 50_000, "selfplay": 1}
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
-FINGERPRINT_PLAYOUTS = 64  # playouts per size behind the manifest's fingerprint
+FINGERPRINT_PLAYOUTS = 64  # playouts per size behind a random run's fingerprint
+SELFPLAY_FINGERPRINT_PLAYOUTS = 16  # playouts per move in the two games behind a self-play run's fingerprint
 DASK_CONNECT_TIMEOUT = "20s"  # how long to try reaching a --scheduler before giving up
-CODE_KEYS = ("fingerprint", "code")  # manifest entries that identify the code, not the request
+CODE_KEYS = ("fingerprint",)  # manifest entries that identify the code, not the request
 MANIFEST, CHUNKS, LOCK = "manifest.json", "chunks.jsonl", ".lock"
 OUTPUTS = ("results.json", "results.csv", "histograms.csv", "results.md",
            "histograms.png", "mean_score.png", "winrate_komi.png")
@@ -307,6 +308,22 @@ def fingerprint(sizes: list[int], seed: int) -> str:
     return digest.hexdigest()[:32]
 
 
+def selfplay_fingerprint(size: int, seed: int, game_komi: float) -> str:
+    """A digest of two short self-play games (SELFPLAY_FINGERPRINT_PLAYOUTS playouts per move): it
+    changes when the search, playouts or scoring would play or score games differently (at least at
+    that strength), and not when the code only gets faster or its comments change."""
+    games = [selfplay_game(size, SELFPLAY_FINGERPRINT_PLAYOUTS, derived_seed(seed, "fingerprint", g), game_komi)
+             for g in range(2)]
+    return hashlib.sha256(json.dumps(games).encode()).hexdigest()[:32]
+
+
+def code_fingerprint(manifest: dict) -> str:
+    """The fingerprint of the code that computes the run `manifest` describes (random or self-play)."""
+    if manifest["mode"] == "random":
+        return fingerprint(manifest["groups"], manifest["seed"])
+    return selfplay_fingerprint(manifest["size"], manifest["seed"], manifest["game_komi"])
+
+
 def selfplay_game(size: int, playouts_per_move: int, seed: int, game_komi: float) -> tuple[int, int, int]:
     """One game of the UCT search against itself from the empty board, both sides with
     `playouts_per_move` playouts and komi `game_komi`, Chinese rules with positional superko, no
@@ -538,10 +555,9 @@ def connect_dask(address: str, manifest: dict):
     except (OSError, TimeoutError, ValueError) as error:
         raise StatsError(f"cannot reach the dask scheduler at {address}: {error}") from None
     try:
-        if manifest["mode"] == "random":
-            remote = client.submit(fingerprint, manifest["groups"], manifest["seed"], pure=False).result()
-            if remote != manifest["fingerprint"]:
-                raise StatsError(f"the cluster at {address} runs a foogo whose playouts differ from this one's")
+        remote = client.submit(code_fingerprint, manifest, pure=False).result()
+        if remote != manifest["fingerprint"]:
+            raise StatsError(f"the cluster at {address} runs a foogo whose results differ from this one's")
     except BaseException:
         client.close()
         raise
@@ -815,14 +831,14 @@ def make_manifest(args: argparse.Namespace) -> dict:
         sizes = parse_sizes(args.size if args.size is not None else "9")
         if len(sizes) != 1:
             raise StatsError("--size takes one board size")
+        _require_search()
         game_komi = parse_komi(args.game_komi if args.game_komi is not None else "7.5")
         if len(game_komi) != 1:
             raise StatsError("--game-komi takes one value")
         return {"format": FORMAT, "mode": "selfplay", "seed": seed, "size": sizes[0],
                 "groups": parse_counts(args.playouts_per_move or "100,1000", "playouts per move"),
                 "games": _count(args.games or "100", "games"), "game_komi": game_komi[0],
-                "rules": "chinese", "chunk": _count(args.chunk or str(DEFAULT_CHUNK["selfplay"]), "chunk"),
-                "code": _selfplay_code_digest()}
+                "rules": "chinese", "chunk": _count(args.chunk or str(DEFAULT_CHUNK["selfplay"]), "chunk")}
     if args.size is not None or args.playouts_per_move is not None or args.games is not None \
             or args.game_komi is not None:
         raise StatsError("--size, --playouts-per-move, --games and --game-komi need --selfplay "
@@ -843,20 +859,12 @@ def _seed(text) -> int:
     return seed
 
 
-def _selfplay_code_digest() -> str:
-    """A digest of the sources a self-play game depends on; StatsError if there is no search yet."""
+def _require_search() -> None:
+    """StatsError unless foogo.search (the UCT search that self-play needs) is installed."""
     import importlib.util
 
     if importlib.util.find_spec(f"{__package__}.search") is None:
         raise StatsError("self-play needs foogo.search (the UCT search), which this foogo does not have yet")
-    package = os.path.dirname(os.path.abspath(__file__))
-    digest = hashlib.sha256()
-    for name in ("bits.py", "board_kernels.py", "board.py", "playout.py", "tree.py", "search.py", "game.py"):
-        path = os.path.join(package, name)
-        if os.path.exists(path):
-            with open(path, "rb") as handle:
-                digest.update(name.encode() + b"\0" + handle.read())
-    return digest.hexdigest()[:32]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -873,8 +881,7 @@ def _run(args: argparse.Namespace) -> int:
     threads = None if args.threads is None else _count(args.threads, "threads")
     max_chunks = None if args.max_chunks is None else _count(args.max_chunks, "max-chunks")
     manifest = make_manifest(args)
-    if manifest["mode"] == "random":
-        manifest["fingerprint"] = fingerprint(manifest["groups"], manifest["seed"])
+    manifest["fingerprint"] = code_fingerprint(manifest)
     run_dir = RunDir(args.out)
     exists = run_dir.check(manifest)  # nothing written before this line
     if args.report_only:
