@@ -1,0 +1,167 @@
+"""Shared by the core tests: the card's rules restated in plain Python, as the `rules` fixture.
+
+`Rules` works on sgfmill's grid (``grid[row][col]`` is "b", "w" or None, row 0 at the
+bottom, as in GTP) and shares no code with foogo, so a test can hold foogo's incremental
+state against a second, independent opinion: GTP names, strings and liberties, eye-like
+points, eyes, playable sets and board-level legality.
+"""
+
+from __future__ import annotations
+
+import functools
+import string
+
+import pytest
+from bitarray import bitarray
+
+from foogo import BLACK, WHITE
+
+
+class Rules:
+    """Go on a plain grid, written from the design card's definitions (see foogo issue 2)."""
+
+    COLUMNS = [letter for letter in string.ascii_uppercase if letter != "I"]
+    SGF = {BLACK: "b", WHITE: "w"}
+    OTHER = {"b": "w", "w": "b"}
+
+    @staticmethod
+    def name(row: int, col: int) -> str:
+        """GTP name of (row, col), both 0-based, row 0 at the bottom."""
+        return f"{Rules.COLUMNS[col]}{row + 1}"
+
+    @staticmethod
+    def point(name: str) -> tuple[int, int]:
+        """(row, col) of a GTP name."""
+        return int(name[1:]) - 1, Rules.COLUMNS.index(name[0].upper())
+
+    @staticmethod
+    def bits(size: int, points) -> bitarray:
+        """The public bit layout: bit row * size + col set for each (row, col) or GTP name."""
+        result = bitarray(size * size, endian="little")
+        result.setall(0)
+        for point in points:
+            row, col = Rules.point(point) if isinstance(point, str) else point
+            result[row * size + col] = 1
+        return result
+
+    @staticmethod
+    @functools.lru_cache(maxsize=None)
+    def neighbours(size: int, row: int, col: int) -> tuple[tuple[int, int], ...]:
+        return tuple((r, c) for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1))
+                     if 0 <= r < size and 0 <= c < size)
+
+    @staticmethod
+    @functools.lru_cache(maxsize=None)
+    def diagonals(size: int, row: int, col: int) -> tuple[tuple[int, int], ...]:
+        return tuple((r, c) for r, c in ((row - 1, col - 1), (row - 1, col + 1), (row + 1, col - 1),
+                                         (row + 1, col + 1)) if 0 <= r < size and 0 <= c < size)
+
+    @staticmethod
+    def string(grid, row: int, col: int) -> tuple[set, set]:
+        """(stones, liberties) of the string through the stone at (row, col), by flood fill."""
+        size = len(grid)
+        colour = grid[row][col]
+        stones, liberties, todo = {(row, col)}, set(), [(row, col)]
+        while todo:
+            for r, c in Rules.neighbours(size, *todo.pop()):
+                if grid[r][c] is None:
+                    liberties.add((r, c))
+                elif grid[r][c] == colour and (r, c) not in stones:
+                    stones.add((r, c))
+                    todo.append((r, c))
+        return stones, liberties
+
+    @staticmethod
+    def liberty_counts(grid) -> dict:
+        """{(row, col): liberties of its string} for every stone, one flood fill per string."""
+        counts = {}
+        size = len(grid)
+        for row in range(size):
+            for col in range(size):
+                if grid[row][col] is not None and (row, col) not in counts:
+                    stones, liberties = Rules.string(grid, row, col)
+                    counts.update(dict.fromkeys(stones, len(liberties)))
+        return counts
+
+    @staticmethod
+    def eye_like(grid, row: int, col: int, colour: str) -> bool:
+        """Empty, and every on-board neighbour a `colour` stone."""
+        return grid[row][col] is None and all(grid[r][c] == colour for r, c in Rules.neighbours(len(grid), row, col))
+
+    @staticmethod
+    def real_eye(grid, row: int, col: int, colour: str) -> bool:
+        """Eye-like for colour, with at most one opponent diagonal (none on the edge or in a corner)."""
+        if not Rules.eye_like(grid, row, col, colour):
+            return False
+        diagonals = Rules.diagonals(len(grid), row, col)
+        enemies = sum(grid[r][c] == Rules.OTHER[colour] for r, c in diagonals)
+        return enemies <= (1 if len(diagonals) == 4 else 0)
+
+    @staticmethod
+    def captures_at(grid, row: int, col: int, colour: str, liberties=None) -> bool:
+        """A `colour` stone at (row, col) would take the last liberty of an adjacent opponent string.
+
+        `liberties`, if given, is liberty_counts(grid)."""
+        other = Rules.OTHER[colour]
+        for r, c in Rules.neighbours(len(grid), row, col):
+            if grid[r][c] == other:
+                count = liberties[r, c] if liberties is not None else len(Rules.string(grid, r, c)[1])
+                if count == 1:
+                    return True
+        return False
+
+    @staticmethod
+    def is_playable(grid, row: int, col: int, colour: str, liberties=None) -> bool:
+        """The card's playable(colour) at one point (the ko point not removed)."""
+        if grid[row][col] is not None or Rules.real_eye(grid, row, col, colour):
+            return False
+        if Rules.eye_like(grid, row, col, Rules.OTHER[colour]):
+            return Rules.captures_at(grid, row, col, colour, liberties)
+        return True
+
+    @staticmethod
+    def playable(grid, colour: str) -> bitarray:
+        size = len(grid)
+        liberties = Rules.liberty_counts(grid)
+        return Rules.bits(size, [(r, c) for r in range(size) for c in range(size)
+                                 if Rules.is_playable(grid, r, c, colour, liberties)])
+
+    @staticmethod
+    def eyes(grid, colour: str) -> bitarray:
+        size = len(grid)
+        return Rules.bits(size, [(r, c) for r in range(size) for c in range(size)
+                                 if Rules.real_eye(grid, r, c, colour)])
+
+    @staticmethod
+    def stones(grid, colour: str) -> bitarray:
+        size = len(grid)
+        return Rules.bits(size, [(r, c) for r in range(size) for c in range(size) if grid[r][c] == colour])
+
+    @staticmethod
+    def illegal_reason(grid, row: int, col: int, colour: str, ko, allow_suicide: bool):
+        """None if the move is legal under foogo's board rules, else "occupied", "ko" or "suicide".
+
+        `ko` is the (row, col) this colour may not take back now, or None."""
+        if grid[row][col] is not None:
+            return "occupied"
+        if ko == (row, col):
+            return "ko"
+        size = len(grid)
+        friend = False
+        for r, c in Rules.neighbours(size, row, col):
+            if grid[r][c] is None:
+                return None
+            liberties = len(Rules.string(grid, r, c)[1])
+            if grid[r][c] == colour:
+                friend = True
+                if liberties >= 2:
+                    return None
+            elif liberties == 1:
+                return None
+        return None if friend and allow_suicide else "suicide"
+
+
+@pytest.fixture(scope="session")
+def rules():
+    """The plain-Python rules above (a fixture, so test modules need not import conftest)."""
+    return Rules

@@ -1,0 +1,518 @@
+"""Playouts: consistency on every size, determinism, the move cap, uniform choice, no own-eye filling.
+
+The incremental state is checked after every playout move inside numba
+(`checked_playouts`); the same playouts are then replayed from their traces to show that
+they reached captures, multi-stone suicides and ko. Choices are held against the
+plain-Python rules of the `rules` fixture (tests/conftest.py) and sgfmill.
+"""
+
+import math
+import os
+import re
+
+import numpy as np
+import pytest
+import sgfmill.boards
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import foogo
+from foogo import BLACK, WHITE, Board, board_from_ascii
+from foogo import board_kernels as bk
+from foogo import playout as po
+
+NO_OWNERS = np.empty(0, dtype=np.int8)
+
+
+def sgf_grid(diagram):
+    """sgfmill board set up from a diagram, read here without foogo."""
+    rows = ["".join(line.split()) for line in diagram.strip("\n").splitlines() if line.strip()]
+    size = len(rows)
+    black = [(size - 1 - i, col) for i, row in enumerate(rows) for col, ch in enumerate(row) if ch == "X"]
+    white = [(size - 1 - i, col) for i, row in enumerate(rows) for col, ch in enumerate(row) if ch == "O"]
+    ref = sgfmill.boards.Board(size)
+    assert ref.apply_setup(black, white, [])
+    return ref
+
+
+def position(diagram, moves=(), to_move=BLACK):
+    """(foogo board, sgfmill board, ko for the side to move) after `moves` from `diagram`."""
+    board = board_from_ascii(diagram, to_move=to_move)
+    ref = sgf_grid(diagram)
+    ko = None
+    for color, name in moves:
+        board.play(color, name)
+        row, col = int(name[1:]) - 1, "ABCDEFGHJKLMNOPQRSTUVWXYZ".index(name[0])
+        ko = ref.play(row, col, "b" if color == BLACK else "w")
+    return board, ref, ko
+
+
+def sgf_grid_of(board):
+    """A grid ([row][col] of "b", "w", None) from the board's public stone bitarrays."""
+    n = board.size
+    black, white = board.stones(BLACK), board.stones(WHITE)
+    return [["b" if black[r * n + c] else "w" if white[r * n + c] else None for c in range(n)] for r in range(n)]
+
+
+def empty_diagram(size):
+    return "\n".join(" ".join("." * size) for _ in range(size))
+
+
+def replay_events(board, seed, count):
+    """Replay playouts 0..count-1 of run `seed` from `board` move by move with the kernels:
+    how many moves captured, suicided, set a ko; how many playouts outlasted size*size moves."""
+    s0, z0 = board._state()
+    zob = board.geometry.zobrist
+    cap = po.move_cap(board.size)
+    trace = np.zeros(cap, dtype=np.int32)
+    rng = np.zeros(1, dtype=np.uint64)
+    events = {"capture": 0, "suicide": 0, "lone suicide": 0, "ko": 0, "long": 0, "capped": 0}
+    for i in range(count):
+        s, z = s0.copy(), z0.copy()
+        po.seed_rng(rng, seed, i)
+        _, moves, capped = po.playout(s, z, zob, rng, cap, trace, NO_OWNERS)
+        events["capped"] += capped
+        events["long"] += moves > board.size ** 2
+        s, z = s0.copy(), z0.copy()
+        for entry in trace[:moves].tolist():
+            n = bk.play(s, z, zob, entry >> 1, (entry & 1) + 1)
+            events["capture"] += n > 0
+            events["suicide"] += n < 0
+            events["lone suicide"] += n == -1
+            events["ko"] += s[bk.M_KO] != bk.NO_KO
+    return events
+
+
+# ---------------------------------------------------------------- consistency inside playouts
+
+def checked_count(size):
+    return 1000 if size <= 9 else 150 if size <= 13 else 80 if size <= 19 else 30
+
+
+@pytest.mark.parametrize("size", range(2, 26))  # 20..25 beyond the card's 2..19: the board allows them
+def test_playouts_stay_consistent_after_every_move(size):
+    board = Board(size)
+    s, z = board._state()
+    count = checked_count(size)
+    assert po.checked_playouts(s, z, board.geometry.zobrist, 11, count, po.move_cap(size)) == (0, 0, 0)
+    events = replay_events(board, 11, count)  # the same playouts: same seeds, same chooser
+    assert events["capture"] > 0 and events["long"] > 0
+    assert events["lone suicide"] == 0  # such a point is eye-like for the opponent: never chosen
+    if size >= 3:  # a 2x2 board has room for neither
+        assert events["suicide"] > 0 and events["ko"] > 0
+
+
+@pytest.mark.parametrize("size", [5, 9, 19])
+def test_playouts_from_a_middle_game_position_stay_consistent(size):
+    # the start: the first 40% of the stones of one playout, played through the Board API
+    board = Board(size)
+    s, z = board.copy()._state()
+    trace = np.zeros(po.move_cap(size), dtype=np.int32)
+    rng = np.zeros(1, dtype=np.uint64)
+    po.seed_rng(rng, 3, 0)
+    _, moves, _ = po.playout(s, z, board.geometry.zobrist, rng, po.move_cap(size), trace, NO_OWNERS)
+    for entry in trace[: int(moves * 0.4)].tolist():
+        board.play((entry & 1) + 1, entry >> 1)
+    board.check_consistency()
+    assert board.stones(BLACK).count() and board.stones(WHITE).count()
+    s, z = board._state()
+    assert po.checked_playouts(s, z, board.geometry.zobrist, 5, 200, po.move_cap(size)) == (0, 0, 0)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", range(2, 20))
+def test_many_playouts_stay_consistent_after_every_move(size):
+    board = Board(size)
+    s, z = board._state()
+    count = 20 * checked_count(size)
+    assert po.checked_playouts(s, z, board.geometry.zobrist, 12345, count, po.move_cap(size)) == (0, 0, 0)
+
+
+# ---------------------------------------------------------------- batches: determinism and sanity
+
+def batch_arrays(batch):
+    return batch.scores.tolist(), batch.moves.tolist(), batch.capped.tolist()
+
+
+def test_same_seed_gives_the_same_playouts_on_one_and_two_threads():
+    board, _, _ = position(empty_diagram(9), [(BLACK, "E5"), (WHITE, "C3")])
+    one = po.run_playouts(board, 200, seed=42, threads=1)
+    again = po.run_playouts(board, 200, seed=42, threads=1)
+    two = po.run_playouts(board, 200, seed=42, threads=2)
+    three = po.run_playouts(board, 200, seed=42, threads=3)
+    assert batch_arrays(one) == batch_arrays(again) == batch_arrays(two) == batch_arrays(three)
+    assert two.threads == 2
+
+
+def test_different_seeds_give_different_playouts():
+    board = Board(9)
+    a = po.run_playouts(board, 50, seed=1)
+    b = po.run_playouts(board, 50, seed=2)
+    assert a.moves.tolist() != b.moves.tolist()
+    assert len(set(a.moves.tolist())) > 10  # and the playouts of one run differ from each other
+
+
+def test_a_batch_is_a_slice_of_the_seeded_run():
+    board = Board(7)
+    whole = po.run_playouts(board, 30, seed=9, threads=2)
+    part = po.run_playouts(board, 10, seed=9, first=12)
+    assert part.scores.tolist() == whole.scores[12:22].tolist()
+    assert part.moves.tolist() == whole.moves[12:22].tolist()
+
+
+def test_play_out_is_playout_number_index_of_the_run():
+    board = Board(9)
+    batch = po.run_playouts(board, 5, seed=77)
+    for index in range(5):
+        _, score, moves, capped = po.play_out(board, seed=77, index=index)
+        assert (score, moves, capped) == (batch.scores[index], batch.moves[index], bool(batch.capped[index]))
+
+
+def test_playouts_leave_the_starting_board_unchanged():
+    board, _, _ = position(empty_diagram(9), [(BLACK, "E5"), (WHITE, "C3")])
+    before = (board.hash, board.to_move, board.playable(BLACK), board.playable(WHITE), board.passes)
+    po.run_playouts(board, 20, threads=2)
+    po.play_out(board)
+    po.ownership(board, playouts=20, threads=2)
+    assert (board.hash, board.to_move, board.playable(BLACK), board.playable(WHITE), board.passes) == before
+    board.check_consistency()
+
+
+def test_bad_counts_and_thread_numbers_raise():
+    with pytest.raises(ValueError, match="count"):
+        po.run_playouts(Board(9), -1)
+    with pytest.raises(ValueError, match="threads"):
+        po.run_playouts(Board(9), 10, threads=0)
+    assert po.run_playouts(Board(9), 0).scores.shape == (0,)
+
+
+@pytest.mark.parametrize("size, count, low, high", [(9, 400, 105, 120), (19, 150, 450, 490)])
+def test_playouts_never_hit_the_cap_and_last_as_long_as_the_card_says(size, count, low, high):
+    batch = po.run_playouts(Board(size), count, seed=2024, threads=2)
+    assert batch.capped.sum() == 0
+    assert batch.moves.max() < po.move_cap(size)
+    assert low <= batch.moves.mean() <= high
+    assert np.all(np.abs(batch.scores) <= size * size)
+    black, white, draws = batch.wins(komi=0.5)
+    assert black + white == count and draws == 0
+    assert black > 0 and white > 0
+
+
+@pytest.mark.parametrize("size", [2, 3, 5, 9, 13])
+def test_play_out_returns_a_finished_position(size, rules):
+    board = Board(size)
+    finished = 0
+    for index in range(30):
+        final, score, moves, capped = po.play_out(board, seed=5, index=index)
+        final.check_consistency()
+        assert score == final.area_score()
+        if capped:  # only tiny boards can cycle under simple ko
+            assert size <= 3 and moves == po.move_cap(size)
+            continue
+        finished += 1
+        assert final.passes == 2
+        last_passer = 3 - final.to_move
+        assert final.playable(last_passer).count() == 0
+        # the side to move passed first, with at most the ko point (lifted by the last pass) left
+        left = final.playable(final.to_move)
+        assert left.count() <= 1
+        if left.count():
+            grid = sgf_grid_of(final)
+            i = left.index(1)
+            row, col = divmod(i, size)
+            colour = "b" if final.to_move == BLACK else "w"
+            assert rules.eye_like(grid, row, col, rules.OTHER[colour])
+            assert rules.captures_at(grid, row, col, colour)
+    assert finished > 0
+
+
+# ---------------------------------------------------------------- ownership
+
+TWO_EYES = """
+    . . . . . . .
+    . . . . . . .
+    . . . . . . .
+    . . . . . . .
+    . . . . . . .
+    X X X X . . .
+    . X . X . . .
+"""
+
+
+def test_ownership_is_in_range_and_independent_of_threads():
+    board, _, _ = position(empty_diagram(9), [(BLACK, "E5"), (WHITE, "C7")])
+    one = po.ownership(board, playouts=60, seed=4, threads=1)
+    two = po.ownership(board, playouts=60, seed=4, threads=2)
+    assert one.shape == (81,)
+    assert np.all(one >= -1) and np.all(one <= 1)
+    assert np.array_equal(one, two)
+    assert one[4 * 9 + 4] > 0 and one[6 * 9 + 2] < 0  # each stone mostly keeps its point
+
+
+def test_a_group_with_two_real_eyes_is_owned_in_every_playout(rules):
+    board, ref, _ = position(TWO_EYES, to_move=WHITE)
+    assert rules.eyes(ref.board, "b") == rules.bits(7, ["A1", "C1"])
+    owned = po.ownership(board, playouts=100, seed=8)
+    for name in ["A1", "B1", "C1", "D1", "A2", "B2", "C2", "D2"]:
+        row, col = rules.point(name)
+        assert owned[row * 7 + col] == 1.0
+
+
+# ---------------------------------------------------------------- uniform choice
+
+def chi2_sf(x, df):
+    """P(X >= x) for X chi-square with df degrees of freedom, i.e. Q(df/2, x/2), the regularized
+    upper incomplete gamma function: by the power series of P = 1 - Q below a + 1, by the
+    continued fraction of Q above (Numerical Recipes' gser / gcf)."""
+    a, t = df / 2.0, x / 2.0
+    if t <= 0:
+        return 1.0
+    log_front = a * math.log(t) - t - math.lgamma(a)
+    if t < a + 1:
+        term = total = 1.0 / a
+        n = 0
+        while abs(term) > 1e-16 * abs(total):
+            n += 1
+            term *= t / (a + n)
+            total += term
+        return max(0.0, 1.0 - total * math.exp(log_front))
+    tiny = 1e-300
+    b = t + 1.0 - a
+    c, d = 1.0 / tiny, 1.0 / b
+    h = d
+    for i in range(1, 10_000):
+        an = -i * (i - a)
+        b += 2.0
+        d = an * d + b
+        d = tiny if abs(d) < tiny else d
+        c = b + an / c
+        c = tiny if abs(c) < tiny else c
+        d = 1.0 / d
+        h *= d * c
+        if abs(d * c - 1.0) < 1e-16:
+            break
+    return math.exp(log_front) * h
+
+
+@pytest.mark.parametrize("x, df", [(10.828, 1), (29.588, 10), (86.661, 50), (149.449, 100)])
+def test_chi2_tail_matches_the_tables(x, df):
+    # 0.999 quantiles of the chi-square distribution from the standard tables
+    assert chi2_sf(x, df) == pytest.approx(0.001, rel=0.01)
+
+
+@pytest.mark.parametrize("x", [0.1, 1.0, 3.0, 30.0, 300.0])
+def test_chi2_tail_with_two_degrees_of_freedom_is_exponential(x):
+    assert chi2_sf(x, 2) == pytest.approx(math.exp(-x / 2), rel=1e-9)
+
+
+KO_9 = """
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . X O . . . . . .
+    X O . O . . . . .
+    . X O . . . . . .
+"""
+
+EYES_9 = """
+    . X . X . . O . O
+    X X X X . . O O .
+    . . . . . . . O O
+    . . . . . . . . .
+    . . X X X . . . .
+    . X . X . X . . .
+    . . X O X . . O .
+    O O . . . . O . O
+    . O . . . . . O .
+"""
+
+
+def first_moves(board, draws, seed=2718):
+    """Counts of the first move chosen for the side to move over `draws` seeded playouts."""
+    s0, z0 = board._state()
+    s, z = s0.copy(), z0.copy()
+    rng = np.zeros(1, dtype=np.uint64)
+    counts = {}
+    for i in range(draws):
+        po.seed_rng(rng, seed, i)
+        p = po.choose_light(s, z, board.to_move, rng)
+        counts[p] = counts.get(p, 0) + 1
+    # choosing leaves the state as it was (the ko bit is put back)
+    assert np.array_equal(s, s0) and np.array_equal(z, z0)
+    return counts
+
+
+def allowed_points(board, ref, ko, rules):
+    """Padded points of playable(to_move) minus the ko point, from the reference rules."""
+    colour = "b" if board.to_move == BLACK else "w"
+    bits = rules.playable(ref.board, colour)
+    if ko is not None:
+        bits[ko[0] * board.size + ko[1]] = 0
+    return sorted(int(board.geometry.points[i]) for i in bits.search(1))
+
+
+def chi_square(counts, allowed, draws):
+    expected = draws / len(allowed)
+    observed = np.array([counts.get(p, 0) for p in allowed], dtype=float)
+    return float(((observed - expected) ** 2 / expected).sum())
+
+
+UNIFORM_CASES = {
+    "empty 9x9": (empty_diagram(9), [], BLACK),
+    "ko on 9x9": (KO_9, [(BLACK, "C2")], BLACK),
+    "eyes on 9x9, black": (EYES_9, [], BLACK),
+    "eyes on 9x9, white": (EYES_9, [], WHITE),
+    "19x19, seven words": (empty_diagram(19), [(BLACK, "D4"), (WHITE, "Q16"), (BLACK, "K10")], BLACK),
+}
+
+
+@pytest.mark.parametrize("case", list(UNIFORM_CASES))
+def test_first_move_is_uniform_over_playable_minus_ko(case, rules):
+    diagram, moves, to_move = UNIFORM_CASES[case]
+    board, ref, ko = position(diagram, moves, to_move)
+    allowed = allowed_points(board, ref, ko, rules)
+    if case.startswith("ko"):
+        assert board.ko_point == "B2" and ko == (1, 1)
+        assert board.playable(WHITE)[1 * 9 + 1]  # in the set, but never to be chosen
+    if case.startswith("eyes"):  # eyes of both colours and eye-like points that capture are in play
+        assert rules.eyes(ref.board, "b").count() >= 2 and rules.eyes(ref.board, "w").count() >= 2
+    draws = 150 * len(allowed)
+    counts = first_moves(board, draws)
+    assert set(counts) == set(allowed)  # every allowed point drawn, nothing else
+    statistic = chi_square(counts, allowed, draws)
+    assert chi2_sf(statistic, len(allowed) - 1) > 0.001, statistic
+
+
+def test_the_chi_square_test_rejects_a_scan_from_a_random_start(rules):
+    # the sampling the card forbids: take the first allowed point at or after a random
+    # point, which favours points that follow long gaps; the same test must catch it
+    board, ref, ko = position(EYES_9, [], BLACK)
+    allowed = allowed_points(board, ref, ko, rules)
+    rnd = np.random.default_rng(1)
+    draws = 150 * len(allowed)
+    starts = rnd.integers(0, board.geometry.npoints, size=draws)
+    positions = np.searchsorted(allowed, starts) % len(allowed)
+    counts = {}
+    for i in positions.tolist():
+        counts[allowed[i]] = counts.get(allowed[i], 0) + 1
+    assert chi2_sf(chi_square(counts, allowed, draws), len(allowed) - 1) < 1e-6
+
+
+@pytest.mark.parametrize("case", ["ko on 9x9", "eyes on 9x9, white", "19x19, seven words"])
+def test_the_choice_is_the_r_th_allowed_point_for_every_r(case, rules):
+    # exact, where the chi-square test is statistical: r drawn below the set's size picks
+    # the r-th allowed point in board order, for every r (each one met many times here)
+    diagram, moves, to_move = UNIFORM_CASES[case]
+    board, ref, ko = position(diagram, moves, to_move)
+    allowed = allowed_points(board, ref, ko, rules)
+    s, z = board._state()
+    s, z = s.copy(), z.copy()
+    rng = np.zeros(1, dtype=np.uint64)
+    ranks = set()
+    for i in range(30 * len(allowed)):
+        po.seed_rng(rng, 99, i)
+        r = po.random_below(rng.copy(), len(allowed))
+        ranks.add(r)
+        assert po.choose_light(s, z, board.to_move, rng) == allowed[r]
+    assert ranks == set(range(len(allowed)))
+
+
+def test_nothing_allowed_means_pass():
+    board = board_from_ascii("""
+        . X
+        X .
+    """, to_move=BLACK)  # both points are black eyes: black may not play, white may not either
+    s, z = board._state()
+    rng = np.zeros(1, dtype=np.uint64)
+    po.seed_rng(rng, 1, 0)
+    assert po.choose_light(s.copy(), z.copy(), BLACK, rng) == po.PASS
+    assert po.choose_light(s.copy(), z.copy(), WHITE, rng) == po.PASS
+    final, score, moves, capped = po.play_out(board)
+    assert (score, moves, capped) == (4, 0, False) and final.passes == 2
+
+
+@settings(max_examples=300, deadline=None)
+@given(word=st.integers(1, 2**64 - 1), data=st.data())
+def test_select_in_word_finds_the_r_th_set_bit(word, data):
+    ones = [i for i in range(64) if word >> i & 1]
+    r = data.draw(st.integers(0, len(ones) - 1))
+    assert po.select_in_word(np.uint64(word), r) == ones[r]
+
+
+def test_random_below_stays_below():
+    rng = np.zeros(1, dtype=np.uint64)
+    po.seed_rng(rng, 3, 0)
+    for n in (1, 2, 3, 7, 361, 2**31 + 1):
+        values = [po.random_below(rng, n) for _ in range(200)]
+        assert min(values) >= 0 and max(values) < n
+    assert len({po.random_below(rng, 2**31) for _ in range(50)}) == 50
+
+
+# ---------------------------------------------------------------- the playout never fills its own eye
+
+@pytest.mark.parametrize("diagram, to_move, count", [(empty_diagram(9), BLACK, 150), (EYES_9, WHITE, 100),
+                                                     (TWO_EYES, WHITE, 100), (empty_diagram(19), BLACK, 6)],
+                         ids=["empty 9x9", "eyes 9x9", "two eyes 7x7", "empty 19x19"])
+def test_playout_moves_are_playable_and_never_fill_an_own_eye(diagram, to_move, count, rules):
+    board, _, _ = position(diagram, (), to_move)
+    s0, z0 = board._state()
+    zob = board.geometry.zobrist
+    size = board.size
+    cap = po.move_cap(size)
+    trace = np.zeros(cap, dtype=np.int32)
+    rng = np.zeros(1, dtype=np.uint64)
+    width = size + 2
+    seen = {"false eye filled": 0, "captured in an opponent eye": 0}
+    for i in range(count):
+        final = board.copy()
+        s, z = final._state()
+        po.seed_rng(rng, 31, i)
+        _, moves, capped = po.playout(s, z, zob, rng, cap, trace, NO_OWNERS)
+        assert not capped
+        ref = sgf_grid(diagram)
+        grid = ref.board
+        ko = None
+        previous = None
+        for entry in trace[:moves].tolist():
+            p, colour = entry >> 1, "bw"[entry & 1]
+            row, col = p // width - 1, p % width - 1
+            assert rules.is_playable(grid, row, col, colour), (i, rules.name(row, col))
+            assert not rules.real_eye(grid, row, col, colour)
+            if previous is not None and previous != colour:  # no pass between: the ko still holds
+                assert ko != (row, col)
+            seen["false eye filled"] += rules.eye_like(grid, row, col, colour)
+            seen["captured in an opponent eye"] += rules.eye_like(grid, row, col, rules.OTHER[colour])
+            ko = ref.play(row, col, colour)
+            previous = colour
+        # the replay reached the playout's final position
+        assert final.stones(BLACK) == rules.stones(grid, "b")
+        assert final.stones(WHITE) == rules.stones(grid, "w")
+    assert seen["false eye filled"] > 0 and seen["captured in an opponent eye"] > 0
+
+
+# ---------------------------------------------------------------- the numba cache stamp
+
+def test_every_module_with_kernels_is_in_the_cache_stamp():
+    package = os.path.dirname(foogo.__file__)
+    decorated = set()
+    for name in os.listdir(package):
+        if name.endswith(".py"):
+            with open(os.path.join(package, name), encoding="utf-8") as handle:
+                if re.search(r"^\s*@(kernel|inline|jit|jit_nogil)\b", handle.read(), re.MULTILINE):
+                    decorated.add(name)
+    assert {"board_kernels.py", "playout.py", "bits.py"} <= decorated  # the scan finds what we know
+    from foogo import jit
+    assert decorated <= set(jit.KERNEL_MODULES)
+    assert "jit.py" in jit.KERNEL_MODULES  # the decorators' own definitions are part of the stamp
+
+
+def test_no_module_bypasses_the_stamped_decorators():
+    package = os.path.dirname(foogo.__file__)
+    for name in os.listdir(package):
+        if name.endswith(".py") and name != "jit.py":
+            with open(os.path.join(package, name), encoding="utf-8") as handle:
+                source = handle.read()
+            assert not re.search(r"\bnjit\b|numba\.jit\b|from numba import .*\bjit\b", source), name
