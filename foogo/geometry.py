@@ -120,10 +120,13 @@ class Geometry:
         return self.point(row, col)
 
 
-@functools.lru_cache(maxsize=None)
 def geometry(size: int) -> Geometry:
     """The cached Geometry of a size in 2..25 (ValueError otherwise)."""
-    size = check_size(size)
+    return _build(check_size(size))  # checked first: the cache would hash a bad size
+
+
+@functools.lru_cache(maxsize=None)
+def _build(size: int) -> Geometry:
     width = size + 2
     npoints = width * width
     onboard = np.zeros(npoints, dtype=np.int8)

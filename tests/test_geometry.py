@@ -153,8 +153,6 @@ def test_size_that_is_not_an_integer_raises_saying_what_is_allowed(size):
             make(size)
 
 
-@pytest.mark.xfail(strict=True, reason="core bug: geometry() is lru_cached before check_size, so an unhashable "
-                                       "size raises TypeError ('unhashable type') instead of ValueError")
 @pytest.mark.parametrize("size", [[9], {9: 9}])
 def test_unhashable_size_raises_value_error_saying_what_is_allowed(size):
     with pytest.raises(ValueError, match="integer from 2 to 25"):
