@@ -150,10 +150,14 @@ def playout_batch(s0, z0, zob, seed, first, cap, scores, moves, capped):
         scores[i], moves[i], capped[i] = playout(s, z, zob, rng, cap, no_trace, no_owners)
 
 
+CHOSE_UNPLAYABLE, CHOSE_KO = 100, 101  # checked_playouts: the chooser broke the card's rule
+
+
 @jit_nogil
 def checked_playouts(s0, z0, zob, seed, count, cap):
     """Run `count` playouts calling bk.check after every move; return (0, 0, 0) or the first
-    failure as (problem code, playout index, move number)."""
+    failure as (problem code, playout index, move number): a bk.check code, CHOSE_UNPLAYABLE
+    or CHOSE_KO."""
     s = s0.copy()
     z = z0.copy()
     rng = np.zeros(1, dtype=np.uint64)
@@ -172,7 +176,9 @@ def checked_playouts(s0, z0, zob, seed, count, cap):
                     break
             else:
                 if s[bk.META + p] != bk.EMPTY or not bk.is_playable(z, s[bk.M_NW], c, p):
-                    return 100, i, move
+                    return CHOSE_UNPLAYABLE, i, move
+                if p == s[bk.M_KO] and c == s[bk.M_KO_COLOR]:
+                    return CHOSE_KO, i, move
                 bk.play(s, z, zob, p, c)
                 passes = 0
             code, _ = bk.check(s, z, zob)
