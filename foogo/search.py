@@ -13,6 +13,10 @@ game's legal moves). Passing: when the opponent has just passed and the
 position already wins under area scoring, pass at once; otherwise pass is one
 of the root's moves and is played when it is the most visited.
 
+A timed search stops early once the most visited root move leads the next by
+more visits than the time left can add at the current rate (it cannot be
+overtaken); a search for a playout count always runs its count.
+
 It does not know the game's rules beyond `legal_moves`, nor GTP or clocks:
 callers turn clocks into a time budget.
 """
@@ -33,6 +37,7 @@ from .playout import move_cap
 from .policy import PATTERN_TABLE, POLICIES, policy_id  # noqa: F401 (POLICIES: this module's API)
 
 DEFAULT_PLAYOUTS = 5000
+EARLY_CHECK_SECONDS = 0.05  # how often a timed search asks whether its best move is settled
 MAX_DEPTH = 400
 
 
@@ -277,14 +282,23 @@ class Search:
         if playouts is not None:
             quota = [playouts // threads + (1 if k < playouts % threads else 0) for k in range(threads)]
         batch = max(8, 4096 // (board.size * board.size))
+        settled = threading.Event()  # the best move can no longer be overtaken in the time left
+        check_early = decide and deadline is not None
 
         def work(k: int) -> None:
             tree = self._trees[k]
+            last_check = start
             while True:
-                if stop is not None and stop.is_set():
+                if (stop is not None and stop.is_set()) or settled.is_set():
                     return
-                if deadline is not None and time.perf_counter() >= deadline:
+                now = time.perf_counter()
+                if deadline is not None and now >= deadline:
                     return
+                if check_early and k == 0 and now - last_check >= EARLY_CHECK_SECONDS:
+                    last_check = now
+                    if self._settled(now - start, deadline - now):
+                        settled.set()
+                        return
                 n = batch
                 if quota[k] is not None:
                     n = min(n, quota[k] - tree.iterations)
@@ -304,6 +318,19 @@ class Search:
                 for f in futures:
                     f.result()
         return self._result(board, color, start, decide=decide)
+
+    def _settled(self, elapsed: float, remaining: float) -> bool:
+        """True if the most visited root move leads the next by more visits than the time left can add."""
+        visits: dict[int, float] = {}
+        for tree in self._trees:
+            moves, rn, _ = tree.root_edges()
+            for m, n in zip(moves.tolist(), rn.tolist()):
+                visits[m] = visits.get(m, 0.0) + n
+        if len(visits) < 2 or elapsed <= 0:
+            return len(visits) == 1
+        first, second = sorted(visits.values(), reverse=True)[:2]
+        rate = sum(tree.iterations for tree in self._trees) / elapsed
+        return first - second > rate * remaining
 
     def _result(self, board, color, start, decide: bool) -> SearchResult:
         visits: dict[int, float] = {}

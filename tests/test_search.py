@@ -198,3 +198,17 @@ def test_selfplay_game_ends_and_scores():
         color = 3 - color
     assert game.last_passes() >= 2, "two passes end a 5x5 self-play game"
     assert game.final_score()[0] in "BW0"
+
+
+def test_timed_search_stops_early_when_the_best_move_is_settled():
+    board = board_from_ascii("""
+        . . . . .
+        . O O O .
+        O X X X .
+        . O O O .
+        . . . . .
+    """, to_move=WHITE)
+    # capturing three stones at E3 is overwhelmingly best: the search should not need 5 s
+    result = Search(SearchConfig(seconds=5.0, seed=14)).genmove(board, WHITE, 0.5, legal(board, WHITE))
+    assert name(board, result.move) == "E3"
+    assert result.seconds < 4.0
