@@ -1,4 +1,4 @@
-"""Random playouts: the uniform light policy, batches of playouts on threads, ownership maps.
+"""Random playouts: the playout loop for either policy, batches of playouts on threads, ownership maps.
 
 A playout continues a position to the end with the design card's rule: each
 side picks uniformly among its playable points (never its own eyes; the
@@ -11,11 +11,11 @@ Randomness is a xorshift64* stream per playout, seeded from (seed, playout
 index) by splitmix64: playout i of a batch is the same whatever the thread
 count or the order in which threads run.
 
-Policies sit behind one seam: `choose_light(s, z, c, rng)` picks a point for
-colour c. The heavy policy (policy.py) is another chooser with the same
-contract; `run_playouts` and `play_out` take a policy name ("light" or
-"heavy"), and the light kernels here stay as they were, so `foogo bench` pays
-nothing for the seam. This module knows nothing of trees or of GTP.
+Policies sit behind one seam, `policy.choose(s, z, c, rng, policy, table)`:
+the light (uniform) and heavy choosers, and the random stream, live in
+policy.py below this module. Kernels take the policy id (policy.LIGHT or
+policy.HEAVY); the Python API takes its name ("light" or "heavy"). This
+module knows nothing of trees or of GTP.
 """
 
 from __future__ import annotations
@@ -27,10 +27,9 @@ from dataclasses import dataclass
 
 import numpy as np
 from . import board_kernels as bk
-from .bits import ONE, popcount, select_in_word
 from .jit import jit_nogil, kernel
-
-PASS = bk.PASS
+from .policy import (HEAVY, LIGHT, PASS, PATTERN_TABLE, POLICIES, choose, choose_heavy,  # noqa: F401
+                     choose_light, policy_id, random_below, seed_rng, splitmix64)
 
 
 def move_cap(size: int) -> int:
@@ -38,75 +37,10 @@ def move_cap(size: int) -> int:
     return 3 * size * size
 
 
-# ---------------------------------------------------------------- random numbers
-
 @kernel
-def splitmix64(x):
-    """One splitmix64 step: a well-mixed uint64 from any uint64 (used to derive seeds)."""
-    x = x + np.uint64(0x9E3779B97F4A7C15)
-    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return x ^ (x >> np.uint64(31))
-
-
-@kernel
-def seed_rng(rng, seed, index):
-    """Seed the one-word generator rng for playout number `index` of a run seeded with `seed`."""
-    x = splitmix64(splitmix64(np.uint64(seed)) ^ np.uint64(index))
-    rng[0] = x if x != 0 else np.uint64(0x2545F4914F6CDD1D)
-
-
-@kernel
-def random_below(rng, n):
-    """A uniform integer in [0, n) for 0 < n < 2**32 from the xorshift64* generator in rng[0]."""
-    x = rng[0]
-    x ^= x >> np.uint64(12)
-    x ^= x << np.uint64(25)
-    x ^= x >> np.uint64(27)
-    rng[0] = x
-    x = x * np.uint64(0x2545F4914F6CDD1D)
-    # Lemire's multiply-shift: bias below n / 2**32, far under any test's resolution here
-    return np.int64(((x >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
-
-
-# ---------------------------------------------------------------- the light policy
-
-@kernel
-def choose_light(s, z, c, rng):
-    """A point drawn uniformly from playable(c) minus the ko point, or PASS if there is none.
-
-    Draws r uniformly below the set's size and returns its r-th set bit, so every
-    playable point has the same chance (never a scan from a random start)."""
-    nw = s[bk.M_NW]
-    base = 1 + (c - 1) * nw
-    ko = s[bk.M_KO]
-    ko_word = -1
-    ko_mask = np.uint64(0)
-    if ko != bk.NO_KO and s[bk.M_KO_COLOR] == c:
-        ko_word = base + (ko >> 6)
-        ko_mask = z[ko_word] & (ONE << np.uint64(ko & 63))
-        z[ko_word] &= ~ko_mask
-    total = np.uint64(0)
-    for i in range(nw):
-        total += popcount(z[base + i])
-    point = PASS
-    if total > 0:
-        r = np.uint64(random_below(rng, total))
-        for i in range(nw):
-            word = z[base + i]
-            count = popcount(word)
-            if r < count:
-                point = i * 64 + select_in_word(word, r)
-                break
-            r -= count
-    if ko_word >= 0:
-        z[ko_word] |= ko_mask
-    return point
-
-
-@kernel
-def playout(s, z, zob, rng, cap, trace, owners):
-    """Play position (s, z) out in place with the light policy, side to move first.
+def playout(s, z, zob, rng, cap, trace, owners, policy, table):
+    """Play position (s, z) out in place with policy LIGHT or HEAVY (table: the heavy
+    policy's patterns, see policy.py), side to move first.
 
     trace (int32) receives point * 2 + colour - 1 of each stone played while it has room;
     owners (int8[P]) receives the final owner of each point (see board_kernels.area); pass
@@ -121,7 +55,7 @@ def playout(s, z, zob, rng, cap, trace, owners):
         if moves >= cap:
             capped = 1
             break
-        p = choose_light(s, z, c, rng)
+        p = choose(s, z, c, rng, policy, table)
         if p == PASS:
             bk.play_pass(s, c)
             passes += 1
@@ -136,7 +70,7 @@ def playout(s, z, zob, rng, cap, trace, owners):
 
 
 @jit_nogil
-def playout_batch(s0, z0, zob, seed, first, cap, scores, moves, capped):
+def playout_batch(s0, z0, zob, seed, first, cap, scores, moves, capped, policy, table):
     """Run playouts first .. first + len(scores) - 1 of a seeded run from (s0, z0), filling the arrays."""
     s = s0.copy()
     z = z0.copy()
@@ -147,17 +81,21 @@ def playout_batch(s0, z0, zob, seed, first, cap, scores, moves, capped):
         s[:] = s0
         z[:] = z0
         seed_rng(rng, seed, first + i)
-        scores[i], moves[i], capped[i] = playout(s, z, zob, rng, cap, no_trace, no_owners)
+        scores[i], moves[i], capped[i] = playout(s, z, zob, rng, cap, no_trace, no_owners, policy, table)
 
 
 CHOSE_UNPLAYABLE, CHOSE_KO = 100, 101  # checked_playouts: the chooser broke the card's rule
 
 
-@jit_nogil
-def checked_playouts(s0, z0, zob, seed, count, cap):
+def checked_playouts(s0, z0, zob, seed, count, cap, policy: str = "light"):
     """Run `count` playouts calling bk.check after every move; return (0, 0, 0) or the first
     failure as (problem code, playout index, move number): a bk.check code, CHOSE_UNPLAYABLE
     or CHOSE_KO."""
+    return _checked_playouts(s0, z0, zob, seed, count, cap, policy_id(policy), PATTERN_TABLE)
+
+
+@jit_nogil
+def _checked_playouts(s0, z0, zob, seed, count, cap, policy, table):
     s = s0.copy()
     z = z0.copy()
     rng = np.zeros(1, dtype=np.uint64)
@@ -165,10 +103,10 @@ def checked_playouts(s0, z0, zob, seed, count, cap):
         s[:] = s0
         z[:] = z0
         seed_rng(rng, seed, i)
-        c = s[bk.M_TO_MOVE]
+        c = np.int64(s[bk.M_TO_MOVE])
         passes = 0
         for move in range(cap):
-            p = choose_light(s, z, c, rng)
+            p = choose(s, z, c, rng, policy, table)
             if p == PASS:
                 bk.play_pass(s, c)
                 passes += 1
@@ -189,7 +127,7 @@ def checked_playouts(s0, z0, zob, seed, count, cap):
 
 
 @jit_nogil
-def ownership_batch(s0, z0, zob, seed, first, count, cap, total):
+def ownership_batch(s0, z0, zob, seed, first, count, cap, total, policy, table):
     """Add to total (float64[P]) the final owner (+1 black, -1 white) of each point over
     playouts first .. first + count - 1 of the run seeded `seed`."""
     s = s0.copy()
@@ -201,7 +139,7 @@ def ownership_batch(s0, z0, zob, seed, first, count, cap, total):
         s[:] = s0
         z[:] = z0
         seed_rng(rng, seed, first + i)
-        playout(s, z, zob, rng, cap, no_trace, owners)
+        playout(s, z, zob, rng, cap, no_trace, owners, policy, table)
         for p in range(owners.shape[0]):
             if owners[p] == bk.BLACK:
                 total[p] += 1.0
@@ -237,16 +175,13 @@ def default_threads() -> int:
 
 def play_out(board, seed: int = 0, index: int = 0, policy: str = "light"):
     """Play a copy of `board` out with the named policy; return (copy, score, stones played, capped)."""
-    from . import policy as heavy  # below this module: it builds on the light kernels
-
-    kind = heavy.policy_id(policy)
+    kind = policy_id(policy)
     result = board.copy()
     rng = np.zeros(1, dtype=np.uint64)
     seed_rng(rng, seed, index)
     s, z = result._state()
-    score, moves, capped = heavy.playout_with(s, z, result.geometry.zobrist, rng, move_cap(result.size),
-                                              np.empty(0, dtype=np.int32), np.empty(0, dtype=np.int8),
-                                              kind, heavy.PATTERN_TABLE)
+    score, moves, capped = playout(s, z, result.geometry.zobrist, rng, move_cap(result.size),
+                                   np.empty(0, dtype=np.int32), np.empty(0, dtype=np.int8), kind, PATTERN_TABLE)
     return result, int(score), int(moves), bool(capped)
 
 
@@ -256,9 +191,7 @@ def run_playouts(board, count: int, seed: int = 0, threads: int = 1, first: int 
     with the named policy ("light" or "heavy").
 
     The results depend only on (board, seed, first, count, policy), never on the thread count."""
-    from . import policy as heavy  # below this module: it builds on the light kernels
-
-    kind = heavy.policy_id(policy)
+    kind = policy_id(policy)
     if count < 0:
         raise ValueError(f"playout count must be >= 0, got {count}")
     if threads < 1:
@@ -275,11 +208,7 @@ def run_playouts(board, count: int, seed: int = 0, threads: int = 1, first: int 
 
     def work(job):
         a, b = job
-        if kind == heavy.HEAVY:
-            heavy.heavy_batch(s0, z0, zob, seed, first + a, cap, scores[a:b], moves[a:b], capped[a:b],
-                              heavy.PATTERN_TABLE)
-        else:
-            playout_batch(s0, z0, zob, seed, first + a, cap, scores[a:b], moves[a:b], capped[a:b])
+        playout_batch(s0, z0, zob, seed, first + a, cap, scores[a:b], moves[a:b], capped[a:b], kind, PATTERN_TABLE)
 
     if len(jobs) <= 1:
         for job in jobs:
@@ -300,7 +229,7 @@ def ownership(board, playouts: int = 300, seed: int = 0, threads: int = 1) -> np
 
     def work(k):
         ownership_batch(s0, z0, geo.zobrist, seed, counts[k], counts[k + 1] - counts[k],
-                        move_cap(board.size), totals[k])
+                        move_cap(board.size), totals[k], LIGHT, PATTERN_TABLE)
 
     if threads == 1:
         work(0)

@@ -1,11 +1,16 @@
-"""The heavy playout policy: local Go knowledge in front of the uniform choice, behind the playout seam.
+"""Playout policies: the choosers that pick a playout's next move, and the random stream they draw from.
 
-What it is: `choose_heavy(s, z, c, rng, table)`, a chooser with `choose_light`'s
-contract: it returns a padded point of playable(c) minus the ko point, or PASS
-when that set is empty. So it never fills its own eyes, takes the opponent's
-eye-like points only to capture, and playouts end as light ones do. Around it:
-the heavy playout (`playout_heavy`), `playout_with` (either policy by id, for
-the tree), seeded batches, checked playouts, and the 3x3 pattern table.
+What it is: the seam `choose(s, z, c, rng, policy, table)` and its two policies.
+Both return a padded point of playable(c) minus the ko point, or PASS when that
+set is empty, so they never fill their own eyes, take the opponent's eye-like
+points only to capture, and playouts end whichever is used.
+  LIGHT  `choose_light`: uniform over that set, the card's and the benchmark's
+         policy. It draws r below the set's size and returns its r-th set bit.
+  HEAVY  `choose_heavy(s, z, c, rng, table)`: local Go knowledge in front of the
+         uniform choice, with the 3x3 pattern table passed in as an array.
+Randomness is a xorshift64* stream per playout, seeded from (seed, playout
+index) by splitmix64 (`seed_rng`), so playout i of a run is the same whatever
+the thread count. The playout loop itself is in playout.py, above this module.
 
 The rules, in MoGo's and Pachi's order. Each of (a)-(c) looks only around the
 last move (none after a pass or on an empty history), runs with the probability
@@ -37,7 +42,7 @@ loads) rather than maintained incrementally: that would need a 16-bit word per
 point kept by every stone placed and removed in board_kernels, on every move of
 every playout, for a table read at most 8 times a move.
 
-What it is not: no ladders, no two-liberty tactics, no global capture rule, no
+What the heavy policy is not: no ladders, no two-liberty tactics, no global capture rule, no
 learned pattern weights, no ko-fight logic.
 """
 
@@ -46,8 +51,10 @@ from __future__ import annotations
 import numpy as np
 
 from . import board_kernels as bk
-from .jit import inline, jit_nogil, kernel
-from .playout import PASS, choose_light, playout, random_below, seed_rng
+from .bits import ONE, popcount, select_in_word
+from .jit import inline, kernel
+
+PASS = bk.PASS
 
 LIGHT, HEAVY = 0, 1
 POLICIES = ("light", "heavy")  # names, indexed by id
@@ -56,6 +63,72 @@ CAPTURE_PERMIL = 900
 ATARI_PERMIL = 900
 PATTERN_PERMIL = 900
 SELF_ATARI_REDRAWS = 4
+
+# ---------------------------------------------------------------- random numbers
+
+@kernel
+def splitmix64(x):
+    """One splitmix64 step: a well-mixed uint64 from any uint64 (used to derive seeds)."""
+    x = x + np.uint64(0x9E3779B97F4A7C15)
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+
+
+@kernel
+def seed_rng(rng, seed, index):
+    """Seed the one-word generator rng for playout number `index` of a run seeded with `seed`."""
+    x = splitmix64(splitmix64(np.uint64(seed)) ^ np.uint64(index))
+    rng[0] = x if x != 0 else np.uint64(0x2545F4914F6CDD1D)
+
+
+@kernel
+def random_below(rng, n):
+    """A uniform integer in [0, n) for 0 < n < 2**32 from the xorshift64* generator in rng[0]."""
+    x = rng[0]
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    rng[0] = x
+    x = x * np.uint64(0x2545F4914F6CDD1D)
+    # Lemire's multiply-shift: bias below n / 2**32, far under any test's resolution here
+    return np.int64(((x >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+# ---------------------------------------------------------------- the light policy
+
+@kernel
+def choose_light(s, z, c, rng):
+    """A point drawn uniformly from playable(c) minus the ko point, or PASS if there is none.
+
+    Draws r uniformly below the set's size and returns its r-th set bit, so every
+    playable point has the same chance (never a scan from a random start)."""
+    nw = s[bk.M_NW]
+    base = 1 + (c - 1) * nw
+    ko = s[bk.M_KO]
+    ko_word = -1
+    ko_mask = np.uint64(0)
+    if ko != bk.NO_KO and s[bk.M_KO_COLOR] == c:
+        ko_word = base + (ko >> 6)
+        ko_mask = z[ko_word] & (ONE << np.uint64(ko & 63))
+        z[ko_word] &= ~ko_mask
+    total = np.uint64(0)
+    for i in range(nw):
+        total += popcount(z[base + i])
+    point = PASS
+    if total > 0:
+        r = np.uint64(random_below(rng, total))
+        for i in range(nw):
+            word = z[base + i]
+            count = popcount(word)
+            if r < count:
+                point = i * 64 + select_in_word(word, r)
+                break
+            r -= count
+    if ko_word >= 0:
+        z[ko_word] |= ko_mask
+    return point
+
 
 # ---------------------------------------------------------------- the pattern table
 
@@ -337,97 +410,16 @@ def choose_heavy(s, z, c, rng, table):
     return uniform_move(s, z, c, rng)
 
 
-# ---------------------------------------------------------------- playouts
-
-@kernel
-def playout_heavy(s, z, zob, rng, cap, trace, owners, table):
-    """`playout.playout` with choose_heavy: same arguments plus the pattern table, same results."""
-    c = np.int64(s[bk.M_TO_MOVE])
-    passes = np.int64(s[bk.M_PASSES])
-    moves = 0
-    capped = 0
-    room = trace.shape[0]
-    while passes < 2:
-        if moves >= cap:
-            capped = 1
-            break
-        p = choose_heavy(s, z, c, rng, table)
-        if p == PASS:
-            bk.play_pass(s, c)
-            passes += 1
-        else:
-            bk.play(s, z, zob, p, c)
-            passes = 0
-            if moves < room:
-                trace[moves] = p * 2 + c - 1
-            moves += 1
-        c = 3 - c
-    return bk.area(s, owners), moves, capped
-
-
-@kernel
-def playout_with(s, z, zob, rng, cap, trace, owners, policy, table):
-    """A playout with policy LIGHT (the table unused) or HEAVY; see playout.playout."""
-    if policy == HEAVY:
-        return playout_heavy(s, z, zob, rng, cap, trace, owners, table)
-    return playout(s, z, zob, rng, cap, trace, owners)
-
-
-@jit_nogil
-def heavy_batch(s0, z0, zob, seed, first, cap, scores, moves, capped, table):
-    """`playout.playout_batch` with the heavy policy."""
-    s = s0.copy()
-    z = z0.copy()
-    rng = np.zeros(1, dtype=np.uint64)
-    no_trace = np.empty(0, dtype=np.int32)
-    no_owners = np.empty(0, dtype=np.int8)
-    for i in range(scores.shape[0]):
-        s[:] = s0
-        z[:] = z0
-        seed_rng(rng, seed, first + i)
-        scores[i], moves[i], capped[i] = playout_heavy(s, z, zob, rng, cap, no_trace, no_owners, table)
-
-
-# what checked_heavy_playouts reports besides bk.check's codes
-CHOSE_UNPLAYABLE, CHOSE_KO = 100, 101
-
-
-@jit_nogil
-def checked_heavy_playouts(s0, z0, zob, seed, count, cap, table):
-    """Run `count` heavy playouts, checking every choice (in playable, not the ko point) and calling
-    bk.check after every move; return (0, 0, 0) or the first failure as (code, playout, move)."""
-    s = s0.copy()
-    z = z0.copy()
-    rng = np.zeros(1, dtype=np.uint64)
-    for i in range(count):
-        s[:] = s0
-        z[:] = z0
-        seed_rng(rng, seed, i)
-        c = np.int64(s[bk.M_TO_MOVE])
-        passes = 0
-        for move in range(cap):
-            p = choose_heavy(s, z, c, rng, table)
-            if p == PASS:
-                bk.play_pass(s, c)
-                passes += 1
-                if passes == 2:
-                    break
-            else:
-                if s[bk.META + p] != bk.EMPTY or not bk.is_playable(z, s[bk.M_NW], c, p):
-                    return CHOSE_UNPLAYABLE, i, move
-                if p == s[bk.M_KO] and s[bk.M_KO_COLOR] == c:
-                    return CHOSE_KO, i, move
-                bk.play(s, z, zob, p, c)
-                passes = 0
-            code, _ = bk.check(s, z, zob)
-            if code != bk.CHECK_OK:
-                return code, i, move
-            c = 3 - c
-    return 0, 0, 0
-
-
 def policy_id(name: str) -> int:
     """LIGHT or HEAVY for a policy name; ValueError naming the choices otherwise."""
     if name not in POLICIES:
         raise ValueError(f"unknown playout policy {name!r}; available: {', '.join(POLICIES)}")
     return POLICIES.index(name)
+
+
+@kernel
+def choose(s, z, c, rng, policy, table):
+    """The point policy LIGHT or HEAVY picks for c (table: the heavy policy's patterns), or PASS."""
+    if policy == HEAVY:
+        return choose_heavy(s, z, c, rng, table)
+    return choose_light(s, z, c, rng)

@@ -31,8 +31,8 @@ import numpy as np
 from . import board_kernels as bk
 from .bits import ONE, trailing_zeros
 from .jit import inline, kernel
-from .playout import PASS
-from .policy import HEAVY, matches_pattern, playout_with, self_atari  # noqa: F401 (self_atari: tree API)
+from .playout import PASS, playout
+from .policy import HEAVY, matches_pattern, self_atari  # noqa: F401 (self_atari: tree API)
 
 DISABLED = -3  # an edge the game's rules forbid at this root
 
@@ -270,7 +270,7 @@ def run_iterations(ni, nh, ei, ef, meta, root_s, root_z, zob, s, z, trace, tstar
         if terminal:
             score = bk.area(s, marks)
         else:
-            score, nmoves, capped = playout_with(s, z, zob, rng, cap, trace[ntrace:], marks, policy, table)
+            score, nmoves, capped = playout(s, z, zob, rng, cap, trace[ntrace:], marks, policy, table)
             ntrace += min(nmoves, trace.shape[0] - ntrace)
         margin = score - komi
         black_result = 1.0 if margin > 0 else (0.0 if margin < 0 else 0.5)

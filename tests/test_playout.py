@@ -20,6 +20,7 @@ import foogo
 from foogo import BLACK, WHITE, Board, board_from_ascii
 from foogo import board_kernels as bk
 from foogo import playout as po
+from foogo.bits import select_in_word
 
 NO_OWNERS = np.empty(0, dtype=np.int8)
 
@@ -70,7 +71,7 @@ def replay_events(board, seed, count):
     for i in range(count):
         s, z = s0.copy(), z0.copy()
         po.seed_rng(rng, seed, i)
-        _, moves, capped = po.playout(s, z, zob, rng, cap, trace, NO_OWNERS)
+        _, moves, capped = po.playout(s, z, zob, rng, cap, trace, NO_OWNERS, po.LIGHT, po.PATTERN_TABLE)
         events["capped"] += capped
         events["long"] += moves > board.size ** 2
         s, z = s0.copy(), z0.copy()
@@ -110,7 +111,8 @@ def test_playouts_from_a_middle_game_position_stay_consistent(size):
     trace = np.zeros(po.move_cap(size), dtype=np.int32)
     rng = np.zeros(1, dtype=np.uint64)
     po.seed_rng(rng, 3, 0)
-    _, moves, _ = po.playout(s, z, board.geometry.zobrist, rng, po.move_cap(size), trace, NO_OWNERS)
+    _, moves, _ = po.playout(s, z, board.geometry.zobrist, rng, po.move_cap(size), trace, NO_OWNERS,
+                             po.LIGHT, po.PATTERN_TABLE)
     for entry in trace[: int(moves * 0.4)].tolist():
         board.play((entry & 1) + 1, entry >> 1)
     board.check_consistency()
@@ -439,7 +441,7 @@ def test_nothing_allowed_means_pass():
 def test_select_in_word_finds_the_r_th_set_bit(word, data):
     ones = [i for i in range(64) if word >> i & 1]
     r = data.draw(st.integers(0, len(ones) - 1))
-    assert po.select_in_word(np.uint64(word), r) == ones[r]
+    assert select_in_word(np.uint64(word), r) == ones[r]
 
 
 def test_random_below_stays_below():
@@ -470,7 +472,7 @@ def test_playout_moves_are_playable_and_never_fill_an_own_eye(diagram, to_move, 
         final = board.copy()
         s, z = final._state()
         po.seed_rng(rng, 31, i)
-        _, moves, capped = po.playout(s, z, zob, rng, cap, trace, NO_OWNERS)
+        _, moves, capped = po.playout(s, z, zob, rng, cap, trace, NO_OWNERS, po.LIGHT, po.PATTERN_TABLE)
         assert not capped
         ref = sgf_grid(diagram)
         grid = ref.board

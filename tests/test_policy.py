@@ -3,7 +3,7 @@
 Diagrams are read with `board_from_ascii`; the last move, which the rules look
 around, is played with `board.play`. The pattern table is held against a slow
 matcher written here from the diagrams in `policy.PATTERNS` alone, and heavy
-playouts are checked move by move (`checked_heavy_playouts`) and replayed from
+playouts are checked move by move (`playout.checked_playouts` with policy "heavy") and replayed from
 their traces.
 """
 
@@ -404,7 +404,7 @@ def midgame(size, moves, seed):
 def test_heavy_playouts_stay_consistent_after_every_move(size, count, moves):
     board = midgame(size, moves, seed=size)
     s0, z0 = board._state()
-    result = pol.checked_heavy_playouts(s0, z0, board.geometry.zobrist, 17, count, po.move_cap(size), TABLE)
+    result = po.checked_playouts(s0, z0, board.geometry.zobrist, 17, count, po.move_cap(size), "heavy")
     assert tuple(result) == (0, 0, 0)
 
 
@@ -421,7 +421,7 @@ def test_heavy_playouts_end_and_never_fill_their_own_eyes(size):
     for i in range(150):
         s, z = s0.copy(), z0.copy()
         po.seed_rng(r, 5, i)
-        _, moves, capped = pol.playout_heavy(s, z, zob, r, cap, trace, NO_OWNERS, TABLE)
+        _, moves, capped = po.playout(s, z, zob, r, cap, trace, NO_OWNERS, pol.HEAVY, TABLE)
         assert not capped and moves < cap
         s, z = s0.copy(), z0.copy()
         to_move = int(s[bk.M_TO_MOVE])
