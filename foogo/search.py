@@ -130,7 +130,7 @@ class _Tree:
             allowed = set(int(p) for p in legal) | {PASS}
             for e in range(first, first + count):
                 if ei[e, tk.MOVE] not in allowed:
-                    ei[e, tk.MOVE] = tk.DISABLED
+                    tk.disable(ei, ef, e)
             return True
         self.clear()
         root = tk.expand(ni, nh, ei, ef, meta, self.root_s, self.root_z, color, legal.astype(np.int32),

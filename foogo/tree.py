@@ -84,13 +84,14 @@ def prior(s, p, c, last, params, table):
             captures = True
         elif cq == c and s[libs + s[heads + q]] == 1:
             saves = True
+    risky = False if captures else self_atari(s, p, c)
     if captures:
         value = 0.9
         weight = 2 * n0
-    elif saves and not self_atari(s, p, c):
+    elif saves and not risky:
         value = 0.8
         weight = 2 * n0
-    elif self_atari(s, p, c):
+    elif risky:
         value = 0.2
         weight = 2 * n0
     else:
@@ -115,6 +116,9 @@ def prior(s, p, c, last, params, table):
                         cq = s[colors + q]
                         if cq == bk.BLACK or cq == bk.WHITE:
                             near = True
+                            break
+                if near:
+                    break
             if not near:
                 value = 0.3 if line == 0 else 0.45
     return weight, weight * value
@@ -175,6 +179,15 @@ def expand(ni, nh, ei, ef, meta, s, z, c, moves, nmoves, params, table):
     return node
 
 
+def disable(ei, ef, e) -> None:
+    """Forbid edge e (a move the game's rules forbid at this root): marked DISABLED and valued -1
+    (every real value is in [0, 1]), so that selection never picks it without testing for it."""
+    ei[e, MOVE] = DISABLED
+    ef[e, N] = 1e30
+    ef[e, W] = -1e30
+    ef[e, AN] = ef[e, AW] = ef[e, RN] = ef[e, RW] = 0.0
+
+
 # ---------------------------------------------------------------- one iteration
 
 @kernel
@@ -187,9 +200,7 @@ def select_edge(ni, ei, ef, node, params):
     log_visits = np.log(ni[node, VISITS] + 1.0)
     best = -1
     best_value = -1e300
-    for e in range(first, first + count):
-        if ei[e, MOVE] == DISABLED:
-            continue
+    for e in range(first, first + count):  # disabled edges carry a huge N: never chosen (see disable)
         n = ef[e, N]
         an = ef[e, AN]
         # (1 - beta) * W/N + beta * AW/AN with beta = AN / (AN + N + AN * N / equiv),

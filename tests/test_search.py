@@ -212,3 +212,21 @@ def test_timed_search_stops_early_when_the_best_move_is_settled():
     result = Search(SearchConfig(seconds=5.0, seed=14)).genmove(board, WHITE, 0.5, legal(board, WHITE))
     assert name(board, result.move) == "E3"
     assert result.seconds < 4.0
+
+
+def test_reused_root_never_plays_a_move_the_game_forbids():
+    board = Board(7)
+    search = Search(SearchConfig(playouts=3000, seed=15))
+    first = search.genmove(board, BLACK, 7.0, legal(board, BLACK))
+    board.play(BLACK, first.move)
+    reply = first.pv[1] if len(first.pv) > 1 and first.pv[1] != PASS else None
+    if reply is None:
+        pytest.skip("search produced no reply in its PV")
+    board.play(WHITE, reply)
+    allowed = legal(board, BLACK)
+    favourite = search._trees[0].principal_variation(None, 1)
+    forbidden = [p for p in allowed if p in favourite] or allowed[:1]
+    # as if superko forbade the move the reused subtree likes best
+    result = search.genmove(board, BLACK, 7.0, [p for p in allowed if p not in forbidden])
+    assert result.move not in forbidden
+    assert not set(result.visits) & set(forbidden)
