@@ -320,9 +320,11 @@ def run_iterations(ni, nh, ei, ef, meta, root_s, root_z, zob, s, z, trace, tstar
             first = ni[parent, FIRST]
             for f in range(first, first + ni[parent, COUNT]):
                 m = ei[f, MOVE]
-                if m >= 0 and firstc[m] == pcolor:
-                    ef[f, AN] += 1.0
-                    ef[f, AW] += result
+                # branch-free: about half the edges match, at random, so a branch mispredicts;
+                # pass and disabled edges (m < 0) read firstc[0], an off-board point never played
+                hit = np.float32(firstc[max(m, 0)] == pcolor)
+                ef[f, AN] += hit
+                ef[f, AW] += hit * result
         for j in range(ntrace):
             firstc[trace[j] >> 1] = 0
     return count
