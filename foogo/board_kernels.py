@@ -370,8 +370,9 @@ def play(s, z, zob, p, c):
     set_playable(z, nw, BLACK, p, False)
     set_playable(z, nw, WHITE, p, False)
 
-    # p is a liberty of the new stone or a lost liberty of each distinct neighbouring string
-    h1 = h2 = h3 = -1
+    # p is a liberty of the new stone or a lost liberty of each distinct neighbouring string;
+    # h1..h4 record those strings once each, for the capture and merge steps below
+    h1 = h2 = h3 = h4 = -1
     nlibs = 0
     sumlibs = 0
     for q in (p - w, p - 1, p + 1, p + w):
@@ -386,8 +387,10 @@ def play(s, z, zob, p, c):
                     h1 = g
                 elif h2 < 0:
                     h2 = g
-                else:
+                elif h3 < 0:
                     h3 = g
+                else:
+                    h4 = g
                 s[libs + g] -= 1
                 s[libsum + g] -= p
                 if s[libs + g] == 1:  # entering atari: its last liberty changes status
@@ -398,13 +401,11 @@ def play(s, z, zob, p, c):
     captured = 0
     last_captured = -1
     k1 = k2 = k3 = k4 = -1  # heads of the captured strings
-    for q in (p - w, p - 1, p + 1, p + w):
-        # HEAD of an empty or off-board point is stale but in range, so both tests can run
-        if (s[colors + q] == other) & (s[libs + s[heads + q]] == 0):
-            g = s[heads + q]
+    for g in (h1, h2, h3, h4):
+        if g >= 0 and s[colors + g] == other and s[libs + g] == 0:
             n, ndirty = _remove_string(s, z, zob, g, ndirty)
             captured += n
-            last_captured = q
+            last_captured = g  # the point itself when a single stone is taken (ko)
             if k1 < 0:
                 k1 = g
             elif k2 < 0:
@@ -415,9 +416,8 @@ def play(s, z, zob, p, c):
                 k4 = g
 
     # merge: the smaller string's stones are absorbed one by one into the larger
-    for q in (p - w, p - 1, p + 1, p + w):
-        if s[colors + q] == c:
-            g = s[heads + q]
+    for g in (h1, h2, h3, h4):  # distinct strings: none was merged into p's before its turn
+        if g >= 0 and s[colors + g] == c:
             hp = s[heads + p]
             if g != hp:
                 if s[ssize + g] >= s[ssize + hp]:
