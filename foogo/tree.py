@@ -44,7 +44,7 @@ MOVE, CHILD = 0, 1
 N, W, AN, AW, RN, RW = 0, 1, 2, 3, 4, 5
 # meta fields
 NODES, EDGES, ROOT, FULL, SAMPLES = 0, 1, 2, 3, 4
-OWNERSHIP_EVERY = 4
+OWNERSHIP_EVERY = 16
 # params fields (float64 array)
 P_KOMI, P_EQUIV, P_UCT, P_EXPAND, P_PRIOR, P_CAP, P_POLICY = 0, 1, 2, 3, 4, 5, 6  # P_POLICY: LIGHT or HEAVY
 NPARAMS = 8
