@@ -18,7 +18,6 @@ from .jit import kernel
 
 
 ONE = np.uint64(1)
-ZERO = np.uint64(0)
 LOW32 = np.uint64(0xFFFFFFFF)
 LOW16 = np.uint64(0xFFFF)
 LOW8 = np.uint64(0xFF)

@@ -207,7 +207,6 @@ class Search:
         self.config = config or SearchConfig()
         self._trees: list[_Tree] = []
         self._geometry = None
-        self._lock = threading.Lock()
 
     def new_game(self) -> None:
         """Forget the trees (no reuse across games)."""
@@ -319,13 +318,23 @@ class Search:
                     f.result()
         return self._result(board, color, start, decide=decide)
 
+    def _root_totals(self) -> tuple[dict[int, float], dict[int, float], list[dict[int, float]]]:
+        """Root move -> real visits and wins summed over the threads' trees, and each tree's visits."""
+        visits: dict[int, float] = {}
+        wins: dict[int, float] = {}
+        per_tree = []
+        for tree in self._trees:
+            moves, rn, rw = tree.root_edges()
+            own = dict(zip(moves.tolist(), rn.tolist()))
+            per_tree.append(own)
+            for m, w in zip(moves.tolist(), rw.tolist()):
+                visits[m] = visits.get(m, 0.0) + own[m]
+                wins[m] = wins.get(m, 0.0) + w
+        return visits, wins, per_tree
+
     def _settled(self, elapsed: float, remaining: float) -> bool:
         """True if the most visited root move leads the next by more visits than the time left can add."""
-        visits: dict[int, float] = {}
-        for tree in self._trees:
-            moves, rn, _ = tree.root_edges()
-            for m, n in zip(moves.tolist(), rn.tolist()):
-                visits[m] = visits.get(m, 0.0) + n
+        visits = self._root_totals()[0]
         if len(visits) < 2 or elapsed <= 0:
             return len(visits) == 1
         first, second = sorted(visits.values(), reverse=True)[:2]
@@ -333,13 +342,7 @@ class Search:
         return first - second > rate * remaining
 
     def _result(self, board, color, start, decide: bool) -> SearchResult:
-        visits: dict[int, float] = {}
-        wins: dict[int, float] = {}
-        for tree in self._trees:
-            moves, rn, rw = tree.root_edges()
-            for m, n, w in zip(moves.tolist(), rn.tolist(), rw.tolist()):
-                visits[m] = visits.get(m, 0.0) + n
-                wins[m] = wins.get(m, 0.0) + w
+        visits, wins, per_tree = self._root_totals()
         total = int(sum(tree.iterations for tree in self._trees))
         elapsed = time.perf_counter() - start
         samples = sum(-(-tree.iterations // tk.OWNERSHIP_EVERY) for tree in self._trees)
@@ -349,9 +352,8 @@ class Search:
             return SearchResult(PASS, 0.5, total, elapsed, [PASS], {}, {}, ownership, color)
         best = max(visits, key=lambda m: (visits[m], wins[m]))
         winrate = wins[best] / visits[best]
-        best_tree = max(self._trees, key=lambda t: dict(zip(t.root_edges()[0].tolist(),
-                                                             t.root_edges()[1].tolist())).get(best, 0))
-        pv = best_tree.principal_variation(best)
+        best_tree = max(range(len(self._trees)), key=lambda k: per_tree[k].get(best, 0.0))
+        pv = self._trees[best_tree].principal_variation(best)
         move = best
         threshold = self.config.resign_threshold
         if decide and threshold is not None and winrate < threshold and total >= 200:

@@ -116,15 +116,21 @@ def test_resigns_a_lost_position_and_not_when_resigning_is_off():
     assert stubborn.move != RESIGN
 
 
-def test_tree_is_reused_for_the_next_move():
-    board = Board(9)
-    search = Search(SearchConfig(playouts=3000, seed=8))
+def two_plies_down(size, seed):
+    """A search that chose black's move, and the board after that move and the reply its PV expects."""
+    board = Board(size)
+    search = Search(SearchConfig(playouts=3000, seed=seed))
     first = search.genmove(board, BLACK, 7.0, legal(board, BLACK))
     board.play(BLACK, first.move)
     reply = first.pv[1] if len(first.pv) > 1 and first.pv[1] != PASS else None
     if reply is None:
         pytest.skip("search produced no reply in its PV")
     board.play(WHITE, reply)
+    return board, search
+
+
+def test_tree_is_reused_for_the_next_move():
+    board, search = two_plies_down(9, 8)
     tree = search._trees[0]
     expected = tree._find(board.hash, BLACK)
     assert expected >= 0, "the position two plies down is in the tree"
@@ -215,17 +221,16 @@ def test_timed_search_stops_early_when_the_best_move_is_settled():
 
 
 def test_reused_root_never_plays_a_move_the_game_forbids():
-    board = Board(7)
-    search = Search(SearchConfig(playouts=3000, seed=15))
-    first = search.genmove(board, BLACK, 7.0, legal(board, BLACK))
-    board.play(BLACK, first.move)
-    reply = first.pv[1] if len(first.pv) > 1 and first.pv[1] != PASS else None
-    if reply is None:
-        pytest.skip("search produced no reply in its PV")
-    board.play(WHITE, reply)
+    board, search = two_plies_down(7, 15)
     allowed = legal(board, BLACK)
-    favourite = search._trees[0].principal_variation(None, 1)
-    forbidden = [p for p in allowed if p in favourite] or allowed[:1]
+    ni, nh, ei, ef, meta = search._trees[0].arrays
+    node = search._trees[0]._find(board.hash, BLACK)
+    assert node >= 0, "the position two plies down is in the tree"
+    edges = [e for e in range(ni[node, tk.FIRST], ni[node, tk.FIRST] + ni[node, tk.COUNT])
+             if ei[e, tk.MOVE] >= 0]
+    favourite = int(ei[max(edges, key=lambda e: ef[e, tk.RN]), tk.MOVE])
+    assert favourite in allowed
+    forbidden = [favourite]
     # as if superko forbade the move the reused subtree likes best
     result = search.genmove(board, BLACK, 7.0, [p for p in allowed if p not in forbidden])
     assert result.move not in forbidden
