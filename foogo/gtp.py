@@ -600,6 +600,8 @@ class GtpEngine:
         rate = result.playouts / seconds if seconds > 0 else 0.0
         pv = " ".join(self._name(p) for p in (getattr(result, "pv", None) or [])[:12])
         budget_text = "" if budget is None else f", budget {budget:.2f} s"
+        stopped = getattr(result, "stopped", "")
+        budget_text += f", stopped: {stopped}" if stopped else ""
         self._log(f"{command} {COLOR_NAMES[color]}: {self._name(move)} | {result.playouts} playouts in "
                   f"{seconds:.2f} s ({rate:.0f}/s{budget_text}), win rate {result.winrate:.1%}, pv {pv}")
 

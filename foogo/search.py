@@ -13,9 +13,13 @@ game's legal moves). Passing: when the opponent has just passed and the
 position already wins under area scoring, pass at once; otherwise pass is one
 of the root's moves and is played when it is the most visited.
 
-A timed search stops early once the most visited root move leads the next by
-more visits than the time left can add at the current rate (it cannot be
-overtaken); a search for a playout count always runs its count.
+Time use: a time budget is the most a move may take. A timed search stops
+early once the most visited root move leads the next by more visits than the
+time left can add at the current rate (it cannot be overtaken). Past half its
+budget (the soft limit) it also stops when the result is clear: the best
+move's win rate is below CLEAR or above 1 - CLEAR. Close positions, and the
+opening (fewer than OPENING of the points hold stones), use the whole budget. A search for a playout count always runs its count. `stopped` in the
+result says why a search ended.
 
 It does not know the game's rules beyond `legal_moves`, nor GTP or clocks:
 callers turn clocks into a time budget.
@@ -39,6 +43,9 @@ from .policy import PATTERN_TABLE, POLICIES, policy_id  # noqa: F401 (POLICIES: 
 DEFAULT_PLAYOUTS = 5000
 EARLY_CHECK_SECONDS = 0.05  # how often a timed search asks whether its best move is settled
 MAX_DEPTH = 400
+SOFT = 0.5  # fraction of a time budget after which a clear position stops the search
+CLEAR = 0.2  # a position is clear when the best win rate is below CLEAR or above 1 - CLEAR
+OPENING = 0.15  # the opening: fewer than this fraction of the points hold stones
 
 
 @dataclass
@@ -80,6 +87,7 @@ class SearchResult:
     winrates: dict[int, float] = field(default_factory=dict)  # root move -> win rate
     ownership: np.ndarray | None = None  # float[size*size]: +1 black owns, -1 white
     color: int = BLACK
+    stopped: str = ""  # why the search ended: budget, playouts, settled, clear, stop, passed, empty
 
     @property
     def playouts_per_second(self) -> float:
@@ -224,7 +232,7 @@ class Search:
         start = time.perf_counter()
         legal = self._root_moves(board, color, legal_moves)
         if board.last_move == PASS and self._wins_by_passing(board, color, komi):
-            return SearchResult(PASS, 1.0, 0, time.perf_counter() - start, [PASS], color=color)
+            return SearchResult(PASS, 1.0, 0, time.perf_counter() - start, [PASS], color=color, stopped="passed")
         seconds = time_budget if time_budget is not None else self.config.seconds
         playouts = self.config.playouts
         if seconds is None and playouts is None:
@@ -281,22 +289,32 @@ class Search:
         if playouts is not None:
             quota = [playouts // threads + (1 if k < playouts % threads else 0) for k in range(threads)]
         batch = max(8, 16384 // (board.size * board.size))  # ~5 ms of work between clock checks
-        settled = threading.Event()  # the best move can no longer be overtaken in the time left
+        ended = threading.Event()  # set by thread 0 when the search should end before its deadline
+        why = ["playouts" if playouts is not None else "budget"]
         check_early = decide and deadline is not None
+        soft = None
+        if check_early and not self._opening(board):
+            soft = start + SOFT * seconds
 
         def work(k: int) -> None:
             tree = self._trees[k]
             last_check = start
             while True:
-                if (stop is not None and stop.is_set()) or settled.is_set():
+                if ended.is_set():
+                    return
+                if stop is not None and stop.is_set():
+                    why[0] = "stop"
                     return
                 now = time.perf_counter()
                 if deadline is not None and now >= deadline:
+                    why[0] = "budget"
                     return
                 if check_early and k == 0 and now - last_check >= EARLY_CHECK_SECONDS:
                     last_check = now
-                    if self._settled(now - start, deadline - now):
-                        settled.set()
+                    reason = self._early_stop(now - start, deadline - now, soft is not None and now >= soft)
+                    if reason:
+                        why[0] = reason
+                        ended.set()
                         return
                 n = batch
                 if quota[k] is not None:
@@ -304,6 +322,7 @@ class Search:
                     if n <= 0:
                         return
                 if tree.run(n, params) == 0:
+                    why[0] = "empty"
                     return
 
         if progress is None and threads == 1:
@@ -316,7 +335,15 @@ class Search:
                     progress(self._result(board, color, start, decide=False))
                 for f in futures:
                     f.result()
-        return self._result(board, color, start, decide=decide)
+        result = self._result(board, color, start, decide=decide)
+        result.stopped = why[0]
+        return result
+
+    @staticmethod
+    def _opening(board) -> bool:
+        """True while fewer than OPENING of the board's points hold stones."""
+        stones = board.stones(BLACK).count() + board.stones(BLACK ^ 3).count()
+        return stones < OPENING * board.size * board.size
 
     def _root_totals(self) -> tuple[dict[int, float], dict[int, float], list[dict[int, float]]]:
         """Root move -> real visits and wins summed over the threads' trees, and each tree's visits."""
@@ -332,14 +359,24 @@ class Search:
                 wins[m] = wins.get(m, 0.0) + w
         return visits, wins, per_tree
 
-    def _settled(self, elapsed: float, remaining: float) -> bool:
-        """True if the most visited root move leads the next by more visits than the time left can add."""
-        visits = self._root_totals()[0]
+    def _early_stop(self, elapsed: float, remaining: float, past_soft: bool) -> str:
+        """Why a timed search should end now ("settled" or "clear"), or "" to go on.
+
+        settled: the most visited root move leads the next by more visits than the time left can add.
+        clear (past the soft limit only): the best move's win rate is far from even."""
+        visits, wins, _ = self._root_totals()
         if len(visits) < 2 or elapsed <= 0:
-            return len(visits) == 1
-        first, second = sorted(visits.values(), reverse=True)[:2]
+            return "settled" if len(visits) == 1 else ""
+        ranked = sorted(visits, key=visits.get, reverse=True)
+        first, second = visits[ranked[0]], visits[ranked[1]]
         rate = sum(tree.iterations for tree in self._trees) / elapsed
-        return first - second > rate * remaining
+        if first - second > rate * remaining:
+            return "settled"
+        if past_soft and first > 0:
+            winrate = wins[ranked[0]] / first
+            if not CLEAR <= winrate <= 1 - CLEAR:
+                return "clear"
+        return ""
 
     def _result(self, board, color, start, decide: bool) -> SearchResult:
         visits, wins, per_tree = self._root_totals()

@@ -9,6 +9,7 @@ from foogo import BLACK, PASS, WHITE, Board, board_from_ascii
 from foogo.game import Game
 from foogo.geometry import RESIGN
 from foogo.search import Search, SearchConfig
+from foogo import search as search_module
 from foogo import tree as tk
 
 
@@ -235,3 +236,59 @@ def test_reused_root_never_plays_a_move_the_game_forbids():
     result = search.genmove(board, BLACK, 7.0, [p for p in allowed if p not in forbidden])
     assert result.move not in forbidden
     assert not set(result.visits) & set(forbidden)
+
+
+MIDDLE_GAME = """
+    . . . . . . . . .
+    . . X . . . O . .
+    . . X X . O O . .
+    . X O X . O X . .
+    . . O X . O X . .
+    . . O O X X O . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+"""
+
+
+def test_past_half_its_budget_a_search_stops_in_a_clear_position(monkeypatch):
+    monkeypatch.setattr(search_module, "CLEAR", 0.5)  # every position counts as clear
+    board = board_from_ascii(MIDDLE_GAME, to_move=BLACK)
+    result = Search(SearchConfig(seconds=1.0, seed=21)).genmove(board, BLACK, 7.0, legal(board, BLACK))
+    assert result.stopped == "clear"
+    assert search_module.SOFT * 1.0 <= result.seconds < 0.8
+
+
+def test_the_opening_uses_the_whole_budget_even_when_clear(monkeypatch):
+    monkeypatch.setattr(search_module, "CLEAR", 0.5)
+    board = board_from_ascii(MIDDLE_GAME.replace("X", ".").replace("O", "."), to_move=BLACK)
+    result = Search(SearchConfig(seconds=1.0, seed=21)).genmove(board, BLACK, 7.0, legal(board, BLACK))
+    assert result.stopped in ("budget", "settled")
+    assert result.seconds > 0.7
+
+
+SYMMETRIC = """
+    . . . . . . . . .
+    . . O . . . O . .
+    . . X O . O X . .
+    . . X . . . X . .
+    . . . . . . . . .
+    . . X . . . X . .
+    . . X O . O X . .
+    . . O . . . O . .
+    . . . . . . . . .
+"""
+
+
+def test_a_close_position_uses_the_whole_budget_unless_settled():
+    board = board_from_ascii(SYMMETRIC, to_move=BLACK)
+    result = Search(SearchConfig(seconds=1.0, seed=22)).genmove(board, BLACK, 4.5, legal(board, BLACK))
+    assert 0.4 < result.winrate < 0.6, "a position as even as its symmetry"
+    assert result.stopped in ("budget", "settled"), "not cut short at the soft limit"
+    assert result.stopped == "settled" or result.seconds >= 0.95
+
+
+def test_a_playout_count_search_says_so():
+    board = Board(5)
+    result = Search(SearchConfig(playouts=100, seed=2)).genmove(board, BLACK, 0.5, legal(board, BLACK))
+    assert result.stopped == "playouts" and result.playouts == 100
