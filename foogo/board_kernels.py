@@ -402,7 +402,9 @@ def play(s, z, zob, p, c):
     last_captured = -1
     k1 = k2 = k3 = k4 = -1  # heads of the captured strings
     for g in (h1, h2, h3, h4):
-        if g >= 0 and s[colors + g] == other and s[libs + g] == 0:
+        if g < 0:  # h1..h4 and k1..k4 are filled in order: the first -1 ends each list
+            break
+        if s[colors + g] == other and s[libs + g] == 0:
             n, ndirty = _remove_string(s, z, zob, g, ndirty)
             captured += n
             last_captured = g  # the point itself when a single stone is taken (ko)
@@ -417,7 +419,9 @@ def play(s, z, zob, p, c):
 
     # merge: the smaller string's stones are absorbed one by one into the larger
     for g in (h1, h2, h3, h4):  # distinct strings: none was merged into p's before its turn
-        if g >= 0 and s[colors + g] == c:
+        if g < 0:
+            break
+        if s[colors + g] == c:
             hp = s[heads + p]
             if g != hp:
                 if s[ssize + g] >= s[ssize + hp]:
@@ -458,8 +462,9 @@ def play(s, z, zob, p, c):
             refresh_eye(s, z, q, c)
     _refresh_diagonals(s, z, p)
     for k in (k1, k2, k3, k4):
-        if k >= 0:
-            _refresh_removed(s, z, k)
+        if k < 0:
+            break
+        _refresh_removed(s, z, k)
     dirty = META + DIRTY * P
     for i in range(ndirty):
         refresh_point(s, z, s[dirty + i])
