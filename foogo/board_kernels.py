@@ -330,6 +330,14 @@ def _remove_string(s, z, zob, h, ndirty):
 
 
 @inline
+def _refresh_if_new_eye(s, z, q, c):
+    """After c played beside q: if q is empty and has become eye-like for c, set its playable bits."""
+    n = s[META + NBR * s[M_P] + q] >> (0 if c == BLACK else 4)
+    if (s[META + COLOR * s[M_P] + q] == EMPTY) & (n & 15 == EYE_FULL):
+        refresh_eye(s, z, q, c)
+
+
+@inline
 def _refresh_removed(s, z, h):
     """Set the playable bits on and around the points of a removed string (its list is intact)."""
     p = h
@@ -455,11 +463,11 @@ def play(s, z, zob, p, c):
 
     # Playable bits. An empty orthogonal neighbour was not eye-like before (p was empty
     # beside it) and can only have become eye-like for c; diagonals can change eye status.
-    shift = 0 if c == BLACK else 4
-    nbr = META + NBR * P
-    for q in (p - w, p - 1, p + 1, p + w):
-        if (s[colors + q] == EMPTY) & ((s[nbr + q] >> shift) & 15 == EYE_FULL):
-            refresh_eye(s, z, q, c)
+    # (four calls, not a loop over a tuple: numba makes that an indirect jump per turn)
+    _refresh_if_new_eye(s, z, p - w, c)
+    _refresh_if_new_eye(s, z, p - 1, c)
+    _refresh_if_new_eye(s, z, p + 1, c)
+    _refresh_if_new_eye(s, z, p + w, c)
     _refresh_diagonals(s, z, p)
     for k in (k1, k2, k3, k4):
         if k < 0:
