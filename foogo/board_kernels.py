@@ -330,6 +330,14 @@ def _remove_string(s, z, zob, h, ndirty):
 
 
 @inline
+def _refresh_if_new_eye(s, z, q, c):
+    """After c played beside q: if q is empty and has become eye-like for c, set its playable bits."""
+    n = s[META + NBR * s[M_P] + q] >> (0 if c == BLACK else 4)
+    if (s[META + COLOR * s[M_P] + q] == EMPTY) & (n & 15 == EYE_FULL):
+        refresh_eye(s, z, q, c)
+
+
+@inline
 def _refresh_removed(s, z, h):
     """Set the playable bits on and around the points of a removed string (its list is intact)."""
     p = h
@@ -402,7 +410,9 @@ def play(s, z, zob, p, c):
     last_captured = -1
     k1 = k2 = k3 = k4 = -1  # heads of the captured strings
     for g in (h1, h2, h3, h4):
-        if g >= 0 and s[colors + g] == other and s[libs + g] == 0:
+        if g < 0:  # h1..h4 and k1..k4 are filled in order: the first -1 ends each list
+            break
+        if s[colors + g] == other and s[libs + g] == 0:
             n, ndirty = _remove_string(s, z, zob, g, ndirty)
             captured += n
             last_captured = g  # the point itself when a single stone is taken (ko)
@@ -417,7 +427,9 @@ def play(s, z, zob, p, c):
 
     # merge: the smaller string's stones are absorbed one by one into the larger
     for g in (h1, h2, h3, h4):  # distinct strings: none was merged into p's before its turn
-        if g >= 0 and s[colors + g] == c:
+        if g < 0:
+            break
+        if s[colors + g] == c:
             hp = s[heads + p]
             if g != hp:
                 if s[ssize + g] >= s[ssize + hp]:
@@ -451,15 +463,16 @@ def play(s, z, zob, p, c):
 
     # Playable bits. An empty orthogonal neighbour was not eye-like before (p was empty
     # beside it) and can only have become eye-like for c; diagonals can change eye status.
-    shift = 0 if c == BLACK else 4
-    nbr = META + NBR * P
-    for q in (p - w, p - 1, p + 1, p + w):
-        if (s[colors + q] == EMPTY) & ((s[nbr + q] >> shift) & 15 == EYE_FULL):
-            refresh_eye(s, z, q, c)
+    # (four calls, not a loop over a tuple: numba makes that an indirect jump per turn)
+    _refresh_if_new_eye(s, z, p - w, c)
+    _refresh_if_new_eye(s, z, p - 1, c)
+    _refresh_if_new_eye(s, z, p + 1, c)
+    _refresh_if_new_eye(s, z, p + w, c)
     _refresh_diagonals(s, z, p)
     for k in (k1, k2, k3, k4):
-        if k >= 0:
-            _refresh_removed(s, z, k)
+        if k < 0:
+            break
+        _refresh_removed(s, z, k)
     dirty = META + DIRTY * P
     for i in range(ndirty):
         refresh_point(s, z, s[dirty + i])

@@ -518,3 +518,19 @@ def test_no_module_bypasses_the_stamped_decorators():
             with open(os.path.join(package, name), encoding="utf-8") as handle:
                 source = handle.read()
             assert not re.search(r"\bnjit\b|numba\.jit\b|from numba import .*\bjit\b", source), name
+
+
+def test_kernels_index_without_wraparound_and_jit_functions_with_it():
+    from numba import njit
+    from foogo import jit
+
+    def load(a, i):
+        return a[i]
+
+    unwrapped = njit(_nrt=False, pipeline_class=jit._KernelCompiler)(load)
+    wrapped = njit(load)
+    a = np.arange(4, dtype=np.int32)
+    assert unwrapped(a, 2) == 2 and wrapped(a, -1) == 3
+    negative_test = re.compile(r"icmp slt i64 %[\w.\"]+, 0")  # numba's wrap: index < 0 ? index + n : index
+    assert not negative_test.search(unwrapped.inspect_llvm(unwrapped.signatures[0]))
+    assert negative_test.search(wrapped.inspect_llvm(wrapped.signatures[0]))
