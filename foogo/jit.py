@@ -16,11 +16,13 @@ negative index is not wrapped to the end of the array (there is no `a[-1]` in a
 kernel; an index below 0 is out of bounds, as it is above the end). Numba has
 no such option and adds a compare-and-select to every array access with a
 signed index; the playout kernels make several hundred accesses a move, and
-dropping them measured +20% playouts/s. `_KernelCompiler` below lowers
+dropping them measured +20% playouts/s. `KERNEL_PIPELINE` below lowers
 kernels with its own lowering class, and the hook on numba's
 `fix_integer_index` skips the wrap only inside functions that class is
 lowering: numba's own helpers, `jit` functions and other numba users in the
-process keep Python's semantics.
+process keep Python's semantics. The hook uses numba internals (written
+against numba 0.68); should a numba lack them, kernels compile the usual way
+(correct, slower) with a warning, and a test fails to say so.
 
 Numba's on-disk cache decides freshness by the stamp (mtime, size) of the one
 file that defines a function. foogo's kernels inline each other across files,
@@ -34,14 +36,11 @@ from __future__ import annotations
 import hashlib
 import os
 
-from numba import njit, types
-from numba.core import lowering
+import warnings
+
+from numba import njit
 from numba.core.caching import (CacheImpl, InTreeCacheLocator, UserProvidedCacheLocator,
                                  UserWideCacheLocator)
-from numba.core.compiler import CompilerBase, DefaultPassBuilder
-from numba.core.compiler_machinery import register_pass
-from numba.core.typed_passes import NativeLowering
-from numba.np import arrayobj
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 KERNEL_MODULES = ("jit.py", "bits.py", "board_kernels.py", "playout.py", "policy.py", "tree.py")
@@ -92,53 +91,70 @@ for _locator in (_UserWideLocator, _InTreeLocator, _UserProvidedLocator):
 # ---------------------------------------------------------------- no wraparound in kernels
 
 _UNWRAPPED = set()  # LLVM names of the kernel functions being lowered right now
-_numba_fix_integer_index = arrayobj.fix_integer_index
 
 
-def _fix_integer_index(context, builder, idxty, idx, size):
-    """numba's index fix-up, minus the negative-index wrap inside a kernel being lowered."""
-    if idxty.signed and builder.function.name in _UNWRAPPED:
-        return context.cast(builder, idx, idxty, types.intp)
-    return _numba_fix_integer_index(context, builder, idxty, idx, size)
+def _unwrapped_pipeline():
+    """numba's nopython pipeline lowering without the negative-index wrap, or None (with a warning
+    on stderr) if this numba's internals are not the ones the hook was written against: kernels
+    then compile with numba's own pipeline, correct and about a fifth slower."""
+    try:
+        from numba import types
+        from numba.core import lowering
+        from numba.core.compiler import CompilerBase, DefaultPassBuilder
+        from numba.core.compiler_machinery import register_pass
+        from numba.core.typed_passes import NativeLowering
+        from numba.np import arrayobj
+
+        numba_fix_integer_index = arrayobj.fix_integer_index
+        base_lower = lowering.Lower.lower
+    except (ImportError, AttributeError) as exc:  # pragma: no cover (another numba)
+        warnings.warn(f"foogo: kernels keep numba's negative-index wrap ({exc}); playouts run slower")
+        return None
+
+    def fix_integer_index(context, builder, idxty, idx, size):
+        """numba's index fix-up, minus the negative-index wrap inside a kernel being lowered."""
+        if idxty.signed and builder.function.name in _UNWRAPPED:
+            return context.cast(builder, idx, idxty, types.intp)
+        return numba_fix_integer_index(context, builder, idxty, idx, size)
+
+    class KernelLower(lowering.Lower):
+        """numba's lowering of one function, with its name in _UNWRAPPED meanwhile."""
+
+        def lower(self):
+            name = self.fndesc.mangled_name
+            _UNWRAPPED.add(name)
+            try:
+                base_lower(self)
+            finally:
+                _UNWRAPPED.discard(name)
+
+    @register_pass(mutates_CFG=True, analysis_only=False)
+    class KernelLowering(NativeLowering):
+        """numba's native lowering pass with KernelLower."""
+
+        _name = "foogo_kernel_lowering"
+
+        @property
+        def lowering_class(self):
+            return KernelLower
+
+    class KernelCompiler(CompilerBase):
+        """numba's nopython pipeline with KernelLowering in place of NativeLowering."""
+
+        def define_pipelines(self):
+            pm = DefaultPassBuilder.define_nopython_pipeline(self.state)
+            pm.passes = [(KernelLowering if cls is NativeLowering else cls, text) for cls, text in pm.passes]
+            pm.finalize()
+            return [pm]
+
+    arrayobj.fix_integer_index = fix_integer_index
+    return KernelCompiler
 
 
-arrayobj.fix_integer_index = _fix_integer_index
+KERNEL_PIPELINE = _unwrapped_pipeline()  # None: numba's own pipeline (see above)
+_pipeline = {} if KERNEL_PIPELINE is None else {"pipeline_class": KERNEL_PIPELINE}
 
-
-class _KernelLower(lowering.Lower):
-    """numba's lowering of one function, with its name in _UNWRAPPED meanwhile."""
-
-    def lower(self):
-        name = self.fndesc.mangled_name
-        _UNWRAPPED.add(name)
-        try:
-            super().lower()
-        finally:
-            _UNWRAPPED.discard(name)
-
-
-@register_pass(mutates_CFG=True, analysis_only=False)
-class _KernelLowering(NativeLowering):
-    """numba's native lowering pass with _KernelLower."""
-
-    _name = "foogo_kernel_lowering"
-
-    @property
-    def lowering_class(self):
-        return _KernelLower
-
-
-class _KernelCompiler(CompilerBase):
-    """numba's nopython pipeline with _KernelLowering in place of NativeLowering."""
-
-    def define_pipelines(self):
-        pm = DefaultPassBuilder.define_nopython_pipeline(self.state)
-        pm.passes = [(_KernelLowering if cls is NativeLowering else cls, text) for cls, text in pm.passes]
-        pm.finalize()
-        return [pm]
-
-
-kernel = njit(cache=True, _nrt=False, nogil=True, pipeline_class=_KernelCompiler)
-inline = njit(cache=True, _nrt=False, inline="always", pipeline_class=_KernelCompiler)
+kernel = njit(cache=True, _nrt=False, nogil=True, **_pipeline)
+inline = njit(cache=True, _nrt=False, inline="always", **_pipeline)
 jit = njit(cache=True)
 jit_nogil = njit(cache=True, nogil=True)

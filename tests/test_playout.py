@@ -527,7 +527,8 @@ def test_kernels_index_without_wraparound_and_jit_functions_with_it():
     def load(a, i):
         return a[i]
 
-    unwrapped = njit(_nrt=False, pipeline_class=jit._KernelCompiler)(load)
+    assert jit.KERNEL_PIPELINE is not None, "this numba's internals differ from those jit.py hooks into"
+    unwrapped = njit(_nrt=False, pipeline_class=jit.KERNEL_PIPELINE)(load)
     wrapped = njit(load)
     a = np.arange(4, dtype=np.int32)
     assert unwrapped(a, 2) == 2 and wrapped(a, -1) == 3
