@@ -276,6 +276,16 @@ def allowed(s, z, c, p):
 
 
 @inline
+def in_atari(s, q, color):
+    """True if q holds a `color` stone whose string has one liberty. Branch-free, for scans where
+    the colour is unpredictable: HEAD holds a point at every index (a stale one at empty points,
+    0 on a fresh board), so the LIBS load is always in bounds."""
+    P = s[bk.M_P]
+    head = s[bk.META + bk.HEAD * P + q]
+    return (s[bk.META + bk.COLOR * P + q] == color) & (s[bk.META + bk.LIBS * P + head] == 1)
+
+
+@inline
 def capture_move(s, z, c, last, rng):
     """Rule (a): the liberty of the largest opponent string in atari that has a stone in the 3x3
     block around `last` (ties at random), or PASS if there is none that c may take."""
@@ -288,6 +298,12 @@ def capture_move(s, z, c, last, rng):
     ssize = bk.META + bk.SSIZE * P
     other = 3 - c
     best = PASS
+    # most of the time no opponent string is in atari here: say so first without a branch per point
+    n, m, t = last + w, last, last - w
+    if not (in_atari(s, n - 1, other) | in_atari(s, n, other) | in_atari(s, n + 1, other)
+            | in_atari(s, m - 1, other) | in_atari(s, m, other) | in_atari(s, m + 1, other)
+            | in_atari(s, t - 1, other) | in_atari(s, t, other) | in_atari(s, t + 1, other)):
+        return best
     best_size = 0
     ties = 0
     for k in range(9):
@@ -329,6 +345,9 @@ def atari_answer(s, z, c, last, rng):
     libsum = bk.META + bk.LIBSUM * P
     other = 3 - c
     answer = PASS
+    if not (in_atari(s, last - w, c) | in_atari(s, last - 1, c) | in_atari(s, last + 1, c)
+            | in_atari(s, last + w, c)):  # the usual case, told without a branch per point
+        return answer
     found = 0
     g1 = g2 = g3 = -1  # strings already answered for
     for q in (last - w, last - 1, last + 1, last + w):
