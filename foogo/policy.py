@@ -54,7 +54,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import board_kernels as bk
-from .bits import ONE, popcount, select_in_word
+from .bits import ONE, popcount, select_in_word, trailing_zeros
 from .jit import inline, kernel
 
 PASS = bk.PASS
@@ -383,17 +383,33 @@ def atari_answer(s, z, c, last, rng):
 
 
 @inline
+def _pattern_bit(s, q, c, table, j, centre):
+    """1 << j if q is empty and playing c there matches a pattern, else 0, without a branch: the
+    code is read around q only when q is empty (so on the board), else around the on-board
+    `centre` of its block, and that result is masked off."""
+    empty = s[bk.META + bk.COLOR * s[bk.M_P] + q] == bk.EMPTY
+    return np.int64(empty & matches_pattern(s, q if empty else centre, c, table)) << j
+
+
+@inline
 def pattern_move(s, z, c, last, rng, table):
     """Rule (c): an empty point of the 3x3 block around `last` that matches a pattern for c and
     is not a self-atari, uniformly among those; PASS if there is none."""
     w = s[bk.M_W]
-    colors = bk.META + bk.COLOR * s[bk.M_P]
     answer = PASS
     found = 0
-    for q in (last + w - 1, last + w, last + w + 1, last - 1, last + 1, last - w - 1, last - w, last - w + 1):
-        if s[colors + q] != bk.EMPTY or not allowed(s, z, c, q):
-            continue
-        if matches_pattern(s, q, c, table) and not self_atari(s, q, c):
+    # the block's points j = 0..8 in reading order (NW N NE W . E SW S SE): first a mask of the
+    # empty pattern matches, told without a branch per point (neither is predictable)
+    n, m, t = last + w, last, last - w
+    hits = (_pattern_bit(s, n - 1, c, table, 0, m) | _pattern_bit(s, n, c, table, 1, m)
+            | _pattern_bit(s, n + 1, c, table, 2, m) | _pattern_bit(s, m - 1, c, table, 3, m)
+            | _pattern_bit(s, m + 1, c, table, 5, m) | _pattern_bit(s, t - 1, c, table, 6, m)
+            | _pattern_bit(s, t, c, table, 7, m) | _pattern_bit(s, t + 1, c, table, 8, m))
+    while hits != 0:  # in reading order
+        j = np.int64(trailing_zeros(np.uint64(hits)))
+        hits &= hits - 1
+        q = last + (1 - j // 3) * w + (j % 3 - 1)
+        if allowed(s, z, c, q) and not self_atari(s, q, c):
             found += 1
             if random_below(rng, found) == 0:
                 answer = q
