@@ -23,7 +23,7 @@ from .geometry import (BLACK, COLUMNS, EMPTY, PASS, WHITE, Geometry, OffBoardErr
 _REASONS = {1: "occupied", 2: "ko", 3: "suicide"}
 _CHECK_MESSAGES = {
     bk.BAD_COLOR: "colour array has an impossible value (or the sentinel ring is broken)",
-    bk.BAD_HEAD: "string head does not match the flood-filled string",
+    bk.BAD_HEAD: "string head does not match the flood-filled string (or, at an empty point, is not a point)",
     bk.BAD_LIST: "stone list does not cycle through exactly the string's stones",
     bk.BAD_LIBS: "liberty count differs from the flood fill",
     bk.BAD_LIBSUM: "liberty sum differs from the flood fill",

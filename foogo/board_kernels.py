@@ -598,6 +598,8 @@ def check(s, z, zob):
         c = s[colors + p]
         if on != (c != OFFBOARD) or c < 0 or c > 3:
             return BAD_COLOR, p
+        if not 0 <= s[heads + p] < P:  # stale at empty points, but always a point (policy.in_atari reads it)
+            return BAD_HEAD, p
     for p in range(P):
         row = p // w - 1
         col = p % w - 1

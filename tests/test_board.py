@@ -728,3 +728,13 @@ def test_consistency_check_catches_a_stone_changed_behind_its_back():
     s[bk.META + bk.COLOR * board.geometry.npoints + board.geometry.parse("A1")] = BLACK
     with pytest.raises(BoardInconsistent):
         board.check_consistency()
+
+
+def test_consistency_check_catches_a_head_entry_off_the_array_at_an_empty_point():
+    from foogo import board_kernels as bk
+    board = board_from_ascii(EYE_MIDDLE)
+    s, _ = board._state()
+    # empty points keep a stale head, but it must name a point: the heavy policy reads LIBS there
+    s[bk.META + bk.HEAD * board.geometry.npoints + board.geometry.parse("C3")] = -1
+    with pytest.raises(BoardInconsistent, match="head"):
+        board.check_consistency()
