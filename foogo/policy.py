@@ -293,7 +293,6 @@ def capture_move(s, z, c, last, rng):
     w = s[bk.M_W]
     colors = bk.META + bk.COLOR * P
     heads = bk.META + bk.HEAD * P
-    libs = bk.META + bk.LIBS * P
     libsum = bk.META + bk.LIBSUM * P
     ssize = bk.META + bk.SSIZE * P
     other = 3 - c
@@ -308,7 +307,7 @@ def capture_move(s, z, c, last, rng):
     ties = 0
     for k in range(9):
         q = last + (k // 3 - 1) * w + (k % 3 - 1)
-        if s[colors + q] != other or s[libs + s[heads + q]] != 1:
+        if not in_atari(s, q, other):
             continue
         h = s[heads + q]
         seen = False  # the same string at an earlier point of the block
@@ -365,7 +364,7 @@ def atari_answer(s, z, c, last, rng):
         r = h
         while True:  # attackers in atari: walk the stones of h
             for t in (r - w, r - 1, r + 1, r + w):
-                if s[colors + t] == other and s[libs + s[heads + t]] == 1:
+                if in_atari(s, t, other):
                     cand = s[libsum + s[heads + t]]
                     if allowed(s, z, c, cand):
                         found += 1

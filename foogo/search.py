@@ -36,7 +36,7 @@ import numpy as np
 
 from . import board_kernels as bk
 from . import tree as tk
-from .geometry import BLACK, PASS, RESIGN, parse_color
+from .geometry import BLACK, PASS, RESIGN, WHITE, parse_color
 from .playout import move_cap
 from .policy import PATTERN_TABLE, POLICIES, policy_id  # noqa: F401 (POLICIES: this module's API)
 
@@ -342,7 +342,7 @@ class Search:
     @staticmethod
     def _opening(board) -> bool:
         """True while fewer than OPENING of the board's points hold stones."""
-        stones = board.stones(BLACK).count() + board.stones(BLACK ^ 3).count()
+        stones = board.stones(BLACK).count() + board.stones(WHITE).count()
         return stones < OPENING * board.size * board.size
 
     def _root_totals(self) -> tuple[dict[int, float], dict[int, float], list[dict[int, float]]]:
