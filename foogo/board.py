@@ -20,13 +20,12 @@ from . import board_kernels as bk
 from .geometry import (BLACK, COLUMNS, EMPTY, PASS, WHITE, Geometry, OffBoardError, geometry,
                        parse_color)
 
-_REASONS = {1: "occupied", 2: "ko", 3: "suicide"}
+_REASONS = {bk.OCCUPIED: "occupied", bk.KO: "ko", bk.SUICIDE: "suicide"}
 _CHECK_MESSAGES = {
     bk.BAD_COLOR: "colour array has an impossible value (or the sentinel ring is broken)",
     bk.BAD_HEAD: "string head does not match the flood-filled string (or, at an empty point, is not a point)",
     bk.BAD_LIST: "stone list does not cycle through exactly the string's stones",
-    bk.BAD_LIBS: "liberty count differs from the flood fill",
-    bk.BAD_LIBSUM: "liberty sum differs from the flood fill",
+    bk.BAD_PSEUDO: "pseudo-liberty count, sum or sum of squares differs from the flood fill",
     bk.BAD_SIZE: "string size differs from the flood fill",
     bk.BAD_PLAYABLE: "playable bit differs from the definition",
     bk.BAD_HASH: "Zobrist hash differs from the stones",
@@ -141,7 +140,7 @@ class Board:
     def last_move(self) -> int | None:
         """Padded point of the last move, PASS, or None before any move."""
         last = int(self._s[bk.M_LAST])
-        return None if last == -2 else last
+        return None if last == bk.NO_MOVE else last
 
     def captures(self, color) -> int:
         """Stones captured by `color` since the board was made (suicided stones count for the opponent)."""
@@ -154,6 +153,13 @@ class Board:
             raise ValueError("'pass' is not a point")
         return int(self._colors()[p])
 
+    def liberties(self, vertex) -> int:
+        """Exact liberty count of the string holding a stone at `vertex`; ValueError at an empty point."""
+        p = self.geometry.parse(vertex)
+        if p == PASS or self._colors()[p] == EMPTY:
+            raise ValueError(f"no stone at {vertex!r}")
+        return int(bk.liberty_count(self._s, p))
+
     def stones(self, color) -> bitarray:
         """The points holding a stone of `color`."""
         c = parse_color(color)
@@ -162,8 +168,7 @@ class Board:
     def playable(self, color) -> bitarray:
         """Empty points `color` may pick in a random playout (the card's rule; the ko point included)."""
         c = parse_color(color)
-        nw = self.geometry.nwords
-        words = self._z[1 + (c - 1) * nw : 1 + c * nw]
+        words = bk.playable_words(self._z, self.geometry.nwords, c)
         bits = np.unpackbits(words.view(np.uint8), bitorder="little")
         return _to_bitarray(bits[self.geometry.points].astype(bool))
 
@@ -215,8 +220,7 @@ class Board:
         return self._s, self._z
 
     def _colors(self) -> np.ndarray:
-        start = bk.META + bk.COLOR * self.geometry.npoints
-        return self._s[start : start + self.geometry.npoints]
+        return bk.colors_view(self._s)
 
     def _point(self, vertex) -> int:
         try:
@@ -248,7 +252,7 @@ def board_from_ascii(text: str, to_move=BLACK, allow_suicide: bool = False) -> B
                     raise ValueError(f"diagram has a string without liberties (near row {i + 1}, column {col + 1})")
     s[bk.M_KO] = bk.NO_KO
     s[bk.M_MOVES] = s[bk.M_PASSES] = s[bk.M_CAPTURES + BLACK] = s[bk.M_CAPTURES + WHITE] = 0
-    s[bk.M_LAST] = -2
+    s[bk.M_LAST] = bk.NO_MOVE
     board.to_move = to_move
     return board
 

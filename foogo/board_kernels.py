@@ -1,23 +1,41 @@
 """Compiled board kernels: the position as flat arrays, and moves played on them incrementally.
 
+What it is: the one owner of the packed position. Every other module reads and
+writes a position through the named accessors below (`color_at`, `head_of`,
+`string_in_atari`, `playable_base`, ...); only this module spells an offset
+into the arrays (tests/test_layout.py holds every other module to that).
+What it is not: a rules engine. Nothing here checks legality beyond
+`legality`, superko is in game.py, and kernels assume valid inputs (p empty and
+on board for `play`).
+
 A position is two numpy arrays, so that copying one for a playout is two memcpys:
 
-``s`` (int32)  meta fields, then per-point sections of length P (padded points):
+``s`` (int32)  meta fields M_*, then sections of P entries (P padded points), section k
+starting at META + k * P:
     COLOR   EMPTY / BLACK / WHITE, OFFBOARD on the sentinel ring
-    HEAD    string id of a stone: the padded index of its string's head stone
+    HEAD    string id of a stone: the padded index of its string's head stone; at an
+            empty point a stale head, but always a point (branch-free readers load there)
     NEXT    circular linked list of the stones of a string
-    LIBS    exact liberty count, valid at head points
-    LIBSUM  sum of the liberty points (each counted once), valid at head points:
-            when LIBS == 1 it *is* the liberty, so atari is found in O(1)
+    PLN     pseudo-liberty count of a string: its (stone, empty neighbour) adjacencies,
+            so a liberty touching three of its stones counts three times  } valid at
+    PLS     sum of the points of those pseudo-liberties                  } head
+    PLQ     sum of their squares                                         } points
     SSIZE   stone count, valid at head points
     NBR     orthogonal neighbour counts, packed: black + 16 * white + 256 * off-board,
             where an off-board neighbour also counts as black and as white (so
             eye-like is one compare)
-    MARK    generation marks for flood fills (area scoring)
+    MARK    generation marks for flood fills (area scoring, exact liberty counts)
     DIRTY   points whose playable status a move changed at a distance (atari
             transitions), then reused as the flood-fill queue
 ``z`` (uint64)  z[0] the Zobrist hash of the stones, then playable(BLACK) and
-    playable(WHITE) as bitsets over padded points (nw words each).
+    playable(WHITE) as bitsets over padded points (nw words each; `playable_base`).
+
+Pseudo-liberties (as in libego and Pachi's light boards) make a merge a relabel
+and a capture a walk: no move asks whether a liberty is already counted. Atari
+stays exact: by Cauchy-Schwarz, n * q == s * s exactly when every pseudo-liberty
+is the same point, and that point is s / n. Exact liberty counts, which only the
+API and a few policy questions need, are computed on demand (`liberty_count`,
+`other_liberties`).
 
 Playable sets follow the design card. For colour C and empty point e:
   eye-like(C, e)  every on-board orthogonal neighbour of e is a C stone;
@@ -25,15 +43,12 @@ Playable sets follow the design card. For colour C and empty point e:
                   (none when a diagonal is off the board);
   playable(C, e)  not eye(C, e), and if eye-like(opponent, e) then some
                   neighbouring string has one liberty (playing there captures).
-The ko point is not removed here; choosers remove it (see playout.py).
+The ko point is not removed here; choosers remove it (see policy.py).
 
 A move only touches the bits that can change (see `play`): its orthogonal
 neighbours can become eye-like, its diagonals can turn an eye false or real,
 captured points become empty, and a string entering or leaving atari changes
-whether its last liberty can be taken; LIBSUM names that point at once.
-
-Nothing here checks legality; `legality` does that for the Board class.
-Kernels assume valid inputs: p empty and on board for `play`.
+whether its last liberty can be taken.
 """
 
 from __future__ import annotations
@@ -50,21 +65,25 @@ M_PASSES = 6  # consecutive passes at the end of the move sequence
 M_MOVES = 7  # moves (not passes) played since the position was created
 M_CAPTURES = 8  # M_CAPTURES + colour: stones captured BY that colour
 M_GEN = 11  # current generation for MARK
-M_LAST = 12  # last move point, PASS (-1) or -2 for none
+M_LAST = 12  # last move point, PASS (-1) or NO_MOVE
 M_KO_COLOR = 13  # the colour that may not play at M_KO
 META = 16
 
 # section indices: section k starts at META + k * P
-COLOR, HEAD, NEXT, LIBS, LIBSUM, SSIZE, NBR, MARK, DIRTY = range(9)
-NSECTIONS = 9
+COLOR, HEAD, NEXT, PLN, PLS, PLQ, SSIZE, NBR, MARK, DIRTY = range(10)
+NSECTIONS = 10
 
 EMPTY, BLACK, WHITE, OFFBOARD = 0, 1, 2, 3
 PASS = -1
+NO_MOVE = -2  # M_LAST before any move
 NO_KO = -1
 
 # what one neighbour of each colour adds to NBR (indexed by colour)
 NBR_ONE = (0, 1, 16, 17 + 256)
 EYE_FULL = 4  # NBR count (own stones + off-board) of an eye-like point
+
+# legality() answers
+LEGAL, OCCUPIED, KO, SUICIDE = 0, 1, 2, 3
 
 
 def new_state(size: int, width: int, npoints: int, nwords: int):
@@ -74,23 +93,115 @@ def new_state(size: int, width: int, npoints: int, nwords: int):
     s[M_SIZE], s[M_W], s[M_P], s[M_NW] = size, width, npoints, nwords
     s[M_KO] = NO_KO
     s[M_TO_MOVE] = BLACK
-    s[M_LAST] = -2
-    color = s[META : META + npoints]
+    s[M_LAST] = NO_MOVE
+    color = colors_view(s)
     color[:] = OFFBOARD
     for row in range(size):
         start = (row + 1) * width + 1
         color[start : start + size] = EMPTY
-    nbr = s[META + NBR * npoints : META + (NBR + 1) * npoints]
+    nbr = section_view(s, NBR)
     for p in range(width + 1, npoints - width - 1):
         nbr[p] = sum(NBR_ONE[color[p + d]] for d in (-width, -1, 1, width))
     refresh_all(s, z)
     return s, z
 
 
+def section_view(s: np.ndarray, section: int) -> np.ndarray:
+    """Section `section` (COLOR, HEAD, ... DIRTY) of s as a writable numpy view indexed by padded
+    point, for Python-side readers and for tests that corrupt a state on purpose."""
+    P = int(s[M_P])
+    return s[META + section * P : META + (section + 1) * P]
+
+
+def colors_view(s: np.ndarray) -> np.ndarray:
+    """The COLOR section of s as a writable numpy view indexed by padded point (Python side)."""
+    return section_view(s, COLOR)
+
+
+def playable_words(z: np.ndarray, nwords: int, color: int) -> np.ndarray:
+    """playable(color) as a view of its nwords uint64 words (Python side)."""
+    base = 1 + (color - 1) * nwords
+    return z[base : base + nwords]
+
+
+# ---------------------------------------------------------------- accessors (the layout's one owner)
+
+@inline
+def stride(s):
+    """P, the length of every section of s (the padded point count)."""
+    return np.int64(s[M_P])
+
+
+@inline
+def color_at(s, P, p):
+    """EMPTY, BLACK, WHITE or OFFBOARD at padded point p."""
+    return s[META + COLOR * P + p]
+
+
+@inline
+def head_of(s, P, p):
+    """The head (string id) of the stone at p; a stale point at an empty p."""
+    return np.int64(s[META + HEAD * P + p])
+
+
+@inline
+def next_stone(s, P, p):
+    """The stone after p in its string's circular list."""
+    return np.int64(s[META + NEXT * P + p])
+
+
+@inline
+def string_size(s, P, h):
+    """Stones in the string with head h."""
+    return s[META + SSIZE * P + h]
+
+
+@inline
+def nbr_counts(s, P, p):
+    """The packed orthogonal neighbour counts of p (see NBR)."""
+    return s[META + NBR * P + p]
+
+
+@inline
+def string_in_atari(s, P, h):
+    """True if the string with head h has exactly one liberty (all its pseudo-liberties are one point).
+
+    Any h that is a point may be asked (a stale head reads a stale answer, never out of bounds)."""
+    n = np.int64(s[META + PLN * P + h])
+    t = np.int64(s[META + PLS * P + h])
+    q = np.int64(s[META + PLQ * P + h])
+    return (n > 0) & (n * q == t * t)
+
+
+@inline
+def atari_liberty(s, P, h):
+    """The one liberty of string h, which must be in atari."""
+    return np.int64(s[META + PLS * P + h]) // np.int64(s[META + PLN * P + h])
+
+
+@inline
+def has_no_liberty(s, P, h):
+    """True if the string with head h has no liberty left."""
+    return s[META + PLN * P + h] == 0
+
+
+@inline
+def stone_in_atari(s, P, q, color):
+    """True if q holds a `color` stone whose string has one liberty. Branch-free, for scans where
+    the colour is unpredictable: HEAD holds a point at every index, so the loads stay in bounds."""
+    return (color_at(s, P, q) == color) & string_in_atari(s, P, head_of(s, P, q))
+
+
+@inline
+def playable_base(nw, color):
+    """Index in z of the first word of playable(color)."""
+    return 1 + (color - 1) * nw
+
+
 @inline
 def set_playable(z, nw, color, p, on):
     """Set or clear bit p of playable(color)."""
-    word = 1 + (color - 1) * nw + (p >> 6)
+    word = playable_base(nw, color) + (p >> 6)
     mask = ONE << np.uint64(p & 63)
     if on:
         z[word] |= mask
@@ -101,14 +212,22 @@ def set_playable(z, nw, color, p, on):
 @inline
 def is_playable(z, nw, color, p):
     """True if bit p of playable(color) is set."""
-    word = 1 + (color - 1) * nw + (p >> 6)
+    word = playable_base(nw, color) + (p >> 6)
     return (z[word] >> np.uint64(p & 63)) & ONE != 0
 
 
 @inline
+def ko_point_for(s, c):
+    """The point simple ko forbids to c now, or NO_KO."""
+    return s[M_KO] if s[M_KO_COLOR] == c else NO_KO
+
+
+# ---------------------------------------------------------------- eyes and playable bits
+
+@inline
 def eye_color(s, p):
     """The colour c for which empty point p is eye-like (all on-board neighbours c), else EMPTY."""
-    n = s[META + NBR * s[M_P] + p]
+    n = nbr_counts(s, stride(s), p)
     if n & 15 == EYE_FULL:
         return BLACK
     if (n >> 4) & 15 == EYE_FULL:
@@ -122,13 +241,13 @@ def is_real_eye(s, p, c):
 
     Read from the colours: only eye-like points ask, so keeping diagonal counts on
     every move would cost more than it saves."""
-    w = s[M_W]
-    colors = META + COLOR * s[M_P]
+    w = np.int64(s[M_W])
+    P = stride(s)
     other = 3 - c
     off = 0
     enemy = 0
     for q in (p - w - 1, p - w + 1, p + w - 1, p + w + 1):
-        d = s[colors + q]
+        d = color_at(s, P, q)
         off |= d == OFFBOARD
         enemy += d == other
     if off:  # edge or corner
@@ -139,14 +258,11 @@ def is_real_eye(s, p, c):
 @inline
 def can_capture_at(s, p, c):
     """True if a stone of colour c at empty p would leave some neighbouring opponent string without liberties."""
-    P = s[M_P]
-    w = s[M_W]
-    colors = META + COLOR * P
-    heads = META + HEAD * P
-    libs = META + LIBS * P
+    P = stride(s)
+    w = np.int64(s[M_W])
     other = 3 - c
     for q in (p - w, p - 1, p + 1, p + w):
-        if s[colors + q] == other and s[libs + s[heads + q]] == 1:
+        if color_at(s, P, q) == other and string_in_atari(s, P, head_of(s, P, q)):
             return True
     return False
 
@@ -163,7 +279,7 @@ def refresh_eye(s, z, p, owner):
 def refresh_point(s, z, p):
     """Recompute both colours' playable bits at point p from the position around it."""
     nw = s[M_NW]
-    if s[META + COLOR * s[M_P] + p] != EMPTY:
+    if color_at(s, stride(s), p) != EMPTY:
         set_playable(z, nw, BLACK, p, False)
         set_playable(z, nw, WHITE, p, False)
         return
@@ -178,20 +294,22 @@ def refresh_point(s, z, p):
 @kernel
 def refresh_all(s, z):
     """Recompute every playable bit from scratch (used when a position is set up)."""
-    P = s[M_P]
+    P = stride(s)
     for i in range(1, z.shape[0]):
         z[i] = 0
     for p in range(P):
-        if s[META + COLOR * P + p] == EMPTY:
+        if color_at(s, P, p) == EMPTY:
             refresh_point(s, z, p)
 
+
+# ---------------------------------------------------------------- the steps of a move
 
 @inline
 def _next_generation(s):
     """Start a fresh generation of MARK (resetting the marks on wrap-around)."""
     gen = s[M_GEN] + 1
     if gen >= 1 << 30:
-        P = s[M_P]
+        P = stride(s)
         for i in range(META + MARK * P, META + (MARK + 1) * P):
             s[i] = 0
         gen = 1
@@ -200,20 +318,18 @@ def _next_generation(s):
 
 
 @inline
-def _push_dirty(s, p, ndirty):
+def _push_dirty(s, P, p, ndirty):
     """Append p to the list of points to refresh at the end of the move; return the new length.
 
     Only atari transitions are pushed: each string at most once on entering and once on
     leaving, so the list never outgrows its P entries."""
-    s[META + DIRTY * s[M_P] + ndirty] = p
+    s[META + DIRTY * P + ndirty] = p
     return ndirty + 1
 
 
 @inline
-def _count_stone(s, p, c, sign):
+def _count_stone(s, P, w, p, c, sign):
     """Add (sign=1) or remove (sign=-1) a c stone at p in its neighbours' NBR counts."""
-    P = s[M_P]
-    w = s[M_W]
     nbr = META + NBR * P
     dn = sign * (1 if c == BLACK else 16)
     s[nbr + p - w] += dn
@@ -223,131 +339,191 @@ def _count_stone(s, p, c, sign):
 
 
 @inline
-def _refresh_diagonals(s, z, p):
-    """After a stone appeared or vanished at p: re-test the eyes on its empty diagonals."""
-    w = s[M_W]
-    colors = META + COLOR * s[M_P]
-    nbr = META + NBR * s[M_P]
-    for d in (p - w - 1, p - w + 1, p + w - 1, p + w + 1):
-        n = s[nbr + d]
-        # one rarely-taken branch instead of two unpredictable ones: `&`, not `and`
-        if (s[colors + d] == EMPTY) & ((n & 15 == EYE_FULL) | ((n >> 4) & 15 == EYE_FULL)):
-            owner = eye_color(s, d)
-            set_playable(z, s[M_NW], owner, d, not is_real_eye(s, d, owner))
+def _add_liberty(s, P, h, e):
+    """String h gains pseudo-liberty e (one adjacency)."""
+    e = np.int64(e)
+    s[META + PLN * P + h] += 1
+    s[META + PLS * P + h] += e
+    s[META + PLQ * P + h] += e * e
 
 
 @inline
-def _adjacent_to(s, e, h, skip):
-    """True if point e touches a stone of string h other than at point skip."""
-    heads = META + HEAD * s[M_P]
-    colors = META + COLOR * s[M_P]
-    w = s[M_W]
-    for q in (e - w, e - 1, e + 1, e + w):
-        if q != skip and s[colors + q] != EMPTY and s[colors + q] != OFFBOARD and s[heads + q] == h:
-            return True
-    return False
+def _lose_liberty(s, P, h, e):
+    """String h loses pseudo-liberty e (one adjacency)."""
+    e = np.int64(e)
+    s[META + PLN * P + h] -= 1
+    s[META + PLS * P + h] -= e
+    s[META + PLQ * P + h] -= e * e
 
 
 @inline
-def _absorb(s, h, q, c):
-    """Add to string h (colour c) the liberties of stone q that h lacks, then make q a stone of h
-    (lists not spliced)."""
-    P = s[M_P]
-    w = s[M_W]
-    colors = META + COLOR * P
-    nbr = META + NBR * P
-    shift = 0 if c == BLACK else 4
-    added = 0
-    added_sum = 0
-    for e in (q - w, q - 1, q + 1, q + w):
-        n = s[nbr + e]
-        empty = s[colors + e] == EMPTY
-        # with q its only c neighbour (the common case) e cannot touch h: no search needed
-        add = empty & (((n >> shift) & 15) - (n >> 8) == 1)
-        if empty & (not add):
-            add = not _adjacent_to(s, e, h, q)
-        added += add
-        added_sum += e * add
-    s[META + LIBS * P + h] += added
-    s[META + LIBSUM * P + h] += added_sum
-    s[META + HEAD * P + q] = h
+def _empty_flag(s, P, q):
+    """1 if q is empty, else 0."""
+    return np.int64(color_at(s, P, q) == EMPTY)
 
 
 @inline
-def _splice(s, a, b):
-    """Join the circular stone lists that contain a and b."""
-    nxt = META + NEXT * s[M_P]
-    na = s[nxt + a]
-    s[nxt + a] = s[nxt + b]
-    s[nxt + b] = na
+def _place_stone(s, z, zob, P, w, nw, p, c):
+    """Put a c stone on empty p as a new one-stone string whose pseudo-liberties are its empty
+    neighbours; update the hash, the neighbours' counts, and clear p's playable bits."""
+    s[META + COLOR * P + p] = c
+    z[0] ^= zob[c * P + p]
+    _count_stone(s, P, w, p, c, 1)
+    s[META + HEAD * P + p] = p
+    s[META + NEXT * P + p] = p
+    s[META + SSIZE * P + p] = 1
+    # counted without branches: a neighbour's colour is unpredictable
+    e1 = _empty_flag(s, P, p - w)
+    e2 = _empty_flag(s, P, p - 1)
+    e3 = _empty_flag(s, P, p + 1)
+    e4 = _empty_flag(s, P, p + w)
+    s[META + PLN * P + p] = e1 + e2 + e3 + e4
+    s[META + PLS * P + p] = e1 * (p - w) + e2 * (p - 1) + e3 * (p + 1) + e4 * (p + w)
+    s[META + PLQ * P + p] = (e1 * (p - w) * (p - w) + e2 * (p - 1) * (p - 1) + e3 * (p + 1) * (p + 1)
+                             + e4 * (p + w) * (p + w))
+    set_playable(z, nw, BLACK, p, False)
+    set_playable(z, nw, WHITE, p, False)
 
 
 @inline
-def _remove_string(s, z, zob, h, ndirty):
-    """Take string h off the board, giving its points to the strings around it as liberties.
+def _touch(s, P, q, p, h1, h2, h3):
+    """If q holds a stone, its string loses pseudo-liberty p. Returns (h1, h2, h3, g): the first
+    three distinct strings seen so far, and g, a fourth distinct string (else -1)."""
+    g4 = -1
+    cq = color_at(s, P, q)
+    if (cq == BLACK) | (cq == WHITE):
+        g = head_of(s, P, q)
+        _lose_liberty(s, P, g, p)
+        if g != h1 and g != h2 and g != h3:
+            if h1 < 0:
+                h1 = g
+            elif h2 < 0:
+                h2 = g
+            elif h3 < 0:
+                h3 = g
+            else:
+                g4 = g
+    return h1, h2, h3, g4
+
+
+@inline
+def _remove_string(s, z, zob, P, w, h, ndirty):
+    """Take string h off the board in one walk, giving each emptied point to the strings around it
+    as a pseudo-liberty (a string leaving atari puts its old liberty on the dirty list).
 
     Playable bits of the emptied points are not set here: see _refresh_removed.
     Returns (stones removed, new dirty-list length)."""
-    P = s[M_P]
-    w = s[M_W]
-    colors = META + COLOR * P
-    heads = META + HEAD * P
-    nxt = META + NEXT * P
-    libs = META + LIBS * P
-    libsum = META + LIBSUM * P
-    victim = s[colors + h]
+    victim = color_at(s, P, h)
     taker = 3 - victim
-    p = h
-    while True:  # first empty every point, so that the loop below sees only taker stones
-        s[colors + p] = EMPTY
-        z[0] ^= zob[victim * P + p]
-        _count_stone(s, p, victim, -1)
-        p = s[nxt + p]
-        if p == h:
-            break
     count = 0
+    r = h
     while True:
+        s[META + COLOR * P + r] = EMPTY
+        z[0] ^= zob[victim * P + r]
+        _count_stone(s, P, w, r, victim, -1)
         count += 1
-        g1 = g2 = g3 = -1  # strings already given p: at most three others can touch p
-        for q in (p - w, p - 1, p + 1, p + w):
-            if s[colors + q] == taker:
-                g = s[heads + q]
-                if g != g1 and g != g2 and g != g3:
-                    if g1 < 0:
-                        g1 = g
-                    elif g2 < 0:
-                        g2 = g
-                    else:
-                        g3 = g
-                    if s[libs + g] == 1:  # leaving atari: its old liberty changes status
-                        ndirty = _push_dirty(s, s[libsum + g], ndirty)
-                    s[libs + g] += 1
-                    s[libsum + g] += p
-        p = s[nxt + p]
-        if p == h:
+        for t in (r - w, r - 1, r + 1, r + w):
+            if color_at(s, P, t) == taker:
+                g = head_of(s, P, t)
+                if string_in_atari(s, P, g):  # leaving atari: its old liberty changes status
+                    ndirty = _push_dirty(s, P, atari_liberty(s, P, g), ndirty)
+                _add_liberty(s, P, g, r)
+        r = next_stone(s, P, r)
+        if r == h:
             break
     return count, ndirty
 
 
 @inline
-def _refresh_if_new_eye(s, z, q, c):
+def _merge(s, P, a, b):
+    """Join strings a and b (distinct heads): the smaller's stones are relabelled to the larger's
+    head, lists spliced, pseudo-liberties and sizes added. Returns the surviving head."""
+    if string_size(s, P, a) < string_size(s, P, b):
+        a, b = b, a
+    r = b
+    while True:
+        s[META + HEAD * P + r] = a
+        r = next_stone(s, P, r)
+        if r == b:
+            break
+    na = s[META + NEXT * P + a]
+    s[META + NEXT * P + a] = s[META + NEXT * P + b]
+    s[META + NEXT * P + b] = na
+    s[META + SSIZE * P + a] += s[META + SSIZE * P + b]
+    s[META + PLN * P + a] += s[META + PLN * P + b]
+    s[META + PLS * P + a] += s[META + PLS * P + b]
+    s[META + PLQ * P + a] += s[META + PLQ * P + b]
+    return a
+
+
+@inline
+def _refresh_if_new_eye(s, z, P, q, c):
     """After c played beside q: if q is empty and has become eye-like for c, set its playable bits."""
-    n = s[META + NBR * s[M_P] + q] >> (0 if c == BLACK else 4)
-    if (s[META + COLOR * s[M_P] + q] == EMPTY) & (n & 15 == EYE_FULL):
+    n = nbr_counts(s, P, q) >> (0 if c == BLACK else 4)
+    if (color_at(s, P, q) == EMPTY) & (n & 15 == EYE_FULL):
         refresh_eye(s, z, q, c)
 
 
 @inline
-def _refresh_removed(s, z, h):
+def _refresh_diagonals(s, z, P, w, p):
+    """After a stone appeared or vanished at p: re-test the eyes on its empty diagonals."""
+    for d in (p - w - 1, p - w + 1, p + w - 1, p + w + 1):
+        n = nbr_counts(s, P, d)
+        # one rarely-taken branch instead of two unpredictable ones: `&`, not `and`
+        if (color_at(s, P, d) == EMPTY) & ((n & 15 == EYE_FULL) | ((n >> 4) & 15 == EYE_FULL)):
+            owner = eye_color(s, d)
+            set_playable(z, s[M_NW], owner, d, not is_real_eye(s, d, owner))
+
+
+@inline
+def _refresh_removed(s, z, P, w, h):
     """Set the playable bits on and around the points of a removed string (its list is intact)."""
     p = h
-    nxt = META + NEXT * s[M_P]
     while True:
         refresh_point(s, z, p)
-        _refresh_diagonals(s, z, p)
-        p = s[nxt + p]
+        _refresh_diagonals(s, z, P, w, p)
+        p = next_stone(s, P, p)
         if p == h:
             break
+
+
+@inline
+def _refresh_around(s, z, P, w, p, c):
+    """The playable bits a stone at p can change nearby: an empty orthogonal neighbour was not
+    eye-like before (p was empty beside it) and can only have become eye-like for c; the
+    diagonals can change eye status. (Four calls, not a loop over a tuple: numba makes that
+    an indirect jump per turn.)"""
+    _refresh_if_new_eye(s, z, P, p - w, c)
+    _refresh_if_new_eye(s, z, P, p - 1, c)
+    _refresh_if_new_eye(s, z, P, p + 1, c)
+    _refresh_if_new_eye(s, z, P, p + w, c)
+    _refresh_diagonals(s, z, P, w, p)
+
+
+@inline
+def _finish_move(s, p, c):
+    """Side to move, pass count, move count and last move after c played p."""
+    s[M_TO_MOVE] = 3 - c
+    s[M_PASSES] = 0
+    s[M_MOVES] += 1
+    s[M_LAST] = p
+
+
+@inline
+def _resolve_string(s, z, zob, P, w, g, c, hp, ndirty):
+    """After c played beside string g (which lost a pseudo-liberty): capture it if it is an
+    opponent string left without liberties, note its liberty if it entered atari, merge it
+    with the new stone's string hp if it is c's. Returns (stones captured, new head of the
+    new stone's string, dirty-list length)."""
+    taken = 0
+    if color_at(s, P, g) == c:
+        if g != hp:
+            hp = _merge(s, P, g, hp)
+    elif has_no_liberty(s, P, g):
+        taken, ndirty = _remove_string(s, z, zob, P, w, g, ndirty)
+    elif string_in_atari(s, P, g):  # entering atari: its last liberty changes status
+        ndirty = _push_dirty(s, P, atari_liberty(s, P, g), ndirty)
+    return taken, hp, ndirty
 
 
 @kernel
@@ -355,66 +531,37 @@ def play(s, z, zob, p, c):
     """Put a c stone on empty on-board point p: capture, merge, remove a suicided string, update
     hash, ko, counters and both playable sets. Returns stones captured, or minus the stones
     lost when the move was a (multi-stone) suicide. Does not check legality."""
-    P = s[M_P]
-    w = s[M_W]
-    colors = META + COLOR * P
-    heads = META + HEAD * P
-    nxt = META + NEXT * P
-    libs = META + LIBS * P
-    libsum = META + LIBSUM * P
-    ssize = META + SSIZE * P
-    nw = s[M_NW]
+    P = stride(s)
+    w = np.int64(s[M_W])
+    nw = np.int64(s[M_NW])
     other = 3 - c
+    s[M_KO] = NO_KO
+    _place_stone(s, z, zob, P, w, nw, p, c)
+    n = nbr_counts(s, P, p)
+    if (n & 15) + ((n >> 4) & 15) == 2 * (n >> 8):
+        # fast path: no stone beside p, so nothing to capture, merge or put in atari
+        _refresh_around(s, z, P, w, p, c)
+        _finish_move(s, p, c)
+        return 0
+
+    # p is a lost pseudo-liberty of each neighbouring string; h1..h4 record each once
+    h1, h2, h3, g4 = _touch(s, P, p - w, p, -1, -1, -1)
+    h1, h2, h3, g4 = _touch(s, P, p - 1, p, h1, h2, h3)
+    h1, h2, h3, g4 = _touch(s, P, p + 1, p, h1, h2, h3)
+    h1, h2, h3, h4 = _touch(s, P, p + w, p, h1, h2, h3)
+
+    # captures, atari of the opponent's strings, merges; h1..h4 are filled in order
     ndirty = 0
-
-    s[colors + p] = c
-    z[0] ^= zob[c * P + p]
-    _count_stone(s, p, c, 1)
-    s[heads + p] = p
-    s[nxt + p] = p
-    s[ssize + p] = 1
-    s[libs + p] = 0
-    s[libsum + p] = 0
-    set_playable(z, nw, BLACK, p, False)
-    set_playable(z, nw, WHITE, p, False)
-
-    # p is a liberty of the new stone or a lost liberty of each distinct neighbouring string;
-    # h1..h4 record those strings once each, for the capture and merge steps below
-    h1 = h2 = h3 = h4 = -1
-    nlibs = 0
-    sumlibs = 0
-    for q in (p - w, p - 1, p + 1, p + w):
-        cq = s[colors + q]
-        empty = cq == EMPTY
-        nlibs += empty  # counted without a branch: the colour of a neighbour is unpredictable
-        sumlibs += q * empty
-        if (cq == BLACK) | (cq == WHITE):
-            g = s[heads + q]
-            if g != h1 and g != h2 and g != h3:
-                if h1 < 0:
-                    h1 = g
-                elif h2 < 0:
-                    h2 = g
-                elif h3 < 0:
-                    h3 = g
-                else:
-                    h4 = g
-                s[libs + g] -= 1
-                s[libsum + g] -= p
-                if s[libs + g] == 1:  # entering atari: its last liberty changes status
-                    ndirty = _push_dirty(s, s[libsum + g], ndirty)
-    s[libs + p] = nlibs
-    s[libsum + p] = sumlibs
-
+    hp = p
     captured = 0
     last_captured = -1
     k1 = k2 = k3 = k4 = -1  # heads of the captured strings
     for g in (h1, h2, h3, h4):
-        if g < 0:  # h1..h4 and k1..k4 are filled in order: the first -1 ends each list
+        if g < 0:
             break
-        if s[colors + g] == other and s[libs + g] == 0:
-            n, ndirty = _remove_string(s, z, zob, g, ndirty)
-            captured += n
+        taken, hp, ndirty = _resolve_string(s, z, zob, P, w, g, c, hp, ndirty)
+        if taken:
+            captured += taken
             last_captured = g  # the point itself when a single stone is taken (ko)
             if k1 < 0:
                 k1 = g
@@ -425,62 +572,28 @@ def play(s, z, zob, p, c):
             else:
                 k4 = g
 
-    # merge: the smaller string's stones are absorbed one by one into the larger
-    for g in (h1, h2, h3, h4):  # distinct strings: none was merged into p's before its turn
-        if g < 0:
-            break
-        if s[colors + g] == c:
-            hp = s[heads + p]
-            if g != hp:
-                if s[ssize + g] >= s[ssize + hp]:
-                    big, small = g, hp
-                else:
-                    big, small = hp, g
-                r = small
-                while True:
-                    _absorb(s, big, r, c)
-                    r = s[nxt + r]
-                    if r == small:
-                        break
-                _splice(s, big, small)
-                s[ssize + big] += s[ssize + small]
-
-    h = s[heads + p]
     result = captured
-    s[M_KO] = NO_KO
-    if s[libs + h] == 0:  # suicide (only multi-stone: a lone stone here would be eye-like)
-        n, ndirty = _remove_string(s, z, zob, h, ndirty)
-        s[M_CAPTURES + other] += n
-        result = -n
-        k1 = h
+    if has_no_liberty(s, P, hp):  # suicide (only multi-stone: a lone stone here would be eye-like)
+        lost, ndirty = _remove_string(s, z, zob, P, w, hp, ndirty)
+        s[M_CAPTURES + other] += lost
+        result = -lost
+        k1 = hp
     else:
-        if s[libs + h] == 1:
-            ndirty = _push_dirty(s, s[libsum + h], ndirty)
-            if captured == 1 and s[ssize + h] == 1:
+        if string_in_atari(s, P, hp):
+            ndirty = _push_dirty(s, P, atari_liberty(s, P, hp), ndirty)
+            if captured == 1 and string_size(s, P, hp) == 1:
                 s[M_KO] = last_captured
                 s[M_KO_COLOR] = other
         s[M_CAPTURES + c] += captured
 
-    # Playable bits. An empty orthogonal neighbour was not eye-like before (p was empty
-    # beside it) and can only have become eye-like for c; diagonals can change eye status.
-    # (four calls, not a loop over a tuple: numba makes that an indirect jump per turn)
-    _refresh_if_new_eye(s, z, p - w, c)
-    _refresh_if_new_eye(s, z, p - 1, c)
-    _refresh_if_new_eye(s, z, p + 1, c)
-    _refresh_if_new_eye(s, z, p + w, c)
-    _refresh_diagonals(s, z, p)
+    _refresh_around(s, z, P, w, p, c)
     for k in (k1, k2, k3, k4):
         if k < 0:
             break
-        _refresh_removed(s, z, k)
-    dirty = META + DIRTY * P
+        _refresh_removed(s, z, P, w, k)
     for i in range(ndirty):
-        refresh_point(s, z, s[dirty + i])
-
-    s[M_TO_MOVE] = other
-    s[M_PASSES] = 0
-    s[M_MOVES] += 1
-    s[M_LAST] = p
+        refresh_point(s, z, s[META + DIRTY * P + i])
+    _finish_move(s, p, c)
     return result
 
 
@@ -495,40 +608,82 @@ def play_pass(s, c):
 
 @kernel
 def legality(s, p, c, allow_suicide):
-    """0 if c may play at on-board point p (simple ko, board rules), else 1 occupied, 2 ko, 3 suicide."""
-    P = s[M_P]
-    w = s[M_W]
-    colors = META + COLOR * P
-    heads = META + HEAD * P
-    libs = META + LIBS * P
-    if s[colors + p] != EMPTY:
-        return 1
+    """LEGAL if c may play at on-board point p (simple ko, board rules), else OCCUPIED, KO or SUICIDE."""
+    P = stride(s)
+    w = np.int64(s[M_W])
+    if color_at(s, P, p) != EMPTY:
+        return OCCUPIED
     if p == s[M_KO] and c == s[M_KO_COLOR]:
-        return 2
+        return KO
     friend = False
     for q in (p - w, p - 1, p + 1, p + w):
-        cq = s[colors + q]
+        cq = color_at(s, P, q)
         if cq == EMPTY:
-            return 0
+            return LEGAL
         if cq == c:
             friend = True
-            if s[libs + s[heads + q]] >= 2:
-                return 0
-        elif cq == 3 - c and s[libs + s[heads + q]] == 1:
-            return 0
+            if not string_in_atari(s, P, head_of(s, P, q)):  # it has a liberty besides p
+                return LEGAL
+        elif cq == 3 - c and string_in_atari(s, P, head_of(s, P, q)):  # p captures it
+            return LEGAL
     if friend and allow_suicide:
-        return 0
-    return 3
+        return LEGAL
+    return SUICIDE
 
+
+# ---------------------------------------------------------------- exact liberties, on demand
+
+@inline
+def other_liberties(s, P, w, h, p):
+    """Liberties of string h other than point p, counted up to 2: (count 0..2, one such liberty
+    or -1). Walks the string's stones and stops at the second one found."""
+    first = -1
+    r = h
+    while True:
+        for e in (r - w, r - 1, r + 1, r + w):
+            if (color_at(s, P, e) == EMPTY) & (e != p) & (e != first):
+                if first >= 0:
+                    return 2, first
+                first = e
+        r = next_stone(s, P, r)
+        if r == h:
+            break
+    return (1 if first >= 0 else 0), first
+
+
+@kernel
+def liberty_count(s, p):
+    """Exact number of liberties of the string holding the stone at p (a walk over its stones,
+    each liberty marked once)."""
+    P = stride(s)
+    w = np.int64(s[M_W])
+    h = head_of(s, P, p)
+    if string_in_atari(s, P, h):
+        return 1
+    gen = _next_generation(s)
+    mark = META + MARK * P
+    count = 0
+    r = h
+    while True:
+        for e in (r - w, r - 1, r + 1, r + w):
+            if color_at(s, P, e) == EMPTY and s[mark + e] != gen:
+                s[mark + e] = gen
+                count += 1
+        r = next_stone(s, P, r)
+        if r == h:
+            break
+    return count
+
+
+# ---------------------------------------------------------------- scoring
 
 @kernel
 def area(s, owners):
     """Black area minus white area: stones plus empty regions whose border is one colour only.
 
     If owners is non-empty (int8[P]) it receives each point's owner: BLACK, WHITE or EMPTY (dame)."""
-    P = s[M_P]
-    w = s[M_W]
-    colors = META + COLOR * P
+    P = stride(s)
+    w = np.int64(s[M_W])
     mark = META + MARK * P
     queue = META + DIRTY * P  # each empty point enters once, so P entries suffice
     gen = _next_generation(s)
@@ -536,7 +691,7 @@ def area(s, owners):
     score = 0
     tail = 0
     for p in range(P):
-        c = s[colors + p]
+        c = color_at(s, P, p)
         if c == BLACK:
             score += 1
         elif c == WHITE:
@@ -552,7 +707,7 @@ def area(s, owners):
                 e = s[queue + head]
                 head += 1
                 for q in (e - w, e - 1, e + 1, e + w):
-                    cq = s[colors + q]
+                    cq = color_at(s, P, q)
                     if cq == EMPTY:
                         if s[mark + q] != gen:
                             s[mark + q] = gen
@@ -573,17 +728,19 @@ def area(s, owners):
     return score
 
 
+# ---------------------------------------------------------------- consistency check
+
 # what check() found wrong; messages in board.py
-(CHECK_OK, BAD_COLOR, BAD_HEAD, BAD_LIST, BAD_LIBS, BAD_LIBSUM, BAD_SIZE, BAD_PLAYABLE, BAD_HASH, BAD_KO,
- BAD_COUNTS) = range(11)
+(CHECK_OK, BAD_COLOR, BAD_HEAD, BAD_LIST, BAD_PSEUDO, BAD_SIZE, BAD_PLAYABLE, BAD_HASH, BAD_KO,
+ BAD_COUNTS) = range(10)
 
 
 @jit
 def check(s, z, zob):
-    """Recompute strings (flood fill), liberties, playable sets and hash from the colours alone,
-    compare with the incremental state. Returns (CHECK_OK, -1) or (problem code, point).
+    """Recompute strings (flood fill), pseudo-liberties, liberties, playable sets and hash from the
+    colours alone, compare with the incremental state. Returns (CHECK_OK, -1) or (problem code, point).
 
-    Deliberately shares no code with the incremental kernels above."""
+    Deliberately shares no code with the incremental kernels above: it reads the sections directly."""
     P = np.int64(s[M_P])
     w = np.int64(s[M_W])
     n = s[M_SIZE]
@@ -598,7 +755,7 @@ def check(s, z, zob):
         c = s[colors + p]
         if on != (c != OFFBOARD) or c < 0 or c > 3:
             return BAD_COLOR, p
-        if not 0 <= s[heads + p] < P:  # stale at empty points, but always a point (policy.in_atari reads it)
+        if not 0 <= s[heads + p] < P:  # stale at empty points, but always a point (branch-free readers)
             return BAD_HEAD, p
     for p in range(P):
         row = p // w - 1
@@ -634,7 +791,9 @@ def check(s, z, zob):
         top = 1
         count = 0
         nlib = 0
-        libsum = 0
+        pn = 0
+        ps = 0
+        pq = 0
         while top:
             top -= 1
             q = stack[top]
@@ -647,10 +806,13 @@ def check(s, z, zob):
                     seen[r] = nstring
                     stack[top] = r
                     top += 1
-                elif cr == EMPTY and lib_seen[r] != nstring:
-                    lib_seen[r] = nstring
-                    nlib += 1
-                    libsum += r
+                elif cr == EMPTY:
+                    pn += 1
+                    ps += r
+                    pq += r * r
+                    if lib_seen[r] != nstring:
+                        lib_seen[r] = nstring
+                        nlib += 1
         h = s[heads + p]
         if h < 0 or h >= P or seen[h] != nstring:
             return BAD_HEAD, p
@@ -669,10 +831,9 @@ def check(s, z, zob):
                 break
         if walked != count:
             return BAD_LIST, h
-        if s[META + LIBS * P + h] != nlib:
-            return BAD_LIBS, h
-        if s[META + LIBSUM * P + h] != libsum:
-            return BAD_LIBSUM, h
+        if (s[META + PLN * P + h] != pn or s[META + PLS * P + h] != ps
+                or s[META + PLQ * P + h] != pq):
+            return BAD_PSEUDO, h
         if s[META + SSIZE * P + h] != count:
             return BAD_SIZE, h
     if h_hash != z[0]:

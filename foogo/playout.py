@@ -113,9 +113,9 @@ def _checked_playouts(s0, z0, zob, seed, count, cap, policy, table):
                 if passes == 2:
                     break
             else:
-                if s[bk.META + p] != bk.EMPTY or not bk.is_playable(z, s[bk.M_NW], c, p):
+                if bk.color_at(s, bk.stride(s), p) != bk.EMPTY or not bk.is_playable(z, s[bk.M_NW], c, p):
                     return CHOSE_UNPLAYABLE, i, move
-                if p == s[bk.M_KO] and c == s[bk.M_KO_COLOR]:
+                if p == bk.ko_point_for(s, c):
                     return CHOSE_KO, i, move
                 bk.play(s, z, zob, p, c)
                 passes = 0

@@ -107,11 +107,11 @@ def choose_light(s, z, c, rng):
     Draws r uniformly below the set's size and returns its r-th set bit, so every
     playable point has the same chance (never a scan from a random start)."""
     nw = s[bk.M_NW]
-    base = 1 + (c - 1) * nw
-    ko = s[bk.M_KO]
+    base = bk.playable_base(nw, c)
+    ko = bk.ko_point_for(s, c)
     ko_word = -1
     ko_mask = np.uint64(0)
-    if ko != bk.NO_KO and s[bk.M_KO_COLOR] == c:
+    if ko != bk.NO_KO:
         ko_word = base + (ko >> 6)
         ko_mask = z[ko_word] & (ONE << np.uint64(ko & 63))
         z[ko_word] &= ~ko_mask
@@ -208,12 +208,13 @@ PATTERN_TABLE = build_pattern_table()
 def pattern_code(s, p):
     """The 3x3 code of point p: neighbour colours in reading order NW N NE W E SW S SE, 2 bits each,
     NW lowest (north is p + w: GTP rows grow upwards)."""
-    w = s[bk.M_W]
-    col = bk.META + bk.COLOR * s[bk.M_P]
-    return (np.int64(s[col + p + w - 1]) | (np.int64(s[col + p + w]) << 2) | (np.int64(s[col + p + w + 1]) << 4)
-            | (np.int64(s[col + p - 1]) << 6) | (np.int64(s[col + p + 1]) << 8)
-            | (np.int64(s[col + p - w - 1]) << 10) | (np.int64(s[col + p - w]) << 12)
-            | (np.int64(s[col + p - w + 1]) << 14))
+    w = np.int64(s[bk.M_W])
+    P = bk.stride(s)
+    return (np.int64(bk.color_at(s, P, p + w - 1)) | (np.int64(bk.color_at(s, P, p + w)) << 2)
+            | (np.int64(bk.color_at(s, P, p + w + 1)) << 4)
+            | (np.int64(bk.color_at(s, P, p - 1)) << 6) | (np.int64(bk.color_at(s, P, p + 1)) << 8)
+            | (np.int64(bk.color_at(s, P, p - w - 1)) << 10) | (np.int64(bk.color_at(s, P, p - w)) << 12)
+            | (np.int64(bk.color_at(s, P, p - w + 1)) << 14))
 
 
 @inline
@@ -227,25 +228,26 @@ def matches_pattern(s, p, c, table):
 @inline
 def self_atari(s, p, c):
     """True if a c stone at empty p would leave its string with at most one liberty and capture nothing."""
-    P = s[bk.M_P]
-    w = s[bk.M_W]
-    colors = bk.META + bk.COLOR * P
-    heads = bk.META + bk.HEAD * P
-    libs = bk.META + bk.LIBS * P
-    libsum = bk.META + bk.LIBSUM * P
+    P = bk.stride(s)
+    w = np.int64(s[bk.M_W])
     lib1 = -1  # the one liberty found so far; a second distinct one ends the test
+    walked = -1  # the last string whose liberties were counted (a string may touch p twice)
+    walked_lib = -1
     for q in (p - w, p - 1, p + 1, p + w):
-        cq = s[colors + q]
+        cq = bk.color_at(s, P, q)
         other_lib = -1
         if cq == bk.EMPTY:
             other_lib = q
         elif cq == c:
-            g = s[heads + q]
-            if s[libs + g] >= 3:
-                return False
-            if s[libs + g] == 2:
-                other_lib = s[libsum + g] - p  # its liberties are p and this one
-        elif cq == 3 - c and s[libs + s[heads + q]] == 1:
+            g = bk.head_of(s, P, q)
+            if not bk.string_in_atari(s, P, g):  # p is not its only liberty: count the others
+                if g != walked:
+                    count, lib = bk.other_liberties(s, P, w, g, p)
+                    if count >= 2:
+                        return False
+                    walked, walked_lib = g, lib
+                other_lib = walked_lib
+        elif cq == 3 - c and bk.string_in_atari(s, P, bk.head_of(s, P, q)):
             return False
         if other_lib >= 0:
             if lib1 < 0:
@@ -258,11 +260,11 @@ def self_atari(s, p, c):
 @inline
 def big_self_atari(s, p, c):
     """True if c at empty p is a self-atari (see self_atari) of a string of two stones or more."""
-    w = s[bk.M_W]
-    colors = bk.META + bk.COLOR * s[bk.M_P]
+    w = np.int64(s[bk.M_W])
+    P = bk.stride(s)
     joins = False
     for q in (p - w, p - 1, p + 1, p + w):
-        if s[colors + q] == c:
+        if bk.color_at(s, P, q) == c:
             joins = True
     return joins and self_atari(s, p, c)
 
@@ -270,31 +272,24 @@ def big_self_atari(s, p, c):
 @inline
 def allowed(s, z, c, p):
     """True if p is in playable(c) and is not the point the ko forbids to c."""
-    if p == s[bk.M_KO] and s[bk.M_KO_COLOR] == c:
+    if p == bk.ko_point_for(s, c):
         return False
     return bk.is_playable(z, s[bk.M_NW], c, p)
 
 
 @inline
 def in_atari(s, q, color):
-    """True if q holds a `color` stone whose string has one liberty. Branch-free, for scans where
-    the colour is unpredictable: HEAD holds a point at every index (a stale one at empty points,
-    0 on a fresh board), so the LIBS load is always in bounds."""
-    P = s[bk.M_P]
-    head = s[bk.META + bk.HEAD * P + q]
-    return (s[bk.META + bk.COLOR * P + q] == color) & (s[bk.META + bk.LIBS * P + head] == 1)
+    """True if q holds a `color` stone whose string has one liberty (branch-free: see
+    board_kernels.stone_in_atari)."""
+    return bk.stone_in_atari(s, bk.stride(s), q, color)
 
 
 @inline
 def capture_move(s, z, c, last, rng):
     """Rule (a): the liberty of the largest opponent string in atari that has a stone in the 3x3
     block around `last` (ties at random), or PASS if there is none that c may take."""
-    P = s[bk.M_P]
-    w = s[bk.M_W]
-    colors = bk.META + bk.COLOR * P
-    heads = bk.META + bk.HEAD * P
-    libsum = bk.META + bk.LIBSUM * P
-    ssize = bk.META + bk.SSIZE * P
+    P = bk.stride(s)
+    w = np.int64(s[bk.M_W])
     other = 3 - c
     best = PASS
     # most of the time no opponent string is in atari here: say so first without a branch per point
@@ -309,18 +304,18 @@ def capture_move(s, z, c, last, rng):
         q = last + (k // 3 - 1) * w + (k % 3 - 1)
         if not in_atari(s, q, other):
             continue
-        h = s[heads + q]
+        h = bk.head_of(s, P, q)
         seen = False  # the same string at an earlier point of the block
         for j in range(k):
             r = last + (j // 3 - 1) * w + (j % 3 - 1)
-            if s[colors + r] == other and s[heads + r] == h:
+            if bk.color_at(s, P, r) == other and bk.head_of(s, P, r) == h:
                 seen = True
         if seen:
             continue
-        lib = s[libsum + h]
+        lib = bk.atari_liberty(s, P, h)
         if not allowed(s, z, c, lib):
             continue
-        size = s[ssize + h]
+        size = bk.string_size(s, P, h)
         if size > best_size:
             best, best_size, ties = lib, size, 1
         elif size == best_size:
@@ -335,13 +330,8 @@ def atari_answer(s, z, c, last, rng):
     """Rule (b): for c's strings in atari next to `last`, a move that saves one: capturing an
     adjacent opponent string in atari, or extending on the last liberty when that leaves >= 2
     liberties (or captures). Uniform over the answers found; PASS if there is none."""
-    P = s[bk.M_P]
-    w = s[bk.M_W]
-    colors = bk.META + bk.COLOR * P
-    heads = bk.META + bk.HEAD * P
-    nxt = bk.META + bk.NEXT * P
-    libs = bk.META + bk.LIBS * P
-    libsum = bk.META + bk.LIBSUM * P
+    P = bk.stride(s)
+    w = np.int64(s[bk.M_W])
     other = 3 - c
     answer = PASS
     if not (in_atari(s, last - w, c) | in_atari(s, last - 1, c) | in_atari(s, last + 1, c)
@@ -350,10 +340,10 @@ def atari_answer(s, z, c, last, rng):
     found = 0
     g1 = g2 = g3 = -1  # strings already answered for
     for q in (last - w, last - 1, last + 1, last + w):
-        if s[colors + q] != c:
+        if bk.color_at(s, P, q) != c:
             continue
-        h = s[heads + q]
-        if s[libs + h] != 1 or h == g1 or h == g2 or h == g3:
+        h = bk.head_of(s, P, q)
+        if not bk.string_in_atari(s, P, h) or h == g1 or h == g2 or h == g3:
             continue
         if g1 < 0:
             g1 = h
@@ -365,15 +355,15 @@ def atari_answer(s, z, c, last, rng):
         while True:  # attackers in atari: walk the stones of h
             for t in (r - w, r - 1, r + 1, r + w):
                 if in_atari(s, t, other):
-                    cand = s[libsum + s[heads + t]]
+                    cand = bk.atari_liberty(s, P, bk.head_of(s, P, t))
                     if allowed(s, z, c, cand):
                         found += 1
                         if random_below(rng, found) == 0:
                             answer = cand
-            r = s[nxt + r]
+            r = bk.next_stone(s, P, r)
             if r == h:
                 break
-        lib = s[libsum + h]
+        lib = bk.atari_liberty(s, P, h)
         if allowed(s, z, c, lib) and not self_atari(s, lib, c):
             found += 1
             if random_below(rng, found) == 0:
@@ -386,7 +376,7 @@ def _pattern_bit(s, q, c, table, j, centre):
     """1 << j if q is empty and playing c there matches a pattern, else 0, without a branch: the
     code is read around q only when q is empty (so on the board), else around the on-board
     `centre` of its block, and that result is masked off."""
-    empty = s[bk.META + bk.COLOR * s[bk.M_P] + q] == bk.EMPTY
+    empty = bk.color_at(s, bk.stride(s), q) == bk.EMPTY
     return np.int64(empty & matches_pattern(s, q if empty else centre, c, table)) << j
 
 

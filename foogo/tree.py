@@ -69,20 +69,17 @@ def prior(s, p, c, last, params, table):
     n0 = params[P_PRIOR]
     if p == PASS:
         return n0, 0.1 * n0
-    P = s[bk.M_P]
-    w = s[bk.M_W]
-    colors = bk.META + bk.COLOR * P
-    heads = bk.META + bk.HEAD * P
-    libs = bk.META + bk.LIBS * P
+    P = bk.stride(s)
+    w = np.int64(s[bk.M_W])
     value = 0.5
     weight = n0
     captures = False
     saves = False
     for q in (p - w, p - 1, p + 1, p + w):
-        cq = s[colors + q]
-        if cq == 3 - c and s[libs + s[heads + q]] == 1:
+        cq = bk.color_at(s, P, q)
+        if cq == 3 - c and bk.string_in_atari(s, P, bk.head_of(s, P, q)):
             captures = True
-        elif cq == c and s[libs + s[heads + q]] == 1:
+        elif cq == c and bk.string_in_atari(s, P, bk.head_of(s, P, q)):
             saves = True
     risky = False if captures else self_atari(s, p, c)
     if captures:
@@ -113,7 +110,7 @@ def prior(s, p, c, last, params, table):
                 for dc2 in range(-2, 3):
                     q = p + dr2 * w + dc2
                     if 0 <= q < P:
-                        cq = s[colors + q]
+                        cq = bk.color_at(s, P, q)
                         if cq == bk.BLACK or cq == bk.WHITE:
                             near = True
                             break
@@ -164,13 +161,13 @@ def expand(ni, nh, ei, ef, meta, s, z, c, moves, nmoves, params, table):
             _add_edge(ni, ei, ef, meta, p, n, w)
     else:
         nw = s[bk.M_NW]
-        base = 1 + (c - 1) * nw
+        base = bk.playable_base(nw, c)
         for i in range(nw):
             word = z[base + i]
             while word:
                 p = i * 64 + np.int64(trailing_zeros(word))
                 word &= word - ONE
-                if bk.legality(s, p, c, False) == 0:
+                if bk.legality(s, p, c, False) == bk.LEGAL:
                     n, w = prior(s, p, c, last, params, table)
                     _add_edge(ni, ei, ef, meta, p, n, w)
     n, w = prior(s, PASS, c, last, params, table)

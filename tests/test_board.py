@@ -711,13 +711,14 @@ def test_consistency_check_catches_a_wrong_hash():
         board.check_consistency()
 
 
-def test_consistency_check_catches_a_wrong_liberty_count():
+@pytest.mark.parametrize("section", ["PLN", "PLS", "PLQ"])
+def test_consistency_check_catches_a_wrong_pseudo_liberty_field(section):
     from foogo import board_kernels as bk
     board = board_from_ascii(EYE_MIDDLE)
     s, _ = board._state()
-    head = s[bk.META + bk.HEAD * board.geometry.npoints + board.geometry.parse("C4")]
-    s[bk.META + bk.LIBS * board.geometry.npoints + head] += 1
-    with pytest.raises(BoardInconsistent, match="liberty count"):
+    head = bk.section_view(s, bk.HEAD)[board.geometry.parse("C4")]
+    bk.section_view(s, getattr(bk, section))[head] += 1
+    with pytest.raises(BoardInconsistent, match="pseudo-liberty"):
         board.check_consistency()
 
 
@@ -725,7 +726,7 @@ def test_consistency_check_catches_a_stone_changed_behind_its_back():
     from foogo import board_kernels as bk
     board = board_from_ascii(EYE_MIDDLE)
     s, _ = board._state()
-    s[bk.META + bk.COLOR * board.geometry.npoints + board.geometry.parse("A1")] = BLACK
+    bk.colors_view(s)[board.geometry.parse("A1")] = BLACK
     with pytest.raises(BoardInconsistent):
         board.check_consistency()
 
@@ -734,7 +735,7 @@ def test_consistency_check_catches_a_head_entry_off_the_array_at_an_empty_point(
     from foogo import board_kernels as bk
     board = board_from_ascii(EYE_MIDDLE)
     s, _ = board._state()
-    # empty points keep a stale head, but it must name a point: the heavy policy reads LIBS there
-    s[bk.META + bk.HEAD * board.geometry.npoints + board.geometry.parse("C3")] = -1
+    # empty points keep a stale head, but it must name a point: branch-free readers load there
+    bk.section_view(s, bk.HEAD)[board.geometry.parse("C3")] = -1
     with pytest.raises(BoardInconsistent, match="head"):
         board.check_consistency()
