@@ -406,22 +406,20 @@ def _touch(s, P, q, p, h1, h2, h3):
     return h1, h2, h3, g4
 
 
-@inline
+@kernel
 def _remove_string(s, z, zob, P, w, h, ndirty):
     """Take string h off the board in one walk, giving each emptied point to the strings around it
     as a pseudo-liberty (a string leaving atari puts its old liberty on the dirty list).
 
-    Playable bits of the emptied points are not set here: see _refresh_removed.
-    Returns (stones removed, new dirty-list length)."""
+    Playable bits of the emptied points are not set here: see _refresh_removed; its size
+    and stone list stay as they were. Returns the new dirty-list length."""
     victim = color_at(s, P, h)
     taker = 3 - victim
-    count = 0
     r = h
     while True:
         s[META + COLOR * P + r] = EMPTY
         z[0] ^= zob[victim * P + r]
         _count_stone(s, P, w, r, victim, -1)
-        count += 1
         for t in (r - w, r - 1, r + 1, r + w):
             if color_at(s, P, t) == taker:
                 g = head_of(s, P, t)
@@ -431,7 +429,7 @@ def _remove_string(s, z, zob, P, w, h, ndirty):
         r = next_stone(s, P, r)
         if r == h:
             break
-    return count, ndirty
+    return ndirty
 
 
 @inline
@@ -475,7 +473,7 @@ def _refresh_diagonals(s, z, P, w, p):
             set_playable(z, s[M_NW], owner, d, not is_real_eye(s, d, owner))
 
 
-@inline
+@kernel
 def _refresh_removed(s, z, P, w, h):
     """Set the playable bits on and around the points of a removed string (its list is intact)."""
     p = h
@@ -510,17 +508,24 @@ def _finish_move(s, p, c):
 
 
 @inline
+def _stones_taken(s, P, k):
+    """The size of captured string k, or 0 for k = -1 (no capture)."""
+    return string_size(s, P, max(k, 0)) if k >= 0 else 0
+
+
+@inline
 def _resolve_string(s, z, zob, P, w, g, c, hp, ndirty):
     """After c played beside string g (which lost a pseudo-liberty): capture it if it is an
     opponent string left without liberties, note its liberty if it entered atari, merge it
-    with the new stone's string hp if it is c's. Returns (stones captured, new head of the
-    new stone's string, dirty-list length)."""
-    taken = 0
+    with the new stone's string hp if it is c's. Returns (g if it was captured else -1, new
+    head of the new stone's string, dirty-list length). SSIZE of a captured g stays valid."""
+    taken = -1
     if color_at(s, P, g) == c:
         if g != hp:
             hp = _merge(s, P, g, hp)
     elif has_no_liberty(s, P, g):
-        taken, ndirty = _remove_string(s, z, zob, P, w, g, ndirty)
+        ndirty = _remove_string(s, z, zob, P, w, g, ndirty)
+        taken = g
     elif string_in_atari(s, P, g):  # entering atari: its last liberty changes status
         ndirty = _push_dirty(s, P, atari_liberty(s, P, g), ndirty)
     return taken, hp, ndirty
@@ -531,6 +536,13 @@ def play(s, z, zob, p, c):
     """Put a c stone on empty on-board point p: capture, merge, remove a suicided string, update
     hash, ko, counters and both playable sets. Returns stones captured, or minus the stones
     lost when the move was a (multi-stone) suicide. Does not check legality."""
+    return play_inline(s, z, zob, p, c)
+
+
+@inline
+def play_inline(s, z, zob, p, c):
+    """`play`, inlined into the loops that call it on every move (playouts, the tree's descent):
+    a call would pass each of the three arrays as seven machine words."""
     P = stride(s)
     w = np.int64(s[M_W])
     nw = np.int64(s[M_NW])
@@ -550,31 +562,23 @@ def play(s, z, zob, p, c):
     h1, h2, h3, g4 = _touch(s, P, p + 1, p, h1, h2, h3)
     h1, h2, h3, h4 = _touch(s, P, p + w, p, h1, h2, h3)
 
-    # captures, atari of the opponent's strings, merges; h1..h4 are filled in order
-    ndirty = 0
+    # captures, atari of the opponent's strings, merges; k1..k4 are the captured strings' heads
+    # (four guarded calls, not a loop over a tuple: numba makes that an indirect jump per turn)
     hp = p
-    captured = 0
-    last_captured = -1
-    k1 = k2 = k3 = k4 = -1  # heads of the captured strings
-    for g in (h1, h2, h3, h4):
-        if g < 0:
-            break
-        taken, hp, ndirty = _resolve_string(s, z, zob, P, w, g, c, hp, ndirty)
-        if taken:
-            captured += taken
-            last_captured = g  # the point itself when a single stone is taken (ko)
-            if k1 < 0:
-                k1 = g
-            elif k2 < 0:
-                k2 = g
-            elif k3 < 0:
-                k3 = g
-            else:
-                k4 = g
+    k1, hp, ndirty = _resolve_string(s, z, zob, P, w, h1, c, hp, 0)
+    k2 = k3 = k4 = -1
+    if h2 >= 0:
+        k2, hp, ndirty = _resolve_string(s, z, zob, P, w, h2, c, hp, ndirty)
+        if h3 >= 0:
+            k3, hp, ndirty = _resolve_string(s, z, zob, P, w, h3, c, hp, ndirty)
+            if h4 >= 0:
+                k4, hp, ndirty = _resolve_string(s, z, zob, P, w, h4, c, hp, ndirty)
+    captured = _stones_taken(s, P, k1) + _stones_taken(s, P, k2) + _stones_taken(s, P, k3) + _stones_taken(s, P, k4)
 
     result = captured
     if has_no_liberty(s, P, hp):  # suicide (only multi-stone: a lone stone here would be eye-like)
-        lost, ndirty = _remove_string(s, z, zob, P, w, hp, ndirty)
+        lost = string_size(s, P, hp)
+        ndirty = _remove_string(s, z, zob, P, w, hp, ndirty)
         s[M_CAPTURES + other] += lost
         result = -lost
         k1 = hp
@@ -582,15 +586,19 @@ def play(s, z, zob, p, c):
         if string_in_atari(s, P, hp):
             ndirty = _push_dirty(s, P, atari_liberty(s, P, hp), ndirty)
             if captured == 1 and string_size(s, P, hp) == 1:
-                s[M_KO] = last_captured
+                s[M_KO] = max(max(k1, k2), max(k3, k4))  # the one stone taken
                 s[M_KO_COLOR] = other
         s[M_CAPTURES + c] += captured
 
     _refresh_around(s, z, P, w, p, c)
-    for k in (k1, k2, k3, k4):
-        if k < 0:
-            break
-        _refresh_removed(s, z, P, w, k)
+    if k1 >= 0:
+        _refresh_removed(s, z, P, w, k1)
+    if k2 >= 0:
+        _refresh_removed(s, z, P, w, k2)
+    if k3 >= 0:
+        _refresh_removed(s, z, P, w, k3)
+    if k4 >= 0:
+        _refresh_removed(s, z, P, w, k4)
     for i in range(ndirty):
         refresh_point(s, z, s[META + DIRTY * P + i])
     _finish_move(s, p, c)

@@ -60,7 +60,7 @@ def playout(s, z, zob, rng, cap, trace, owners, policy, table):
             bk.play_pass(s, c)
             passes += 1
         else:
-            bk.play(s, z, zob, p, c)
+            bk.play_inline(s, z, zob, p, c)
             passes = 0
             if moves < room:
                 trace[moves] = p * 2 + c - 1
