@@ -642,21 +642,26 @@ def legality(s, p, c, allow_suicide):
 # ---------------------------------------------------------------- exact liberties, on demand
 
 @inline
+def _touches(s, P, q, h):
+    """1 if q holds a stone of string h, else 0."""
+    return np.int64((color_at(s, P, q) != EMPTY) & (color_at(s, P, q) != OFFBOARD) & (head_of(s, P, q) == h))
+
+
+@inline
 def other_liberties(s, P, w, h, p):
-    """Liberties of string h other than point p, counted up to 2: (count 0..2, one such liberty
-    or -1). Walks the string's stones and stops at the second one found."""
-    first = -1
-    r = h
-    while True:
-        for e in (r - w, r - 1, r + 1, r + w):
-            if (color_at(s, P, e) == EMPTY) & (e != p) & (e != first):
-                if first >= 0:
-                    return 2, first
-                first = e
-        r = next_stone(s, P, r)
-        if r == h:
-            break
-    return (1 if first >= 0 else 0), first
+    """Liberties of string h other than its liberty p, counted up to 2: (count 0..2, the one such
+    liberty when the count is 1, else -1). O(1): take p's pseudo-liberties out of h's count,
+    sum and sum of squares; what is left is one point exactly when n * q == s * s."""
+    k = (_touches(s, P, p - w, h) + _touches(s, P, p - 1, h) + _touches(s, P, p + 1, h)
+         + _touches(s, P, p + w, h))
+    n = np.int64(s[META + PLN * P + h]) - k
+    t = np.int64(s[META + PLS * P + h]) - k * p
+    q = np.int64(s[META + PLQ * P + h]) - k * p * p
+    if n == 0:
+        return 0, -1
+    if n * q == t * t:
+        return 1, t // n
+    return 2, -1
 
 
 @kernel

@@ -85,7 +85,7 @@ def seed_rng(rng, seed, index):
     rng[0] = x if x != 0 else np.uint64(0x2545F4914F6CDD1D)
 
 
-@kernel
+@inline
 def random_below(rng, n):
     """A uniform integer in [0, n) for 0 < n < 2**32 from the xorshift64* generator in rng[0]."""
     x = rng[0]
@@ -100,7 +100,7 @@ def random_below(rng, n):
 
 # ---------------------------------------------------------------- the light policy
 
-@kernel
+@inline
 def choose_light(s, z, c, rng):
     """A point drawn uniformly from playable(c) minus the ko point, or PASS if there is none.
 
@@ -444,7 +444,7 @@ def policy_id(name: str) -> int:
     return POLICIES.index(name)
 
 
-@kernel
+@inline
 def choose(s, z, c, rng, policy, table):
     """The point policy LIGHT or HEAVY picks for c (table: the heavy policy's patterns), or PASS."""
     if policy == HEAVY:
