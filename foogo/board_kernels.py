@@ -357,15 +357,10 @@ def _lose_liberty(s, P, h, e):
 
 
 @inline
-def _empty_flag(s, P, q):
-    """1 if q is empty, else 0."""
-    return np.int64(color_at(s, P, q) == EMPTY)
-
-
-@inline
-def _place_stone(s, z, zob, P, w, nw, p, c):
+def _place_stone(s, z, zob, P, w, nw, p, c, e1, e2, e3, e4):
     """Put a c stone on empty p as a new one-stone string whose pseudo-liberties are its empty
-    neighbours; update the hash, the neighbours' counts, and clear p's playable bits."""
+    neighbours (e1..e4: 1 if p - w, p - 1, p + 1, p + w is empty); update the hash, the
+    neighbours' counts, and clear p's playable bits."""
     s[META + COLOR * P + p] = c
     z[0] ^= zob[c * P + p]
     _count_stone(s, P, w, p, c, 1)
@@ -373,10 +368,6 @@ def _place_stone(s, z, zob, P, w, nw, p, c):
     s[META + NEXT * P + p] = p
     s[META + SSIZE * P + p] = 1
     # counted without branches: a neighbour's colour is unpredictable
-    e1 = _empty_flag(s, P, p - w)
-    e2 = _empty_flag(s, P, p - 1)
-    e3 = _empty_flag(s, P, p + 1)
-    e4 = _empty_flag(s, P, p + w)
     s[META + PLN * P + p] = e1 + e2 + e3 + e4
     s[META + PLS * P + p] = e1 * (p - w) + e2 * (p - 1) + e3 * (p + 1) + e4 * (p + w)
     s[META + PLQ * P + p] = (e1 * (p - w) * (p - w) + e2 * (p - 1) * (p - 1) + e3 * (p + 1) * (p + 1)
@@ -386,11 +377,16 @@ def _place_stone(s, z, zob, P, w, nw, p, c):
 
 
 @inline
-def _touch(s, P, q, p, h1, h2, h3):
-    """If q holds a stone, its string loses pseudo-liberty p. Returns (h1, h2, h3, g): the first
-    three distinct strings seen so far, and g, a fourth distinct string (else -1)."""
+def _is_stone(color):
+    """True for BLACK and WHITE (colours are EMPTY 0, BLACK 1, WHITE 2, OFFBOARD 3)."""
+    return (color ^ (color >> 1)) & 1 != 0
+
+
+@inline
+def _touch(s, P, q, cq, p, h1, h2, h3):
+    """If q holds a stone (its colour cq), its string loses pseudo-liberty p. Returns (h1, h2, h3,
+    g): the first three distinct strings seen so far, and g, a fourth distinct string (else -1)."""
     g4 = -1
-    cq = color_at(s, P, q)
     if (cq == BLACK) | (cq == WHITE):
         g = head_of(s, P, q)
         _lose_liberty(s, P, g, p)
@@ -455,11 +451,24 @@ def _merge(s, P, a, b):
 
 
 @inline
-def _refresh_if_new_eye(s, z, P, q, c):
-    """After c played beside q: if q is empty and has become eye-like for c, set its playable bits."""
-    n = nbr_counts(s, P, q) >> (0 if c == BLACK else 4)
-    if (color_at(s, P, q) == EMPTY) & (n & 15 == EYE_FULL):
-        refresh_eye(s, z, q, c)
+def _refresh_if_new_eye(s, z, P, q, was_empty, c):
+    """After c played beside q: if q is empty (was_empty: it was before the move, and a capture
+    never empties a point beside an empty one) and has become eye-like for c, set its bits."""
+    if was_empty:
+        if (nbr_counts(s, P, q) >> (0 if c == BLACK else 4)) & 15 == EYE_FULL:
+            refresh_eye(s, z, q, c)
+
+
+@inline
+def _refresh_if_false_eye(s, z, P, d, c, both_sides):
+    """After c played at a diagonal of empty d: if d is an eye of the opponent, the new c stone may
+    have made it false. both_sides: the two points d shares with the move were opponent stones
+    before it, without which d cannot be eye-like for the opponent (told without a load)."""
+    if both_sides:
+        other = 3 - c
+        n = nbr_counts(s, P, d) >> (0 if other == BLACK else 4)
+        if (color_at(s, P, d) == EMPTY) & (n & 15 == EYE_FULL):
+            set_playable(z, s[M_NW], other, d, not is_real_eye(s, d, other))
 
 
 @inline
@@ -486,16 +495,21 @@ def _refresh_removed(s, z, P, w, h):
 
 
 @inline
-def _refresh_around(s, z, P, w, p, c):
-    """The playable bits a stone at p can change nearby: an empty orthogonal neighbour was not
-    eye-like before (p was empty beside it) and can only have become eye-like for c; the
-    diagonals can change eye status. (Four calls, not a loop over a tuple: numba makes that
-    an indirect jump per turn.)"""
-    _refresh_if_new_eye(s, z, P, p - w, c)
-    _refresh_if_new_eye(s, z, P, p - 1, c)
-    _refresh_if_new_eye(s, z, P, p + 1, c)
-    _refresh_if_new_eye(s, z, P, p + w, c)
-    _refresh_diagonals(s, z, P, w, p)
+def _refresh_around(s, z, P, w, p, c, c1, c2, c3, c4):
+    """The playable bits a c stone at p can change nearby, given the colours c1..c4 of p - w,
+    p - 1, p + 1, p + w before the move: an empty orthogonal neighbour was not eye-like before
+    (p was empty beside it) and can only have become eye-like for c; a diagonal can only turn
+    from a real eye of the opponent into a false one (an own stone changes no own eye).
+    (Straight calls, not a loop over a tuple: numba makes that an indirect jump per turn.)"""
+    _refresh_if_new_eye(s, z, P, p - w, c1 == EMPTY, c)
+    _refresh_if_new_eye(s, z, P, p - 1, c2 == EMPTY, c)
+    _refresh_if_new_eye(s, z, P, p + 1, c3 == EMPTY, c)
+    _refresh_if_new_eye(s, z, P, p + w, c4 == EMPTY, c)
+    other = 3 - c
+    _refresh_if_false_eye(s, z, P, p - w - 1, c, (c1 == other) & (c2 == other))
+    _refresh_if_false_eye(s, z, P, p - w + 1, c, (c1 == other) & (c3 == other))
+    _refresh_if_false_eye(s, z, P, p + w - 1, c, (c4 == other) & (c2 == other))
+    _refresh_if_false_eye(s, z, P, p + w + 1, c, (c4 == other) & (c3 == other))
 
 
 @inline
@@ -548,19 +562,23 @@ def play_inline(s, z, zob, p, c):
     nw = np.int64(s[M_NW])
     other = 3 - c
     s[M_KO] = NO_KO
-    _place_stone(s, z, zob, P, w, nw, p, c)
-    n = nbr_counts(s, P, p)
-    if (n & 15) + ((n >> 4) & 15) == 2 * (n >> 8):
+    c1 = color_at(s, P, p - w)
+    c2 = color_at(s, P, p - 1)
+    c3 = color_at(s, P, p + 1)
+    c4 = color_at(s, P, p + w)
+    _place_stone(s, z, zob, P, w, nw, p, c, np.int64(c1 == EMPTY), np.int64(c2 == EMPTY),
+                 np.int64(c3 == EMPTY), np.int64(c4 == EMPTY))
+    if not (_is_stone(c1) | _is_stone(c2) | _is_stone(c3) | _is_stone(c4)):
         # fast path: no stone beside p, so nothing to capture, merge or put in atari
-        _refresh_around(s, z, P, w, p, c)
+        _refresh_around(s, z, P, w, p, c, c1, c2, c3, c4)
         _finish_move(s, p, c)
         return 0
 
     # p is a lost pseudo-liberty of each neighbouring string; h1..h4 record each once
-    h1, h2, h3, g4 = _touch(s, P, p - w, p, -1, -1, -1)
-    h1, h2, h3, g4 = _touch(s, P, p - 1, p, h1, h2, h3)
-    h1, h2, h3, g4 = _touch(s, P, p + 1, p, h1, h2, h3)
-    h1, h2, h3, h4 = _touch(s, P, p + w, p, h1, h2, h3)
+    h1, h2, h3, g4 = _touch(s, P, p - w, c1, p, -1, -1, -1)
+    h1, h2, h3, g4 = _touch(s, P, p - 1, c2, p, h1, h2, h3)
+    h1, h2, h3, g4 = _touch(s, P, p + 1, c3, p, h1, h2, h3)
+    h1, h2, h3, h4 = _touch(s, P, p + w, c4, p, h1, h2, h3)
 
     # captures, atari of the opponent's strings, merges; k1..k4 are the captured strings' heads
     # (four guarded calls, not a loop over a tuple: numba makes that an indirect jump per turn)
@@ -590,7 +608,7 @@ def play_inline(s, z, zob, p, c):
                 s[M_KO_COLOR] = other
         s[M_CAPTURES + c] += captured
 
-    _refresh_around(s, z, P, w, p, c)
+    _refresh_around(s, z, P, w, p, c, c1, c2, c3, c4)
     if k1 >= 0:
         _refresh_removed(s, z, P, w, k1)
     if k2 >= 0:
