@@ -1,10 +1,13 @@
-"""The README's throughput table: light playouts/s and moves per playout by board size and threads.
+"""The README's throughput table: playouts/s, ns per move and moves per playout by size and threads.
 
-    python bench/throughput.py [--playouts N] [--sizes 9,13,19] [--threads 1,2] [--repeats 3]
+    python bench/throughput.py [--sizes 9,13,19] [--threads 1,2] [--repeats 5] [--min-seconds 2]
+                               [--policy light]
 
-Prints one JSON line per (size, threads) from `foogo.bench.measure` (best of --repeats timings,
-after a warm-up that also compiles), then a Markdown table with the machine and date.
-Run it on an otherwise idle machine: it measures wall-clock throughput.
+Each (size, threads) cell comes from `foogo.bench.measure`: an untimed warm-up, then --repeats
+runs of the same seeded playouts, each at least --min-seconds long; the cell gives the median and
+the min..max of the runs. One thread is timed by the CPU clock (steadier on a shared machine),
+several threads by the wall clock. Prints one JSON line per cell as it goes, then a Markdown
+table under the machine and the date. Run it on an otherwise idle machine.
 """
 
 from __future__ import annotations
@@ -13,32 +16,35 @@ import argparse
 import datetime
 import json
 
-from foogo.bench import machine, measure
+from foogo.bench import headline_rate, machine, measure
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--playouts", type=int, default=0, help="playouts per run (default: ~2 s of work per size)")
     parser.add_argument("--sizes", default="9,13,19")
     parser.add_argument("--threads", default="1,2")
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--min-seconds", type=float, default=2.0)
+    parser.add_argument("--policy", default="light", choices=("light", "heavy"))
     args = parser.parse_args()
     rows = []
     for size in (int(x) for x in args.sizes.split(",")):
         for threads in (int(x) for x in args.threads.split(",")):
-            playouts = args.playouts or max(2000, int(1_000_000 * threads / size ** 2))
-            report = measure(size, playouts, threads, seed=0, repeats=args.repeats)
+            report = measure(size, None, threads, seed=0, repeats=args.repeats, policy=args.policy,
+                             min_seconds=args.min_seconds)
             print(json.dumps(report), flush=True)
             rows.append(report)
     print()
-    print(f"{machine()}, {datetime.date.today().isoformat()}")
+    print(f"{machine()}, {datetime.date.today().isoformat()}, {args.policy} playouts, "
+          f"median of {args.repeats} runs of >= {args.min_seconds:g} s (min..max)")
     print()
-    print("| size | threads | playouts/s | moves/playout | black wins (komi 7.5) | mean B-W score |")
-    print("|---:|---:|---:|---:|---:|---:|")
+    print("| size | threads | playouts/s | clock | ns/move | moves/playout | mean B-W score |")
+    print("|---:|---:|---:|---|---:|---:|---:|")
     for r in rows:
-        print(f"| {r['size']}x{r['size']} | {r['threads']} | {r['playouts_per_second']:,.0f} | "
-              f"{r['moves_per_playout']:.1f} | {100 * r['black_wins'] / r['playouts']:.1f}% | "
-              f"{r['mean_score']:+.2f} |")
+        lo, hi = ((r["playouts_per_cpu_second_min"], r["playouts_per_cpu_second_max"]) if r["clock"] == "cpu"
+                  else (r["playouts_per_second_min"], r["playouts_per_second_max"]))
+        print(f"| {r['size']}x{r['size']} | {r['threads']} | {headline_rate(r):,.0f} ({lo:,.0f}..{hi:,.0f}) | "
+              f"{r['clock']} | {r['ns_per_move']:.0f} | {r['moves_per_playout']:.1f} | {r['mean_score']:+.2f} |")
 
 
 if __name__ == "__main__":

@@ -1,66 +1,120 @@
 """`foogo bench`: playout throughput from the empty board, in libego's report format.
 
-Prints playouts/s, moves per playout, black/white wins and draws, and the mean
-black-minus-white area score (or the same as one JSON object with --json).
-Light playouts by default; `--policy heavy` times the heavy policy (policy.py)
-and says so in the report's first line and its "policy" key.
-The first batch is a warm-up that also triggers compilation; it is not timed.
+Prints playouts/s, nanoseconds per move, moves per playout, black/white wins and
+draws, and the mean black-minus-white area score (or the same as one JSON object
+with --json). Light playouts by default; `--policy heavy` times the heavy policy
+(policy.py) and says so in the report's first line and its "policy" key.
+
+How it measures, so that figures can be compared: a warm-up batch (which also
+compiles or loads the kernels) is not timed and sizes the runs; then `repeats`
+runs of the same seeded playouts, each at least `min_seconds` long unless a
+playout count is given. Each run is timed by the CPU clock (process time, all
+threads) and the wall clock; the report gives the median and the min..max of
+the runs. With one thread the CPU figure is the steadier (other processes on
+the machine do not count against it) and is the headline; with several
+threads the wall-clock figure is (CPU time then sums over the threads).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import platform
+import statistics
 import sys
+import time
 
 from .board import Board
 from .geometry import MAX_SIZE, MIN_SIZE
 from .playout import default_threads, run_playouts
 
-JSON_KEYS = ("size", "threads", "playouts", "seconds", "playouts_per_second", "moves_per_playout",
+JSON_KEYS = ("size", "threads", "playouts", "repeats", "playouts_per_second", "playouts_per_second_min",
+             "playouts_per_second_max", "playouts_per_cpu_second", "playouts_per_cpu_second_min",
+             "playouts_per_cpu_second_max", "ns_per_move", "clock", "seconds", "moves_per_playout",
              "black_wins", "white_wins", "draws", "mean_score")
+WARM_UP_PLAYOUTS = 2000
 
 
-def measure(size: int = 9, playouts: int = 100_000, threads: int = 1, seed: int = 0,
-            komi: float = 7.5, repeats: int = 1, policy: str = "light") -> dict:
-    """Run `playouts` playouts of the named policy from the empty board (best of `repeats` timings);
-    return the report dict."""
+def playouts_for(seconds: float, rate: float, threads: int = 1) -> int:
+    """A playout count that takes at least `seconds` at `rate` playouts/s (per thread), rounded up
+    to a round number (the next 1, 2 or 5 times a power of ten of at least 1000)."""
+    need = max(1000, math.ceil(seconds * rate * 1.1))
+    scale = 10 ** max(3, int(math.log10(need)))
+    for step in (1, 2, 5, 10):
+        if step * scale >= need:
+            return step * scale
+    return 10 * scale  # pragma: no cover (the loop always returns)
+
+
+def measure(size: int = 9, playouts: int | None = None, threads: int = 1, seed: int = 0,
+            komi: float = 7.5, repeats: int = 3, policy: str = "light", min_seconds: float = 2.0) -> dict:
+    """Time `repeats` runs of the same seeded playouts of the named policy from the empty board
+    (`playouts` each, or enough for `min_seconds` of wall time when None); return the report
+    dict with medians and min..max of playouts/s by wall and by CPU clock, and ns per move."""
     board = Board(size)
-    run_playouts(board, min(playouts, 2000), seed=seed + 1, threads=threads, policy=policy)  # compile, warm up
-    best = None
+    warm = run_playouts(board, WARM_UP_PLAYOUTS, seed=seed + 1, threads=threads, policy=policy)  # compile
+    if playouts is None:
+        playouts = playouts_for(min_seconds, WARM_UP_PLAYOUTS / max(warm.seconds, 1e-9))
+    wall, cpu = [], []
+    batch = None
     for _ in range(max(1, repeats)):
+        start = time.process_time()
         batch = run_playouts(board, playouts, seed=seed, threads=threads, policy=policy)
-        if best is None or batch.seconds < best.seconds:
-            best = batch
-    black, white, draws = best.wins(komi)
+        cpu.append(time.process_time() - start)
+        wall.append(batch.seconds)
+    assert batch is not None
+    moves = int(batch.moves.sum())
+    black, white, draws = batch.wins(komi)
+    wall_rates = [playouts / max(s, 1e-9) for s in wall]
+    cpu_rates = [playouts / max(s, 1e-9) for s in cpu]  # per CPU second: per core with threads
     return {
         "size": size,
         "threads": threads,
         "playouts": playouts,
-        "seconds": round(best.seconds, 4),
-        "playouts_per_second": round(playouts / best.seconds, 1) if best.seconds > 0 else float("inf"),
-        "moves_per_playout": round(float(best.moves.mean()), 2) if playouts else 0.0,
+        "repeats": len(wall),
+        "playouts_per_second": round(statistics.median(wall_rates), 1),
+        "playouts_per_second_min": round(min(wall_rates), 1),
+        "playouts_per_second_max": round(max(wall_rates), 1),
+        "playouts_per_cpu_second": round(statistics.median(cpu_rates), 1),
+        "playouts_per_cpu_second_min": round(min(cpu_rates), 1),
+        "playouts_per_cpu_second_max": round(max(cpu_rates), 1),
+        "ns_per_move": round(1e9 * statistics.median(cpu) / max(moves, 1), 1),
+        "clock": "cpu" if threads == 1 else "wall",
+        "seconds": round(statistics.median(wall), 4),
+        "cpu_seconds": round(statistics.median(cpu), 4),
+        "moves_per_playout": round(moves / playouts, 2) if playouts else 0.0,
         "black_wins": black,
         "white_wins": white,
         "draws": draws,
-        "mean_score": round(float(best.scores.mean()), 3) if playouts else 0.0,
+        "mean_score": round(float(batch.scores.mean()), 3) if playouts else 0.0,
         "komi": komi,
-        "capped": int(best.capped.sum()),
+        "capped": int(batch.capped.sum()),
         "policy": policy,
     }
+
+
+def headline_rate(report: dict) -> float:
+    """The report's headline playouts/s: CPU-clock with one thread, wall-clock with several."""
+    return report["playouts_per_cpu_second"] if report["clock"] == "cpu" else report["playouts_per_second"]
 
 
 def format_report(report: dict) -> str:
     """The libego-style text block for one report."""
     n = report["playouts"] or 1
     policy = report.get("policy", "light")
+    cpu = (report["playouts_per_cpu_second"], report["playouts_per_cpu_second_min"],
+           report["playouts_per_cpu_second_max"])
+    wall = (report["playouts_per_second"], report["playouts_per_second_min"], report["playouts_per_second_max"])
+    first, second = (cpu, wall) if report["clock"] == "cpu" else (wall, cpu)
+    names = ("CPU", "wall") if report["clock"] == "cpu" else ("wall", "CPU/core")
     return "\n".join([
         f"foogo {policy} playouts, {report['size']}x{report['size']}, {report['threads']} thread(s), komi {report['komi']}",
-        f"  playouts          {report['playouts']}",
-        f"  seconds           {report['seconds']:.3f}",
-        f"  playouts/s        {report['playouts_per_second']:.0f}",
+        f"  playouts          {report['playouts']} per run, {report['repeats']} runs of {report['seconds']:.2f} s",
+        f"  playouts/s        {first[0]:.0f} ({names[0]} clock, median; {first[1]:.0f}..{first[2]:.0f})",
+        f"                    {second[0]:.0f} ({names[1]} clock, median; {second[1]:.0f}..{second[2]:.0f})",
+        f"  ns/move           {report['ns_per_move']:.1f} (CPU time per move and thread)",
         f"  moves/playout     {report['moves_per_playout']:.2f}",
         f"  black wins        {report['black_wins']} ({100 * report['black_wins'] / n:.2f}%)",
         f"  white wins        {report['white_wins']} ({100 * report['white_wins'] / n:.2f}%)",
@@ -88,10 +142,14 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     """Add the `foogo bench` options."""
     parser.add_argument("--size", type=int, default=9, help=f"board size {MIN_SIZE}..{MAX_SIZE} (default 9)")
     parser.add_argument("--threads", type=int, default=1, help="threads (default 1)")
-    parser.add_argument("--playouts", type=int, default=100_000, help="playouts to time (default 100000)")
+    parser.add_argument("--playouts", type=int, default=None,
+                        help="playouts per timed run (default: enough for --min-seconds)")
+    parser.add_argument("--min-seconds", type=float, default=2.0,
+                        help="with no --playouts, each timed run lasts at least this long (default 2)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument("--komi", type=float, default=7.5, help="komi for the win counts (default 7.5)")
-    parser.add_argument("--repeats", type=int, default=1, help="time this many runs, report the fastest")
+    parser.add_argument("--repeats", type=int, default=3,
+                        help="timed runs; the report gives their median and min..max (default 3)")
     parser.add_argument("--policy", choices=("light", "heavy"), default="light",
                         help="playout policy (default light)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of the text report")
@@ -102,12 +160,19 @@ def run(args: argparse.Namespace) -> int:
     if not MIN_SIZE <= args.size <= MAX_SIZE:
         print(f"foogo bench: --size must be from {MIN_SIZE} to {MAX_SIZE}, got {args.size}", file=sys.stderr)
         return 2
-    if args.playouts < 1 or args.threads < 1 or args.repeats < 1:
+    if (args.playouts is not None and args.playouts < 1) or args.threads < 1 or args.repeats < 1:
         print("foogo bench: --playouts, --threads and --repeats must be at least 1", file=sys.stderr)
+        return 2
+    if not math.isfinite(args.komi):
+        print(f"foogo bench: --komi must be a finite number, got {args.komi}", file=sys.stderr)
+        return 2
+    if not 0 < args.min_seconds <= 3600:
+        print("foogo bench: --min-seconds must be above 0 and at most 3600", file=sys.stderr)
         return 2
     if args.threads > default_threads():
         print(f"foogo bench: note: {args.threads} threads on {default_threads()} cores", file=sys.stderr)
-    report = measure(args.size, args.playouts, args.threads, args.seed, args.komi, args.repeats, args.policy)
+    report = measure(args.size, args.playouts, args.threads, args.seed, args.komi, args.repeats, args.policy,
+                     args.min_seconds)
     if args.json:
         print(json.dumps(report))
     else:
