@@ -35,12 +35,13 @@ import datetime
 import importlib.util
 import json
 import os
-import platform
 import re
 import statistics
 import subprocess
 import sys
 from pathlib import Path
+
+from foogo.bench import machine_info
 
 MIN_SECONDS = 2.0  # each timed run should last at least this long
 WARMUP_PLAYOUTS = {9: 5_000, 19: 1_000}
@@ -55,21 +56,6 @@ LIBEGO_FIELDS = {  # key -> pattern for one line of libego's `benchmark` report
     "wins": re.compile(r"^(\d+)/(\d+) \(black wins / white wins\)$", re.M),
     "moves_per_playout": re.compile(r"^AVG moves/playout = " + NUMBER + r"$", re.M),
 }
-
-
-def machine() -> dict:
-    """CPU model (from /proc/cpuinfo), logical core count, OS and Python version."""
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as handle:
-            for line in handle:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    return {"cpu": cpu, "cores": os.cpu_count(), "system": platform.platform(),
-            "python": platform.python_version()}
 
 
 def foogo_commit() -> str | None:
@@ -254,7 +240,7 @@ def main() -> int:
             parser.error(f"--libego{size}: {error}")
 
     header = {"date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
-              "machine": machine(), "foogo_commit": foogo_commit(), "threads": args.threads,
+              "machine": machine_info(), "foogo_commit": foogo_commit(), "threads": args.threads,
               "repeats": args.repeats, "foogo_clock": "CPU" if args.threads == 1 else "wall-clock",
               "libego_clock": "user CPU"}
     results = [measure_size(size, binary, playouts, args.repeats, args.threads) for size, binary, playouts in sizes]

@@ -124,8 +124,8 @@ def format_report(report: dict) -> str:
     ])
 
 
-def machine() -> str:
-    """A one-line description of this machine's CPU and core count."""
+def machine_info() -> dict:
+    """CPU model (from /proc/cpuinfo), logical core count, OS and Python version."""
     cpu = platform.processor() or platform.machine()
     try:
         with open("/proc/cpuinfo") as handle:
@@ -135,7 +135,14 @@ def machine() -> str:
                     break
     except OSError:
         pass
-    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}"
+    return {"cpu": cpu, "cores": os.cpu_count(), "system": platform.platform(),
+            "python": platform.python_version()}
+
+
+def machine() -> str:
+    """A one-line description of this machine's CPU and core count."""
+    info = machine_info()
+    return f"{info['cpu']}, {info['cores']} cores, Python {info['python']}"
 
 
 def configure_parser(parser: argparse.ArgumentParser) -> None:
