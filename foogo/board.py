@@ -1,4 +1,6 @@
-"""Board: a Go position of any size 2..25 with strings, exact liberties, playable sets, ko and hash.
+"""Board: a Go position of any size 2..25 with strings, liberties, playable sets, ko and hash.
+
+Atari is known exactly after every move; liberty counts are computed on demand (`liberties`).
 
 The readable face of `board_kernels`: it parses vertices and colours, checks
 board-level legality (occupied, off board, simple ko, suicide), and returns

@@ -739,3 +739,72 @@ def test_consistency_check_catches_a_head_entry_off_the_array_at_an_empty_point(
     bk.section_view(s, bk.HEAD)[board.geometry.parse("C3")] = -1
     with pytest.raises(BoardInconsistent, match="head"):
         board.check_consistency()
+
+
+# ---------------------------------------------------------------- liberties on demand (pseudo-liberty kernel)
+
+def test_a_liberty_touching_three_stones_of_a_string_counts_once():
+    board = board_from_ascii("""
+        . . . . .
+        . X X X .
+        . X . X .
+        . . . . .
+        . . . . .
+    """)
+    # C3 touches B3, C4 and D3: three pseudo-liberties, one liberty
+    assert board.liberties("C4") == 10
+
+
+def test_liberties_of_a_string_in_atari_is_one():
+    board = board_from_ascii("""
+        X O . .
+        . O . .
+        O . . .
+        . . . .
+    """)
+    assert board.liberties("A4") == 1 and board.liberties("B4") == 4
+
+
+def test_liberties_at_an_empty_point_is_an_error():
+    with pytest.raises(ValueError, match="no stone"):
+        Board(9).liberties("E5")
+
+
+def _random_position(size, moves, seed):
+    """A board after `moves` random legal moves (fixed seed), passing when stuck."""
+    rng = random.Random(seed)
+    board = Board(size)
+    color = BLACK
+    for _ in range(moves):
+        empties = [p for p in board.geometry.points if board.is_legal(color, int(p))]
+        if empties:
+            board.play(color, int(rng.choice(empties)))
+        color = WHITE if color == BLACK else BLACK
+    return board
+
+
+@pytest.mark.parametrize("size, moves, seed", [(5, 30, 1), (7, 60, 2), (9, 120, 3), (9, 200, 4), (13, 250, 5)])
+def test_liberty_counts_and_other_liberties_agree_with_a_flood_fill(size, moves, seed):
+    from foogo import board_kernels as bk
+    from foogo.game import board_strings
+    board = _random_position(size, moves, seed)
+    board.check_consistency()
+    s, _ = board._state()
+    P, w = board.geometry.npoints, board.geometry.width
+    for _color, stones, libs in board_strings(board):
+        assert board.liberties(int(stones[0])) == len(libs)
+        head = int(bk.section_view(s, bk.HEAD)[stones[0]])
+        for p in libs:  # other_liberties(h, p) for each liberty p: the others, counted up to 2
+            others = libs - {p}
+            count, lib = _other_liberties(s, P, w, head, p)
+            assert count == min(len(others), 2)
+            assert lib == (next(iter(others)) if len(others) == 1 else -1)
+
+
+def _other_liberties(s, P, w, h, p):
+    from foogo import board_kernels as bk
+    from numba import njit
+    global _OTHER
+    if "_OTHER" not in globals():
+        _OTHER = njit(lambda s, P, w, h, p: bk.other_liberties(s, P, w, h, p))
+    return _OTHER(s, P, w, h, p)
