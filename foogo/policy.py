@@ -32,7 +32,8 @@ nothing; every candidate is also checked against playable(c) minus ko.
 Probabilities are permille and compile-time constants. The rules and
 choose_heavy are `inline`, not `kernel`: numba passes each array argument as 7
 machine words, and five calls a move with four arrays each cost 6% of heavy
-playouts/s; inlined, `choose` is one call.
+playouts/s. `choose` itself is inline too, so the playout loop makes no call
+to pick a move.
 
 The pattern table: a 3x3 neighbourhood is one small integer, 2 bits per
 neighbour (EMPTY 0, BLACK 1, WHITE 2, OFFBOARD 3, the board's own colour codes)
