@@ -16,7 +16,7 @@ import time
 
 import numpy as np
 
-from foogo import BLACK, Board
+from foogo import BLACK
 from foogo import board_kernels as bk
 from foogo.bench import measure
 from foogo.game import Game
