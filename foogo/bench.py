@@ -6,7 +6,8 @@ with --json). Light playouts by default; `--policy heavy` times the heavy policy
 (policy.py) and says so in the report's first line and its "policy" key.
 
 How it measures, so that figures can be compared: a warm-up batch (which also
-compiles or loads the kernels) is not timed and sizes the runs; then `repeats`
+compiles or loads the kernels) is not timed, a calibration batch of at least
+0.2 s sizes the runs (unless a playout count is given); then `repeats`
 runs of the same seeded playouts, each at least `min_seconds` long unless a
 playout count is given. Each run is timed by the CPU clock (process time, all
 threads) and the wall clock; the report gives the median and the min..max of
@@ -35,6 +36,7 @@ JSON_KEYS = ("size", "threads", "playouts", "repeats", "playouts_per_second", "p
              "playouts_per_cpu_second_max", "ns_per_move", "clock", "seconds", "moves_per_playout",
              "black_wins", "white_wins", "draws", "mean_score")
 WARM_UP_PLAYOUTS = 2000
+CALIBRATION_SECONDS = 0.2
 
 
 def playouts_for(seconds: float, rate: float, threads: int = 1) -> int:
@@ -54,9 +56,15 @@ def measure(size: int = 9, playouts: int | None = None, threads: int = 1, seed: 
     (`playouts` each, or enough for `min_seconds` of wall time when None); return the report
     dict with medians and min..max of playouts/s by wall and by CPU clock, and ns per move."""
     board = Board(size)
-    warm = run_playouts(board, WARM_UP_PLAYOUTS, seed=seed + 1, threads=threads, policy=policy)  # compile
-    if playouts is None:
-        playouts = playouts_for(min_seconds, WARM_UP_PLAYOUTS / max(warm.seconds, 1e-9))
+    run_playouts(board, WARM_UP_PLAYOUTS, seed=seed + 1, threads=threads, policy=policy)  # compile or load
+    if playouts is None:  # size the runs from a calibration batch of at least CALIBRATION_SECONDS
+        count = WARM_UP_PLAYOUTS
+        while True:
+            seconds = run_playouts(board, count, seed=seed + 2, threads=threads, policy=policy).seconds
+            if seconds >= CALIBRATION_SECONDS or count >= 1 << 24:
+                break
+            count *= 4
+        playouts = playouts_for(min_seconds, count / max(seconds, 1e-9))
     wall, cpu = [], []
     batch = None
     for _ in range(max(1, repeats)):
