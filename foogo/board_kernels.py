@@ -387,7 +387,7 @@ def _touch(s, P, q, cq, p, h1, h2, h3):
     """If q holds a stone (its colour cq), its string loses pseudo-liberty p. Returns (h1, h2, h3,
     g): the first three distinct strings seen so far, and g, a fourth distinct string (else -1)."""
     g4 = -1
-    if (cq == BLACK) | (cq == WHITE):
+    if _is_stone(cq):
         g = head_of(s, P, q)
         _lose_liberty(s, P, g, p)
         if g != h1 and g != h2 and g != h3:
@@ -524,7 +524,7 @@ def _finish_move(s, p, c):
 @inline
 def _stones_taken(s, P, k):
     """The size of captured string k, or 0 for k = -1 (no capture)."""
-    return string_size(s, P, max(k, 0)) if k >= 0 else 0
+    return string_size(s, P, k) if k >= 0 else 0
 
 
 @inline
@@ -639,7 +639,7 @@ def legality(s, p, c, allow_suicide):
     w = np.int64(s[M_W])
     if color_at(s, P, p) != EMPTY:
         return OCCUPIED
-    if p == s[M_KO] and c == s[M_KO_COLOR]:
+    if p == ko_point_for(s, c):
         return KO
     friend = False
     for q in (p - w, p - 1, p + 1, p + w):
@@ -662,7 +662,7 @@ def legality(s, p, c, allow_suicide):
 @inline
 def _touches(s, P, q, h):
     """1 if q holds a stone of string h, else 0."""
-    return np.int64((color_at(s, P, q) != EMPTY) & (color_at(s, P, q) != OFFBOARD) & (head_of(s, P, q) == h))
+    return np.int64(_is_stone(color_at(s, P, q)) & (head_of(s, P, q) == h))
 
 
 @inline

@@ -232,8 +232,6 @@ def self_atari(s, p, c):
     P = bk.stride(s)
     w = np.int64(s[bk.M_W])
     lib1 = -1  # the one liberty found so far; a second distinct one ends the test
-    walked = -1  # the last string whose liberties were counted (a string may touch p twice)
-    walked_lib = -1
     for q in (p - w, p - 1, p + 1, p + w):
         cq = bk.color_at(s, P, q)
         other_lib = -1
@@ -242,12 +240,9 @@ def self_atari(s, p, c):
         elif cq == c:
             g = bk.head_of(s, P, q)
             if not bk.string_in_atari(s, P, g):  # p is not its only liberty: count the others
-                if g != walked:
-                    count, lib = bk.other_liberties(s, P, w, g, p)
-                    if count >= 2:
-                        return False
-                    walked, walked_lib = g, lib
-                other_lib = walked_lib
+                count, other_lib = bk.other_liberties(s, P, w, g, p)
+                if count >= 2:
+                    return False
         elif cq == 3 - c and bk.string_in_atari(s, P, bk.head_of(s, P, q)):
             return False
         if other_lib >= 0:
@@ -279,13 +274,6 @@ def allowed(s, z, c, p):
 
 
 @inline
-def in_atari(s, q, color):
-    """True if q holds a `color` stone whose string has one liberty (branch-free: see
-    board_kernels.stone_in_atari)."""
-    return bk.stone_in_atari(s, bk.stride(s), q, color)
-
-
-@inline
 def capture_move(s, z, c, last, rng):
     """Rule (a): the liberty of the largest opponent string in atari that has a stone in the 3x3
     block around `last` (ties at random), or PASS if there is none that c may take."""
@@ -295,15 +283,17 @@ def capture_move(s, z, c, last, rng):
     best = PASS
     # most of the time no opponent string is in atari here: say so first without a branch per point
     n, m, t = last + w, last, last - w
-    if not (in_atari(s, n - 1, other) | in_atari(s, n, other) | in_atari(s, n + 1, other)
-            | in_atari(s, m - 1, other) | in_atari(s, m, other) | in_atari(s, m + 1, other)
-            | in_atari(s, t - 1, other) | in_atari(s, t, other) | in_atari(s, t + 1, other)):
+    if not (bk.stone_in_atari(s, P, n - 1, other) | bk.stone_in_atari(s, P, n, other)
+            | bk.stone_in_atari(s, P, n + 1, other) | bk.stone_in_atari(s, P, m - 1, other)
+            | bk.stone_in_atari(s, P, m, other) | bk.stone_in_atari(s, P, m + 1, other)
+            | bk.stone_in_atari(s, P, t - 1, other) | bk.stone_in_atari(s, P, t, other)
+            | bk.stone_in_atari(s, P, t + 1, other)):
         return best
     best_size = 0
     ties = 0
     for k in range(9):
         q = last + (k // 3 - 1) * w + (k % 3 - 1)
-        if not in_atari(s, q, other):
+        if not bk.stone_in_atari(s, P, q, other):
             continue
         h = bk.head_of(s, P, q)
         seen = False  # the same string at an earlier point of the block
@@ -335,8 +325,9 @@ def atari_answer(s, z, c, last, rng):
     w = np.int64(s[bk.M_W])
     other = 3 - c
     answer = PASS
-    if not (in_atari(s, last - w, c) | in_atari(s, last - 1, c) | in_atari(s, last + 1, c)
-            | in_atari(s, last + w, c)):  # the usual case, told without a branch per point
+    if not (bk.stone_in_atari(s, P, last - w, c) | bk.stone_in_atari(s, P, last - 1, c)
+            | bk.stone_in_atari(s, P, last + 1, c) | bk.stone_in_atari(s, P, last + w, c)):
+        # the usual case, told without a branch per point
         return answer
     found = 0
     g1 = g2 = g3 = -1  # strings already answered for
@@ -355,7 +346,7 @@ def atari_answer(s, z, c, last, rng):
         r = h
         while True:  # attackers in atari: walk the stones of h
             for t in (r - w, r - 1, r + 1, r + w):
-                if in_atari(s, t, other):
+                if bk.stone_in_atari(s, P, t, other):
                     cand = bk.atari_liberty(s, P, bk.head_of(s, P, t))
                     if allowed(s, z, c, cand):
                         found += 1

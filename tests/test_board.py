@@ -10,8 +10,10 @@ import random
 
 import numpy as np
 import pytest
+from numba import njit
 
 from foogo import (BLACK, EMPTY, PASS, WHITE, Board, BoardInconsistent, IllegalMove, board_from_ascii)
+from foogo import board_kernels as bk
 
 
 def snapshot(board):
@@ -713,7 +715,6 @@ def test_consistency_check_catches_a_wrong_hash():
 
 @pytest.mark.parametrize("section", ["PLN", "PLS", "PLQ"])
 def test_consistency_check_catches_a_wrong_pseudo_liberty_field(section):
-    from foogo import board_kernels as bk
     board = board_from_ascii(EYE_MIDDLE)
     s, _ = board._state()
     head = bk.section_view(s, bk.HEAD)[board.geometry.parse("C4")]
@@ -723,7 +724,6 @@ def test_consistency_check_catches_a_wrong_pseudo_liberty_field(section):
 
 
 def test_consistency_check_catches_a_stone_changed_behind_its_back():
-    from foogo import board_kernels as bk
     board = board_from_ascii(EYE_MIDDLE)
     s, _ = board._state()
     bk.colors_view(s)[board.geometry.parse("A1")] = BLACK
@@ -732,7 +732,6 @@ def test_consistency_check_catches_a_stone_changed_behind_its_back():
 
 
 def test_consistency_check_catches_a_head_entry_off_the_array_at_an_empty_point():
-    from foogo import board_kernels as bk
     board = board_from_ascii(EYE_MIDDLE)
     s, _ = board._state()
     # empty points keep a stale head, but it must name a point: branch-free readers load there
@@ -785,7 +784,6 @@ def _random_position(size, moves, seed):
 
 @pytest.mark.parametrize("size, moves, seed", [(5, 30, 1), (7, 60, 2), (9, 120, 3), (9, 200, 4), (13, 250, 5)])
 def test_liberty_counts_and_other_liberties_agree_with_a_flood_fill(size, moves, seed):
-    from foogo import board_kernels as bk
     from foogo.game import board_strings
     board = _random_position(size, moves, seed)
     board.check_consistency()
@@ -801,10 +799,7 @@ def test_liberty_counts_and_other_liberties_agree_with_a_flood_fill(size, moves,
             assert lib == (next(iter(others)) if len(others) == 1 else -1)
 
 
+@njit
 def _other_liberties(s, P, w, h, p):
-    from foogo import board_kernels as bk
-    from numba import njit
-    global _OTHER
-    if "_OTHER" not in globals():
-        _OTHER = njit(lambda s, P, w, h, p: bk.other_liberties(s, P, w, h, p))
-    return _OTHER(s, P, w, h, p)
+    """board_kernels.other_liberties (an inline kernel helper), callable from a test."""
+    return bk.other_liberties(s, P, w, h, p)
