@@ -16,7 +16,7 @@ import argparse
 import datetime
 import json
 
-from foogo.bench import headline_rate, machine, measure
+from foogo.bench import headline, machine, measure
 
 
 def main() -> None:
@@ -41,9 +41,8 @@ def main() -> None:
     print("| size | threads | playouts/s | clock | ns/move | moves/playout | mean B-W score |")
     print("|---:|---:|---:|---|---:|---:|---:|")
     for r in rows:
-        lo, hi = ((r["playouts_per_cpu_second_min"], r["playouts_per_cpu_second_max"]) if r["clock"] == "cpu"
-                  else (r["playouts_per_second_min"], r["playouts_per_second_max"]))
-        print(f"| {r['size']}x{r['size']} | {r['threads']} | {headline_rate(r):,.0f} ({lo:,.0f}..{hi:,.0f}) | "
+        rate, lo, hi = headline(r)
+        print(f"| {r['size']}x{r['size']} | {r['threads']} | {rate:,.0f} ({lo:,.0f}..{hi:,.0f}) | "
               f"{r['clock']} | {r['ns_per_move']:.0f} | {r['moves_per_playout']:.1f} | {r['mean_score']:+.2f} |")
 
 

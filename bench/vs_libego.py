@@ -41,7 +41,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from foogo.bench import machine_info
+from foogo.bench import headline, machine_info
 
 MIN_SECONDS = 2.0  # each timed run should last at least this long
 WARMUP_PLAYOUTS = {9: 5_000, 19: 1_000}
@@ -85,8 +85,8 @@ def run_foogo(size: int, playouts: int, threads: int) -> dict:
     report = json.loads(done.stdout.strip().splitlines()[-1])
     if report.get("policy", "light") != "light":
         raise RuntimeError(f"foogo bench ran the {report['policy']} policy, not light")
+    report["playouts_per_second"] = headline(report)[0]
     if report["clock"] == "cpu":
-        report["playouts_per_second"] = report["playouts_per_cpu_second"]
         report["seconds"] = report["cpu_seconds"]
     return report
 

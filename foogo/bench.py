@@ -39,8 +39,8 @@ WARM_UP_PLAYOUTS = 2000
 CALIBRATION_SECONDS = 0.2
 
 
-def playouts_for(seconds: float, rate: float, threads: int = 1) -> int:
-    """A playout count that takes at least `seconds` at `rate` playouts/s (per thread), rounded up
+def playouts_for(seconds: float, rate: float) -> int:
+    """A playout count that takes at least `seconds` at `rate` playouts/s, rounded up
     to a round number (the next 1, 2 or 5 times a power of ten of at least 1000)."""
     need = max(1000, math.ceil(seconds * rate * 1.1))
     scale = 10 ** max(3, int(math.log10(need)))
@@ -103,9 +103,11 @@ def measure(size: int = 9, playouts: int | None = None, threads: int = 1, seed: 
     }
 
 
-def headline_rate(report: dict) -> float:
-    """The report's headline playouts/s: CPU-clock with one thread, wall-clock with several."""
-    return report["playouts_per_cpu_second"] if report["clock"] == "cpu" else report["playouts_per_second"]
+def headline(report: dict) -> tuple[float, float, float]:
+    """The report's headline playouts/s as (median, min, max): by the CPU clock with one thread,
+    by the wall clock with several."""
+    key = "playouts_per_cpu_second" if report["clock"] == "cpu" else "playouts_per_second"
+    return report[key], report[f"{key}_min"], report[f"{key}_max"]
 
 
 def format_report(report: dict) -> str:
