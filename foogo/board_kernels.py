@@ -10,8 +10,10 @@ on board for `play`).
 
 A position is two numpy arrays, so that copying one for a playout is two memcpys:
 
-``s`` (int32)  meta fields M_*, then sections of P entries (P padded points), section k
-starting at META + k * P:
+``s`` (int32)  meta fields M_*, then one record of POINT_FIELDS int32 per padded point
+(COLOR .. NBR of point p side by side, so the fields of a point and of its neighbours
+are one base register and a displacement away), then the lists MARK and DIRTY of P
+entries each; `_at(P, field, p)` is the one place that says so:
     COLOR   EMPTY / BLACK / WHITE, OFFBOARD on the sentinel ring
     HEAD    string id of a stone: the padded index of its string's head stone; at an
             empty point a stale head, but always a point (branch-free readers load there)
@@ -69,9 +71,10 @@ M_LAST = 12  # last move point, PASS (-1) or NO_MOVE
 M_KO_COLOR = 13  # the colour that may not play at M_KO
 META = 16
 
-# section indices: section k starts at META + k * P
+# fields: the first POINT_FIELDS are kept together per point, the rest are lists of P entries after them
 COLOR, HEAD, NEXT, PLN, PLS, PLQ, SSIZE, NBR, MARK, DIRTY = range(10)
 NSECTIONS = 10
+POINT_FIELDS = 8
 
 EMPTY, BLACK, WHITE, OFFBOARD = 0, 1, 2, 3
 PASS = -1
@@ -110,7 +113,10 @@ def section_view(s: np.ndarray, section: int) -> np.ndarray:
     """Section `section` (COLOR, HEAD, ... DIRTY) of s as a writable numpy view indexed by padded
     point, for Python-side readers and for tests that corrupt a state on purpose."""
     P = int(s[M_P])
-    return s[META + section * P : META + (section + 1) * P]
+    if section < POINT_FIELDS:
+        return s[META + section : META + POINT_FIELDS * P : POINT_FIELDS]
+    start = META + POINT_FIELDS * P + (section - POINT_FIELDS) * P
+    return s[start : start + P]
 
 
 def colors_view(s: np.ndarray) -> np.ndarray:
@@ -127,6 +133,14 @@ def playable_words(z: np.ndarray, nwords: int, color: int) -> np.ndarray:
 # ---------------------------------------------------------------- accessors (the layout's one owner)
 
 @inline
+def _at(P, field, p):
+    """Index in s of field `field` of point p: the point fields of p side by side, then the lists."""
+    if field < POINT_FIELDS:
+        return META + p * POINT_FIELDS + field
+    return META + POINT_FIELDS * P + (field - POINT_FIELDS) * P + p
+
+
+@inline
 def stride(s):
     """P, the length of every section of s (the padded point count)."""
     return np.int64(s[M_P])
@@ -135,31 +149,31 @@ def stride(s):
 @inline
 def color_at(s, P, p):
     """EMPTY, BLACK, WHITE or OFFBOARD at padded point p."""
-    return s[META + COLOR * P + p]
+    return s[_at(P, COLOR, p)]
 
 
 @inline
 def head_of(s, P, p):
     """The head (string id) of the stone at p; a stale point at an empty p."""
-    return np.int64(s[META + HEAD * P + p])
+    return np.int64(s[_at(P, HEAD, p)])
 
 
 @inline
 def next_stone(s, P, p):
     """The stone after p in its string's circular list."""
-    return np.int64(s[META + NEXT * P + p])
+    return np.int64(s[_at(P, NEXT, p)])
 
 
 @inline
 def string_size(s, P, h):
     """Stones in the string with head h."""
-    return s[META + SSIZE * P + h]
+    return s[_at(P, SSIZE, h)]
 
 
 @inline
 def nbr_counts(s, P, p):
     """The packed orthogonal neighbour counts of p (see NBR)."""
-    return s[META + NBR * P + p]
+    return s[_at(P, NBR, p)]
 
 
 @inline
@@ -167,22 +181,22 @@ def string_in_atari(s, P, h):
     """True if the string with head h has exactly one liberty (all its pseudo-liberties are one point).
 
     Any h that is a point may be asked (a stale head reads a stale answer, never out of bounds)."""
-    n = np.int64(s[META + PLN * P + h])
-    t = np.int64(s[META + PLS * P + h])
-    q = np.int64(s[META + PLQ * P + h])
+    n = np.int64(s[_at(P, PLN, h)])
+    t = np.int64(s[_at(P, PLS, h)])
+    q = np.int64(s[_at(P, PLQ, h)])
     return (n > 0) & (n * q == t * t)
 
 
 @inline
 def atari_liberty(s, P, h):
     """The one liberty of string h, which must be in atari."""
-    return np.int64(s[META + PLS * P + h]) // np.int64(s[META + PLN * P + h])
+    return np.int64(s[_at(P, PLS, h)]) // np.int64(s[_at(P, PLN, h)])
 
 
 @inline
 def has_no_liberty(s, P, h):
     """True if the string with head h has no liberty left."""
-    return s[META + PLN * P + h] == 0
+    return s[_at(P, PLN, h)] == 0
 
 
 @inline
@@ -310,8 +324,8 @@ def _next_generation(s):
     gen = s[M_GEN] + 1
     if gen >= 1 << 30:
         P = stride(s)
-        for i in range(META + MARK * P, META + (MARK + 1) * P):
-            s[i] = 0
+        for i in range(P):
+            s[_at(P, MARK, i)] = 0
         gen = 1
     s[M_GEN] = gen
     return gen
@@ -323,37 +337,36 @@ def _push_dirty(s, P, p, ndirty):
 
     Only atari transitions are pushed: each string at most once on entering and once on
     leaving, so the list never outgrows its P entries."""
-    s[META + DIRTY * P + ndirty] = p
+    s[_at(P, DIRTY, ndirty)] = p
     return ndirty + 1
 
 
 @inline
 def _count_stone(s, P, w, p, c, sign):
     """Add (sign=1) or remove (sign=-1) a c stone at p in its neighbours' NBR counts."""
-    nbr = META + NBR * P
     dn = sign * (1 if c == BLACK else 16)
-    s[nbr + p - w] += dn
-    s[nbr + p - 1] += dn
-    s[nbr + p + 1] += dn
-    s[nbr + p + w] += dn
+    s[_at(P, NBR, p - w)] += dn
+    s[_at(P, NBR, p - 1)] += dn
+    s[_at(P, NBR, p + 1)] += dn
+    s[_at(P, NBR, p + w)] += dn
 
 
 @inline
 def _add_liberty(s, P, h, e):
     """String h gains pseudo-liberty e (one adjacency)."""
     e = np.int64(e)
-    s[META + PLN * P + h] += 1
-    s[META + PLS * P + h] += e
-    s[META + PLQ * P + h] += e * e
+    s[_at(P, PLN, h)] += 1
+    s[_at(P, PLS, h)] += e
+    s[_at(P, PLQ, h)] += e * e
 
 
 @inline
 def _lose_liberty(s, P, h, e):
     """String h loses pseudo-liberty e (one adjacency)."""
     e = np.int64(e)
-    s[META + PLN * P + h] -= 1
-    s[META + PLS * P + h] -= e
-    s[META + PLQ * P + h] -= e * e
+    s[_at(P, PLN, h)] -= 1
+    s[_at(P, PLS, h)] -= e
+    s[_at(P, PLQ, h)] -= e * e
 
 
 @inline
@@ -361,19 +374,29 @@ def _place_stone(s, z, zob, P, w, nw, p, c, e1, e2, e3, e4):
     """Put a c stone on empty p as a new one-stone string whose pseudo-liberties are its empty
     neighbours (e1..e4: 1 if p - w, p - 1, p + 1, p + w is empty); update the hash, the
     neighbours' counts, and clear p's playable bits."""
-    s[META + COLOR * P + p] = c
+    s[_at(P, COLOR, p)] = c
     z[0] ^= zob[c * P + p]
     _count_stone(s, P, w, p, c, 1)
-    s[META + HEAD * P + p] = p
-    s[META + NEXT * P + p] = p
-    s[META + SSIZE * P + p] = 1
-    # counted without branches: a neighbour's colour is unpredictable
-    s[META + PLN * P + p] = e1 + e2 + e3 + e4
-    s[META + PLS * P + p] = e1 * (p - w) + e2 * (p - 1) + e3 * (p + 1) + e4 * (p + w)
-    s[META + PLQ * P + p] = (e1 * (p - w) * (p - w) + e2 * (p - 1) * (p - 1) + e3 * (p + 1) * (p + 1)
-                             + e4 * (p + w) * (p + w))
+    s[_at(P, HEAD, p)] = p
+    s[_at(P, NEXT, p)] = p
+    s[_at(P, SSIZE, p)] = 1
+    # counted without branches (a neighbour's colour is unpredictable), from the offsets -w, -1,
+    # 1, w of the empty neighbours: their sum d gives the sum of points n * p + d and, as the
+    # offsets square to w * w and 1, the sum of squares n * p * p + 2 * p * d + w * w * (e1 + e4) + e2 + e3
+    n = e1 + e2 + e3 + e4
+    d = w * (e4 - e1) + (e3 - e2)
+    s[_at(P, PLN, p)] = n
+    s[_at(P, PLS, p)] = n * p + d
+    s[_at(P, PLQ, p)] = n * p * p + 2 * p * d + w * w * (e1 + e4) + (e2 + e3)
     set_playable(z, nw, BLACK, p, False)
     set_playable(z, nw, WHITE, p, False)
+
+
+@inline
+def _no_stone_beside(n):
+    """True if the packed neighbour counts n (see NBR) hold no stone: with k off-board neighbours
+    n is b + 16 * w + 273 * k for b black and w white ones, so b == w == 0 exactly when n == 273 * k."""
+    return n == 273 * (n >> 8)
 
 
 @inline
@@ -413,7 +436,7 @@ def _remove_string(s, z, zob, P, w, h, ndirty):
     taker = 3 - victim
     r = h
     while True:
-        s[META + COLOR * P + r] = EMPTY
+        s[_at(P, COLOR, r)] = EMPTY
         z[0] ^= zob[victim * P + r]
         _count_stone(s, P, w, r, victim, -1)
         for t in (r - w, r - 1, r + 1, r + w):
@@ -436,17 +459,17 @@ def _merge(s, P, a, b):
         a, b = b, a
     r = b
     while True:
-        s[META + HEAD * P + r] = a
+        s[_at(P, HEAD, r)] = a
         r = next_stone(s, P, r)
         if r == b:
             break
-    na = s[META + NEXT * P + a]
-    s[META + NEXT * P + a] = s[META + NEXT * P + b]
-    s[META + NEXT * P + b] = na
-    s[META + SSIZE * P + a] += s[META + SSIZE * P + b]
-    s[META + PLN * P + a] += s[META + PLN * P + b]
-    s[META + PLS * P + a] += s[META + PLS * P + b]
-    s[META + PLQ * P + a] += s[META + PLQ * P + b]
+    na = s[_at(P, NEXT, a)]
+    s[_at(P, NEXT, a)] = s[_at(P, NEXT, b)]
+    s[_at(P, NEXT, b)] = na
+    s[_at(P, SSIZE, a)] += s[_at(P, SSIZE, b)]
+    s[_at(P, PLN, a)] += s[_at(P, PLN, b)]
+    s[_at(P, PLS, a)] += s[_at(P, PLS, b)]
+    s[_at(P, PLQ, a)] += s[_at(P, PLQ, b)]
     return a
 
 
@@ -566,9 +589,10 @@ def play_inline(s, z, zob, p, c):
     c2 = color_at(s, P, p - 1)
     c3 = color_at(s, P, p + 1)
     c4 = color_at(s, P, p + w)
+    lonely = _no_stone_beside(nbr_counts(s, P, p))
     _place_stone(s, z, zob, P, w, nw, p, c, np.int64(c1 == EMPTY), np.int64(c2 == EMPTY),
                  np.int64(c3 == EMPTY), np.int64(c4 == EMPTY))
-    if not (_is_stone(c1) | _is_stone(c2) | _is_stone(c3) | _is_stone(c4)):
+    if lonely:
         # fast path: no stone beside p, so nothing to capture, merge or put in atari
         _refresh_around(s, z, P, w, p, c, c1, c2, c3, c4)
         _finish_move(s, p, c)
@@ -618,7 +642,7 @@ def play_inline(s, z, zob, p, c):
     if k4 >= 0:
         _refresh_removed(s, z, P, w, k4)
     for i in range(ndirty):
-        refresh_point(s, z, s[META + DIRTY * P + i])
+        refresh_point(s, z, s[_at(P, DIRTY, i)])
     _finish_move(s, p, c)
     return result
 
@@ -672,9 +696,9 @@ def other_liberties(s, P, w, h, p):
     sum and sum of squares; what is left is one point exactly when n * q == s * s."""
     k = (_touches(s, P, p - w, h) + _touches(s, P, p - 1, h) + _touches(s, P, p + 1, h)
          + _touches(s, P, p + w, h))
-    n = np.int64(s[META + PLN * P + h]) - k
-    t = np.int64(s[META + PLS * P + h]) - k * p
-    q = np.int64(s[META + PLQ * P + h]) - k * p * p
+    n = np.int64(s[_at(P, PLN, h)]) - k
+    t = np.int64(s[_at(P, PLS, h)]) - k * p
+    q = np.int64(s[_at(P, PLQ, h)]) - k * p * p
     if n == 0:
         return 0, -1
     if n * q == t * t:
@@ -692,13 +716,12 @@ def liberty_count(s, p):
     if string_in_atari(s, P, h):
         return 1
     gen = _next_generation(s)
-    mark = META + MARK * P
     count = 0
     r = h
     while True:
         for e in (r - w, r - 1, r + 1, r + w):
-            if color_at(s, P, e) == EMPTY and s[mark + e] != gen:
-                s[mark + e] = gen
+            if color_at(s, P, e) == EMPTY and s[_at(P, MARK, e)] != gen:
+                s[_at(P, MARK, e)] = gen
                 count += 1
         r = next_stone(s, P, r)
         if r == h:
@@ -715,8 +738,6 @@ def area(s, owners):
     If owners is non-empty (int8[P]) it receives each point's owner: BLACK, WHITE or EMPTY (dame)."""
     P = stride(s)
     w = np.int64(s[M_W])
-    mark = META + MARK * P
-    queue = META + DIRTY * P  # each empty point enters once, so P entries suffice
     gen = _next_generation(s)
     record = owners.shape[0] > 0
     score = 0
@@ -727,22 +748,22 @@ def area(s, owners):
             score += 1
         elif c == WHITE:
             score -= 1
-        elif c == EMPTY and s[mark + p] != gen:
-            s[mark + p] = gen
+        elif c == EMPTY and s[_at(P, MARK, p)] != gen:
+            s[_at(P, MARK, p)] = gen
             start = tail
-            s[queue + tail] = p
+            s[_at(P, DIRTY, tail)] = p
             tail += 1
             head = start
             border = 0
             while head < tail:
-                e = s[queue + head]
+                e = s[_at(P, DIRTY, head)]
                 head += 1
                 for q in (e - w, e - 1, e + 1, e + w):
                     cq = color_at(s, P, q)
                     if cq == EMPTY:
-                        if s[mark + q] != gen:
-                            s[mark + q] = gen
-                            s[queue + tail] = q
+                        if s[_at(P, MARK, q)] != gen:
+                            s[_at(P, MARK, q)] = gen
+                            s[_at(P, DIRTY, tail)] = q
                             tail += 1
                     elif cq != OFFBOARD:
                         border |= cq
@@ -753,7 +774,7 @@ def area(s, owners):
             if record:
                 owner = border if border == BLACK or border == WHITE else EMPTY
                 for i in range(start, tail):
-                    owners[s[queue + i]] = owner
+                    owners[s[_at(P, DIRTY, i)]] = owner
         if record and c != EMPTY:
             owners[p] = c if c != OFFBOARD else EMPTY
     return score
@@ -776,17 +797,14 @@ def check(s, z, zob):
     w = np.int64(s[M_W])
     n = s[M_SIZE]
     nw = s[M_NW]
-    colors = META + COLOR * P
-    heads = META + HEAD * P
-    nxt = META + NEXT * P
     for p in range(P):
         row = p // w - 1
         col = p % w - 1
         on = 0 <= row < n and 0 <= col < n
-        c = s[colors + p]
+        c = s[_at(P, COLOR, p)]
         if on != (c != OFFBOARD) or c < 0 or c > 3:
             return BAD_COLOR, p
-        if not 0 <= s[heads + p] < P:  # stale at empty points, but always a point (branch-free readers)
+        if not 0 <= s[_at(P, HEAD, p)] < P:  # stale at empty points, but always a point (branch-free readers)
             return BAD_HEAD, p
     for p in range(P):
         row = p // w - 1
@@ -794,13 +812,13 @@ def check(s, z, zob):
         if 0 <= row < n and 0 <= col < n:
             black = white = 0
             for d in (-w, -1, 1, w):
-                cq = s[colors + p + d]
+                cq = s[_at(P, COLOR, p + d)]
                 black += cq == BLACK or cq == OFFBOARD
                 white += cq == WHITE or cq == OFFBOARD
             off = 0
             for d in (-w, -1, 1, w):
-                off += s[colors + p + d] == OFFBOARD
-            if s[META + NBR * P + p] != black + 16 * white + 256 * off:
+                off += s[_at(P, COLOR, p + d)] == OFFBOARD
+            if s[_at(P, NBR, p)] != black + 16 * white + 256 * off:
                 return BAD_COUNTS, p
     true_libs = np.zeros(P, dtype=np.int64)  # liberties of the string of each stone
     seen = np.zeros(P, dtype=np.int64)  # string id + 1 of each stone once flooded
@@ -810,7 +828,7 @@ def check(s, z, zob):
     h_hash = np.uint64(0)
     nstring = 0
     for p in range(P):
-        c = s[colors + p]
+        c = s[_at(P, COLOR, p)]
         if c != BLACK and c != WHITE:
             continue
         h_hash ^= zob[c * P + p]
@@ -832,7 +850,7 @@ def check(s, z, zob):
             count += 1
             for d in (-w, -1, 1, w):
                 r = q + d
-                cr = s[colors + r]
+                cr = s[_at(P, COLOR, r)]
                 if cr == c and not seen[r]:
                     seen[r] = nstring
                     stack[top] = r
@@ -844,11 +862,11 @@ def check(s, z, zob):
                     if lib_seen[r] != nstring:
                         lib_seen[r] = nstring
                         nlib += 1
-        h = s[heads + p]
+        h = s[_at(P, HEAD, p)]
         if h < 0 or h >= P or seen[h] != nstring:
             return BAD_HEAD, p
         for i in range(count):
-            if s[heads + members[i]] != h:
+            if s[_at(P, HEAD, members[i])] != h:
                 return BAD_HEAD, members[i]
             true_libs[members[i]] = nlib
         walked = 0
@@ -857,32 +875,32 @@ def check(s, z, zob):
             if q < 0 or q >= P or seen[q] != nstring or walked > count:
                 return BAD_LIST, h
             walked += 1
-            q = s[nxt + q]
+            q = s[_at(P, NEXT, q)]
             if q == h:
                 break
         if walked != count:
             return BAD_LIST, h
-        if (s[META + PLN * P + h] != pn or s[META + PLS * P + h] != ps
-                or s[META + PLQ * P + h] != pq):
+        if (s[_at(P, PLN, h)] != pn or s[_at(P, PLS, h)] != ps
+                or s[_at(P, PLQ, h)] != pq):
             return BAD_PSEUDO, h
-        if s[META + SSIZE * P + h] != count:
+        if s[_at(P, SSIZE, h)] != count:
             return BAD_SIZE, h
     if h_hash != z[0]:
         return BAD_HASH, -1
     ko = s[M_KO]
-    if ko != NO_KO and (ko < 0 or ko >= P or s[colors + ko] != EMPTY):
+    if ko != NO_KO and (ko < 0 or ko >= P or s[_at(P, COLOR, ko)] != EMPTY):
         return BAD_KO, ko
     for p in range(P):
         for c in (BLACK, WHITE):
             want = False
-            if s[colors + p] == EMPTY:
+            if s[_at(P, COLOR, p)] == EMPTY:
                 # eye-like for c / for the opponent, straight from the definition
                 own = 0
                 foe = 0
                 onboard = 0
                 atari_foe = False
                 for d in (-w, -1, 1, w):
-                    cq = s[colors + p + d]
+                    cq = s[_at(P, COLOR, p + d)]
                     if cq != OFFBOARD:
                         onboard += 1
                         if cq == c:
@@ -895,7 +913,7 @@ def check(s, z, zob):
                     diag_off = 0
                     diag_foe = 0
                     for d in (-w - 1, -w + 1, w - 1, w + 1):
-                        cq = s[colors + p + d]
+                        cq = s[_at(P, COLOR, p + d)]
                         if cq == OFFBOARD:
                             diag_off += 1
                         elif cq == 3 - c:

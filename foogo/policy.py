@@ -122,13 +122,15 @@ def choose_light(s, z, c, rng):
     point = PASS
     if total > 0:
         r = np.uint64(random_below(rng, total))
-        for i in range(nw):
-            word = z[base + i]
-            count = popcount(word)
-            if r < count:
-                point = i * 64 + select_in_word(word, r)
-                break
-            r -= count
+        # the word holding the r-th bit, found without a data-dependent branch (on 9x9 the
+        # two words are equally likely): k counts the words whose bits all lie before it
+        k = 0
+        for i in range(nw - 1):
+            count = popcount(z[base + i])
+            past = np.uint64(r >= count) & np.uint64(k == i)
+            r -= count * past
+            k += np.int64(past)
+        point = k * 64 + select_in_word(z[base + k], r)
     if ko_word >= 0:
         z[ko_word] |= ko_mask
     return point

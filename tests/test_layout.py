@@ -15,7 +15,7 @@ OWNER = ROOT / "foogo" / "board_kernels.py"
 SECTIONS = "COLOR|HEAD|NEXT|PLN|PLS|PLQ|SSIZE|NBR|MARK|DIRTY"
 FORBIDDEN = {
     "the meta block's end (META)": re.compile(r"\bMETA\b"),
-    "a section offset (SECTION * P)": re.compile(rf"\b(?:bk\.)?(?:{SECTIONS})\s*\*\s*\w"),
+    "the point record's width (POINT_FIELDS)": re.compile(r"\bPOINT_FIELDS\b"),
     "a playable bitset's start (1 + (c - 1) * nw)": re.compile(r"1\s*\+\s*\(\s*\w+\s*-\s*1\s*\)\s*\*\s*\w*nw"),
 }
 
@@ -31,6 +31,15 @@ def test_no_raw_layout_offsets_outside_board_kernels(path):
     found = [f"{path.name}:{n}: {what}: {line.strip()}"
              for n, line in enumerate(path.read_text().splitlines(), 1)
              for what, pattern in FORBIDDEN.items() if pattern.search(line)]
+    assert not found, "\n".join(found)
+
+
+SECTION_OFFSET = re.compile(rf"\b(?:bk\.)?(?:{SECTIONS})\s*\*\s*\w")  # SECTION * P: a layout nobody may assume
+
+
+def test_no_section_arithmetic_anywhere():
+    found = [f"{path.name}:{n}: {line.strip()}" for path in sources() + [OWNER]
+             for n, line in enumerate(path.read_text().splitlines(), 1) if SECTION_OFFSET.search(line)]
     assert not found, "\n".join(found)
 
 
