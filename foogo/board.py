@@ -29,7 +29,8 @@ _CHECK_MESSAGES = {
     bk.BAD_LIST: "stone list does not cycle through exactly the string's stones",
     bk.BAD_PSEUDO: "pseudo-liberty count, sum or sum of squares differs from the flood fill",
     bk.BAD_SIZE: "string size differs from the flood fill",
-    bk.BAD_PLAYABLE: "playable bit differs from the definition",
+    bk.BAD_PLAYABLE: "the playable rule (playable_at) differs from the definition",
+    bk.BAD_EMPTY_SET: "empty-set bit differs from the colours",
     bk.BAD_HASH: "Zobrist hash differs from the stones",
     bk.BAD_KO: "ko point is not an empty point",
     bk.BAD_COUNTS: "neighbour counts differ from the stones around",
@@ -170,7 +171,8 @@ class Board:
     def playable(self, color) -> bitarray:
         """Empty points `color` may pick in a random playout (the card's rule; the ko point included)."""
         c = parse_color(color)
-        words = bk.playable_words(self._z, self.geometry.nwords, c)
+        words = np.zeros(self.geometry.nwords, dtype=np.uint64)
+        bk.playable_set(self._s, self._z, c, words)
         bits = np.unpackbits(words.view(np.uint8), bitorder="little")
         return _to_bitarray(bits[self.geometry.points].astype(bool))
 

@@ -113,7 +113,7 @@ def _checked_playouts(s0, z0, zob, seed, count, cap, policy, table):
                 if passes == 2:
                     break
             else:
-                if bk.color_at(s, bk.stride(s), p) != bk.EMPTY or not bk.is_playable(z, s[bk.M_NW], c, p):
+                if not bk.is_playable(s, c, p):
                     return CHOSE_UNPLAYABLE, i, move
                 if p == bk.ko_point_for(s, c):
                     return CHOSE_KO, i, move

@@ -5,7 +5,8 @@ Both return a padded point of playable(c) minus the ko point, or PASS when that
 set is empty, so they never fill their own eyes, take the opponent's eye-like
 points only to capture, and playouts end whichever is used.
   LIGHT  `choose_light`: uniform over that set, the card's and the benchmark's
-         policy. It draws r below the set's size and returns its r-th set bit.
+         policy. It draws uniformly from the empty points and rejects (and stops
+         drawing) those c may not take, so the choice is exactly uniform.
   HEAVY  `choose_heavy(s, z, c, rng, table)`: local Go knowledge in front of the
          uniform choice, with the 3x3 pattern table passed in as an array.
 Randomness is a xorshift64* stream per playout, seeded from (seed, playout
@@ -55,7 +56,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import board_kernels as bk
-from .bits import ONE, popcount, select_in_word, trailing_zeros
+from .bits import popcount, select_in_word, trailing_zeros
 from .jit import inline, kernel
 
 PASS = bk.PASS
@@ -102,37 +103,54 @@ def random_below(rng, n):
 # ---------------------------------------------------------------- the light policy
 
 @inline
-def choose_light(s, z, c, rng):
-    """A point drawn uniformly from playable(c) minus the ko point, or PASS if there is none.
-
-    Draws r uniformly below the set's size and returns its r-th set bit, so every
-    playable point has the same chance (never a scan from a random start)."""
-    nw = s[bk.M_NW]
-    base = bk.playable_base(nw, c)
-    ko = bk.ko_point_for(s, c)
-    ko_word = -1
-    ko_mask = np.uint64(0)
-    if ko != bk.NO_KO:
-        ko_word = base + (ko >> 6)
-        ko_mask = z[ko_word] & (ONE << np.uint64(ko & 63))
-        z[ko_word] &= ~ko_mask
-    total = np.uint64(0)
-    for i in range(nw):
-        total += popcount(z[base + i])
-    point = PASS
-    if total > 0:
-        r = np.uint64(random_below(rng, total))
-        # the word holding the r-th bit, found without a data-dependent branch (on 9x9 the
-        # two words are equally likely): k counts the words whose bits all lie before it
+def _select(z, base, nw, r):
+    """The padded point of the r-th set bit (r from 0) of the nw-word bitset at z[base], which
+    has more than r bits. The word is found without a data-dependent branch (on 9x9 the two
+    words are about equally likely): k counts the words whose bits all lie before it."""
+    if nw <= 2:
         k = 0
         for i in range(nw - 1):
             count = popcount(z[base + i])
             past = np.uint64(r >= count) & np.uint64(k == i)
             r -= count * past
             k += np.int64(past)
-        point = k * 64 + select_in_word(z[base + k], r)
-    if ko_word >= 0:
-        z[ko_word] |= ko_mask
+        return k * 64 + select_in_word(z[base + k], r)
+    k = 0
+    while True:
+        count = popcount(z[base + k])
+        if r < count:
+            return k * 64 + select_in_word(z[base + k], r)
+        r -= count
+        k += 1
+
+
+@inline
+def choose_light(s, z, c, rng):
+    """A point drawn uniformly from playable(c) minus the ko point, or PASS if there is none.
+
+    Rejection sampling over the empty set: draw r uniformly below the number of candidates,
+    take the r-th one in board order, and if c may not take it (its own eye, the opponent's
+    eye that does not capture, the ko point) remove it from the candidates and draw again.
+    Every playable point has the same chance, as each draw is uniform over the candidates
+    left, which always include all of them. A rejected point's bit is cleared in the empty
+    set itself and set again before returning (bk.set_aside keeps the list), so the
+    position is unchanged."""
+    nw = np.int64(s[bk.M_NW])
+    ko = bk.ko_point_for(s, c)
+    base = bk.empty_base(nw)
+    total = np.int64(s[bk.M_EMPTIES])
+    rejected = 0
+    point = PASS
+    while rejected < total:
+        p = _select(z, base, nw, np.uint64(random_below(rng, total - rejected)))
+        if p != ko and bk.playable_at(s, p, c):
+            point = p
+            break
+        bk.clear_bit(z, base, p)
+        bk.set_aside(s, rejected, p)
+        rejected += 1
+    for i in range(rejected):
+        bk.set_bit(z, base, bk.set_aside_point(s, i))
     return point
 
 
@@ -272,7 +290,7 @@ def allowed(s, z, c, p):
     """True if p is in playable(c) and is not the point the ko forbids to c."""
     if p == bk.ko_point_for(s, c):
         return False
-    return bk.is_playable(z, s[bk.M_NW], c, p)
+    return bk.is_playable(s, c, p)
 
 
 @inline

@@ -405,10 +405,9 @@ class Search:
     @staticmethod
     def _root_moves(board, color: int, legal_moves) -> np.ndarray:
         """The legal moves worth searching: legal ones that the playout rule allows (no own-eye fills)."""
-        s, z = board._state()
-        nw = board.geometry.nwords
+        s, _ = board._state()
         moves = sorted(int(p) for p in legal_moves
-                       if int(p) != PASS and bk.is_playable(z, nw, color, int(p)))
+                       if int(p) != PASS and bk.is_playable(s, color, int(p)))
         return np.array(moves, dtype=np.int32)
 
     @staticmethod

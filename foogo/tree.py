@@ -161,13 +161,13 @@ def expand(ni, nh, ei, ef, meta, s, z, c, moves, nmoves, params, table):
             _add_edge(ni, ei, ef, meta, p, n, w)
     else:
         nw = s[bk.M_NW]
-        base = bk.playable_base(nw, c)
+        base = bk.empty_base(nw)
         for i in range(nw):
             word = z[base + i]
             while word:
                 p = i * 64 + np.int64(trailing_zeros(word))
                 word &= word - ONE
-                if bk.legality(s, p, c, False) == bk.LEGAL:
+                if bk.playable_at(s, p, c) and bk.legality(s, p, c, False) == bk.LEGAL:
                     n, w = prior(s, p, c, last, params, table)
                     _add_edge(ni, ei, ef, meta, p, n, w)
     n, w = prior(s, PASS, c, last, params, table)

@@ -697,12 +697,13 @@ def test_random_games_stay_consistent_after_every_move(size):
     assert seen["suicided"] or size < 4
 
 
-def test_consistency_check_catches_a_wrong_playable_bit():
+@pytest.mark.parametrize("vertex", ["C3", "D4"])
+def test_consistency_check_catches_a_wrong_empty_set_bit(vertex):
     board = board_from_ascii(EYE_MIDDLE)
     s, z = board._state()
-    p = board.geometry.parse("C3")  # black's eye: not playable for black
-    z[1 + (p >> 6)] ^= np.uint64(1) << np.uint64(p & 63)
-    with pytest.raises(BoardInconsistent, match="playable"):
+    p = board.geometry.parse(vertex)  # an empty point, then a stone
+    bk.empty_words(z, board.geometry.nwords)[p >> 6] ^= np.uint64(1) << np.uint64(p & 63)
+    with pytest.raises(BoardInconsistent, match="empty-set bit differs"):
         board.check_consistency()
 
 

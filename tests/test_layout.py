@@ -1,7 +1,7 @@
 """One owner per packed layout: only board_kernels.py spells offsets into a position's arrays.
 
 Every other module (and every other test) reads and writes a position through board_kernels'
-named accessors (color_at, head_of, string_in_atari, playable_base, section_view, ...), so the
+named accessors (color_at, head_of, string_in_atari, empty_base, section_view, ...), so the
 layout can change in one file. This test fails on the raw spellings elsewhere.
 """
 
@@ -12,11 +12,11 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 OWNER = ROOT / "foogo" / "board_kernels.py"
-SECTIONS = "COLOR|HEAD|NEXT|PLN|PLS|PLQ|SSIZE|NBR|MARK|DIRTY"
+SECTIONS = "COLOR|HEAD|NEXT|PLN|PLS|PLQ|SSIZE|NBR|MARK|QUEUE"
 FORBIDDEN = {
     "the meta block's end (META)": re.compile(r"\bMETA\b"),
     "the point record's width (POINT_FIELDS)": re.compile(r"\bPOINT_FIELDS\b"),
-    "a playable bitset's start (1 + (c - 1) * nw)": re.compile(r"1\s*\+\s*\(\s*\w+\s*-\s*1\s*\)\s*\*\s*\w*nw"),
+    "a bitset's start in z (z[1 + ...], z[1 : ...])": re.compile(r"\bz\w*\[\s*1\s*[+:]"),
 }
 
 

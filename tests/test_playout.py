@@ -342,7 +342,10 @@ def first_moves(board, draws, seed=2718):
         po.seed_rng(rng, seed, i)
         p = po.choose_light(s, z, board.to_move, rng)
         counts[p] = counts.get(p, 0) + 1
-    # choosing leaves the state as it was (the ko bit is put back)
+    # choosing leaves the position as it was: only the scratch list (QUEUE) may change
+    s, s0 = s.copy(), s0.copy()
+    bk.section_view(s, bk.QUEUE)[:] = 0
+    bk.section_view(s0, bk.QUEUE)[:] = 0
     assert np.array_equal(s, s0) and np.array_equal(z, z0)
     return counts
 
@@ -403,23 +406,41 @@ def test_the_chi_square_test_rejects_a_scan_from_a_random_start(rules):
     assert chi2_sf(chi_square(counts, allowed, draws), len(allowed) - 1) < 1e-6
 
 
+def rejection_draw(candidates, allowed, rng):
+    """The light draw written plainly: r drawn below the number of candidates picks the r-th in
+    board order; an unallowed one leaves the candidates and the draw is repeated. Returns
+    (the point or PASS, the number of rejections)."""
+    candidates = list(candidates)
+    rejections = 0
+    while candidates:
+        p = candidates[po.random_below(rng, len(candidates))]
+        if p in allowed:
+            return p, rejections
+        candidates.remove(p)
+        rejections += 1
+    return po.PASS, rejections
+
+
 @pytest.mark.parametrize("case", ["ko on 9x9", "eyes on 9x9, white", "19x19, seven words"])
-def test_the_choice_is_the_r_th_allowed_point_for_every_r(case, rules):
-    # exact, where the chi-square test is statistical: r drawn below the set's size picks
-    # the r-th allowed point in board order, for every r (each one met many times here)
+def test_the_choice_is_the_plain_rejection_draw_for_every_seed(case, rules):
+    # exact, where the chi-square test is statistical: the kernel draws what rejection_draw
+    # draws from the empty points with the same random numbers, for every seed tried
     diagram, moves, to_move = UNIFORM_CASES[case]
     board, ref, ko = position(diagram, moves, to_move)
-    allowed = allowed_points(board, ref, ko, rules)
+    allowed = set(allowed_points(board, ref, ko, rules))
+    empty = [int(p) for p in board.geometry.points if board._colors()[p] == bk.EMPTY]
     s, z = board._state()
     s, z = s.copy(), z.copy()
     rng = np.zeros(1, dtype=np.uint64)
-    ranks = set()
+    rejections = 0
     for i in range(30 * len(allowed)):
         po.seed_rng(rng, 99, i)
-        r = po.random_below(rng.copy(), len(allowed))
-        ranks.add(r)
-        assert po.choose_light(s, z, board.to_move, rng) == allowed[r]
-    assert ranks == set(range(len(allowed)))
+        mine = rng.copy()
+        want, rejected = rejection_draw(empty, allowed, mine)
+        assert po.choose_light(s, z, board.to_move, rng) == want
+        assert rng[0] == mine[0]  # and used the same random numbers
+        rejections += rejected
+    assert rejections > 0 or len(allowed) == len(empty)
 
 
 def test_nothing_allowed_means_pass():

@@ -413,7 +413,6 @@ def test_heavy_playouts_end_and_never_fill_their_own_eyes(size):
     board = midgame(size, 10, seed=3)
     s0, z0 = board._state()
     zob = board.geometry.zobrist
-    nw = board.geometry.nwords
     cap = po.move_cap(size)
     trace = np.zeros(cap, dtype=np.int32)
     r = np.zeros(1, dtype=np.uint64)
@@ -429,7 +428,7 @@ def test_heavy_playouts_end_and_never_fill_their_own_eyes(size):
             p, c = entry >> 1, (entry & 1) + 1
             if c != to_move:  # a pass came in between: it lifts the ko
                 bk.play_pass(s, to_move)
-            assert bk.is_playable(z, nw, c, p)
+            assert bk.is_playable(s, c, p)
             assert not (p == s[bk.M_KO] and s[bk.M_KO_COLOR] == c)
             eye_fills += bk.eye_color(s, p) == c and bk.is_real_eye(s, p, c)
             bk.play(s, z, zob, p, c)
