@@ -9,6 +9,8 @@ With --compare, each figure is tested against a file this script wrote earlier (
 instance with the previous kernel): the difference of two independent means must lie
 within 1.96 of its standard error, and the script exits 1 when one does not (at 95%,
 about one figure in twenty differs by chance; rerun with another --seed before concluding).
+The script imports foogo from the checkout it lives in, so running it from a git worktree
+of an older commit measures that commit's kernel.
 """
 
 from __future__ import annotations

@@ -68,6 +68,7 @@ CAPTURE_PERMIL = 900
 ATARI_PERMIL = 900
 PATTERN_PERMIL = 900
 SELF_ATARI_REDRAWS = 4
+LIGHT_REJECTIONS = 16  # choose_light's stage 1 gives way to stage 2 after this many
 
 # ---------------------------------------------------------------- random numbers
 
@@ -125,16 +126,36 @@ def _select(z, base, nw, r):
 
 
 @inline
-def choose_light(s, z, c, rng):
-    """A point drawn uniformly from playable(c) minus the ko point, or PASS if there is none.
+def _pick_allowed(s, z, base, nw, c, ko, rng, first):
+    """Stage 2 of choose_light: list the allowed points among the candidates left in the empty
+    set after bk.set_aside's `first` entries, and return one of them drawn uniformly, or PASS."""
+    n = first
+    for i in range(nw):
+        word = z[base + i]
+        while word:
+            p = i * 64 + np.int64(trailing_zeros(word))
+            word &= word - np.uint64(1)
+            if p != ko and bk.playable_at(s, p, c):
+                bk.set_aside(s, n, p)
+                n += 1
+    if n == first:
+        return PASS
+    return bk.set_aside_point(s, first + random_below(rng, n - first))
 
-    Rejection sampling over the empty set: draw r uniformly below the number of candidates,
-    take the r-th one in board order, and if c may not take it (its own eye, the opponent's
-    eye that does not capture, the ko point) remove it from the candidates and draw again.
-    Every playable point has the same chance, as each draw is uniform over the candidates
-    left, which always include all of them. A rejected point's bit is cleared in the empty
-    set itself and set again before returning (bk.set_aside keeps the list), so the
-    position is unchanged."""
+
+@inline
+def choose_light(s, z, c, rng):
+    """A point drawn uniformly from playable(c) minus the ko point (the allowed points), or PASS
+    if there is none. Exactly uniform, by rejection sampling over the empty set:
+      1. r drawn below the number of candidates picks the r-th one in board order; if it is
+         not allowed (c's own eye, the opponent's eye where c does not capture, the ko point)
+         it leaves the candidates (its bit is cleared, and set again before returning:
+         bk.set_aside keeps the list) and the draw is repeated. Each draw is uniform over the
+         candidates left, which always include every allowed point.
+      2. after LIGHT_REJECTIONS rejections (near the end of a playout, where most empty
+         points are eyes and a pass needs every one rejected), the allowed points among the
+         candidates left are listed in one pass and one of them is drawn uniformly: the same
+         distribution as going on with stage 1, at one test per point instead of a draw."""
     nw = np.int64(s[bk.M_NW])
     ko = bk.ko_point_for(s, c)
     base = bk.empty_base(nw)
@@ -142,6 +163,9 @@ def choose_light(s, z, c, rng):
     rejected = 0
     point = PASS
     while rejected < total:
+        if rejected == LIGHT_REJECTIONS:
+            point = _pick_allowed(s, z, base, nw, c, ko, rng, rejected)
+            break
         p = _select(z, base, nw, np.uint64(random_below(rng, total - rejected)))
         if p != ko and bk.playable_at(s, p, c):
             point = p

@@ -20,6 +20,7 @@ import foogo
 from foogo import BLACK, WHITE, Board, board_from_ascii
 from foogo import board_kernels as bk
 from foogo import playout as po
+from foogo import policy as pol
 from foogo.bits import select_in_word
 
 NO_OWNERS = np.empty(0, dtype=np.int8)
@@ -408,11 +409,15 @@ def test_the_chi_square_test_rejects_a_scan_from_a_random_start(rules):
 
 def rejection_draw(candidates, allowed, rng):
     """The light draw written plainly: r drawn below the number of candidates picks the r-th in
-    board order; an unallowed one leaves the candidates and the draw is repeated. Returns
-    (the point or PASS, the number of rejections)."""
+    board order; an unallowed one leaves the candidates and the draw is repeated; after
+    LIGHT_REJECTIONS rejections, one of the allowed candidates left is drawn directly.
+    Returns (the point or PASS, the number of rejections)."""
     candidates = list(candidates)
     rejections = 0
     while candidates:
+        if rejections == pol.LIGHT_REJECTIONS:
+            left = [p for p in candidates if p in allowed]
+            return (left[po.random_below(rng, len(left))] if left else po.PASS), rejections
         p = candidates[po.random_below(rng, len(candidates))]
         if p in allowed:
             return p, rejections
@@ -432,15 +437,46 @@ def test_the_choice_is_the_plain_rejection_draw_for_every_seed(case, rules):
     s, z = board._state()
     s, z = s.copy(), z.copy()
     rng = np.zeros(1, dtype=np.uint64)
-    rejections = 0
+    rejections = []
     for i in range(30 * len(allowed)):
         po.seed_rng(rng, 99, i)
         mine = rng.copy()
         want, rejected = rejection_draw(empty, allowed, mine)
         assert po.choose_light(s, z, board.to_move, rng) == want
         assert rng[0] == mine[0]  # and used the same random numbers
-        rejections += rejected
-    assert rejections > 0 or len(allowed) == len(empty)
+        rejections.append(rejected)
+    assert max(rejections) > 0 or len(allowed) == len(empty)
+
+
+def test_the_plain_rejection_draw_reaches_its_second_stage(rules):
+    # a 9x9 board of black eyes (26 empty points) where white may take only E1, E2 and E3:
+    # some draws reject LIGHT_REJECTIONS points and end in the second stage
+    diagram = """
+        . X . X . X . X .
+        X X X X X X X X X
+        . X . X . X . X .
+        X X X X X X X X X
+        . X . X . X . X .
+        X X X X X X X X X
+        . X . X . X . X .
+        X X X X . X X X X
+        . X . X . X . X .
+    """
+    board, ref, ko = position(diagram, [], WHITE)
+    allowed = allowed_points(board, ref, ko, rules)
+    assert [board.geometry.name(p) for p in allowed] == ["E1", "E2", "E3"]
+    empty = [int(p) for p in board.geometry.points if board._colors()[p] == bk.EMPTY]
+    assert len(empty) > pol.LIGHT_REJECTIONS
+    s, z = board._state()
+    rng = np.zeros(1, dtype=np.uint64)
+    second = 0
+    for i in range(300):
+        po.seed_rng(rng, 5, i)
+        mine = rng.copy()
+        want, rejected = rejection_draw(empty, set(allowed), mine)
+        assert po.choose_light(s, z, WHITE, rng) == want and rng[0] == mine[0]
+        second += rejected == pol.LIGHT_REJECTIONS
+    assert 0 < second < 300
 
 
 def test_nothing_allowed_means_pass():
