@@ -177,8 +177,8 @@ def expand(ni, nh, ei, ef, meta, s, z, c, moves, nmoves, params, table):
 
 
 def disable(ei, ef, e) -> None:
-    """Forbid edge e (a move the game's rules forbid at this root): marked DISABLED and valued -1
-    (every real value is in [0, 1]), so that selection never picks it without testing for it."""
+    """Forbid edge e (a move the game's rules forbid at this root): marked DISABLED, which
+    select_edge skips, and valued -1 (below every real value in [0, 1]) for any other reader."""
     ei[e, MOVE] = DISABLED
     ef[e, N] = 1e30
     ef[e, W] = -1e30
@@ -197,7 +197,9 @@ def select_edge(ni, ei, ef, node, params):
     log_visits = np.log(ni[node, VISITS] + 1.0)
     best = -1
     best_value = -1e300
-    for e in range(first, first + count):  # disabled edges carry a huge N: never chosen (see disable)
+    for e in range(first, first + count):
+        if ei[e, MOVE] == DISABLED:  # its value is -1, but an exploration term could lift it
+            continue
         n = ef[e, N]
         an = ef[e, AN]
         # (1 - beta) * W/N + beta * AW/AN with beta = AN / (AN + N + AN * N / equiv),

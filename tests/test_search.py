@@ -117,10 +117,10 @@ def test_resigns_a_lost_position_and_not_when_resigning_is_off():
     assert stubborn.move != RESIGN
 
 
-def two_plies_down(size, seed):
+def two_plies_down(size, seed, **config):
     """A search that chose black's move, and the board after that move and the reply its PV expects."""
     board = Board(size)
-    search = Search(SearchConfig(playouts=3000, seed=seed))
+    search = Search(SearchConfig(playouts=3000, seed=seed, **config))
     first = search.genmove(board, BLACK, 7.0, legal(board, BLACK))
     board.play(BLACK, first.move)
     reply = first.pv[1] if len(first.pv) > 1 and first.pv[1] != PASS else None
@@ -221,8 +221,10 @@ def test_timed_search_stops_early_when_the_best_move_is_settled():
     assert result.seconds < 4.0
 
 
-def test_reused_root_never_plays_a_move_the_game_forbids():
-    board, search = two_plies_down(7, 15)
+@pytest.mark.parametrize("uct", [0.0, 1.0])
+def test_reused_root_never_plays_a_move_the_game_forbids(uct):
+    # with an exploration term, a disabled edge's value -1 alone would not keep it out
+    board, search = two_plies_down(7, 15, uct=uct)
     allowed = legal(board, BLACK)
     ni, nh, ei, ef, meta = search._trees[0].arrays
     node = search._trees[0]._find(board.hash, BLACK)
@@ -236,6 +238,11 @@ def test_reused_root_never_plays_a_move_the_game_forbids():
     result = search.genmove(board, BLACK, 7.0, [p for p in allowed if p not in forbidden])
     assert result.move not in forbidden
     assert not set(result.visits) & set(forbidden)
+    ni, nh, ei, ef, meta = search._trees[0].arrays
+    root = int(meta[tk.ROOT])
+    disabled = [e for e in range(ni[root, tk.FIRST], ni[root, tk.FIRST] + ni[root, tk.COUNT])
+                if ei[e, tk.MOVE] == tk.DISABLED]
+    assert disabled and all(ef[e, tk.RN] == 0 for e in disabled)  # never selected
 
 
 MIDDLE_GAME = """
