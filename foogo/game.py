@@ -23,7 +23,10 @@ for free handicap placement, and it imports nothing above `playout`.
 
 from __future__ import annotations
 
+import array
 import functools
+import os
+import stat
 
 import numpy as np
 from sgfmill import sgf
@@ -37,6 +40,9 @@ RULES = ("chinese", "tromp-taylor")
 SGF_RULES = {"chinese": "Chinese", "tromp-taylor": "Tromp-Taylor"}
 
 SCORE_PLAYOUTS = 400  # playouts behind a dead-stone estimate
+SGF_MAX_BYTES = 1024 * 1024  # load_sgf's default limits (foogo gtp --sgf-max-bytes, --sgf-max-moves)
+SGF_MAX_MOVES = 10_000
+SNAPSHOT_EVERY = 256  # the history keeps a board every this many moves; undo replays from the last one
 DEAD_THRESHOLD = 0.0  # a string is dead if the opponent's mean ownership of it is above this
 SEKI_BAND = 0.1  # strings sharing a liberty, both with |mean ownership| below this, are in seki
 
@@ -200,7 +206,11 @@ class Game:
         self.board = base
         self.base = base.copy()
         self.history: list[tuple[int, int]] = []
-        self._boards: list[Board] = []  # the board before each move of history
+        # memory in proportion to the moves, not a board per move: the hash after each move, and
+        # the board after every SNAPSHOT_EVERY-th move (snapshots[k]: after k * SNAPSHOT_EVERY moves;
+        # never mutated, so copies of the game share them)
+        self._hashes = array.array("Q")  # 8 bytes a move
+        self._snapshots: list[Board] = [self.base]
         self._seen: dict[int, int] = {base.hash: 1}  # hash -> times it occurs in the game
         self._score_cache = None
 
@@ -222,14 +232,36 @@ class Game:
         return self.board.to_move
 
     def copy(self) -> "Game":
-        """An independent copy (past boards are shared: they are never mutated)."""
+        """An independent copy (snapshot boards are shared: they are never mutated)."""
         other = Game.__new__(Game)
         other.__dict__.update(self.__dict__)
         other.board = self.board.copy()
         other.history = list(self.history)
-        other._boards = list(self._boards)
+        other._hashes = array.array("Q", self._hashes)
+        other._snapshots = list(self._snapshots)
         other._seen = dict(self._seen)
         return other
+
+    def checkpoint(self) -> tuple:
+        """A token from which `rollback` puts this game back as it is now, whatever is done to it
+        in between through its methods. Costs the same for any length of game: plays only
+        append to the history and superko memory, and every other change (undo, setup, load,
+        clear) builds new ones instead of editing them in place."""
+        return (dict(self.__dict__), self.board.copy(), len(self.history))
+
+    def rollback(self, token: tuple) -> None:
+        """Put the game back as it was when `checkpoint` gave `token`."""
+        saved, board, n = token
+        self.__dict__.clear()
+        self.__dict__.update(saved)
+        for h in self._hashes[n:]:  # positions played since, in the lists the checkpoint kept
+            self._seen[h] -= 1
+            if not self._seen[h]:
+                del self._seen[h]
+        del self.history[n:]
+        del self._hashes[n:]
+        del self._snapshots[n // SNAPSHOT_EVERY + 1:]
+        self.board = board
 
     def state_key(self) -> tuple:
         """A value equal for equal game states (size, komi, rules, stones, side to move, history, handicap)."""
@@ -259,9 +291,11 @@ class Game:
         if result.point != PASS and after.hash in self._seen:
             name = self.geometry.name(result.point)
             raise IllegalMove("superko", f"illegal move {name} for {COLOR_NAMES[c]}: superko (repeats a position)")
-        self._boards.append(self.board)
         self.board = after
-        self.history.append((c, result.point))
+        self.history.append(_move(self.geometry.npoints, c, result.point))  # a shared tuple: 8 bytes a move
+        self._hashes.append(after.hash)
+        if len(self.history) % SNAPSHOT_EVERY == 0:
+            self._snapshots.append(after.copy())
         self._seen[after.hash] = self._seen.get(after.hash, 0) + 1
         self._score_cache = None
         return result
@@ -297,13 +331,22 @@ class Game:
         if moves < 1 or moves > len(self.history):
             raise GameError("cannot undo: no move to take back" if not self.history
                             else f"cannot undo {moves} moves: only {len(self.history)} played")
-        for _ in range(moves):
-            h = self.board.hash
-            self._seen[h] -= 1
-            if not self._seen[h]:
-                del self._seen[h]
-            self.board = self._boards.pop()
-            self.history.pop()
+        # new lists and a new dict, not edits in place (see checkpoint)
+        n = len(self.history) - moves
+        seen = dict(self._seen)
+        for h in self._hashes[n:]:
+            seen[h] -= 1
+            if not seen[h]:
+                del seen[h]
+        self._seen = seen
+        self.history = self.history[:n]
+        self._hashes = self._hashes[:n]
+        k = n // SNAPSHOT_EVERY
+        self._snapshots = self._snapshots[:k + 1]
+        board = self._snapshots[k].copy()
+        for c, p in self.history[k * SNAPSHOT_EVERY:]:
+            board.play(c, p)
+        self.board = board
         self._score_cache = None
 
     def last_passes(self) -> int:
@@ -454,25 +497,44 @@ class Game:
         if black or white:
             root.set_setup_stones(black, white)
             root.set("PL", "b" if self.base.to_move == BLACK else "w")
-        for color, p in self.history:
-            node = game.extend_main_sequence()
+        node = root
+        for color, p in self.history:  # new_child on the last node: extend_main_sequence walks the line
+            node = node.new_child()
             node.set_move("b" if color == BLACK else "w", None if p == PASS else g.row_col(p))
         text = game.serialise().decode("utf-8")
         return "\n".join(line for line in text.splitlines() if line.strip())
 
-    def load_sgf(self, path: str, move_number: int | None = None) -> None:
+    def load_sgf(self, path: str, move_number: int | None = None, max_bytes: int = SGF_MAX_BYTES,
+                 max_moves: int = SGF_MAX_MOVES) -> None:
         """Replace this game by the main line of an SGF file, stopping before move `move_number`
         (1-based; None: all moves). Keeps the rules; takes size and komi from the file.
-        SgfError, with the game unchanged, for a file that cannot be read, parsed or replayed."""
+        Reads regular files only (never waits on a pipe or a device), of at most max_bytes, with
+        at most max_moves nodes in the main line; nothing is read before the file is checked.
+        SgfError, with the game unchanged, for a file that cannot be read, is over a limit (the
+        message names it), or cannot be parsed or replayed."""
         try:
-            with open(path, "rb") as f:
-                data = f.read()
+            # O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then tells what it is
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
         except OSError as error:
             raise SgfError(f"cannot read {path}: {error.strerror or error}") from None
-        self.load_sgf_bytes(data, move_number)
+        try:
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode):
+                raise SgfError(f"cannot read {path}: not a regular file")
+            if info.st_size > max_bytes:
+                raise SgfError(f"{path} is {info.st_size} bytes, over the SGF size limit of {max_bytes}")
+            with os.fdopen(fd, "rb", closefd=False) as f:
+                data = f.read(max_bytes + 1)
+        except OSError as error:
+            raise SgfError(f"cannot read {path}: {error.strerror or error}") from None
+        finally:
+            os.close(fd)
+        if len(data) > max_bytes:  # it grew since fstat
+            raise SgfError(f"{path} is over the SGF size limit of {max_bytes} bytes")
+        self.load_sgf_bytes(data, move_number, max_moves)
 
-    def load_sgf_bytes(self, data: bytes, move_number: int | None = None) -> None:
-        """As load_sgf, from the file's bytes."""
+    def load_sgf_bytes(self, data: bytes, move_number: int | None = None, max_moves: int = SGF_MAX_MOVES) -> None:
+        """As load_sgf, from the file's bytes (the size limit is the caller's)."""
         if move_number is not None and move_number < 1:
             raise SgfError(f"move number must be 1 or more, got {move_number}")
         try:
@@ -482,6 +544,9 @@ class Game:
             nodes = game.get_main_sequence()
         except ValueError as error:
             raise SgfError(f"corrupt SGF: {error}") from None
+        if len(nodes) - 1 > max_moves:
+            raise SgfError(f"the main line has {len(nodes) - 1} nodes after the root, over the SGF move "
+                           f"limit of {max_moves}")
         try:
             new = Game(size, komi, self.rules)
         except ValueError as error:
@@ -524,6 +589,17 @@ class Game:
                                f"{g.name(vertex)}) is illegal: {error}") from None
             played += 1
         self.__dict__.update(new.__dict__)
+
+
+@functools.lru_cache(maxsize=None)
+def _moves(npoints: int) -> tuple:
+    """The (colour, point) tuples of a geometry, built once: [c][p + 1] for p in PASS, 0..npoints-1."""
+    return tuple(tuple((c, p) for p in range(PASS, npoints)) for c in (0, BLACK, WHITE))
+
+
+def _move(npoints: int, c: int, p: int) -> tuple:
+    """The shared (c, p) tuple: a game's history holds references, not a new tuple per move."""
+    return _moves(npoints)[c][p + 1]
 
 
 def format_score(score: float) -> str:

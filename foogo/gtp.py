@@ -33,7 +33,8 @@ import traceback
 from dataclasses import dataclass, field
 
 from .board import IllegalMove
-from .game import RULES, Game, GameError, SgfError, board_strings, check_rules, max_fixed_handicap
+from .game import (RULES, SGF_MAX_BYTES, SGF_MAX_MOVES, Game, GameError, SgfError, board_strings, check_rules,
+                   max_fixed_handicap)
 from .geometry import (BLACK, COLOR_NAMES, COLUMNS, PASS, RESIGN, WHITE, OffBoardError, check_size,
                        parse_color)
 
@@ -46,6 +47,10 @@ ANALYSIS_OWNERSHIP_PLAYOUTS = 300
 
 _VERTEX_SHAPE = re.compile(r"^[A-Za-z][0-9]+$")
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")  # control characters except HT (LF is cut before)
+# what preprocessing removes or turns into a space, as bytes: the leading run of these in a line says
+# nothing, so the readers drop it before measuring a line against MAX_LINE
+_BLANK_BYTES = bytes(range(0, 10)) + bytes(range(11, 32)) + b"\x7f "
+_BLANK_CHARS = _BLANK_BYTES.decode("ascii")
 
 
 class GtpError(Exception):
@@ -259,7 +264,7 @@ class GtpEngine:
     def __init__(self, rules: str = "chinese", playouts: int | None = None, seconds: float | None = None,
                  threads: int = 1, policy: str = "light", seed: int = 0, resign: bool = True,
                  resign_threshold: float = 0.1, search_factory=None, size: int = 9, komi: float = 7.0,
-                 log=None):
+                 log=None, sgf_max_bytes: int = SGF_MAX_BYTES, sgf_max_moves: int = SGF_MAX_MOVES):
         """An engine with an empty size x size game. Search options go to SearchConfig; search_factory(options)
         builds the search object (default: foogo.search, imported at the first command that needs it)."""
         self.rules = check_rules(rules)
@@ -267,6 +272,7 @@ class GtpEngine:
         self.search_options = dict(playouts=playouts, seconds=seconds, threads=threads, policy=policy,
                                    seed=seed, resign_threshold=resign_threshold if resign else None)
         self.seed = seed
+        self.sgf_limits = dict(max_bytes=sgf_max_bytes, max_moves=sgf_max_moves)  # for loadsgf
         self._search_factory = search_factory or default_search_factory
         self._search = None
         self.time = TimeManager()
@@ -329,19 +335,21 @@ class GtpEngine:
         """The full response ("=id ...\\n\\n" or "?id ...\\n\\n") to one input line (str or bytes),
         or None for a line that is empty after preprocessing. `stream(text)` and `interrupt` (an
         Event set when more input arrives) let lz-analyze stream; without them it answers one snapshot."""
+        # the readers cut a line longer than MAX_LINE to MAX_LINE + 2 characters, without its newline
+        cut = len(line) >= MAX_LINE + 2 and line[-1:] not in ("\n", b"\n")
         if isinstance(line, (bytes, bytearray)):
+            head = bytes(line).split(b"\n", 1)[0].split(b"#", 1)[0]  # a comment's bytes are never read
             try:
-                line = bytes(line).decode("utf-8")
+                line = head.decode("utf-8")
             except UnicodeDecodeError:
-                text = bytes(line).decode("utf-8", errors="replace")
+                text = head.decode("utf-8", errors="replace")
                 return _frame(False, _leading_id(text), "syntax error: line is not UTF-8 text")
-        line = line.rstrip("\r\n")
-        if len(line) > MAX_LINE:
-            return _frame(False, _leading_id(line), f"syntax error: line longer than {MAX_LINE} characters")
         text = preprocess(line)
-        if text is None:
+        if text is None:  # empty, white space (GTP's: space and tab) or a comment: never answered
             return None
-        tokens = text.split()
+        if cut or len(text) > MAX_LINE:
+            return _frame(False, _leading_id(text), f"syntax error: line longer than {MAX_LINE} characters")
+        tokens = [token for token in text.split(" ") if token]
         cid = None
         if tokens[0].isascii() and tokens[0].isdigit():
             cid = tokens.pop(0)
@@ -351,7 +359,8 @@ class GtpEngine:
         handler = self.commands.get(name)
         if handler is None:
             return _frame(False, cid, "unknown command")
-        saved = (self.game.copy(), copy.deepcopy(self.time))
+        # the state to put back if the handler fails (a checkpoint costs the same at any game length)
+        saved = (self.game, self.game.checkpoint(), copy.deepcopy(self.time))
         self._stream, self._interrupt, self._cid = stream, interrupt, cid
         try:
             result = handler(args)
@@ -370,7 +379,8 @@ class GtpEngine:
         return _frame(True, cid, result or "")
 
     def _restore(self, saved) -> None:
-        self.game, self.time = saved
+        self.game, token, self.time = saved
+        self.game.rollback(token)
 
     # ------------------------------------------------------------ argument helpers
 
@@ -532,7 +542,7 @@ class GtpEngine:
         self._arity(args, 1, 2)
         move_number = self._int(args[1]) if len(args) == 2 else None
         try:
-            self.game.load_sgf(args[0], move_number)
+            self.game.load_sgf(args[0], move_number, **self.sgf_limits)
         except SgfError as error:
             raise GtpError(f"cannot load file: {error}".replace("\n", " ")) from None
         self.time.reset_clocks()
@@ -896,15 +906,16 @@ class _Streamed:
 
 
 def preprocess(line: str) -> str | None:
-    """GTP preprocessing: drop control characters but HT, cut a comment from '#', HT to space;
-    None if nothing but white space is left."""
+    """GTP preprocessing (spec 2.2): drop control characters but HT, cut a comment from '#', HT to
+    space; None if nothing but white space is left. White space is GTP's, space and HT only: a
+    line of other (Unicode) spaces is a command, and gets its answer."""
     line = _CONTROL.sub("", line.split("\n", 1)[0] if "\n" in line else line)
-    line = line.split("#", 1)[0].replace("\t", " ").strip()
+    line = line.split("#", 1)[0].replace("\t", " ").strip(" ")
     return line or None
 
 
 def _leading_id(text: str) -> str | None:
-    match = re.match(r"\s*([0-9]+)\s", text)
+    match = re.match(r"[ \t]*([0-9]+)[ \t]", text)
     return match.group(1) if match else None
 
 
@@ -928,7 +939,17 @@ def _read_line(stream):
     line = stream.readline(MAX_LINE + 2)
     if not line:
         return None
-    newline = b"\n" if isinstance(line, bytes) else "\n"
+    newline, blank = (b"\n", _BLANK_BYTES) if isinstance(line, bytes) else ("\n", _BLANK_CHARS)
+    # a run of leading blanks says nothing: drop it, so that what is kept of a long line starts
+    # where its content (or comment) does
+    while not line.endswith(newline):
+        line = line.lstrip(blank)
+        if len(line) >= MAX_LINE + 2:
+            break
+        more = stream.readline(MAX_LINE + 2 - len(line))
+        if not more:
+            break
+        line += more
     if not line.endswith(newline) and len(line) >= MAX_LINE + 2:
         while True:
             more = stream.readline(65536)
@@ -956,6 +977,8 @@ def _fd_lines(fd: int):
         while True:
             cut = pending.find(b"\n")
             if cut < 0:
+                if not skipping:
+                    pending = pending.lstrip(_BLANK_BYTES)  # a leading blank run says nothing
                 if len(pending) > MAX_LINE + 1:
                     if not skipping:
                         yield pending[: MAX_LINE + 2]
@@ -1041,6 +1064,10 @@ def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser
     parser.add_argument("--resign-threshold", type=float, default=0.1, metavar="W",
                         help="resign below this win rate (default 0.1)")
     parser.add_argument("--size", type=int, default=9, help="initial board size (default 9)")
+    parser.add_argument("--sgf-max-bytes", type=int, default=SGF_MAX_BYTES, metavar="N",
+                        help=f"loadsgf refuses larger files (default {SGF_MAX_BYTES})")
+    parser.add_argument("--sgf-max-moves", type=int, default=SGF_MAX_MOVES, metavar="N",
+                        help=f"loadsgf refuses longer main lines (default {SGF_MAX_MOVES})")
     parser.add_argument("--komi", type=float, default=7.0, help="initial komi (default 7)")
     return parser
 
@@ -1056,10 +1083,14 @@ def run(args) -> int:
     if args.threads < 1:
         print("foogo gtp: --threads must be at least 1", file=sys.stderr)
         return 2
+    if args.sgf_max_bytes < 1 or args.sgf_max_moves < 1:
+        print("foogo gtp: --sgf-max-bytes and --sgf-max-moves must be at least 1", file=sys.stderr)
+        return 2
     try:
         engine = GtpEngine(rules=args.rules, playouts=args.playouts, seconds=args.time, threads=args.threads,
                            policy=args.policy, seed=args.seed, resign=not args.no_resign,
-                           resign_threshold=args.resign_threshold, size=args.size, komi=args.komi)
+                           resign_threshold=args.resign_threshold, size=args.size, komi=args.komi,
+                           sgf_max_bytes=args.sgf_max_bytes, sgf_max_moves=args.sgf_max_moves)
     except ValueError as error:
         print(f"foogo gtp: {error}", file=sys.stderr)
         return 2

@@ -6,7 +6,7 @@ import random
 import pytest
 
 from foogo.board import IllegalMove
-from foogo.game import (Game, GameError, SgfError, fixed_handicap_points, format_score,
+from foogo.game import (SNAPSHOT_EVERY, Game, GameError, SgfError, fixed_handicap_points, format_score,
                         free_handicap_points, max_fixed_handicap)
 from foogo.geometry import BLACK, PASS, WHITE
 
@@ -379,3 +379,61 @@ def test_score_and_dead_stones_agree_with_gnugo(score, dead, sgf_text):
     game.load_sgf_bytes(sgf_text.encode())
     assert game.final_score() == score
     assert sorted(v for s in game.final_status_list("dead") for v in s) == dead.split()
+
+
+# ---------------------------------------------------------------- history in bounded memory
+
+def random_game(size, moves, seed):
+    """A game of `moves` random legal moves and passes (a pass when few moves are left)."""
+    game = Game(size)
+    rnd = random.Random(seed)
+    color = BLACK
+    while len(game.history) < moves:
+        legal = game.legal_moves(color)
+        game.play(color, rnd.choice(legal) if len(legal) > 2 and rnd.random() < 0.95 else PASS)
+        color = 3 - color
+    return game
+
+
+def replayed(game, moves):
+    """A fresh game with the first `moves` moves of `game`'s history."""
+    other = Game(game.size, game.komi, game.rules)
+    for color, p in game.history[:moves]:
+        other.play(color, p)
+    return other
+
+
+def test_undo_across_snapshots_gives_the_position_a_replay_gives():
+    game = random_game(9, 3 * SNAPSHOT_EVERY + 40, seed=4)
+    rnd = random.Random(5)
+    while game.history:
+        game.undo(min(len(game.history), rnd.randint(1, SNAPSHOT_EVERY + 30)))
+        fresh = replayed(game, len(game.history))
+        assert game.state_key() == fresh.state_key()
+        assert game.board.captures(BLACK) == fresh.board.captures(BLACK)
+        assert game._seen == fresh._seen
+        game.board.check_consistency()
+        assert len(game._snapshots) == len(game.history) // SNAPSHOT_EVERY + 1
+
+
+def test_history_keeps_a_board_per_snapshot_only():
+    game = Game(19)
+    for i in range(5 * SNAPSHOT_EVERY):
+        game.play(BLACK if i % 2 == 0 else WHITE, PASS)
+    assert len(game._snapshots) == 6 and len(game._hashes) == 5 * SNAPSHOT_EVERY
+    assert len({id(move) for move in game.history}) == 2  # shared tuples, not one per move
+
+
+def test_rollback_undoes_plays_undos_and_replacements_since_the_checkpoint():
+    game = random_game(9, SNAPSHOT_EVERY + 10, seed=8)
+    key, seen = game.state_key(), dict(game._seen)
+    for change in (lambda g: [g.play(c, PASS) for c in (BLACK, WHITE)],
+                   lambda g: g.undo(SNAPSHOT_EVERY // 2),
+                   lambda g: (g.undo(20), g.play(BLACK, PASS)),
+                   lambda g: g.clear(),
+                   lambda g: g.set_komi(0.5)):
+        token = game.checkpoint()
+        change(game)
+        game.rollback(token)
+        assert game.state_key() == key and game._seen == seen
+        assert replayed(game, len(game.history)).state_key() == key

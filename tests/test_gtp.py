@@ -3,6 +3,7 @@ colours out of turn, undo, handicap, SGF round trip, analysis streaming, time ma
 hypothesis fuzz test. Move generation uses a scripted search double, so these tests do not
 depend on the search's strength or speed."""
 
+import argparse
 import io
 import os
 import re
@@ -431,6 +432,39 @@ def test_loadsgf_of_a_corrupt_file_keeps_the_game(tmp_path):
     assert state(engine) == before
 
 
+def test_loadsgf_refuses_what_is_not_a_regular_file_without_reading_it(tmp_path):
+    engine = make_engine()
+    ok(engine, "play b D4")
+    before = state(engine)
+    fifo = tmp_path / "game.fifo"
+    os.mkfifo(fifo)  # nobody writes to it: reading would wait for ever
+    for path in (fifo, tmp_path, "/dev/zero", "/dev/stdin"):
+        response = engine.execute(f"loadsgf {path}")
+        assert response.startswith("? cannot load file") and "not a regular file" in response, response
+    assert state(engine) == before
+
+
+def test_loadsgf_limits_name_themselves_and_are_options(tmp_path):
+    big = tmp_path / "big.sgf"
+    big.write_bytes(b"(;SZ[9]" + b";B[];W[]" * 20_000 + b")")  # 160 KB, 40,000 passes
+    engine = make_engine(sgf_max_bytes=100_000)
+    before = state(engine)
+    response = engine.execute(f"loadsgf {big}")
+    assert "over the SGF size limit of 100000" in response and state(engine) == before
+    engine = make_engine(sgf_max_moves=1000)
+    response = engine.execute(f"loadsgf {big}")
+    assert "40000 nodes after the root, over the SGF move limit of 1000" in response
+    small = tmp_path / "small.sgf"
+    small.write_bytes(b"(;SZ[9]" + b";B[];W[]" * 400 + b")")
+    assert engine.execute(f"loadsgf {small}") == "= black\n\n"
+    assert len(engine.game.history) == 800
+
+
+def test_gtp_command_line_takes_the_sgf_limits():
+    args = configure_parser(argparse.ArgumentParser()).parse_args(["--sgf-max-bytes", "5000", "--sgf-max-moves", "7"])
+    assert (args.sgf_max_bytes, args.sgf_max_moves) == (5000, 7)
+
+
 # ---------------------------------------------------------------- analysis
 
 def test_gogui_analyze_commands_and_their_handlers():
@@ -729,6 +763,55 @@ def test_serve_reads_a_pipe_and_cuts_long_lines():
     assert responses[1].startswith("?2 syntax error")
     assert responses[2].startswith("=3 ")
     assert responses[3] == "=4 foogo"
+
+
+FRAMING_INPUT = [  # (line, answered?): the spec's white space is space and HT only (GTP 2, 2.2-2.3)
+    ("\u00a0", True), ("\u3000", True), ("\u2028", True), ("\u0085", True), ("1 \u00a0name", True),
+    ("# " + "c" * (3 * MAX_LINE), False), (" " * (3 * MAX_LINE), False),
+    ("\t" * (2 * MAX_LINE) + "# late comment", False), (" " * (2 * MAX_LINE) + "5 name", True),
+    ("# caf\xe9 in Latin-1", False), ("2 name # caf\xe9", True),
+]
+
+
+def _framing_bytes(text):
+    return text.encode("utf-8") if "caf" not in text else text.encode("latin-1")
+
+
+@pytest.mark.parametrize("reader", ["pipe", "stream"])
+def test_every_line_but_blank_and_comment_lines_gets_exactly_one_answer(reader):
+    engine = make_engine()
+    data = b"".join(_framing_bytes(line) + b"\n" for line, _ in FRAMING_INPUT) + b"9 name\n"
+    out = io.StringIO()
+    if reader == "pipe":
+        read_fd, write_fd = os.pipe()
+        writer = threading.Thread(target=lambda: (os.write(write_fd, data), os.close(write_fd)))
+        writer.start()
+        with os.fdopen(read_fd, "rb") as stdin:
+            serve(engine, stdin, out)
+        writer.join()
+    else:
+        serve(engine, io.BytesIO(data), out)
+    responses = out.getvalue().split("\n\n")[:-1]
+    assert len(responses) == sum(answered for _, answered in FRAMING_INPUT) + 1, responses
+    assert all(well_framed(r + "\n\n") for r in responses)
+    assert responses[:4] == ["? unknown command"] * 4
+    assert responses[4] == "?1 unknown command"  # id 1, command "\u00a0name"
+    assert responses[-3] == "=5 foogo"  # a long blank run before a command says nothing
+    assert responses[-2] == "=2 foogo" and responses[-1] == "=9 foogo"
+
+
+def test_a_line_of_unicode_spaces_is_a_command():
+    engine = make_engine()
+    for space in ("\u00a0", "\u3000", "\u2028", "\u0085", "\u200b"):
+        assert engine.execute(space) == "? unknown command\n\n"
+    assert engine.execute("1\u00a0name") == "? unknown command\n\n"  # no id: "1\u00a0name" is one word
+
+
+def test_a_comment_is_never_decoded_or_measured():
+    engine = make_engine()
+    assert engine.execute(b"# \xff\xfe not UTF-8\n") is None
+    assert engine.execute("#" + "x" * (4 * MAX_LINE)) is None
+    assert engine.execute(b"3 name # \xff\n") == "=3 foogo\n\n"
 
 
 def test_the_engine_process_exits_cleanly_on_quit_with_stdin_still_open():
