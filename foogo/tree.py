@@ -194,20 +194,46 @@ def select_edge(ni, ei, ef, node, params):
     count = ni[node, COUNT]
     equiv = params[P_EQUIV]
     c_uct = params[P_UCT]
+    if c_uct > 0:
+        return _select_uct(ni, ei, ef, node, equiv, c_uct)
+    # (1 - beta) * W/N + beta * AW/AN with beta = AN / (AN + N + AN * N / equiv) is a / b with
+    # a = W * (equiv + AN) + equiv * AW and b = N * (equiv + AN) + equiv * AN; fractions are
+    # compared by cross-multiplying (b > 0), so selection takes no division
+    best = -1
+    best_a = -1.0  # -1 / 1: below every value, which lies in [0, 1]
+    best_b = 1.0
+    for e in range(first, first + count):
+        if ei[e, MOVE] == DISABLED:
+            continue
+        n = np.float64(ef[e, N])
+        an = np.float64(ef[e, AN])
+        a = 0.5
+        b = 1.0
+        if n + an > 0:
+            a = ef[e, W] * (equiv + an) + equiv * ef[e, AW]
+            b = n * (equiv + an) + equiv * an
+        if a * best_b > best_a * b:
+            best_a = a
+            best_b = b
+            best = e
+    return best
+
+
+@inline
+def _select_uct(ni, ei, ef, node, equiv, c_uct):
+    """select_edge with an exploration term c_uct * sqrt(log(visits + 1) / (RN + 1))."""
+    first = ni[node, FIRST]
     log_visits = np.log(ni[node, VISITS] + 1.0)
     best = -1
     best_value = -1e300
-    for e in range(first, first + count):
-        if ei[e, MOVE] == DISABLED:  # its value is -1, but an exploration term could lift it
+    for e in range(first, first + ni[node, COUNT]):
+        if ei[e, MOVE] == DISABLED:  # its value is -1, but the exploration term could lift it
             continue
         n = ef[e, N]
         an = ef[e, AN]
-        # (1 - beta) * W/N + beta * AW/AN with beta = AN / (AN + N + AN * N / equiv),
-        # rewritten with r = equiv / (equiv + AN) to take two divisions instead of four
         r = equiv / (equiv + an)
         q = (ef[e, W] + r * ef[e, AW]) / (n + r * an) if n + an > 0 else 0.5
-        if c_uct > 0:
-            q += c_uct * np.sqrt(log_visits / (ef[e, RN] + 1.0))
+        q += c_uct * np.sqrt(log_visits / (ef[e, RN] + 1.0))
         if q > best_value:
             best_value = q
             best = e
