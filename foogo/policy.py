@@ -445,12 +445,12 @@ def pattern_move(s, z, c, last, rng, table):
 def uniform_move(s, z, c, rng):
     """Rule (d): choose_light's draw, redrawn up to SELF_ATARI_REDRAWS times while it is a
     self-atari of two stones or more (the last draw stands)."""
-    p = choose_light(s, z, c, rng)
     tries = 0
-    while p != PASS and tries < SELF_ATARI_REDRAWS and big_self_atari(s, p, c):
+    while True:  # one call site: choose_light is inlined, and two copies of it cost heavy playouts
         p = choose_light(s, z, c, rng)
+        if p == PASS or tries == SELF_ATARI_REDRAWS or not big_self_atari(s, p, c):
+            return p
         tries += 1
-    return p
 
 
 @inline
