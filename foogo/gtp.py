@@ -264,13 +264,15 @@ class GtpEngine:
     def __init__(self, rules: str = "chinese", playouts: int | None = None, seconds: float | None = None,
                  threads: int = 1, policy: str = "light", seed: int = 0, resign: bool = True,
                  resign_threshold: float = 0.1, search_factory=None, size: int = 9, komi: float = 7.0,
-                 log=None, sgf_max_bytes: int = SGF_MAX_BYTES, sgf_max_moves: int = SGF_MAX_MOVES):
+                 log=None, sgf_max_bytes: int = SGF_MAX_BYTES, sgf_max_moves: int = SGF_MAX_MOVES,
+                 memory_mb: int = 512):
         """An engine with an empty size x size game. Search options go to SearchConfig; search_factory(options)
         builds the search object (default: foogo.search, imported at the first command that needs it)."""
         self.rules = check_rules(rules)
         self.game = Game(size, komi, self.rules)
         self.search_options = dict(playouts=playouts, seconds=seconds, threads=threads, policy=policy,
-                                   seed=seed, resign_threshold=resign_threshold if resign else None)
+                                   seed=seed, resign_threshold=resign_threshold if resign else None,
+                                   memory_mb=memory_mb)
         self.seed = seed
         self.sgf_limits = dict(max_bytes=sgf_max_bytes, max_moves=sgf_max_moves)  # for loadsgf
         self._search_factory = search_factory or default_search_factory
@@ -1064,6 +1066,8 @@ def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser
     parser.add_argument("--resign-threshold", type=float, default=0.1, metavar="W",
                         help="resign below this win rate (default 0.1)")
     parser.add_argument("--size", type=int, default=9, help="initial board size (default 9)")
+    parser.add_argument("--memory", type=int, default=512, metavar="MB",
+                        help="cap on the search trees' memory, all threads together (default 512)")
     parser.add_argument("--sgf-max-bytes", type=int, default=SGF_MAX_BYTES, metavar="N",
                         help=f"loadsgf refuses larger files (default {SGF_MAX_BYTES})")
     parser.add_argument("--sgf-max-moves", type=int, default=SGF_MAX_MOVES, metavar="N",
@@ -1083,6 +1087,9 @@ def run(args) -> int:
     if args.threads < 1:
         print("foogo gtp: --threads must be at least 1", file=sys.stderr)
         return 2
+    if args.memory < 16:
+        print("foogo gtp: --memory must be at least 16 (MB)", file=sys.stderr)
+        return 2
     if args.sgf_max_bytes < 1 or args.sgf_max_moves < 1:
         print("foogo gtp: --sgf-max-bytes and --sgf-max-moves must be at least 1", file=sys.stderr)
         return 2
@@ -1090,7 +1097,8 @@ def run(args) -> int:
         engine = GtpEngine(rules=args.rules, playouts=args.playouts, seconds=args.time, threads=args.threads,
                            policy=args.policy, seed=args.seed, resign=not args.no_resign,
                            resign_threshold=args.resign_threshold, size=args.size, komi=args.komi,
-                           sgf_max_bytes=args.sgf_max_bytes, sgf_max_moves=args.sgf_max_moves)
+                           sgf_max_bytes=args.sgf_max_bytes, sgf_max_moves=args.sgf_max_moves,
+                           memory_mb=args.memory)
     except ValueError as error:
         print(f"foogo gtp: {error}", file=sys.stderr)
         return 2

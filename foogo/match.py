@@ -14,7 +14,11 @@ the opponent rejects is a loss for the engine that played it ("B+Illegal"),
 a command not answered within `--timeout` seconds is a loss for the engine
 that was asked ("W+Time"), and an engine that exits, answers malformed GTP or
 fails `genmove` loses by forfeit ("B+Forfeit", reason "crash") and is
-restarted for the next game. A game the referee cannot follow or score has
+restarted for the next game. An engine that cannot be started, exits at once
+or does not answer `name` within `--startup-timeout` seconds stops the match
+before its game, with a message that says which engine and why (the first
+commands get their own limit because an engine may compile or load data
+first). A game the referee cannot follow or score has
 the result "?" and no winner; it is counted as void. These outcomes are all
 counted and shown, never dropped.
 
@@ -52,7 +56,7 @@ from sgfmill import sgf
 from tqdm import tqdm
 
 DEFAULT_REFEREE = "/usr/games/gnugo --mode gtp --chinese-rules --level 0"
-STARTUP_TIMEOUT = 60.0  # grace for the first command after (re)starting an engine
+STARTUP_TIMEOUT = 60.0  # default grace for `name` and `version` after (re)starting an engine
 REFEREE_MIN_TIMEOUT = 60.0  # the referee is not on trial; give it time
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
@@ -213,7 +217,8 @@ class GtpClient:
     def send(self, command: str, timeout: float | None = None) -> str:
         """Send one command; return the response text, raise GtpError on `?`, GtpTimeout or GtpCrash."""
         if not self.alive:
-            raise GtpCrash("engine is not running")
+            code = self.returncode
+            raise GtpCrash("engine is not running" if code is None else f"engine exited with code {code}")
         command = command.replace("\n", " ").strip()
         self._next_id += 1
         cid = self._next_id
@@ -383,8 +388,13 @@ class _Match:
             raise ValueError("--games must be at least 1")
         self.komi = float(args.komi)
         self.timeout = float(args.timeout)
-        if self.timeout <= 0:
+        if not self.timeout > 0:
             raise ValueError("--timeout must be positive")
+        # an engine may compile or load data before it answers (foogo gtp: about 25 s on a fresh
+        # install), so the first commands get their own limit
+        self.startup_timeout = float(getattr(args, "startup_timeout", STARTUP_TIMEOUT))
+        if not self.startup_timeout > 0:
+            raise ValueError("--startup-timeout must be positive")
         self.max_moves = 3 * self.size * self.size if args.max_moves is None else int(args.max_moves)
         if self.max_moves < 1:
             raise ValueError("--max-moves must be at least 1")
@@ -419,7 +429,7 @@ class _Match:
         """(Re)start a player's engine and learn its name; raise GtpFailure if it fails."""
         client = player.client
         client.start()
-        grace = max(self.timeout, STARTUP_TIMEOUT)
+        grace = self.startup_timeout
         try:
             player.name = client.send("name", grace) or player.command
         except GtpError:
@@ -780,6 +790,9 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
                         help="score the game after this many moves (default 3*size*size)")
     parser.add_argument("--timeout", type=float, default=60.0,
                         help="seconds allowed per move / command; exceeding it loses the game (default 60)")
+    parser.add_argument("--startup-timeout", type=float, default=STARTUP_TIMEOUT, metavar="SECONDS",
+                        help="seconds an engine has to answer `name` and `version` after it starts "
+                             f"(default {STARTUP_TIMEOUT:g})")
     parser.add_argument("--json", metavar="FILE", default=None, help="write the results as JSON here")
     parser.add_argument("--quiet", action="store_true", help="no progress bar or per-game lines")
 

@@ -62,7 +62,7 @@ class SearchConfig:
     uct: float = 0.0  # UCT exploration constant (RAVE does the exploring)
     expand_threshold: float = 2.0  # expand an edge's child once it has this many visits
     prior: float = 10.0  # weight of the prior in virtual visits
-    memory_mb: int = 1024  # cap on the trees' memory, all threads together
+    memory_mb: int = 512  # cap on the trees' memory, all threads together (foogo gtp --memory)
 
     def __post_init__(self):
         policy_id(self.policy)  # ValueError naming the policies for an unknown one
@@ -72,6 +72,8 @@ class SearchConfig:
             raise ValueError(f"seconds must be positive, got {self.seconds}")
         if self.threads < 1:
             raise ValueError(f"threads must be at least 1, got {self.threads}")
+        if not self.memory_mb >= 1:
+            raise ValueError(f"memory_mb must be at least 1, got {self.memory_mb}")
 
 
 @dataclass
@@ -100,6 +102,8 @@ class _Tree:
 
     def __init__(self, geometry, max_nodes: int, max_edges: int, seed: int):
         self.geometry = geometry
+        # numpy's zeros are mapped, not touched: memory is taken as the tree fills, up to the cap
+        self.capacity = (max_nodes, max_edges)
         self.arrays = tk.new_tree(max_nodes, max_edges)
         P = geometry.npoints
         cap = move_cap(geometry.size)
@@ -119,7 +123,17 @@ class _Tree:
         return self.arrays[4]
 
     def clear(self):
-        self.meta[:] = 0
+        """An empty tree; fresh arrays, so that the memory the old one touched is given back."""
+        self.arrays = tk.new_tree(*self.capacity)
+
+    def _prune(self, root: int) -> None:
+        """Keep only the subtree under `root` (the new root), copied into fresh arrays: what the
+        game left behind is freed, and the tree has room to grow again."""
+        ni, nh, ei, ef, meta = self.arrays
+        new = tk.new_tree(*self.capacity)
+        queue = np.zeros(self.capacity[0], dtype=np.int64)
+        tk.compact(ni, nh, ei, ef, root, new[0], new[1], new[2], new[3], new[4], queue)
+        self.arrays = new
 
     def set_root(self, board, color: int, legal: np.ndarray, params: np.ndarray) -> bool:
         """Make (board, color) the root, reusing a matching child or grandchild; True if reused."""
@@ -132,8 +146,10 @@ class _Tree:
         self.iterations = 0
         self.meta[tk.SAMPLES] = 0
         reused = self._find(board.hash, color) if meta[tk.NODES] else -1
-        if reused >= 0 and not meta[tk.FULL]:
-            meta[tk.ROOT] = reused
+        if reused >= 0:
+            self._prune(reused)
+            ni, nh, ei, ef, meta = self.arrays
+            reused = int(meta[tk.ROOT])
             first, count = ni[reused, tk.FIRST], ni[reused, tk.COUNT]
             allowed = set(int(p) for p in legal) | {PASS}
             for e in range(first, first + count):
@@ -141,6 +157,7 @@ class _Tree:
                     tk.disable(ei, ef, e)
             return True
         self.clear()
+        ni, nh, ei, ef, meta = self.arrays
         root = tk.expand(ni, nh, ei, ef, meta, self.root_s, self.root_z, color, legal.astype(np.int32),
                          len(legal), params, PATTERN_TABLE)
         if root < 0:
@@ -309,7 +326,8 @@ class Search:
                 if deadline is not None and now >= deadline:
                     why[0] = "budget"
                     return
-                if check_early and k == 0 and now - last_check >= EARLY_CHECK_SECONDS:
+                # not before this search has run: its rate, which the test needs, is unknown until then
+                if check_early and k == 0 and tree.iterations > 0 and now - last_check >= EARLY_CHECK_SECONDS:
                     last_check = now
                     reason = self._early_stop(now - start, deadline - now, soft is not None and now >= soft)
                     if reason:

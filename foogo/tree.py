@@ -185,6 +185,47 @@ def disable(ei, ef, e) -> None:
     ef[e, AN] = ef[e, AW] = ef[e, RN] = ef[e, RW] = 0.0
 
 
+# ---------------------------------------------------------------- pruning
+
+@kernel
+def compact(ni, nh, ei, ef, root, ni2, nh2, ei2, ef2, meta2, queue):
+    """Copy the subtree under node `root` into fresh arrays (ni2, nh2, ei2, ef2) at least as
+    large, in breadth-first order (the root becomes node 0), and set meta2's node and edge
+    counts and root; what the game left behind is not copied. queue: int64 scratch as long
+    as ni2. Returns the number of nodes copied."""
+    queue[0] = root
+    nodes = 1
+    edges = 0
+    i = 0
+    while i < nodes:  # queue[i] is the old index of new node i
+        old = queue[i]
+        first = ni[old, FIRST]
+        count = ni[old, COUNT]
+        ni2[i, FIRST] = edges
+        ni2[i, COUNT] = count
+        ni2[i, VISITS] = ni[old, VISITS]
+        ni2[i, COLOR] = ni[old, COLOR]
+        nh2[i] = nh[old]
+        for e in range(first, first + count):
+            ei2[edges, MOVE] = ei[e, MOVE]
+            for k in range(6):
+                ef2[edges, k] = ef[e, k]
+            child = ei[e, CHILD]
+            if child >= 0:
+                ei2[edges, CHILD] = nodes
+                queue[nodes] = child
+                nodes += 1
+            else:
+                ei2[edges, CHILD] = -1
+            edges += 1
+        i += 1
+    meta2[NODES] = nodes
+    meta2[EDGES] = edges
+    meta2[ROOT] = 0
+    meta2[FULL] = 0
+    return nodes
+
+
 # ---------------------------------------------------------------- one iteration
 
 @kernel

@@ -460,9 +460,11 @@ def test_loadsgf_limits_name_themselves_and_are_options(tmp_path):
     assert len(engine.game.history) == 800
 
 
-def test_gtp_command_line_takes_the_sgf_limits():
-    args = configure_parser(argparse.ArgumentParser()).parse_args(["--sgf-max-bytes", "5000", "--sgf-max-moves", "7"])
-    assert (args.sgf_max_bytes, args.sgf_max_moves) == (5000, 7)
+def test_gtp_command_line_takes_the_limits():
+    args = configure_parser(argparse.ArgumentParser()).parse_args(
+        ["--sgf-max-bytes", "5000", "--sgf-max-moves", "7", "--memory", "100"])
+    assert (args.sgf_max_bytes, args.sgf_max_moves, args.memory) == (5000, 7, 100)
+    assert configure_parser(argparse.ArgumentParser()).parse_args([]).memory == 512
 
 
 # ---------------------------------------------------------------- analysis
@@ -549,10 +551,11 @@ def test_command_line_options_reach_the_engine(monkeypatch, capsys):
 
 
 def test_engine_options_become_the_search_config():
-    engine = make_engine(rules="tromp-taylor", playouts=200, threads=2, seed=5, resign=False)
+    engine = make_engine(rules="tromp-taylor", playouts=200, threads=2, seed=5, resign=False, memory_mb=64)
     engine.execute("genmove b")
     options = engine.holder["search"].options
-    assert options == dict(playouts=200, seconds=None, threads=2, policy="light", seed=5, resign_threshold=None)
+    assert options == dict(playouts=200, seconds=None, threads=2, policy="light", seed=5, resign_threshold=None,
+                           memory_mb=64)
     assert engine.game.rules == "tromp-taylor"
 
 

@@ -33,7 +33,11 @@ FAKE_ENGINE = textwrap.dedent('''
     ap.add_argument("--reject-play", action="store_true")
     ap.add_argument("--reject-boardsize", action="store_true")
     ap.add_argument("--score", default="")
+    ap.add_argument("--hang-on-name", action="store_true")  # never answers `name`
+    ap.add_argument("--exit-at-once", type=int, default=-1)  # exits with this code before reading
     opts = ap.parse_args()
+    if opts.exit_at_once >= 0:
+        sys.exit(opts.exit_at_once)
     moves = [m for m in opts.moves.split(",") if m]
     sys.stderr.write("FAKE-STDERR-NOISE\\n"); sys.stderr.flush()
     out = sys.stdout
@@ -51,7 +55,9 @@ FAKE_ENGINE = textwrap.dedent('''
         if words[0].isdigit():
             cid, words = words[0], words[1:]
         cmd, rest = words[0], words[1:]
-        if cmd == "name" and not opts.no_name:
+        if cmd == "name" and opts.hang_on_name:
+            time.sleep(3600)
+        elif cmd == "name" and not opts.no_name:
             reply(cid, opts.name)
         elif cmd == "version" and not opts.no_name:
             reply(cid, "0.1")
@@ -367,6 +373,22 @@ def test_missing_engine_stops_the_match(tmp_path, fake, capsys):
     code, s = play_match(tmp_path, "--black", str(tmp_path / "nothing"), "--white", fake(),
                          "--games", "1", "--referee", "none")
     assert code == 1 and "failed to start" in capsys.readouterr().err
+
+
+def test_an_engine_hanging_on_name_is_waited_for_the_startup_timeout_only(tmp_path, fake, capsys):
+    start = time.monotonic()
+    code, s = play_match(tmp_path, "--black", fake("--hang-on-name"), "--white", fake(),
+                         "--games", "2", "--referee", "none", "--timeout", "30", "--startup-timeout", "1.5")
+    assert time.monotonic() - start < 15
+    err = capsys.readouterr().err
+    assert code == 1 and "failed to start" in err and "within 1.5 s" in err
+
+
+def test_an_engine_exiting_at_once_stops_the_match_saying_its_exit_code(tmp_path, fake, capsys):
+    code, s = play_match(tmp_path, "--black", fake(), "--white", fake("--exit-at-once", "3"),
+                         "--games", "2", "--referee", "none")
+    err = capsys.readouterr().err
+    assert code == 1 and s is None and "failed to start" in err and "code 3" in err
 
 
 def test_bad_options_exit_with_code_2(tmp_path, fake):

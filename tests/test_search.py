@@ -135,8 +135,35 @@ def test_tree_is_reused_for_the_next_move():
     tree = search._trees[0]
     expected = tree._find(board.hash, BLACK)
     assert expected >= 0, "the position two plies down is in the tree"
-    search.genmove(board, BLACK, 7.0, legal(board, BLACK))
-    assert tree.meta[tk.ROOT] == expected
+    visits_before = int(tree.arrays[0][expected, tk.VISITS])
+    nodes_before = int(tree.meta[tk.NODES])
+    assert visits_before > 0
+    result = search.genmove(board, BLACK, 7.0, legal(board, BLACK))
+    # the reused subtree became the whole tree (pruned: node 0 is the root) and kept its visits
+    assert tree.meta[tk.ROOT] == 0
+    assert tree.arrays[0][0, tk.VISITS] == visits_before + result.playouts
+    assert tree.meta[tk.NODES] < nodes_before + result.playouts
+
+
+def test_pruning_keeps_the_subtree_exactly():
+    board, search = two_plies_down(9, 8)
+    tree = search._trees[0]
+    old = tree._find(board.hash, BLACK)
+    ni, nh, ei, ef, meta = (a.copy() for a in tree.arrays)
+    tree._prune(old)
+    ni2, nh2, ei2, ef2, meta2 = tree.arrays
+
+    def shape(arrays, node, depth=0):
+        """The subtree under node: its hash, visits and, per edge, the move, stats and child's shape."""
+        ni, nh, ei, ef = arrays
+        first, count = ni[node, tk.FIRST], ni[node, tk.COUNT]
+        return (int(nh[node]), int(ni[node, tk.VISITS]), int(ni[node, tk.COLOR]),
+                tuple((int(ei[e, tk.MOVE]), tuple(ef[e].tolist()),
+                       shape(arrays, ei[e, tk.CHILD], depth + 1) if ei[e, tk.CHILD] >= 0 else None)
+                      for e in range(first, first + count)))
+
+    assert shape((ni2, nh2, ei2, ef2), 0) == shape((ni, nh, ei, ef), old)
+    assert meta2[tk.ROOT] == 0 and meta2[tk.NODES] < meta[tk.NODES]
 
 
 def test_two_threads_split_the_playouts():
