@@ -15,10 +15,9 @@ a command not answered within `--timeout` seconds is a loss for the engine
 that was asked ("W+Time"), and an engine that exits, answers malformed GTP or
 fails `genmove` loses by forfeit ("B+Forfeit", reason "crash") and is
 restarted for the next game. An engine that cannot be started, exits at once
-or does not answer `name` within `--startup-timeout` seconds stops the match
-before its game, with a message that says which engine and why (the first
-commands get their own limit because an engine may compile or load data
-first). A game the referee cannot follow or score has
+or does not answer `name` within `--startup-timeout` seconds (by default
+`--timeout`) stops the match before its game, with a message that says which
+engine and why. A game the referee cannot follow or score has
 the result "?" and no winner; it is counted as void. These outcomes are all
 counted and shown, never dropped.
 
@@ -56,7 +55,6 @@ from sgfmill import sgf
 from tqdm import tqdm
 
 DEFAULT_REFEREE = "/usr/games/gnugo --mode gtp --chinese-rules --level 0"
-STARTUP_TIMEOUT = 60.0  # default grace for `name` and `version` after (re)starting an engine
 REFEREE_MIN_TIMEOUT = 60.0  # the referee is not on trial; give it time
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
@@ -390,9 +388,10 @@ class _Match:
         self.timeout = float(args.timeout)
         if not self.timeout > 0:
             raise ValueError("--timeout must be positive")
-        # an engine may compile or load data before it answers (foogo gtp: about 25 s on a fresh
-        # install), so the first commands get their own limit
-        self.startup_timeout = float(getattr(args, "startup_timeout", STARTUP_TIMEOUT))
+        # the first commands have --timeout too unless --startup-timeout says otherwise (an engine
+        # may compile or load data before it answers: foogo gtp, about 25 s on a fresh install)
+        startup = getattr(args, "startup_timeout", None)
+        self.startup_timeout = self.timeout if startup is None else float(startup)
         if not self.startup_timeout > 0:
             raise ValueError("--startup-timeout must be positive")
         self.max_moves = 3 * self.size * self.size if args.max_moves is None else int(args.max_moves)
@@ -458,7 +457,7 @@ class _Match:
         """Start the referee and return its name; MatchError if it cannot start."""
         try:
             self.referee.start()
-            grace = max(self.timeout, STARTUP_TIMEOUT)
+            grace = max(self.timeout, REFEREE_MIN_TIMEOUT)
             parts = []
             for cmd in ("name", "version"):
                 try:
@@ -790,9 +789,9 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
                         help="score the game after this many moves (default 3*size*size)")
     parser.add_argument("--timeout", type=float, default=60.0,
                         help="seconds allowed per move / command; exceeding it loses the game (default 60)")
-    parser.add_argument("--startup-timeout", type=float, default=STARTUP_TIMEOUT, metavar="SECONDS",
+    parser.add_argument("--startup-timeout", type=float, default=None, metavar="SECONDS",
                         help="seconds an engine has to answer `name` and `version` after it starts "
-                             f"(default {STARTUP_TIMEOUT:g})")
+                             "(default: --timeout)")
     parser.add_argument("--json", metavar="FILE", default=None, help="write the results as JSON here")
     parser.add_argument("--quiet", action="store_true", help="no progress bar or per-game lines")
 

@@ -384,6 +384,14 @@ def test_an_engine_hanging_on_name_is_waited_for_the_startup_timeout_only(tmp_pa
     assert code == 1 and "failed to start" in err and "within 1.5 s" in err
 
 
+def test_start_up_honours_the_timeout_unless_told_otherwise(tmp_path, fake, capsys):
+    start = time.monotonic()
+    code, s = play_match(tmp_path, "--black", fake(), "--white", fake("--hang-on-name"),
+                         "--games", "1", "--referee", "none", "--timeout", "1")
+    assert code == 1 and time.monotonic() - start < 10
+    assert "within 1 s" in capsys.readouterr().err
+
+
 def test_an_engine_exiting_at_once_stops_the_match_saying_its_exit_code(tmp_path, fake, capsys):
     code, s = play_match(tmp_path, "--black", fake(), "--white", fake("--exit-at-once", "3"),
                          "--games", "2", "--referee", "none")
