@@ -476,14 +476,16 @@ class RunDir:
                 if number == len(lines):
                     raise ValueError("no newline")
                 record = json.loads(line)
-                key = (int(record["group"]), int(record["first"]))
-            except (ValueError, KeyError, TypeError):
+            except (ValueError, RecursionError):  # a line cut short, or bytes that are no JSON
                 if any(rest.strip() for rest in lines[number:]):
-                    raise StatsError(f"{path}: line {number} is damaged and not the last one") from None
-                break  # the torn tail
-            if expected.get(key) != record["count"] or sum(record["counts"]) != record["count"]:
-                raise StatsError(f"{path}: line {number} holds chunk {key} of {record.get('count')} "
-                                 "which is not in this run's plan")
+                    raise StatsError(f"{path}: line {number} is damaged and not the last one: nothing "
+                                     "is summed (remove the line to recompute that chunk)") from None
+                break  # the torn tail of an interrupted write
+            problem = _problem(record, manifest, expected)
+            if problem:  # a whole line that is wrong was altered, not cut short
+                raise StatsError(f"{path}: line {number} {problem}: nothing is summed (remove the "
+                                 "line to recompute that chunk)")
+            key = (record["group"], record["first"])
             if key in chunks and _essential(chunks[key]) != _essential(record):
                 raise StatsError(f"{path}: chunk {key} appears twice with different results")
             chunks[key] = record
@@ -496,26 +498,74 @@ class RunDir:
         return chunks
 
     def append(self, record: dict) -> None:
-        """Append one chunk record as a line and fsync it before returning."""
-        line = json.dumps(record, separators=(",", ":")) + "\n"
-        with open(self.file(CHUNKS), "a") as handle:
-            handle.write(line)
-            handle.flush()
-            os.fsync(handle.fileno())
+        """Append one chunk record, with its checksum, as a line and fsync it before returning;
+        StatsError (one line) if the disk refuses."""
+        line = json.dumps({**record, "sha": _checksum(record)}, separators=(",", ":")) + "\n"
+        try:
+            with open(self.file(CHUNKS), "a") as handle:
+                handle.write(line)
+                handle.flush()
+                os.fsync(handle.fileno())
+        except OSError as error:
+            raise StatsError(f"cannot write {self.file(CHUNKS)}: {error.strerror or error}") from None
 
 
 def _essential(record: dict) -> dict:
-    return {k: v for k, v in record.items() if k != "seconds"}
+    return {k: v for k, v in record.items() if k not in ("seconds", "sha")}
+
+
+def _checksum(record: dict) -> str:
+    """The first 16 hex digits of the SHA-256 of a record's essential fields as canonical JSON."""
+    text = json.dumps(_essential(record), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _problem(record, manifest: dict, expected: dict) -> str:
+    """What is wrong with a chunk record read back ("" if nothing): its fields and types, its
+    checksum, its place in the plan, and every value against its range."""
+    if not isinstance(record, dict):
+        return "is not a chunk record"
+    for name in ("group", "first", "count", "lo", "moves", "capped"):
+        if not _is_int(record.get(name)):
+            return f"has no whole-number {name!r}"
+    counts = record.get("counts")
+    if not isinstance(counts, list) or not all(_is_int(c) and c >= 0 for c in counts):
+        return "has no list of non-negative counts"
+    if record.get("sha") != _checksum(record):
+        return "fails its checksum"
+    key = (record["group"], record["first"])
+    if expected.get(key) != record["count"]:
+        return f"holds chunk {key} of {record['count']}, which is not in this run's plan"
+    size = record["group"] if manifest["mode"] == "random" else manifest["size"]
+    area = size * size
+    if sum(counts) != record["count"] or (counts and (counts[0] == 0 or counts[-1] == 0)):
+        return "has a histogram that does not add up to its count"
+    if record["count"] and not (-area <= record["lo"] and record["lo"] + len(counts) - 1 <= area):
+        return "has scores outside the board's area"
+    if not (0 <= record["capped"] <= record["count"] and 0 <= record["moves"] <= 3 * area * record["count"]):
+        return "has a move or cap count out of range"
+    return ""
 
 
 def _write_atomic(path: str, text: str, binary: bytes | None = None) -> None:
     """Write a file by temp file + fsync + rename: readers see the old or the new one, never a mix."""
     tmp = f"{path}.tmp{os.getpid()}"
-    with open(tmp, "wb") as handle:
-        handle.write(binary if binary is not None else text.encode())
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "wb") as handle:
+            handle.write(binary if binary is not None else text.encode())
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except OSError as error:
+        try:
+            os.remove(tmp)
+        except OSError:
+            pass
+        raise StatsError(f"cannot write {path}: {error.strerror or error}") from None
 
 
 # ---------------------------------------------------------------- executors

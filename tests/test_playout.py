@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 import foogo
 from foogo import BLACK, WHITE, Board, board_from_ascii
 from foogo import board_kernels as bk
+from numba.core import config as numba_config
 from foogo import playout as po
 from foogo import policy as pol
 from foogo.bits import select_in_word
@@ -577,6 +578,7 @@ def test_no_module_bypasses_the_stamped_decorators():
             assert not re.search(r"\bnjit\b|numba\.jit\b|from numba import .*\bjit\b", source), name
 
 
+@pytest.mark.skipif(bool(numba_config.BOUNDSCHECK), reason="NUMBA_BOUNDSCHECK adds its own index < 0 tests")
 def test_kernels_index_without_wraparound_and_jit_functions_with_it():
     from numba import njit
     from foogo import jit

@@ -12,6 +12,8 @@ import time
 import numpy as np
 import pytest
 
+from foogo import stats as stats_module
+
 from foogo import Board
 from foogo.cli import main
 from foogo.playout import run_playouts
@@ -256,14 +258,79 @@ def test_a_dir_without_manifest_is_refused_and_untouched(tmp_path, capsys):
     assert snapshot(tmp_path) == before
 
 
+def signed(record):
+    """A chunk record with a valid checksum, as foogo stats writes it."""
+    return json.dumps({**record, "sha": stats_module._checksum(record)}, separators=(",", ":"))
+
+
 def test_chunks_outside_the_plan_are_refused(tmp_path, capsys):
     assert stats("--out", tmp_path, *SMALL, "--max-chunks", 1) == 0
     with open(tmp_path / CHUNKS, "a") as handle:
-        handle.write('{"group":9,"first":0,"count":1000,"lo":0,"counts":[1000],"moves":0,"capped":0}\n')
+        handle.write(signed({"group": 9, "first": 0, "count": 1000, "lo": 0, "counts": [1000], "moves": 0,
+                             "capped": 0}) + "\n")
     before = snapshot(tmp_path)
     assert stats("--out", tmp_path, *SMALL) == 2
     assert "not in this run's plan" in capsys.readouterr().err
     assert snapshot(tmp_path) == before
+
+
+def _alter(record, how):
+    r = dict(record)
+    if how == "moves":
+        r["moves"] += 1
+    elif how == "capped":
+        r["capped"] += 1
+    elif how == "moved between bins":
+        c = list(r["counts"])
+        i = max(range(len(c)), key=c.__getitem__)
+        c[i] -= 1
+        c[0 if i else -1] += 1
+        r["counts"] = c
+    elif how == "negative counts, same total":
+        c = list(r["counts"])
+        c[-1] += c[0] + 1
+        c[0] = -1
+        r["counts"] = c
+    elif how == "a string for a number":
+        r["moves"] = str(r["moves"])
+    elif how == "lo missing":
+        del r["lo"]
+    return r
+
+
+@pytest.mark.parametrize("how", ["moves", "capped", "moved between bins", "negative counts, same total",
+                                 "a string for a number", "lo missing"])
+@pytest.mark.parametrize("resigned", [False, True])
+def test_an_altered_chunk_line_is_refused_with_its_line_number_before_any_work(tmp_path, capsys, how, resigned):
+    # resigned: the checksum recomputed after the change, as a careless edit would not, but
+    # a deliberate one could: the range checks still catch what they can
+    assert stats("--out", tmp_path, *SMALL, "--max-chunks", 2) == 0
+    lines = (tmp_path / CHUNKS).read_text().splitlines()
+    record = _alter(json.loads(lines[0]), how)
+    line = signed({k: v for k, v in record.items() if k != "sha"}) if resigned else json.dumps(record)
+    (tmp_path / CHUNKS).write_text("\n".join([line] + lines[1:]) + "\n")
+    before = snapshot(tmp_path)
+    code = stats("--out", tmp_path, *SMALL)
+    err = capsys.readouterr().err
+    if resigned and how in ("moves", "capped", "moved between bins"):
+        assert code == 0  # still in range with a valid checksum: indistinguishable from a real result
+        return
+    assert code == 2 and "line 1 " in err and "nothing is summed" in err, err
+    assert snapshot(tmp_path) == before  # nothing recomputed, nothing written
+
+
+def test_a_full_disk_is_one_line_and_leaves_no_temporary_file(tmp_path, capsys, monkeypatch):
+    import errno
+    assert stats("--out", tmp_path, *SMALL, "--max-chunks", 1) == 0
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "fsync", full)
+    code = stats("--out", tmp_path, *SMALL)
+    err = capsys.readouterr().err
+    assert code != 0 and "No space left on device" in err and "Traceback" not in err
+    assert not [name for name in os.listdir(tmp_path) if ".tmp" in name]
 
 
 def test_a_changed_playout_code_is_refused(tmp_path, capsys):
