@@ -27,8 +27,9 @@ timeout, no handicap, no opening randomisation, no resuming of an interrupted
 match, and no rules knowledge of its own: legality is whatever the referee
 (and the opponent) accept, and without a referee the result is the engines'
 `final_score` when both agree. Seconds per move count answered `genmove`s
-only. It imports nothing from foogo, so it can pit
-any two GTP engines against each other.
+only. It imports nothing of the engine (only the arithmetic of
+foogo.intervals, shared with `foogo stats`), so it can pit any two GTP
+engines against each other.
 """
 
 from __future__ import annotations
@@ -37,7 +38,6 @@ import argparse
 import collections
 import datetime
 import json
-import math
 import os
 import queue
 import re
@@ -54,9 +54,10 @@ from typing import Sequence
 from sgfmill import sgf
 from tqdm import tqdm
 
+from .intervals import wilson
+
 DEFAULT_REFEREE = "/usr/games/gnugo --mode gtp --chinese-rules --level 0"
 REFEREE_MIN_TIMEOUT = 60.0  # the referee is not on trial; give it time
-Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
 _VERTEX_RE = re.compile(r"^[a-hj-z][1-9][0-9]?$", re.IGNORECASE)
 _RESPONSE_RE = re.compile(r"^([=?])(\d*)(.*)$", re.DOTALL)
@@ -317,18 +318,6 @@ def _pump_stderr(stream, tail: collections.deque, log_path: Path | None) -> None
 # Statistics
 # --------------------------------------------------------------------------
 
-
-def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval (low, high) for `successes` out of `n`; (0, 1) when n is 0."""
-    if n <= 0:
-        return 0.0, 1.0
-    p = successes / n
-    denom = 1.0 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    low = 0.0 if successes <= 0 else max(0.0, centre - half)
-    high = 1.0 if successes >= n else min(1.0, centre + half)
-    return low, high
 
 
 # --------------------------------------------------------------------------
@@ -692,7 +681,7 @@ class _Match:
             secs = sum(r.think[key][0] for r in recs)
             genmoves = sum(r.think[key][1] for r in recs)
             points = wins + 0.5 * sum(r.result == "0" for r in recs)
-            low, high = wilson_interval(points, decided)
+            low, high = wilson(points, decided)
             engines.append({
                 "id": key, "label": p.label, "name": p.name, "version": p.version, "command": p.command,
                 "wins": wins,

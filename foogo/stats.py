@@ -46,12 +46,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .geometry import BLACK, MAX_SIZE, MIN_SIZE, PASS, RESIGN, WHITE
+from .intervals import Z95, wilson
 from .playout import default_threads, move_cap, run_playouts
 
 FORMAT = "foogo-stats/1"
 DEFAULT_KOMI = (0.0, 0.5, 5.5, 6.5, 7.5)
 DEFAULT_CHUNK = {"random": 50_000, "selfplay": 1}
-Z95 = 1.959963984540054  # two-sided 95% normal quantile
 FINGERPRINT_PLAYOUTS = 64  # playouts per size behind a random run's fingerprint
 SELFPLAY_FINGERPRINT_PLAYOUTS = 16  # playouts per move in the two games behind a self-play run's fingerprint
 DASK_CONNECT_TIMEOUT = "20s"  # how long to try reaching a --scheduler before giving up
@@ -196,16 +196,6 @@ def t95(df: int) -> float:
         return _T95[df - 1]
     z = Z95
     return z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df * df)
-
-
-def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval for k successes in n trials (0 <= k <= n, n >= 1)."""
-    p = k / n
-    denom = 1 + z * z / n
-    center = (p + z * z / (2 * n)) / denom
-    half = z / denom * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    # at k = 0 or k = n the bound is exactly 0 or 1; rounding would leave 1e-17 or 0.9999999999999999
-    return (0.0 if k == 0 else max(0.0, center - half)), (1.0 if k == n else min(1.0, center + half))
 
 
 def black_share(hist: list[tuple[int, int]], n: int, komi: float) -> float:

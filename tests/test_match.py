@@ -13,7 +13,8 @@ import time
 import pytest
 from sgfmill import sgf
 
-from foogo.match import GtpClient, GtpCrash, GtpError, GtpTimeout, configure_parser, run, wilson_interval
+from foogo.intervals import wilson as wilson_interval
+from foogo.match import GtpClient, GtpCrash, GtpError, GtpTimeout, configure_parser, run
 
 GNUGO = "/usr/games/gnugo"
 GNUGO_CMD = f"{GNUGO} --mode gtp --level 0 --chinese-rules"
