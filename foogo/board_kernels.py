@@ -12,7 +12,7 @@ A position is two numpy arrays, so that copying one for a playout is two memcpys
 
 ``s`` (int32)  meta fields M_*, then one record of POINT_FIELDS int32 per padded point
 (COLOR .. NBR of point p side by side, so the fields of a point and of its neighbours
-are one base register and a displacement away), then the lists MARK and QUEUE of P
+are one base register and a displacement away), then the lists MARK, QUEUE, EMPTIES and SLOT of P
 entries each; `_at(P, field, p)` is the one place that says so:
     COLOR   EMPTY / BLACK / WHITE, OFFBOARD on the sentinel ring
     HEAD    string id of a stone: the padded index of its string's head stone; at an
@@ -28,6 +28,9 @@ entries each; `_at(P, field, p)` is the one place that says so:
             eye-like is one compare)
     MARK    generation marks for flood fills (area scoring, exact liberty counts)
     QUEUE   the flood fills' queue
+    EMPTIES the empty on-board points as a list, M_EMPTIES long, in no particular order
+            (the light draw indexes it: policy.choose_light)
+    SLOT    the index in EMPTIES of each empty point (stale at stones)
 ``z`` (uint64)  z[0] the Zobrist hash of the stones, then the set of empty on-board points
     as a bitset over padded points (nw words from `empty_base`).
 
@@ -46,7 +49,8 @@ Playable sets follow the design card. For colour C and empty point e:
                   neighbouring string has one liberty (playing there captures).
 The ko point is not removed here; choosers remove it (see policy.py).
 
-A move keeps only the empty set up to date; whether an empty point is playable is
+A move keeps only the empty points up to date (as a bitset, for scans in board order, and
+as a list with each point's slot, for the light draw); whether an empty point is playable is
 decided at the point when it is asked (`playable_at`: one load of its neighbour
 counts for most points, the diagonals for an eye-like one, the neighbouring strings'
 atari for the opponent's eye). The light draw asks only the points it draws and
@@ -73,12 +77,12 @@ M_CAPTURES = 8  # M_CAPTURES + colour: stones captured BY that colour
 M_GEN = 11  # current generation for MARK
 M_LAST = 12  # last move point, PASS (-1) or NO_MOVE
 M_KO_COLOR = 13  # the colour that may not play at M_KO
-M_EMPTIES = 14  # the number of empty on-board points (bits in the empty set)
+M_EMPTIES = 14  # the number of empty on-board points (bits in the empty set, entries in EMPTIES)
 META = 16
 
 # fields: the first POINT_FIELDS are kept together per point, the rest are lists of P entries after them
-COLOR, HEAD, NEXT, PLN, PLS, PLQ, SSIZE, NBR, MARK, QUEUE = range(10)
-NSECTIONS = 10
+COLOR, HEAD, NEXT, PLN, PLS, PLQ, SSIZE, NBR, MARK, QUEUE, EMPTIES, SLOT = range(12)
+NSECTIONS = 12
 POINT_FIELDS = 8
 
 EMPTY, BLACK, WHITE, OFFBOARD = 0, 1, 2, 3
@@ -315,20 +319,49 @@ def playable_set(s, z, c, words):
 
 
 @inline
-def set_aside(s, i, p):
-    """Keep p as entry i of the list of points a draw took out of the empty set (the QUEUE field)."""
-    s[_at(stride(s), QUEUE, i)] = p
+def empty_point(s, i):
+    """Entry i (0 <= i < M_EMPTIES) of the list of empty points."""
+    return np.int64(s[_at(stride(s), EMPTIES, i)])
 
 
 @inline
-def set_aside_point(s, i):
-    """Entry i of the list set_aside keeps."""
-    return np.int64(s[_at(stride(s), QUEUE, i)])
+def _put_empty(s, P, i, p):
+    """Make empty point p entry i of the list (and i its slot)."""
+    s[_at(P, EMPTIES, i)] = p
+    s[_at(P, SLOT, p)] = i
+
+
+@inline
+def swap_empties(s, i, j):
+    """Exchange entries i and j of the list of empty points (the set stays the same)."""
+    P = stride(s)
+    p = s[_at(P, EMPTIES, i)]
+    q = s[_at(P, EMPTIES, j)]
+    _put_empty(s, P, i, q)
+    _put_empty(s, P, j, p)
+
+
+@inline
+def _add_empty(s, z, P, nw, p):
+    """p became empty: into the set and at the end of the list."""
+    set_bit(z, empty_base(nw), p)
+    n = s[M_EMPTIES]
+    _put_empty(s, P, n, p)
+    s[M_EMPTIES] = n + 1
+
+
+@inline
+def _take_empty(s, z, P, nw, p):
+    """p is no longer empty: out of the set, and out of the list (the last entry takes its slot)."""
+    clear_bit(z, empty_base(nw), p)
+    n = s[M_EMPTIES] - 1
+    _put_empty(s, P, s[_at(P, SLOT, p)], s[_at(P, EMPTIES, n)])
+    s[M_EMPTIES] = n
 
 
 @kernel
 def refresh_empty(s, z):
-    """Recompute the empty-point set and count from the colours (used when a position is set up)."""
+    """Recompute the empty-point set, list and count from the colours (when a position is set up)."""
     P = stride(s)
     nw = s[M_NW]
     for i in range(1, z.shape[0]):
@@ -336,8 +369,7 @@ def refresh_empty(s, z):
     s[M_EMPTIES] = 0
     for p in range(P):
         if color_at(s, P, p) == EMPTY:
-            set_bit(z, empty_base(nw), p)
-            s[M_EMPTIES] += 1
+            _add_empty(s, z, P, nw, p)
 
 
 # ---------------------------------------------------------------- the steps of a move
@@ -402,8 +434,7 @@ def _place_stone(s, z, zob, P, w, nw, p, c, e1, e2, e3, e4):
     s[_at(P, PLN, p)] = n
     s[_at(P, PLS, p)] = n * p + d
     s[_at(P, PLQ, p)] = n * p * p + 2 * p * d + w * w * (e1 + e4) + (e2 + e3)
-    clear_bit(z, empty_base(nw), p)
-    s[M_EMPTIES] -= 1
+    _take_empty(s, z, P, nw, p)
 
 
 @inline
@@ -450,8 +481,7 @@ def _remove_string(s, z, zob, P, w, h):
     while True:
         s[_at(P, COLOR, r)] = EMPTY
         z[0] ^= zob[victim * P + r]
-        set_bit(z, empty_base(nw), r)
-        s[M_EMPTIES] += 1
+        _add_empty(s, z, P, nw, r)
         _count_stone(s, P, w, r, victim, -1)
         for t in (r - w, r - 1, r + 1, r + w):
             if color_at(s, P, t) == taker:
@@ -863,4 +893,8 @@ def check(s, z, zob):
                     return BAD_PLAYABLE, p
     if empties != s[M_EMPTIES]:
         return BAD_EMPTY_SET, -1
+    for i in range(empties):  # the list holds each empty point once, each at its slot
+        p = s[_at(P, EMPTIES, i)]
+        if p < 0 or p >= P or s[_at(P, COLOR, p)] != EMPTY or s[_at(P, SLOT, p)] != i:
+            return BAD_EMPTY_SET, p
     return CHECK_OK, -1

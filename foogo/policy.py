@@ -56,7 +56,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import board_kernels as bk
-from .bits import popcount, select_in_word, trailing_zeros
+from .bits import trailing_zeros
 from .jit import inline, kernel
 
 PASS = bk.PASS
@@ -104,78 +104,60 @@ def random_below(rng, n):
 # ---------------------------------------------------------------- the light policy
 
 @inline
-def _select(z, base, nw, r):
-    """The padded point of the r-th set bit (r from 0) of the nw-word bitset at z[base], which
-    has more than r bits. The word is found without a data-dependent branch (on 9x9 the two
-    words are about equally likely): k counts the words whose bits all lie before it."""
-    if nw <= 2:
-        k = 0
-        for i in range(nw - 1):
-            count = popcount(z[base + i])
-            past = np.uint64(r >= count) & np.uint64(k == i)
-            r -= count * past
-            k += np.int64(past)
-        return k * 64 + select_in_word(z[base + k], r)
-    k = 0
-    while True:
-        count = popcount(z[base + k])
-        if r < count:
-            return k * 64 + select_in_word(z[base + k], r)
-        r -= count
-        k += 1
+def _allowed_at(s, p, c, ko):
+    """True if c may take empty point p in a playout: playable(c) and not the ko point."""
+    return p != ko and bk.playable_at(s, p, c)
 
 
 @inline
-def _pick_allowed(s, z, base, nw, c, ko, rng, first):
-    """Stage 2 of choose_light: list the allowed points among the candidates left in the empty
-    set after bk.set_aside's `first` entries, and return one of them drawn uniformly, or PASS."""
-    n = first
-    for i in range(nw):
-        word = z[base + i]
-        while word:
-            p = i * 64 + np.int64(trailing_zeros(word))
-            word &= word - np.uint64(1)
-            if p != ko and bk.playable_at(s, p, c):
-                bk.set_aside(s, n, p)
-                n += 1
-    if n == first:
+def _pick_allowed(s, c, ko, rng, window):
+    """Stage 2 of choose_light: one of the allowed points among entries 0 .. window - 1 of the
+    empty list, drawn uniformly (r below their number picks the r-th in list order), or PASS."""
+    n = 0
+    for i in range(window):
+        n += _allowed_at(s, bk.empty_point(s, i), c, ko)
+    if n == 0:
         return PASS
-    return bk.set_aside_point(s, first + random_below(rng, n - first))
+    r = random_below(rng, n)
+    for i in range(window):
+        p = bk.empty_point(s, i)
+        if _allowed_at(s, p, c, ko):
+            if r == 0:
+                return p
+            r -= 1
+    return PASS  # not reached
 
 
 @inline
 def choose_light(s, z, c, rng):
     """A point drawn uniformly from playable(c) minus the ko point (the allowed points), or PASS
-    if there is none. Exactly uniform, by rejection sampling over the empty set:
-      1. r drawn below the number of candidates picks the r-th one in board order; if it is
-         not allowed (c's own eye, the opponent's eye where c does not capture, the ko point)
-         it leaves the candidates (its bit is cleared, and set again before returning:
-         bk.set_aside keeps the list) and the draw is repeated. Each draw is uniform over the
-         candidates left, which always include every allowed point.
+    if there is none. Exactly uniform, by rejection sampling over the list of empty points
+    (board_kernels' EMPTIES; its order is arbitrary but fixed by the position's history):
+      1. r drawn below the size of a window, at first the whole list, picks entry r; if c may
+         not take it (its own eye, the opponent's eye where c does not capture, the ko point)
+         it is swapped to the window's end, the window shrinks by one and the draw repeats.
+         Each draw is uniform over a window that always holds every allowed point.
       2. after LIGHT_REJECTIONS rejections (near the end of a playout, where most empty
-         points are eyes and a pass needs every one rejected), the allowed points among the
-         candidates left are listed in one pass and one of them is drawn uniformly: the same
-         distribution as going on with stage 1, at one test per point instead of a draw."""
-    nw = np.int64(s[bk.M_NW])
+         points are eyes and a pass needs every one rejected), the allowed points left in the
+         window are counted and one of them is drawn uniformly: the same distribution as
+         going on with stage 1, at one test per point instead of a draw.
+    The list stays the list of the same points (only their order changes): the position is
+    unchanged. One random number and one load a draw, where a rank over bitset words would
+    scan them."""
     ko = bk.ko_point_for(s, c)
-    base = bk.empty_base(nw)
-    total = np.int64(s[bk.M_EMPTIES])
+    window = np.int64(s[bk.M_EMPTIES])
     rejected = 0
-    point = PASS
-    while rejected < total:
+    while window > 0:
         if rejected == LIGHT_REJECTIONS:
-            point = _pick_allowed(s, z, base, nw, c, ko, rng, rejected)
-            break
-        p = _select(z, base, nw, np.uint64(random_below(rng, total - rejected)))
-        if p != ko and bk.playable_at(s, p, c):
-            point = p
-            break
-        bk.clear_bit(z, base, p)
-        bk.set_aside(s, rejected, p)
+            return _pick_allowed(s, c, ko, rng, window)
+        i = random_below(rng, window)
+        p = bk.empty_point(s, i)
+        if _allowed_at(s, p, c, ko):
+            return p
+        window -= 1
+        bk.swap_empties(s, i, window)  # the rejected point leaves the window
         rejected += 1
-    for i in range(rejected):
-        bk.set_bit(z, base, bk.set_aside_point(s, i))
-    return point
+    return PASS
 
 
 # ---------------------------------------------------------------- the pattern table
