@@ -18,8 +18,8 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import sys
 import pathlib
+import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
@@ -63,7 +63,8 @@ def main(argv=None) -> int:
                 z = (m - o["mean"]) / math.sqrt(se ** 2 + o["se"] ** 2)
                 agree = abs(z) <= 1.96
                 ok &= agree
-                line += f"   was {o['mean']:9.4f} +- {1.96 * o['se']:.4f}   z {z:+.2f} {'agrees' if agree else 'DIFFERS'}"
+                verdict = "agrees" if agree else "DIFFERS"
+                line += f"   was {o['mean']:9.4f} +- {1.96 * o['se']:.4f}   z {z:+.2f} {verdict}"
             print(line)
     if args.json:
         pathlib.Path(args.json).write_text(json.dumps(results, indent=1) + "\n")

@@ -120,7 +120,8 @@ def format_report(report: dict) -> str:
     first, second = (cpu, wall) if report["clock"] == "cpu" else (wall, cpu)
     names = ("CPU", "wall") if report["clock"] == "cpu" else ("wall", "CPU/core")
     return "\n".join([
-        f"foogo {policy} playouts, {report['size']}x{report['size']}, {report['threads']} thread(s), komi {report['komi']}",
+        f"foogo {policy} playouts, {report['size']}x{report['size']}, {report['threads']} thread(s), "
+        f"komi {report['komi']}",
         f"  playouts          {report['playouts']} per run, {report['repeats']} runs of {report['seconds']:.2f} s",
         f"  playouts/s        {first[0]:.0f} ({names[0]} clock, median; {first[1]:.0f}..{first[2]:.0f})",
         f"                    {second[0]:.0f} ({names[1]} clock, median; {second[1]:.0f}..{second[2]:.0f})",

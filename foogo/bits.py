@@ -2,7 +2,8 @@
 
 `popcount` and `trailing_zeros` compile to the LLVM intrinsics ctpop and cttz
 (one instruction each on x86-64 with POPCNT/BMI), which numba does not expose
-directly; `select_in_word` uses BMI2's PDEP where the CPU has it. Everything here works on numpy uint64 values; mixing uint64 with
+directly; `select_in_word` uses BMI2's PDEP where the CPU has it. Everything here works on
+numpy uint64 values; mixing uint64 with
 plain Python ints makes numba promote to float, so constants are typed.
 """
 
@@ -15,7 +16,6 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from .jit import kernel
-
 
 ONE = np.uint64(1)
 LOW32 = np.uint64(0xFFFFFFFF)

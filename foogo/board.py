@@ -19,8 +19,7 @@ import numpy as np
 from bitarray import bitarray
 
 from . import board_kernels as bk
-from .geometry import (BLACK, COLUMNS, EMPTY, PASS, WHITE, Geometry, OffBoardError, geometry,
-                       parse_color)
+from .geometry import BLACK, COLUMNS, EMPTY, PASS, WHITE, Geometry, OffBoardError, geometry, parse_color
 
 _REASONS = {bk.OCCUPIED: "occupied", bk.KO: "ko", bk.SUICIDE: "suicide"}
 _CHECK_MESSAGES = {
@@ -197,7 +196,8 @@ class Board:
         return owners[self.geometry.points]
 
     def check_consistency(self) -> None:
-        """Recompute strings, liberties, playable sets and hash from scratch; raise BoardInconsistent on a difference."""
+        """Recompute strings, liberties, the empty set, playability and hash from scratch; raise
+        BoardInconsistent on a difference."""
         code, p = bk.check(self._s, self._z, self.geometry.zobrist)
         if code != bk.CHECK_OK:
             where = self.geometry.names[p] if 0 <= p < self.geometry.npoints and self.geometry.names[p] else p

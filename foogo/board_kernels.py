@@ -64,6 +64,7 @@ transitions at a distance) cost more: dropping it made 9x9 playouts 19% faster.
 from __future__ import annotations
 
 import numpy as np
+
 from .bits import ONE, trailing_zeros
 from .jit import inline, jit, kernel
 

@@ -32,8 +32,7 @@ import numpy as np
 from sgfmill import sgf
 
 from .board import Board, IllegalMove, MoveResult, board_from_ascii
-from .geometry import (BLACK, EMPTY, PASS, WHITE, COLOR_NAMES, Geometry, check_size, geometry,
-                       opponent, parse_color)
+from .geometry import BLACK, COLOR_NAMES, EMPTY, PASS, WHITE, Geometry, check_size, geometry, opponent, parse_color
 from .playout import ownership
 
 RULES = ("chinese", "tromp-taylor")

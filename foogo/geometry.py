@@ -112,7 +112,8 @@ class Geometry:
         if text == "PASS":
             return PASS
         if len(text) < 2 or text[0] not in COLUMNS or not text[1:].isdigit() or not text[1:].isascii():
-            raise ValueError(f"malformed vertex {vertex!r}: expected a column letter (no I) and a row number, or 'pass'")
+            raise ValueError(f"malformed vertex {vertex!r}: expected a column letter (no I) and a row number, "
+                             "or 'pass'")
         col = COLUMNS.index(text[0])
         row = int(text[1:]) - 1
         if not (0 <= col < self.size and 0 <= row < self.size):

@@ -33,10 +33,18 @@ import traceback
 from dataclasses import dataclass, field
 
 from .board import IllegalMove
-from .game import (RULES, SGF_MAX_BYTES, SGF_MAX_MOVES, Game, GameError, SgfError, board_strings, check_rules,
-                   max_fixed_handicap)
-from .geometry import (BLACK, COLOR_NAMES, COLUMNS, PASS, RESIGN, WHITE, OffBoardError, check_size,
-                       parse_color)
+from .game import (
+    RULES,
+    SGF_MAX_BYTES,
+    SGF_MAX_MOVES,
+    Game,
+    GameError,
+    SgfError,
+    board_strings,
+    check_rules,
+    max_fixed_handicap,
+)
+from .geometry import BLACK, COLOR_NAMES, COLUMNS, PASS, RESIGN, WHITE, OffBoardError, check_size, parse_color
 
 PROTOCOL_VERSION = "2"
 ENGINE_NAME = "foogo"

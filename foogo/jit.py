@@ -39,12 +39,10 @@ from __future__ import annotations
 
 import hashlib
 import os
-
 import warnings
 
 from numba import njit
-from numba.core.caching import (CacheImpl, InTreeCacheLocator, UserProvidedCacheLocator,
-                                 UserWideCacheLocator)
+from numba.core.caching import CacheImpl, InTreeCacheLocator, UserProvidedCacheLocator, UserWideCacheLocator
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 KERNEL_MODULES = ("jit.py", "bits.py", "board_kernels.py", "playout.py", "policy.py", "tree.py")
@@ -112,7 +110,7 @@ def _unwrapped_pipeline():
         numba_fix_integer_index = arrayobj.fix_integer_index
         base_lower = lowering.Lower.lower
     except (ImportError, AttributeError) as exc:  # pragma: no cover (another numba)
-        warnings.warn(f"foogo: kernels keep numba's negative-index wrap ({exc}); playouts run slower")
+        warnings.warn(f"foogo: kernels keep numba's negative-index wrap ({exc}); playouts run slower", stacklevel=2)
         return None
 
     def fix_integer_index(context, builder, idxty, idx, size):

@@ -741,7 +741,8 @@ def format_table(summary: dict) -> str:
             f"{100 * e['win_rate_ci95'][0]:.1f}-{100 * e['win_rate_ci95'][1]:.1f}%"
         spm = "-" if e["mean_seconds_per_move"] is None else f"{e['mean_seconds_per_move']:.3f}"
         lines.append(f"{e['label']:<{width}}  {e['wins']:>4}  {rate:>8}  {ci:>15}  "
-                     f"{e['wins_as_black']:>3}/{e['games_as_black']:<4}  {e['wins_as_white']:>3}/{e['games_as_white']:<4}  "
+                     f"{e['wins_as_black']:>3}/{e['games_as_black']:<4}  "
+                     f"{e['wins_as_white']:>3}/{e['games_as_white']:<4}  "
                      f"{spm:>7}  {e['illegal_moves']:>7}  {e['timeouts']:>8}  {e['crashes']:>7}")
     lines.append("")
     mean_moves = "-" if s["mean_moves"] is None else f"{s['mean_moves']:.1f}"

@@ -26,10 +26,23 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
+
 from . import board_kernels as bk
 from .jit import jit_nogil, kernel
-from .policy import (HEAVY, LIGHT, PASS, PATTERN_TABLE, POLICIES, choose, choose_heavy,  # noqa: F401
-                     choose_light, policy_id, random_below, seed_rng, splitmix64)
+from .policy import (  # noqa: F401
+    HEAVY,
+    LIGHT,
+    PASS,
+    PATTERN_TABLE,
+    POLICIES,
+    choose,
+    choose_heavy,
+    choose_light,
+    policy_id,
+    random_below,
+    seed_rng,
+    splitmix64,
+)
 
 
 def move_cap(size: int) -> int:

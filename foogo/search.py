@@ -18,8 +18,9 @@ early once the most visited root move leads the next by more visits than the
 time left can add at the current rate (it cannot be overtaken). Past half its
 budget (the soft limit) it also stops when the result is clear: the best
 move's win rate is below CLEAR or above 1 - CLEAR. Close positions, and the
-opening (fewer than OPENING of the points hold stones), use the whole budget. A search for a playout count always runs its count. `stopped` in the
-result says why a search ended.
+opening (fewer than OPENING of the points hold stones), use the whole budget.
+A search for a playout count always runs its count. `stopped` in the result
+says why a search ended.
 
 It does not know the game's rules beyond `legal_moves`, nor GTP or clocks:
 callers turn clocks into a time budget.

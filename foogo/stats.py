@@ -667,7 +667,8 @@ def format_table(report: dict) -> str:
     for g in report["groups"]:
         cells = []
         for w in g["win"]:
-            cell = f"{_pct(w['black_win_rate']).strip()} [{_pct(w['wilson95'][0]).strip()},{_pct(w['wilson95'][1]).strip()}]"
+            low, high = (_pct(x).strip() for x in w["wilson95"])
+            cell = f"{_pct(w['black_win_rate']).strip()} [{low},{high}]"
             if w["komi"] == int(w["komi"]):
                 cell += f" ({w['draws']})"
             cells.append(f"{cell:>{width}}")
@@ -744,7 +745,8 @@ def canonical_command(manifest: dict, out: str = "DIR") -> str:
         sizes = m["groups"]
         text = (f"{sizes[0]}-{sizes[-1]}" if len(sizes) > 1 and sizes == list(range(sizes[0], sizes[-1] + 1))
                 else ",".join(map(str, sizes)))
-        return f"foogo stats --sizes {text} --playouts {m['playouts']} --seed {m['seed']} --chunk {m['chunk']} --out {out}"
+        return (f"foogo stats --sizes {text} --playouts {m['playouts']} --seed {m['seed']} "
+                f"--chunk {m['chunk']} --out {out}")
     return (f"foogo stats --selfplay --size {m['size']} --playouts-per-move {','.join(map(str, m['groups']))} "
             f"--games {m['games']} --game-komi {m['game_komi']:g} --seed {m['seed']} --chunk {m['chunk']} --out {out}")
 
@@ -757,7 +759,8 @@ def write_plots(run: RunDir, report: dict) -> list[str]:
     groups = report["groups"]
     random_mode = report["group_name"] == "size"
     label = (lambda g: f"{g}x{g}") if random_mode else (lambda g: f"{g} po/move")
-    subtitle = "random playouts" if random_mode else f"self-play {report['manifest']['size']}x{report['manifest']['size']}"
+    size = report["manifest"].get("size")
+    subtitle = "random playouts" if random_mode else f"self-play {size}x{size}"
     paths = []
 
     def save(fig, name):
@@ -834,7 +837,8 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     """Add `foogo stats` options to `parser`."""
     parser.add_argument("--out", required=True, metavar="DIR",
                         help="run directory: manifest, chunks and reports; rerun the same command to continue")
-    parser.add_argument("--sizes", default=None, help='random playouts: board sizes, e.g. "9", "5-19", "9,13,19" (default 9)')
+    parser.add_argument("--sizes", default=None,
+                        help='random playouts: board sizes, e.g. "9", "5-19", "9,13,19" (default 9)')
     parser.add_argument("--playouts", default=None, help="random playouts per size (default 100000; 1e6 accepted)")
     parser.add_argument("--selfplay", action="store_true", help="measure self-play games of the UCT search instead")
     parser.add_argument("--size", default=None, help="self-play: board size (default 9)")

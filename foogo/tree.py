@@ -300,7 +300,7 @@ def run_iterations(ni, nh, ei, ef, meta, root_s, root_z, zob, s, z, trace, tstar
     root = meta[ROOT]
     if meta[NODES] == 0:
         return 0
-    for it in range(count):
+    for _ in range(count):
         for j in range(root_s.shape[0]):
             s[j] = root_s[j]
         for j in range(root_z.shape[0]):

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from foogo import (BLACK, EMPTY, PASS, WHITE, Board, BoardInconsistent, IllegalMove, board_from_ascii)
+from foogo import BLACK, EMPTY, PASS, WHITE, Board, BoardInconsistent, IllegalMove, board_from_ascii
 from foogo import board_kernels as bk
 
 
@@ -366,7 +366,8 @@ def test_diagram_round_trips_through_str():
     assert lines[0].split() == list("ABCDE") == lines[-1].split()
     rows = [line.split() for line in lines[1:-1]]
     assert [row[0] for row in rows] == ["5", "4", "3", "2", "1"] == [row[-1] for row in rows]
-    assert "\n".join(" ".join(row[1:-1]) for row in rows) == "\n".join(" ".join(line.split()) for line in KO.strip().splitlines())
+    want = "\n".join(" ".join(line.split()) for line in KO.strip().splitlines())
+    assert "\n".join(" ".join(row[1:-1]) for row in rows) == want
 
 
 # ---------------------------------------------------------------- eyes and playable sets

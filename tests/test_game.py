@@ -6,8 +6,16 @@ import random
 import pytest
 
 from foogo.board import IllegalMove
-from foogo.game import (SNAPSHOT_EVERY, Game, GameError, SgfError, fixed_handicap_points, format_score,
-                        free_handicap_points, max_fixed_handicap)
+from foogo.game import (
+    SNAPSHOT_EVERY,
+    Game,
+    GameError,
+    SgfError,
+    fixed_handicap_points,
+    format_score,
+    free_handicap_points,
+    max_fixed_handicap,
+)
 from foogo.geometry import BLACK, PASS, WHITE
 
 RULES = ["chinese", "tromp-taylor"]

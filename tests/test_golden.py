@@ -24,8 +24,8 @@ import numpy as np
 import pytest
 
 from foogo import BLACK, WHITE, Board
-from foogo.game import Game
 from foogo import playout as po
+from foogo.game import Game
 from foogo.search import Search, SearchConfig
 
 HERE = os.path.dirname(os.path.abspath(__file__))

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from foogo.geometry import BLACK, PASS, RESIGN, WHITE
-from foogo.gtp import (MAX_LINE, GtpEngine, TimeManager, configure_parser, main, preprocess, serve)
+from foogo.gtp import MAX_LINE, GtpEngine, TimeManager, configure_parser, main, preprocess, serve
 
 # ---------------------------------------------------------------- a search double
 
@@ -609,12 +609,12 @@ def test_spending_time_moves_into_byoyomi():
 
 
 def test_allocations_never_exceed_the_time_left():
-    for main, byo, stones in [(0, 5, 1), (10, 5, 1), (0, 60, 25), (1, 1, 1), (600, 30, 10)]:
+    for main_time, byo, stones in [(0, 5, 1), (10, 5, 1), (0, 60, 25), (1, 1, 1), (600, 30, 10)]:
         tm = TimeManager()
-        tm.set_canadian(main, byo, stones)
+        tm.set_canadian(main_time, byo, stones)
         for empty in (0, 20, 81, 361):
             budget = tm.budget(BLACK, empty)
-            assert 0 < budget <= max(TimeManager.MIN_BUDGET, main + 0.8 * byo / stones)
+            assert 0 < budget <= max(TimeManager.MIN_BUDGET, main_time + 0.8 * byo / stones)
 
 
 def test_genmove_gets_its_budget_from_the_clock():

@@ -15,11 +15,11 @@ import pytest
 import sgfmill.boards
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from numba.core import config as numba_config
 
 import foogo
 from foogo import BLACK, WHITE, Board, board_from_ascii
 from foogo import board_kernels as bk
-from numba.core import config as numba_config
 from foogo import playout as po
 from foogo import policy as pol
 from foogo.bits import select_in_word
@@ -589,6 +589,7 @@ def test_no_module_bypasses_the_stamped_decorators():
 @pytest.mark.skipif(bool(numba_config.BOUNDSCHECK), reason="NUMBA_BOUNDSCHECK adds its own index < 0 tests")
 def test_kernels_index_without_wraparound_and_jit_functions_with_it():
     from numba import njit
+
     from foogo import jit
 
     def load(a, i):

@@ -512,6 +512,7 @@ def test_gtp_engine_plays_with_heavy_playouts():
 
 def test_bench_reports_heavy_playouts_separately(capsys):
     import argparse
+
     from foogo import bench
     parser = argparse.ArgumentParser()
     bench.configure_parser(parser)

@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 
 from foogo import BLACK, PASS, WHITE, Board, board_from_ascii
+from foogo import search as search_module
+from foogo import tree as tk
 from foogo.game import Game
 from foogo.geometry import RESIGN
 from foogo.search import Search, SearchConfig
-from foogo import search as search_module
-from foogo import tree as tk
 
 
 def legal(board, color):

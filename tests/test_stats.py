@@ -12,13 +12,26 @@ import time
 import numpy as np
 import pytest
 
-from foogo import stats as stats_module
-
 from foogo import Board
+from foogo import stats as stats_module
 from foogo.cli import main
 from foogo.playout import run_playouts
-from foogo.stats import (CHUNKS, MANIFEST, RunDir, StatsError, Tally, derived_seed, fair_komi,
-                         parse_counts, parse_komi, parse_sizes, plan, summarize, t95, wilson)
+from foogo.stats import (
+    CHUNKS,
+    MANIFEST,
+    RunDir,
+    StatsError,
+    Tally,
+    derived_seed,
+    fair_komi,
+    parse_counts,
+    parse_komi,
+    parse_sizes,
+    plan,
+    summarize,
+    t95,
+    wilson,
+)
 
 SMALL = ["--sizes", "5,7", "--playouts", "3000", "--chunk", "1000", "--quiet"]
 
