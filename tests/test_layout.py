@@ -21,7 +21,7 @@ FORBIDDEN = {
 
 
 def sources():
-    files = sorted((ROOT / "foogo").glob("*.py")) + sorted((ROOT / "bench").glob("*.py"))
+    files = sorted((ROOT / "foogo").rglob("*.py")) + sorted((ROOT / "bench").glob("*.py"))
     files += sorted((ROOT / "tests").glob("*.py"))
     return [f for f in files if f != OWNER and f.name != "test_layout.py"]
 

@@ -13,7 +13,6 @@ import numpy as np
 import pytest
 
 from foogo import Board
-from foogo import stats as stats_module
 from foogo.cli import main
 from foogo.playout import run_playouts
 from foogo.stats import (
@@ -32,6 +31,7 @@ from foogo.stats import (
     t95,
     wilson,
 )
+from foogo.stats.rundir import checksum
 
 SMALL = ["--sizes", "5,7", "--playouts", "3000", "--chunk", "1000", "--quiet"]
 
@@ -273,7 +273,7 @@ def test_a_dir_without_manifest_is_refused_and_untouched(tmp_path, capsys):
 
 def signed(record):
     """A chunk record with a valid checksum, as foogo stats writes it."""
-    return json.dumps({**record, "sha": stats_module._checksum(record)}, separators=(",", ":"))
+    return json.dumps({**record, "sha": checksum(record)}, separators=(",", ":"))
 
 
 def test_chunks_outside_the_plan_are_refused(tmp_path, capsys):
@@ -379,7 +379,7 @@ def test_a_dask_cluster_gives_the_local_results(tmp_path):
 
 def test_an_unreachable_scheduler_is_a_clear_error_and_writes_nothing(tmp_path, capsys, monkeypatch):
     pytest.importorskip("distributed")
-    monkeypatch.setattr("foogo.stats.DASK_CONNECT_TIMEOUT", "1s")
+    monkeypatch.setattr("foogo.stats.executors.DASK_CONNECT_TIMEOUT", "1s")
     assert stats("--out", tmp_path / "run", *SMALL, "--scheduler", "tcp://127.0.0.1:9") == 2
     assert "cannot reach the dask scheduler" in capsys.readouterr().err
     assert not (tmp_path / "run").exists()

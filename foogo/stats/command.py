@@ -1,0 +1,173 @@
+"""The `foogo stats` command line: parse, check the run directory, compute the missing chunks,
+report."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..playout import default_threads
+from .chunks import code_fingerprint, plan
+from .executors import connect_dask, run_dask, run_local
+from .reports import format_table, results, write_reports
+from .request import DEFAULT_CHUNK, DEFAULT_KOMI, FORMAT, StatsError, parse_count, parse_counts, parse_komi, parse_sizes
+from .rundir import RunDir
+
+OUTPUTS = ("results.json", "results.csv", "histograms.csv", "results.md",
+           "histograms.png", "mean_score.png", "winrate_komi.png")
+
+def configure_parser(parser: argparse.ArgumentParser) -> None:
+    """Add `foogo stats` options to `parser`."""
+    parser.add_argument("--out", required=True, metavar="DIR",
+                        help="run directory: manifest, chunks and reports; rerun the same command to continue")
+    parser.add_argument("--sizes", default=None,
+                        help='random playouts: board sizes, e.g. "9", "5-19", "9,13,19" (default 9)')
+    parser.add_argument("--playouts", default=None, help="random playouts per size (default 100000; 1e6 accepted)")
+    parser.add_argument("--selfplay", action="store_true", help="measure self-play games of the UCT search instead")
+    parser.add_argument("--size", default=None, help="self-play: board size (default 9)")
+    parser.add_argument("--playouts-per-move", default=None,
+                        help="self-play: search strengths, e.g. 100,1000,10000 (default 100,1000)")
+    parser.add_argument("--games", default=None, help="self-play: games per strength (default 100)")
+    parser.add_argument("--game-komi", default=None,
+                        help="self-play: the komi the players play for (default 7.5); scores are reported without it")
+    parser.add_argument("--komi", default=",".join(f"{k:g}" for k in DEFAULT_KOMI),
+                        help="komi values for the win rates (default 0,0.5,5.5,6.5,7.5); report only")
+    parser.add_argument("--seed", default="0", help="seed of the run (default 0)")
+    parser.add_argument("--chunk", default=None,
+                        help=f"playouts (random, default {DEFAULT_CHUNK['random']}) or games "
+                             f"(self-play, default {DEFAULT_CHUNK['selfplay']}) per chunk")
+    parser.add_argument("--threads", default=None,
+                        help="local: playout threads (random) or game processes (self-play), default every core; "
+                             "with --scheduler: playout threads per task, default 1")
+    parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                        help="run the chunks on this dask.distributed scheduler (needs foogo[dask])")
+    parser.add_argument("--max-chunks", default=None,
+                        help="stop after this many new chunks; rerun to continue")
+    parser.add_argument("--report-only", action="store_true",
+                        help="compute no chunk: report what DIR holds (may be partial; no lock taken)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar and no table")
+
+
+def make_manifest(args: argparse.Namespace) -> dict:
+    """The run's identity from parsed arguments (all checked here); StatsError for bad input."""
+    seed = _seed(args.seed)
+    if args.selfplay:
+        if args.sizes is not None or args.playouts is not None:
+            raise StatsError("with --selfplay give --size, --playouts-per-move and --games "
+                             "(not --sizes or --playouts)")
+        sizes = parse_sizes(args.size if args.size is not None else "9")
+        if len(sizes) != 1:
+            raise StatsError("--size takes one board size")
+        _require_search()
+        game_komi = parse_komi(args.game_komi if args.game_komi is not None else "7.5")
+        if len(game_komi) != 1:
+            raise StatsError("--game-komi takes one value")
+        return {"format": FORMAT, "mode": "selfplay", "seed": seed, "size": sizes[0],
+                "groups": parse_counts(args.playouts_per_move or "100,1000", "playouts per move"),
+                "games": parse_count(args.games or "100", "games"), "game_komi": game_komi[0],
+                "rules": "chinese", "chunk": parse_count(args.chunk or str(DEFAULT_CHUNK["selfplay"]), "chunk")}
+    if args.size is not None or args.playouts_per_move is not None or args.games is not None \
+            or args.game_komi is not None:
+        raise StatsError("--size, --playouts-per-move, --games and --game-komi need --selfplay "
+                         "(random playouts take --sizes and --playouts)")
+    return {"format": FORMAT, "mode": "random", "seed": seed,
+            "groups": parse_sizes(args.sizes or "9"),
+            "playouts": parse_count(args.playouts or "100000", "playouts"),
+            "chunk": parse_count(args.chunk or str(DEFAULT_CHUNK["random"]), "chunk")}
+
+
+def _seed(text) -> int:
+    try:
+        seed = int(text)
+    except ValueError:
+        raise StatsError(f"seed must be an integer, got {text!r}") from None
+    if not 0 <= seed < 2**63:
+        raise StatsError(f"seed must be in 0..2**63-1, got {seed}")
+    return seed
+
+
+def _require_search() -> None:
+    """StatsError unless foogo.search (the UCT search that self-play needs) is installed."""
+    import importlib.util
+
+    if importlib.util.find_spec("foogo.search") is None:
+        raise StatsError("self-play needs foogo.search (the UCT search), which this foogo does not have yet")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run (or continue) `foogo stats` as parsed by configure_parser; returns the exit code."""
+    try:
+        return _run(args)
+    except StatsError as error:
+        print(f"foogo stats: error: {error}", file=sys.stderr)
+        return 2
+
+
+def _run(args: argparse.Namespace) -> int:
+    komi = parse_komi(args.komi)
+    threads = None if args.threads is None else parse_count(args.threads, "threads")
+    max_chunks = None if args.max_chunks is None else parse_count(args.max_chunks, "max-chunks")
+    manifest = make_manifest(args)
+    manifest["fingerprint"] = code_fingerprint(manifest)
+    run_dir = RunDir(args.out)
+    exists = run_dir.check(manifest)  # nothing written before this line
+    if args.report_only:
+        if not exists:
+            raise StatsError(f"{args.out} holds no run to report")
+        return _report(run_dir, manifest, run_dir.load(manifest), komi, args.quiet)
+    client = connect_dask(args.scheduler, manifest) if args.scheduler else None
+    try:
+        if not exists:
+            run_dir.create(manifest)
+        run_dir.lock()
+        return _compute(args, run_dir, manifest, komi, threads, max_chunks, client)
+    finally:
+        run_dir.unlock()
+        if client is not None:
+            client.close()
+
+
+def _compute(args, run_dir: RunDir, manifest: dict, komi: list[float], threads: int | None,
+             max_chunks: int | None, client) -> int:
+    chunks = run_dir.load(manifest, repair=True)
+    todo = [job for job in plan(manifest) if (job[0], job[1]) not in chunks]
+    if max_chunks is not None:
+        todo = todo[:max_chunks]
+    weight = (lambda job: job[2]) if manifest["mode"] == "random" else (lambda job: job[0] * job[2])
+    total = sum(weight(j) for j in plan(manifest))
+    done = total - sum(weight(j) for j in plan(manifest) if (j[0], j[1]) not in chunks)
+    weights = {(g, f): weight((g, f, c)) for g, f, c in todo}
+    from tqdm import tqdm
+
+    unit = "playouts" if manifest["mode"] == "random" else "po-budget"
+    with tqdm(total=total, initial=done, unit=unit, unit_scale=True, file=sys.stderr, smoothing=0.05,
+              disable=args.quiet or not todo, desc="foogo stats") as bar:
+        def on_done(record):
+            key = (record["group"], record["first"])
+            run_dir.append(record)
+            chunks[key] = record
+            bar.update(weights[key])
+
+        try:
+            if client is not None:
+                run_dask(client, manifest, todo, threads or 1, on_done)
+            else:
+                run_local(manifest, todo, threads or default_threads(), on_done)
+        except KeyboardInterrupt:
+            bar.close()
+            print(f"foogo stats: interrupted; {len(chunks)} chunks are safe in {args.out}: "
+                  "rerun the same command to continue", file=sys.stderr)
+            raise
+    return _report(run_dir, manifest, chunks, komi, args.quiet)
+
+
+def _report(run_dir: RunDir, manifest: dict, chunks: dict, komi: list[float], quiet: bool) -> int:
+    report = results(manifest, chunks, komi)
+    write_reports(run_dir, report)
+    if not quiet:
+        print(format_table(report))
+        print(f"reports in {run_dir.path}: " + ", ".join(OUTPUTS))
+    if not report["complete"]:
+        print(f"foogo stats: {len(chunks)} of {len(plan(manifest))} chunks done; "
+              "rerun the same command to continue", file=sys.stderr)
+    return 0

@@ -1,0 +1,85 @@
+"""What a `foogo stats` request may ask: board sizes, komi values and counts parsed from the
+command line, the seeds derived from it, and the error for what it may not (StatsError)."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+
+from ..geometry import MAX_SIZE, MIN_SIZE
+
+FORMAT = "foogo-stats/1"  # results.json's format
+DEFAULT_KOMI = (0.0, 0.5, 5.5, 6.5, 7.5)
+DEFAULT_CHUNK = {"random": 50_000, "selfplay": 1}
+
+
+class StatsError(ValueError):
+    """A request `foogo stats` refuses (bad input, a DIR of another run); nothing has been written."""
+
+def parse_sizes(text: str) -> list[int]:
+    """Board sizes from "9", "5-19" or "9,13,19" (ranges and lists mix), sorted and distinct;
+    StatsError unless every size is a whole number in 2..25."""
+    sizes: set[int] = set()
+    for part in str(text).split(","):
+        part = part.strip()
+        bounds = part.split("-")
+        try:
+            if len(bounds) == 1:
+                values = [int(bounds[0])]
+            elif len(bounds) == 2:
+                lo, hi = int(bounds[0]), int(bounds[1])
+                if lo > hi:
+                    raise StatsError(f"size range {part!r} runs backwards")
+                values = list(range(lo, hi + 1))
+            else:
+                raise ValueError
+        except ValueError:
+            raise StatsError(f"bad size {part!r} in {text!r}: expected e.g. 9, 5-19 or 9,13,19") from None
+        for size in values:
+            if not MIN_SIZE <= size <= MAX_SIZE:
+                raise StatsError(f"board size {size} out of range {MIN_SIZE}..{MAX_SIZE}")
+        sizes.update(values)
+    return sorted(sizes)
+
+
+def parse_komi(text: str) -> list[float]:
+    """Komi values from "0,0.5,7.5", sorted and distinct; StatsError for a value that is not a finite number."""
+    values = set()
+    for part in str(text).split(","):
+        try:
+            value = float(part)
+        except ValueError:
+            raise StatsError(f"komi {part.strip()!r} is not a number") from None
+        if not math.isfinite(value):
+            raise StatsError(f"komi {part.strip()!r} is not a finite number")
+        values.add(value + 0.0)  # -0.0 -> 0.0
+    return sorted(values)
+
+
+def parse_counts(text: str, what: str) -> list[int]:
+    """Positive integers from "100,1000,10000" (or "1e4"), in the order given, distinct;
+    StatsError naming `what` otherwise."""
+    out: list[int] = []
+    for part in str(text).split(","):
+        value = parse_count(part, what)
+        if value in out:
+            raise StatsError(f"{what} {value} given twice")
+        out.append(value)
+    return out
+
+
+def parse_count(text: str, what: str) -> int:
+    """One positive integer ("1000000" or "1e6"); StatsError naming `what` otherwise."""
+    try:
+        value = float(text) if any(c in str(text).lower() for c in ".e") else int(text)
+    except ValueError:
+        raise StatsError(f"{what} must be a whole number >= 1, got {str(text).strip()!r}") from None
+    if value != int(value) or value < 1:
+        raise StatsError(f"{what} must be a whole number >= 1, got {str(text).strip()!r}")
+    return int(value)
+
+
+def derived_seed(*parts) -> int:
+    """A seed in [0, 2**63) from any parts (ints, strings): the same on every machine and Python."""
+    digest = hashlib.sha256("/".join(str(p) for p in parts).encode()).digest()
+    return int.from_bytes(digest[:8], "little") & (2**63 - 1)

@@ -1,0 +1,193 @@
+"""The directory of one `foogo stats` run: its manifest, its chunk lines (each with a checksum,
+checked on every read, fsynced on every write), its lock, and atomic writes of its reports."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+
+from .chunks import plan
+from .request import StatsError
+
+MANIFEST, CHUNKS, LOCK = "manifest.json", "chunks.jsonl", ".lock"
+CODE_KEYS = ("fingerprint",)  # manifest entries that identify the code, not the request
+
+class RunDir:
+    """DIR of one run: manifest.json (what the run is), chunks.jsonl (one fsynced line per finished
+    chunk), a lock so that two processes never append at once, and the reports."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self._lock = None
+
+    def file(self, name: str) -> str:
+        """The path of `name` inside DIR."""
+        return os.path.join(self.path, name)
+
+    def check(self, manifest: dict) -> bool:
+        """True if DIR already holds this run, False if DIR is absent or empty; StatsError (nothing
+        touched) if it holds another run, stray files, or a chunk file that does not fit the plan."""
+        if not os.path.exists(self.path):
+            return False
+        if not os.path.isdir(self.path):
+            raise StatsError(f"{self.path} exists and is not a directory")
+        names = set(os.listdir(self.path))
+        if not names:
+            return False
+        if MANIFEST not in names:
+            raise StatsError(f"{self.path} is not empty and holds no {MANIFEST}: not a foogo stats run; "
+                             "choose a new or empty directory")
+        try:
+            with open(self.file(MANIFEST)) as handle:
+                existing = json.load(handle)
+        except (OSError, ValueError) as error:
+            raise StatsError(f"cannot read {self.file(MANIFEST)}: {error}") from None
+        if existing != manifest:
+            keys = sorted(set(existing) | set(manifest))
+            diffs = [f"{key}: DIR has {existing.get(key)!r}, this command {manifest.get(key)!r}"
+                     for key in keys if key not in CODE_KEYS and existing.get(key) != manifest.get(key)]
+            if diffs:
+                raise StatsError(f"{self.path} holds another run; use a new directory or the same "
+                                 "arguments.\n  " + "\n  ".join(diffs))
+            raise StatsError(f"{self.path} holds this run made by other code: foogo's playouts or search now "
+                             "give different results than when it began, so its chunks cannot be mixed with "
+                             "new ones; use a new directory (or the foogo version that began it)")
+        self.load(manifest)  # raises on a chunk file that does not belong to this plan
+        return True
+
+    def create(self, manifest: dict) -> None:
+        """Make DIR and write the manifest atomically (temp file + rename)."""
+        os.makedirs(self.path, exist_ok=True)
+        write_atomic(self.file(MANIFEST), json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+
+    def lock(self) -> None:
+        """Take DIR's lock (released when the process ends, kill -9 included); StatsError if taken."""
+        import fcntl
+
+        handle = open(self.file(LOCK), "a")
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            raise StatsError(f"another foogo stats is running in {self.path}") from None
+        self._lock = handle
+
+    def unlock(self) -> None:
+        """Release DIR's lock if this object holds it."""
+        if self._lock is not None:
+            self._lock.close()
+            self._lock = None
+
+    def load(self, manifest: dict, repair: bool = False) -> dict[tuple[int, int], dict]:
+        """The finished chunks by (group, first). A torn last line (a write cut short by a kill or a
+        power loss) is ignored, and cut off the file when `repair`; any other bad line, or a chunk
+        that is not in the plan, raises StatsError."""
+        path = self.file(CHUNKS)
+        if not os.path.exists(path):
+            return {}
+        with open(path, "rb") as handle:
+            data = handle.read()
+        expected = {(g, f): c for g, f, c in plan(manifest)}
+        chunks: dict[tuple[int, int], dict] = {}
+        good_end = 0
+        lines = data.split(b"\n")
+        for number, line in enumerate(lines, 1):
+            end = good_end + len(line) + 1
+            if not line.strip():
+                good_end = min(end, len(data))
+                continue
+            try:
+                if number == len(lines):
+                    raise ValueError("no newline")
+                record = json.loads(line)
+            except (ValueError, RecursionError):  # a line cut short, or bytes that are no JSON
+                if any(rest.strip() for rest in lines[number:]):
+                    raise StatsError(f"{path}: line {number} is damaged and not the last one: nothing "
+                                     "is summed (remove the line to recompute that chunk)") from None
+                break  # the torn tail of an interrupted write
+            problem = _problem(record, manifest, expected)
+            if problem:  # a whole line that is wrong was altered, not cut short
+                raise StatsError(f"{path}: line {number} {problem}: nothing is summed (remove the "
+                                 "line to recompute that chunk)")
+            key = (record["group"], record["first"])
+            if key in chunks and _essential(chunks[key]) != _essential(record):
+                raise StatsError(f"{path}: chunk {key} appears twice with different results")
+            chunks[key] = record
+            good_end = end
+        if repair and good_end < len(data):
+            with open(path, "r+b") as handle:
+                handle.truncate(good_end)
+                handle.flush()
+                os.fsync(handle.fileno())
+        return chunks
+
+    def append(self, record: dict) -> None:
+        """Append one chunk record, with its checksum, as a line and fsync it before returning;
+        StatsError (one line) if the disk refuses."""
+        line = json.dumps({**record, "sha": checksum(record)}, separators=(",", ":")) + "\n"
+        try:
+            with open(self.file(CHUNKS), "a") as handle:
+                handle.write(line)
+                handle.flush()
+                os.fsync(handle.fileno())
+        except OSError as error:
+            raise StatsError(f"cannot write {self.file(CHUNKS)}: {error.strerror or error}") from None
+
+
+def _essential(record: dict) -> dict:
+    return {k: v for k, v in record.items() if k not in ("seconds", "sha")}
+
+
+def checksum(record: dict) -> str:
+    """The first 16 hex digits of the SHA-256 of a record's essential fields as canonical JSON."""
+    text = json.dumps(_essential(record), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _problem(record, manifest: dict, expected: dict) -> str:
+    """What is wrong with a chunk record read back ("" if nothing): its fields and types, its
+    checksum, its place in the plan, and every value against its range."""
+    if not isinstance(record, dict):
+        return "is not a chunk record"
+    for name in ("group", "first", "count", "lo", "moves", "capped"):
+        if not _is_int(record.get(name)):
+            return f"has no whole-number {name!r}"
+    counts = record.get("counts")
+    if not isinstance(counts, list) or not all(_is_int(c) and c >= 0 for c in counts):
+        return "has no list of non-negative counts"
+    if record.get("sha") != checksum(record):
+        return "fails its checksum"
+    key = (record["group"], record["first"])
+    if expected.get(key) != record["count"]:
+        return f"holds chunk {key} of {record['count']}, which is not in this run's plan"
+    size = record["group"] if manifest["mode"] == "random" else manifest["size"]
+    area = size * size
+    if sum(counts) != record["count"] or (counts and (counts[0] == 0 or counts[-1] == 0)):
+        return "has a histogram that does not add up to its count"
+    if record["count"] and not (-area <= record["lo"] and record["lo"] + len(counts) - 1 <= area):
+        return "has scores outside the board's area"
+    if not (0 <= record["capped"] <= record["count"] and 0 <= record["moves"] <= 3 * area * record["count"]):
+        return "has a move or cap count out of range"
+    return ""
+
+
+def write_atomic(path: str, text: str, binary: bytes | None = None) -> None:
+    """Write a file by temp file + fsync + rename: readers see the old or the new one, never a mix."""
+    tmp = f"{path}.tmp{os.getpid()}"
+    try:
+        with open(tmp, "wb") as handle:
+            handle.write(binary if binary is not None else text.encode())
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except OSError as error:
+        try:
+            os.remove(tmp)
+        except OSError:
+            pass
+        raise StatsError(f"cannot write {path}: {error.strerror or error}") from None
