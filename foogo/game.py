@@ -211,7 +211,7 @@ class Game:
         self._hashes = array.array("Q")  # 8 bytes a move
         self._snapshots: list[Board] = [self.base]
         self._seen: dict[int, int] = {base.hash: 1}  # hash -> times it occurs in the game
-        self._score_cache = None
+        self._score_cache: tuple[tuple, np.ndarray] | None = None  # (position key, ownership)
 
     # ------------------------------------------------------------ state
 

@@ -354,9 +354,10 @@ class GtpEngine:
             except UnicodeDecodeError:
                 text = head.decode("utf-8", errors="replace")
                 return _frame(False, _leading_id(text), "syntax error: line is not UTF-8 text")
-        text = preprocess(line)
-        if text is None:  # empty, white space (GTP's: space and tab) or a comment: never answered
+        processed = preprocess(line)
+        if processed is None:  # empty, white space (GTP's: space and tab) or a comment: never answered
             return None
+        text = processed
         if cut or len(text) > MAX_LINE:
             return _frame(False, _leading_id(text), f"syntax error: line longer than {MAX_LINE} characters")
         tokens = [token for token in text.split(" ") if token]

@@ -92,7 +92,7 @@ for _locator in (_UserWideLocator, _InTreeLocator, _UserProvidedLocator):
 
 # ---------------------------------------------------------------- no wraparound in kernels
 
-_UNWRAPPED = set()  # LLVM names of the kernel functions being lowered right now
+_UNWRAPPED: set[str] = set()  # LLVM names of the kernel functions being lowered right now
 
 
 def _unwrapped_pipeline():
@@ -156,7 +156,8 @@ def _unwrapped_pipeline():
 KERNEL_PIPELINE = _unwrapped_pipeline()  # None: numba's own pipeline (see above)
 _pipeline = {} if KERNEL_PIPELINE is None else {"pipeline_class": KERNEL_PIPELINE}
 
-kernel = njit(cache=True, _nrt=False, nogil=True, **_pipeline)
-inline = njit(cache=True, _nrt=False, forceinline=True, **_pipeline)
+# numba's stubs know neither _nrt nor forceinline
+kernel = njit(cache=True, _nrt=False, nogil=True, **_pipeline)  # type: ignore[call-overload]
+inline = njit(cache=True, _nrt=False, forceinline=True, **_pipeline)  # type: ignore[call-overload]
 jit = njit(cache=True)
 jit_nogil = njit(cache=True, nogil=True)

@@ -62,7 +62,7 @@ REFEREE_MIN_TIMEOUT = 60.0  # the referee is not on trial; give it time
 _VERTEX_RE = re.compile(r"^[a-hj-z][1-9][0-9]?$", re.IGNORECASE)
 _RESPONSE_RE = re.compile(r"^([=?])(\d*)(.*)$", re.DOTALL)
 _SCORE_RE = re.compile(r"^([BW])\+(\d+(?:\.\d+)?)$", re.IGNORECASE)
-_CONTROL = {c: None for c in range(32) if c not in (9, 10)}
+_CONTROL: dict[int, str | None] = {c: None for c in range(32) if c not in (9, 10)}
 _CONTROL[9] = " "
 _CONTROL[127] = None
 
@@ -222,9 +222,11 @@ class GtpClient:
         self._next_id += 1
         cid = self._next_id
         deadline = None if timeout is None else time.monotonic() + timeout
+        proc = self._proc
+        assert proc is not None and proc.stdin is not None  # alive
         try:
-            self._proc.stdin.write(f"{cid} {command}\n".encode())
-            self._proc.stdin.flush()
+            proc.stdin.write(f"{cid} {command}\n".encode())
+            proc.stdin.flush()
         except (OSError, ValueError) as exc:
             raise self._fail(GtpCrash(f"engine exited before {command!r} (code {self.returncode})")) from exc
         while True:
@@ -254,6 +256,7 @@ class GtpClient:
             else:
                 lines.append(line)
         match = _RESPONSE_RE.match(lines[0])
+        assert match is not None  # lines[0] was read as starting with = or ?
         sign, rid, first = match.group(1), match.group(2), match.group(3).strip()
         text = "\n".join([first] + [ln.rstrip() for ln in lines[1:]]).strip("\n")
         return sign, (int(rid) if rid else None), text
@@ -444,6 +447,7 @@ class _Match:
 
     def _start_referee(self) -> str:
         """Start the referee and return its name; MatchError if it cannot start."""
+        assert self.referee is not None
         try:
             self.referee.start()
             grace = max(self.timeout, REFEREE_MIN_TIMEOUT)
@@ -587,7 +591,7 @@ class _Match:
                 return self._void(rec, rec.detail + f"referee could not score: {exc}")
             source = "referee"
         else:
-            scores = []
+            scores: list[str | None] = []
             for color, player in side.items():
                 try:
                     scores.append(player.client.send("final_score", self.timeout).strip())
@@ -660,6 +664,7 @@ class _Match:
             node.set_move(color, move)
         comment = f"{rec.result}: {rec.detail}" if rec.detail else rec.result
         node.set("C", comment)
+        assert self.sgf_dir is not None
         path = self.sgf_dir / f"game-{rec.number:04d}.sgf"
         path.write_bytes(game.serialise())
         return path

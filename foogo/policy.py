@@ -192,10 +192,11 @@ CELLS = ((0, 0), (0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1), (2, 2))
 def symmetries(rows) -> list[tuple[str, str, str]]:
     """The 8 images of a 3x3 diagram under rotation and reflection (duplicates kept), identity first."""
     grid = [list(row) for row in rows]
-    images = []
+    images: list[tuple[str, str, str]] = []
     for _ in range(4):
-        images.append(tuple("".join(row) for row in grid))
-        images.append(tuple("".join(reversed(row)) for row in grid))
+        top, middle, bottom = ("".join(row) for row in grid)
+        images.append((top, middle, bottom))
+        images.append((top[::-1], middle[::-1], bottom[::-1]))
         grid = [[grid[2 - c][r] for c in range(3)] for r in range(3)]  # a quarter turn clockwise
     return images
 

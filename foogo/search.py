@@ -115,8 +115,8 @@ class _Tree:
         self.owners = np.zeros(P, dtype=np.int8)
         self.ownership = np.zeros(P, dtype=np.float64)
         self.rng = np.array([np.uint64(seed * 0x9E3779B97F4A7C15 % 2**64) | np.uint64(1)], dtype=np.uint64)
-        self.root_s = self.root_z = None
-        self.s = self.z = None
+        # the root position and the iteration's scratch copy, set by set_root
+        self.root_s = self.root_z = self.s = self.z = np.zeros(0, dtype=np.int32)
         self.iterations = 0
 
     @property
@@ -204,8 +204,8 @@ class _Tree:
         """Moves from the root starting with first_move, then the most visited child at each step."""
         ni, nh, ei, ef, meta = self.arrays
         node = int(meta[tk.ROOT])
-        pv = []
-        move = first_move
+        pv: list[int] = []
+        move: int | None = first_move
         while node >= 0 and len(pv) < limit:
             first, count = ni[node, tk.FIRST], ni[node, tk.COUNT]
             if count == 0:
@@ -328,7 +328,8 @@ class Search:
                     why[0] = "budget"
                     return
                 # not before this search has run: its rate, which the test needs, is unknown until then
-                if check_early and k == 0 and tree.iterations > 0 and now - last_check >= EARLY_CHECK_SECONDS:
+                if (check_early and deadline is not None and k == 0 and tree.iterations > 0
+                        and now - last_check >= EARLY_CHECK_SECONDS):
                     last_check = now
                     reason = self._early_stop(now - start, deadline - now, soft is not None and now >= soft)
                     if reason:
@@ -336,8 +337,9 @@ class Search:
                         ended.set()
                         return
                 n = batch
-                if quota[k] is not None:
-                    n = min(n, quota[k] - tree.iterations)
+                left = quota[k]
+                if left is not None:
+                    n = min(n, left - tree.iterations)
                     if n <= 0:
                         return
                 if tree.run(n, params) == 0:
@@ -386,7 +388,7 @@ class Search:
         visits, wins, _ = self._root_totals()
         if len(visits) < 2 or elapsed <= 0:
             return "settled" if len(visits) == 1 else ""
-        ranked = sorted(visits, key=visits.get, reverse=True)
+        ranked = sorted(visits, key=lambda m: visits[m], reverse=True)
         first, second = visits[ranked[0]], visits[ranked[1]]
         rate = sum(tree.iterations for tree in self._trees) / elapsed
         if first - second > rate * remaining:
@@ -402,7 +404,7 @@ class Search:
         total = int(sum(tree.iterations for tree in self._trees))
         elapsed = time.perf_counter() - start
         samples = sum(-(-tree.iterations // tk.OWNERSHIP_EVERY) for tree in self._trees)
-        ownership = sum(tree.ownership for tree in self._trees)
+        ownership = np.sum([tree.ownership for tree in self._trees], axis=0)
         ownership = ownership[board.geometry.points] / max(samples, 1)
         if not visits or max(visits.values()) <= 0:
             return SearchResult(PASS, 0.5, total, elapsed, [PASS], {}, {}, ownership, color)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from typing import IO
 
 from .chunks import plan
 from .request import StatsError
@@ -19,7 +20,7 @@ class RunDir:
 
     def __init__(self, path: str):
         self.path = path
-        self._lock = None
+        self._lock: IO[str] | None = None
 
     def file(self, name: str) -> str:
         """The path of `name` inside DIR."""
