@@ -381,7 +381,7 @@ class _Match:
         if not self.timeout > 0:
             raise ValueError("--timeout must be positive")
         # the first commands have --timeout too unless --startup-timeout says otherwise (an engine
-        # may compile or load data before it answers: foogo gtp, about 25 s on a fresh install)
+        # may compile or load data before it answers: foogo gtp, about 21 s on a fresh install)
         startup = getattr(args, "startup_timeout", None)
         self.startup_timeout = self.timeout if startup is None else float(startup)
         if not self.startup_timeout > 0:
