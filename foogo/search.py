@@ -106,6 +106,7 @@ class _Tree:
         # numpy's zeros are mapped, not touched: memory is taken as the tree fills, up to the cap
         self.capacity = (max_nodes, max_edges)
         self.arrays = tk.new_tree(max_nodes, max_edges)
+        self._rank: np.ndarray | None = None  # prune's scratch, made on first use
         P = geometry.npoints
         cap = move_cap(geometry.size)
         self.trace = np.zeros(cap + MAX_DEPTH + 8, dtype=np.int32)
@@ -128,13 +129,13 @@ class _Tree:
         self.arrays = tk.new_tree(*self.capacity)
 
     def _prune(self, root: int) -> None:
-        """Keep only the subtree under `root` (the new root), copied into fresh arrays: what the
-        game left behind is freed, and the tree has room to grow again."""
+        """Keep only the subtree under `root` (the new root), moved in place to the front of the
+        arrays: what the game left behind is dropped, and the tree has room to grow again, within
+        the same arrays (so memory stays under the cap)."""
         ni, nh, ei, ef, meta = self.arrays
-        new = tk.new_tree(*self.capacity)
-        queue = np.zeros(self.capacity[0], dtype=np.int64)
-        tk.compact(ni, nh, ei, ef, root, new[0], new[1], new[2], new[3], new[4], queue)
-        self.arrays = new
+        if self._rank is None:
+            self._rank = np.zeros(self.capacity[0], dtype=np.int32)
+        tk.prune(ni, nh, ei, ef, meta, root, self._rank)
 
     def set_root(self, board, color: int, legal: np.ndarray, params: np.ndarray) -> bool:
         """Make (board, color) the root, reusing a matching child or grandchild; True if reused."""

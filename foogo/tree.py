@@ -188,42 +188,58 @@ def disable(ei, ef, e) -> None:
 # ---------------------------------------------------------------- pruning
 
 @kernel
-def compact(ni, nh, ei, ef, root, ni2, nh2, ei2, ef2, meta2, queue):
-    """Copy the subtree under node `root` into fresh arrays (ni2, nh2, ei2, ef2) at least as
-    large, in breadth-first order (the root becomes node 0), and set meta2's node and edge
-    counts and root; what the game left behind is not copied. queue: int64 scratch as long
-    as ni2. Returns the number of nodes copied."""
-    queue[0] = root
-    nodes = 1
+def prune(ni, nh, ei, ef, meta, root, rank):
+    """Keep only the subtree under node `root`, moved in place to the front of the arrays (the root
+    becomes node 0), and set meta's node and edge counts and root: what the game left behind is
+    dropped and its room reused, with no second set of arrays. rank: int32 scratch as long as ni.
+
+    In place works because a tree only grows by appending: a node's children have larger indices
+    than the node, and edge blocks lie in the order of their nodes. So the kept nodes, taken in
+    index order, move to indices no larger than their own (their rank among the kept ones), and
+    their edges likewise, and nothing is overwritten before it is read."""
+    n = meta[NODES]
+    for i in range(n):
+        rank[i] = -1
+    rank[root] = 0
+    for i in range(root, n):  # mark: a child comes after its parent, so one forward pass finds all
+        if rank[i] >= 0:
+            first = ni[i, FIRST]
+            for e in range(first, first + ni[i, COUNT]):
+                child = ei[e, CHILD]
+                if child >= 0:
+                    rank[child] = 0
+    kept = 0
+    for i in range(root, n):  # rank the marked nodes in index order
+        if rank[i] >= 0:
+            rank[i] = kept
+            kept += 1
     edges = 0
-    i = 0
-    while i < nodes:  # queue[i] is the old index of new node i
-        old = queue[i]
-        first = ni[old, FIRST]
-        count = ni[old, COUNT]
-        ni2[i, FIRST] = edges
-        ni2[i, COUNT] = count
-        ni2[i, VISITS] = ni[old, VISITS]
-        ni2[i, COLOR] = ni[old, COLOR]
-        nh2[i] = nh[old]
-        for e in range(first, first + count):
-            ei2[edges, MOVE] = ei[e, MOVE]
-            for k in range(6):
-                ef2[edges, k] = ef[e, k]
+    for i in range(root, n):
+        new = rank[i]
+        if new < 0:
+            continue
+        first = ni[i, FIRST]
+        count = ni[i, COUNT]
+        visits = ni[i, VISITS]
+        color = ni[i, COLOR]
+        h = nh[i]
+        ni[new, FIRST] = edges
+        ni[new, COUNT] = count
+        ni[new, VISITS] = visits
+        ni[new, COLOR] = color
+        nh[new] = h
+        for e in range(first, first + count):  # edges <= e: a forward copy is safe
             child = ei[e, CHILD]
-            if child >= 0:
-                ei2[edges, CHILD] = nodes
-                queue[nodes] = child
-                nodes += 1
-            else:
-                ei2[edges, CHILD] = -1
+            ei[edges, MOVE] = ei[e, MOVE]
+            ei[edges, CHILD] = rank[child] if child >= 0 else -1
+            for k in range(6):
+                ef[edges, k] = ef[e, k]
             edges += 1
-        i += 1
-    meta2[NODES] = nodes
-    meta2[EDGES] = edges
-    meta2[ROOT] = 0
-    meta2[FULL] = 0
-    return nodes
+    meta[NODES] = kept
+    meta[EDGES] = edges
+    meta[ROOT] = 0
+    meta[FULL] = 0
+    return kept
 
 
 # ---------------------------------------------------------------- one iteration
