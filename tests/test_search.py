@@ -326,3 +326,17 @@ def test_a_playout_count_search_says_so():
     board = Board(5)
     result = Search(SearchConfig(playouts=100, seed=2)).genmove(board, BLACK, 0.5, legal(board, BLACK))
     assert result.stopped == "playouts" and result.playouts == 100
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_the_trees_fit_in_the_memory_option_with_prune_scratch(threads):
+    # a timed search sizes its trees by the memory option alone (a playout count would bound them)
+    search = Search(SearchConfig(seconds=0.2, threads=threads, seed=3, memory_mb=16))
+    board = Board(9)
+    search.genmove(board, BLACK, 7.0, legal(board, BLACK))
+    board.play(BLACK, "E5")
+    board.play(WHITE, "C3")
+    search.genmove(board, BLACK, 7.0, legal(board, BLACK))  # reuses and prunes
+    total = sum(a.nbytes for tree in search._trees for a in tree.arrays)
+    total += sum(tree._rank.nbytes for tree in search._trees if tree._rank is not None)
+    assert 8 * 2**20 < total <= 16 * 2**20
