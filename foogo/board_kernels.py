@@ -297,7 +297,7 @@ def playable_at(s, p, c):
 
 
 @inline
-def is_playable(s, c, p):
+def is_playable(s, p, c):
     """True if on-board point p is empty and in playable(c) (the ko point not considered)."""
     return color_at(s, stride(s), p) == EMPTY and playable_at(s, p, c)
 

@@ -253,10 +253,7 @@ class Game:
         saved, board, n = token
         self.__dict__.clear()
         self.__dict__.update(saved)
-        for h in self._hashes[n:]:  # positions played since, in the lists the checkpoint kept
-            self._seen[h] -= 1
-            if not self._seen[h]:
-                del self._seen[h]
+        _forget(self._seen, self._hashes[n:])  # positions played since, in the lists the checkpoint kept
         del self.history[n:]
         del self._hashes[n:]
         del self._snapshots[n // SNAPSHOT_EVERY + 1:]
@@ -333,10 +330,7 @@ class Game:
         # new lists and a new dict, not edits in place (see checkpoint)
         n = len(self.history) - moves
         seen = dict(self._seen)
-        for h in self._hashes[n:]:
-            seen[h] -= 1
-            if not seen[h]:
-                del seen[h]
+        _forget(seen, self._hashes[n:])
         self._seen = seen
         self.history = self.history[:n]
         self._hashes = self._hashes[:n]
@@ -588,6 +582,14 @@ class Game:
                                f"{g.name(vertex)}) is illegal: {error}") from None
             played += 1
         self.__dict__.update(new.__dict__)
+
+
+def _forget(seen: dict[int, int], hashes) -> None:
+    """Take one occurrence of each of `hashes` out of the superko memory `seen`."""
+    for h in hashes:
+        seen[h] -= 1
+        if not seen[h]:
+            del seen[h]
 
 
 @functools.lru_cache(maxsize=None)

@@ -126,7 +126,7 @@ def _checked_playouts(s0, z0, zob, seed, count, cap, policy, table):
                 if passes == 2:
                     break
             else:
-                if not bk.is_playable(s, c, p):
+                if not bk.is_playable(s, p, c):
                     return CHOSE_UNPLAYABLE, i, move
                 if p == bk.ko_point_for(s, c):
                     return CHOSE_KO, i, move

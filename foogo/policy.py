@@ -294,10 +294,9 @@ def big_self_atari(s, p, c):
 
 @inline
 def allowed(s, z, c, p):
-    """True if p is in playable(c) and is not the point the ko forbids to c."""
-    if p == bk.ko_point_for(s, c):
-        return False
-    return bk.is_playable(s, c, p)
+    """True if p is empty, in playable(c) and not the point the ko forbids to c: the light draw's
+    test (_allowed_at) for a point that may hold a stone."""
+    return bk.color_at(s, bk.stride(s), p) == bk.EMPTY and _allowed_at(s, p, c, bk.ko_point_for(s, c))
 
 
 @inline

@@ -429,7 +429,7 @@ class Search:
         """The legal moves worth searching: legal ones that the playout rule allows (no own-eye fills)."""
         s, _ = board._state()
         moves = sorted(int(p) for p in legal_moves
-                       if int(p) != PASS and bk.is_playable(s, color, int(p)))
+                       if int(p) != PASS and bk.is_playable(s, int(p), color))
         return np.array(moves, dtype=np.int32)
 
     @staticmethod

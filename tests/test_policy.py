@@ -428,7 +428,7 @@ def test_heavy_playouts_end_and_never_fill_their_own_eyes(size):
             p, c = entry >> 1, (entry & 1) + 1
             if c != to_move:  # a pass came in between: it lifts the ko
                 bk.play_pass(s, to_move)
-            assert bk.is_playable(s, c, p)
+            assert bk.is_playable(s, p, c)
             assert not (p == s[bk.M_KO] and s[bk.M_KO_COLOR] == c)
             eye_fills += bk.eye_color(s, p) == c and bk.is_real_eye(s, p, c)
             bk.play(s, z, zob, p, c)
