@@ -446,6 +446,12 @@ def _no_stone_beside(n):
 
 
 @inline
+def no_stone_beside(s, P, p):
+    """True if no orthogonal neighbour of p holds a stone."""
+    return _no_stone_beside(nbr_counts(s, P, p))
+
+
+@inline
 def _is_stone(color):
     """True for BLACK and WHITE (colours are EMPTY 0, BLACK 1, WHITE 2, OFFBOARD 3)."""
     return (color ^ (color >> 1)) & 1 != 0

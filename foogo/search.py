@@ -47,6 +47,7 @@ MAX_DEPTH = 400
 SOFT = 0.5  # fraction of a time budget after which a clear position stops the search
 CLEAR = 0.2  # a position is clear when the best win rate is below CLEAR or above 1 - CLEAR
 OPENING = 0.15  # the opening: fewer than this fraction of the points hold stones
+EDGES_PER_NODE = 8  # node room per edge room: nodes are rarely fewer (the 9x9 root has 82 edges)
 
 
 @dataclass
@@ -101,8 +102,9 @@ class SearchResult:
 class _Tree:
     """One thread's tree with its scratch arrays and random stream."""
 
-    def __init__(self, geometry, max_nodes: int, max_edges: int, seed: int):
+    def __init__(self, geometry, max_nodes: int, max_edges: int, seed: int, prior: float):
         self.geometry = geometry
+        self.n0 = prior  # the prior's weight (SearchConfig.prior): real visits are N less the prior
         # numpy's zeros are mapped, not touched: memory is taken as the tree fills, up to the cap
         self.capacity = (max_nodes, max_edges)
         self.arrays = tk.new_tree(max_nodes, max_edges)
@@ -122,7 +124,7 @@ class _Tree:
 
     @property
     def meta(self):
-        return self.arrays[4]
+        return self.arrays[5]
 
     def clear(self):
         """An empty tree; fresh arrays, so that the memory the old one touched is given back."""
@@ -132,14 +134,13 @@ class _Tree:
         """Keep only the subtree under `root` (the new root), moved in place to the front of the
         arrays: what the game left behind is dropped, and the tree has room to grow again, within
         the same arrays (so memory stays under the cap)."""
-        ni, nh, ei, ef, meta = self.arrays
+        ni, nh, ei, ef, ek, meta = self.arrays
         if self._rank is None:
             self._rank = np.zeros(self.capacity[0], dtype=np.int32)
-        tk.prune(ni, nh, ei, ef, meta, root, self._rank)
+        tk.prune(ni, nh, ei, ef, ek, meta, root, self._rank)
 
     def set_root(self, board, color: int, legal: np.ndarray, params: np.ndarray) -> bool:
         """Make (board, color) the root, reusing a matching child or grandchild; True if reused."""
-        ni, nh, ei, ef, meta = self.arrays
         s, z = board._state()
         self.root_s, self.root_z = s.copy(), z.copy()
         self.root_s[bk.M_TO_MOVE] = color
@@ -147,20 +148,20 @@ class _Tree:
         self.ownership[:] = 0
         self.iterations = 0
         self.meta[tk.SAMPLES] = 0
-        reused = self._find(board.hash, color) if meta[tk.NODES] else -1
+        reused = self._find(board.hash, color) if self.meta[tk.NODES] else -1
         if reused >= 0:
             self._prune(reused)
-            ni, nh, ei, ef, meta = self.arrays
+            ni, nh, ei, ef, ek, meta = self.arrays
             reused = int(meta[tk.ROOT])
             first, count = ni[reused, tk.FIRST], ni[reused, tk.COUNT]
             allowed = set(int(p) for p in legal) | {PASS}
             for e in range(first, first + count):
                 if ei[e, tk.MOVE] not in allowed:
-                    tk.disable(ei, ef, e)
+                    tk.disable(ei, ef, ek, e)
             return True
         self.clear()
-        ni, nh, ei, ef, meta = self.arrays
-        root = tk.expand(ni, nh, ei, ef, meta, self.root_s, self.root_z, color, legal.astype(np.int32),
+        ni, nh, ei, ef, ek, meta = self.arrays
+        root = tk.expand(ni, nh, ei, ef, ek, meta, self.root_s, self.root_z, color, legal.astype(np.int32),
                          len(legal), params, PATTERN_TABLE)
         if root < 0:
             raise MemoryError("search tree too small for one root")
@@ -169,7 +170,7 @@ class _Tree:
 
     def _find(self, hash_: int, color: int) -> int:
         """A child or grandchild of the current root holding this position with this colour to move, or -1."""
-        ni, nh, ei, ef, meta = self.arrays
+        ni, nh, ei, ef, ek, meta = self.arrays
         frontier = [int(meta[tk.ROOT])]
         for _ in range(2):
             nxt = []
@@ -185,8 +186,8 @@ class _Tree:
 
     def run(self, count: int, params: np.ndarray) -> int:
         """Run `count` iterations; returns how many ran."""
-        ni, nh, ei, ef, meta = self.arrays
-        done = tk.run_iterations(ni, nh, ei, ef, meta, self.root_s, self.root_z, self.geometry.zobrist,
+        ni, nh, ei, ef, ek, meta = self.arrays
+        done = tk.run_iterations(ni, nh, ei, ef, ek, meta, self.root_s, self.root_z, self.geometry.zobrist,
                                  self.s, self.z, self.trace, self.tstart, self.path, self.firstc,
                                  self.owners, self.ownership, self.rng, params, PATTERN_TABLE, count)
         self.iterations += done
@@ -194,16 +195,17 @@ class _Tree:
 
     def root_edges(self):
         """(moves, real visits, real wins) of the root's enabled edges."""
-        ni, nh, ei, ef, meta = self.arrays
+        ni, nh, ei, ef, ek, meta = self.arrays
         root = meta[tk.ROOT]
         first, count = ni[root, tk.FIRST], ni[root, tk.COUNT]
         moves = ei[first:first + count, tk.MOVE]
         keep = moves != tk.DISABLED
-        return moves[keep], ef[first:first + count, tk.RN][keep], ef[first:first + count, tk.RW][keep]
+        rn, rw = tk.real_stats(ef, ek, first, count, self.n0)
+        return moves[keep], rn[keep], rw[keep]
 
     def principal_variation(self, first_move: int, limit: int = 12) -> list[int]:
         """Moves from the root starting with first_move, then the most visited child at each step."""
-        ni, nh, ei, ef, meta = self.arrays
+        ni, nh, ei, ef, ek, meta = self.arrays
         node = int(meta[tk.ROOT])
         pv: list[int] = []
         move: int | None = first_move
@@ -213,8 +215,9 @@ class _Tree:
                 break
             edges = range(first, first + count)
             if move is None:
-                e = max(edges, key=lambda k: ef[k, tk.RN])
-                if ef[e, tk.RN] < 1:
+                visits = tk.real_stats(ef, ek, first, count, self.n0)[0]
+                e = first + int(np.argmax(visits))
+                if visits[e - first] < 1:
                     break
             else:
                 matches = [k for k in edges if ei[k, tk.MOVE] == move]
@@ -286,13 +289,14 @@ class Search:
         if self._geometry is geometry and len(self._trees) == threads:
             return
         per_tree_mb = self.config.memory_mb / threads
-        edge_bytes = 6 * 4 + 2 * 4
-        max_edges = int(per_tree_mb * 2**20 * 0.9 / edge_bytes)
+        # a node for every EDGES_PER_NODE edges, with its int32 of prune's scratch
+        per_edge = tk.EDGE_BYTES + (tk.NODE_BYTES + 4) / EDGES_PER_NODE
+        max_edges = int(per_tree_mb * 2**20 * 0.98 / per_edge)
         if playouts is not None:  # no need for more than the budget can fill
             want = int(playouts / threads / max(self.config.expand_threshold, 1) + 2) * (geometry.size ** 2 + 1)
             max_edges = min(max_edges, max(want, 4 * (geometry.size ** 2 + 1)))
-        max_nodes = max_edges // 8 + 16
-        self._trees = [_Tree(geometry, max_nodes, max_edges, self.config.seed * 1000 + k + 1)
+        max_nodes = max_edges // EDGES_PER_NODE + 16
+        self._trees = [_Tree(geometry, max_nodes, max_edges, self.config.seed * 1000 + k + 1, self.config.prior)
                        for k in range(threads)]
         self._geometry = geometry
 

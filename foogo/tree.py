@@ -1,15 +1,22 @@
 """Compiled UCT-RAVE tree: flat node and edge arrays, and the search iteration over them.
 
-A tree is five arrays, so that a whole iteration (descent, expansion, playout,
+A tree is six arrays, so that a whole iteration (descent, expansion, playout,
 backup, AMAF update) runs in one compiled call without touching Python:
 
 ``ni`` int32[N, 4]   per node: first edge, edge count, visits, colour to move
 ``nh`` uint64[N]     per node: Zobrist hash of its position (for tree reuse)
 ``ei`` int32[E, 2]   per edge: move (padded point, PASS, or DISABLED), child node or -1
-``ef`` float32[E, 6] per edge: visits and wins including the prior (N, W),
-                     AMAF visits and wins (AN, AW), real visits and wins (RN, RW);
-                     wins are counted for the colour that plays the edge's move
+``ef`` float32[E, 4] per edge: visits and wins including the prior (N, W), AMAF visits
+                     and wins (AN, AW); wins are counted for the colour that plays the
+                     edge's move
+``ek`` uint8[E]      per edge: the kind of its prior (K_*), which gives the prior's
+                     virtual visits and wins (prior_visits): real visits are N minus
+                     them, so they take no room of their own
 ``meta`` int64[8]    nodes used, edges used, root node, full flag, iterations run
+
+An edge is 25 bytes, and selection and the AMAF update read only the 16 of `ef`
+and the move: memory, and the page faults of a growing tree, are a real part of
+a search's time.
 
 Selection maximises the RAVE blend (1 - beta) * Q + beta * Q_amaf, with
 beta = AN / (AN + N + AN * N / equiv) (Gelly and Silver; Fuego's form), plus an
@@ -41,7 +48,7 @@ FIRST, COUNT, VISITS, COLOR = 0, 1, 2, 3
 # ei columns
 MOVE, CHILD = 0, 1
 # ef columns
-N, W, AN, AW, RN, RW = 0, 1, 2, 3, 4, 5
+N, W, AN, AW = 0, 1, 2, 3
 # meta fields
 NODES, EDGES, ROOT, FULL, SAMPLES = 0, 1, 2, 3, 4
 OWNERSHIP_EVERY = 16
@@ -50,29 +57,43 @@ P_KOMI, P_EQUIV, P_UCT, P_EXPAND, P_PRIOR, P_CAP, P_POLICY = 0, 1, 2, 3, 4, 5, 6
 NPARAMS = 8
 
 
+NODE_BYTES = 4 * 4 + 8
+EDGE_BYTES = 2 * 4 + 4 * 4 + 1
+
+
 def new_tree(max_nodes: int, max_edges: int):
-    """Empty tree arrays (ni, nh, ei, ef, meta) with the given capacities."""
+    """Empty tree arrays (ni, nh, ei, ef, ek, meta) with the given capacities."""
     ni = np.zeros((max_nodes, 4), dtype=np.int32)
     nh = np.zeros(max_nodes, dtype=np.uint64)
     ei = np.zeros((max_edges, 2), dtype=np.int32)
-    ef = np.zeros((max_edges, 6), dtype=np.float32)
+    ef = np.zeros((max_edges, 4), dtype=np.float32)
+    ek = np.zeros(max_edges, dtype=np.uint8)
     meta = np.zeros(8, dtype=np.int64)
-    return ni, nh, ei, ef, meta
+    return ni, nh, ei, ef, ek, meta
 
 
 # ---------------------------------------------------------------- priors
 
+# prior kinds: what Go knowledge says of a move, and the prior it earns (KIND_WEIGHT * params[P_PRIOR]
+# virtual visits winning KIND_VALUE of them)
+K_PLAIN, K_PASS, K_CAPTURE, K_SAVE, K_RISKY, K_NEAR, K_PATTERN, K_LINE0, K_LINE1, K_DISABLED = range(10)
+KIND_NAMES = ("plain", "pass", "capture", "save", "self-atari", "near last move", "pattern",
+              "empty first line", "empty second line", "disabled")
+KIND_WEIGHT = np.array([1.0, 1.0, 2.0, 2.0, 2.0, 1.0, 1.0, 1.0, 1.0, 0.0])
+KIND_VALUE = np.array([0.5, 0.1, 0.9, 0.8, 0.2, 0.6, 0.7, 0.3, 0.45, 0.0])
+
+
 @inline
-def prior(s, p, c, last, params, table):
-    """Virtual (visits, wins) for c playing p in position s: an even prior adjusted by Go knowledge
-    (with the heavy policy, also by the pattern table)."""
-    n0 = params[P_PRIOR]
-    if p == PASS:
-        return n0, 0.1 * n0
-    P = bk.stride(s)
-    w = np.int64(s[bk.M_W])
-    value = 0.5
-    weight = n0
+def prior_visits(kind, n0):
+    """The prior's virtual (visits, wins) for an edge of this kind, n0 = params[P_PRIOR]."""
+    n = n0 * KIND_WEIGHT[kind]
+    return n, n * KIND_VALUE[kind]
+
+
+@inline
+def _tactics(s, P, w, p, c):
+    """K_CAPTURE, K_SAVE or K_RISKY if c at p captures, saves a string in atari, or is a self-atari;
+    else K_PLAIN."""
     captures = False
     saves = False
     for q in (p - w, p - 1, p + 1, p + w):
@@ -81,64 +102,88 @@ def prior(s, p, c, last, params, table):
             captures = True
         elif cq == c and bk.string_in_atari(s, P, bk.head_of(s, P, q)):
             saves = True
-    risky = False if captures else self_atari(s, p, c)
     if captures:
-        value = 0.9
-        weight = 2 * n0
-    elif saves and not risky:
-        value = 0.8
-        weight = 2 * n0
-    elif risky:
-        value = 0.2
-        weight = 2 * n0
-    else:
-        if last >= 0:
-            dr = abs(p // w - last // w)
-            dc = abs(p % w - last % w)
-            if dr <= 1 and dc <= 1:
-                value = 0.6
-                if params[P_POLICY] == HEAVY and matches_pattern(s, p, c, table):
-                    value = 0.7
-        # an empty first or second line far from stones is a poor move in the opening
-        n = s[bk.M_SIZE]
-        row = p // w - 1
-        col = p % w - 1
-        line = min(min(row, col), min(n - 1 - row, n - 1 - col))
-        if line <= 1 and n >= 7:
-            near = False
-            for dr2 in range(-2, 3):
-                for dc2 in range(-2, 3):
-                    q = p + dr2 * w + dc2
-                    if 0 <= q < P:
-                        cq = bk.color_at(s, P, q)
-                        if cq == bk.BLACK or cq == bk.WHITE:
-                            near = True
-                            break
-                if near:
-                    break
-            if not near:
-                value = 0.3 if line == 0 else 0.45
-    return weight, weight * value
+        return K_CAPTURE
+    risky = self_atari(s, p, c)
+    if saves and not risky:
+        return K_SAVE
+    if risky:
+        return K_RISKY
+    return K_PLAIN
+
+
+@inline
+def _far_from_stones(s, P, w, p):
+    """True if no stone lies in the 5x5 square around p."""
+    for dr in range(-2, 3):
+        for dc in range(-2, 3):
+            q = p + dr * w + dc
+            if 0 <= q < P:
+                cq = bk.color_at(s, P, q)
+                if cq == bk.BLACK or cq == bk.WHITE:
+                    return False
+    return True
+
+
+@inline
+def prior(s, p, c, last, params, table):
+    """The kind of prior (K_*) Go knowledge gives c playing p in position s: captures, atari
+    escapes, self-atari, the neighbourhood of the last move (with the heavy policy, a move there
+    matching one of its 3x3 patterns), an empty edge far from stones."""
+    if p == PASS:
+        return K_PASS
+    P = bk.stride(s)
+    w = np.int64(s[bk.M_W])
+    kind = K_PLAIN
+    if not bk.no_stone_beside(s, P, p):  # tactics need a stone beside p
+        kind = _tactics(s, P, w, p, c)
+        if kind != K_PLAIN:
+            return kind
+    if last >= 0:
+        dr = abs(p // w - last // w)
+        dc = abs(p % w - last % w)
+        if dr <= 1 and dc <= 1:
+            kind = K_NEAR
+            if params[P_POLICY] == HEAVY and matches_pattern(s, p, c, table):
+                kind = K_PATTERN
+    # an empty first or second line far from stones is a poor move in the opening
+    n = s[bk.M_SIZE]
+    row = p // w - 1
+    col = p % w - 1
+    line = min(min(row, col), min(n - 1 - row, n - 1 - col))
+    if line <= 1 and n >= 7 and _far_from_stones(s, P, w, p):
+        kind = K_LINE0 if line == 0 else K_LINE1
+    return kind
 
 
 # ---------------------------------------------------------------- expansion
 
 @inline
-def _add_edge(ni, ei, ef, meta, move, n, w):
+def _add_edge(ei, ef, ek, meta, move, kind, n0):
     e = meta[EDGES]
     ei[e, MOVE] = move
     ei[e, CHILD] = -1
+    n, w = prior_visits(kind, n0)
     ef[e, N] = n
     ef[e, W] = w
     ef[e, AN] = 0.0
     ef[e, AW] = 0.0
-    ef[e, RN] = 0.0
-    ef[e, RW] = 0.0
+    ek[e] = kind
     meta[EDGES] = e + 1
 
 
+@inline
+def _may_expand_to(s, P, p, c):
+    """True if c may play at empty p in the tree: the playout rule (no own-eye fill) and the board's
+    (no suicide, no simple-ko retake). A point with no stone beside passes both at once: it is no
+    eye, it has a liberty, and it is not the ko point (which the capturing stones surround)."""
+    if bk.no_stone_beside(s, P, p):
+        return True
+    return bk.playable_at(s, p, c) and bk.legality(s, p, c, False) == bk.LEGAL
+
+
 @kernel
-def expand(ni, nh, ei, ef, meta, s, z, c, moves, nmoves, params, table):
+def expand(ni, nh, ei, ef, ek, meta, s, z, c, moves, nmoves, params, table):
     """Create a node for position (s, z) with c to move; its edges are `moves[:nmoves]` (no PASS among
     them) if nmoves >= 0, else c's playable points minus ko and suicides; pass is always added.
     table is the pattern table for the heavy policy's priors (policy.PATTERN_TABLE).
@@ -147,6 +192,7 @@ def expand(ni, nh, ei, ef, meta, s, z, c, moves, nmoves, params, table):
     if meta[NODES] >= ni.shape[0] or meta[EDGES] + P + 1 > ei.shape[0]:
         meta[FULL] = 1
         return -1
+    n0 = params[P_PRIOR]
     node = meta[NODES]
     meta[NODES] = node + 1
     ni[node, FIRST] = meta[EDGES]
@@ -157,8 +203,7 @@ def expand(ni, nh, ei, ef, meta, s, z, c, moves, nmoves, params, table):
     if nmoves >= 0:
         for i in range(nmoves):
             p = moves[i]
-            n, w = prior(s, p, c, last, params, table)
-            _add_edge(ni, ei, ef, meta, p, n, w)
+            _add_edge(ei, ef, ek, meta, p, prior(s, p, c, last, params, table), n0)
     else:
         nw = s[bk.M_NW]
         base = bk.empty_base(nw)
@@ -167,28 +212,41 @@ def expand(ni, nh, ei, ef, meta, s, z, c, moves, nmoves, params, table):
             while word:
                 p = i * 64 + np.int64(trailing_zeros(word))
                 word &= word - ONE
-                if bk.playable_at(s, p, c) and bk.legality(s, p, c, False) == bk.LEGAL:
-                    n, w = prior(s, p, c, last, params, table)
-                    _add_edge(ni, ei, ef, meta, p, n, w)
-    n, w = prior(s, PASS, c, last, params, table)
-    _add_edge(ni, ei, ef, meta, PASS, n, w)
+                if _may_expand_to(s, P, p, c):
+                    _add_edge(ei, ef, ek, meta, p, prior(s, p, c, last, params, table), n0)
+    _add_edge(ei, ef, ek, meta, PASS, K_PASS, n0)
     ni[node, COUNT] = meta[EDGES] - ni[node, FIRST]
     return node
 
 
-def disable(ei, ef, e) -> None:
-    """Forbid edge e (a move the game's rules forbid at this root): marked DISABLED, which
-    select_edge skips, and valued -1 (below every real value in [0, 1]) for any other reader."""
+def disable(ei, ef, ek, e) -> None:
+    """Forbid edge e (a move the game's rules forbid at this root): marked DISABLED and valued -1
+    (N = 1e30 visits, W = -1e30 wins: below every real value in [0, 1]), which select_edge never
+    picks, and of kind K_DISABLED, which gives it no real visits."""
     ei[e, MOVE] = DISABLED
     ef[e, N] = 1e30
     ef[e, W] = -1e30
-    ef[e, AN] = ef[e, AW] = ef[e, RN] = ef[e, RW] = 0.0
+    ef[e, AN] = ef[e, AW] = 0.0
+    ek[e] = K_DISABLED
+
+
+def real_stats(ef, ek, first: int, count: int, n0: float):
+    """Real (visits, wins) of edges first..first+count-1: N and W less the prior (0 for disabled
+    edges). Exact while visits stay below 2**24 and the prior weight n0 is a whole number."""
+    kinds = ek[first:first + count]
+    n = n0 * KIND_WEIGHT[kinds]
+    rn = ef[first:first + count, N].astype(np.float64) - n
+    rw = ef[first:first + count, W].astype(np.float64) - n * KIND_VALUE[kinds]
+    off = kinds == K_DISABLED
+    rn[off] = 0.0
+    rw[off] = 0.0
+    return rn, rw
 
 
 # ---------------------------------------------------------------- pruning
 
 @kernel
-def prune(ni, nh, ei, ef, meta, root, rank):
+def prune(ni, nh, ei, ef, ek, meta, root, rank):
     """Keep only the subtree under node `root`, moved in place to the front of the arrays (the root
     becomes node 0), and set meta's node and edge counts and root: what the game left behind is
     dropped and its room reused, with no second set of arrays. rank: int32 scratch as long as ni.
@@ -232,8 +290,9 @@ def prune(ni, nh, ei, ef, meta, root, rank):
             child = ei[e, CHILD]
             ei[edges, MOVE] = ei[e, MOVE]
             ei[edges, CHILD] = rank[child] if child >= 0 else -1
-            for k in range(6):
+            for k in range(4):
                 ef[edges, k] = ef[e, k]
+            ek[edges] = ek[e]
             edges += 1
     meta[NODES] = kept
     meta[EDGES] = edges
@@ -245,23 +304,23 @@ def prune(ni, nh, ei, ef, meta, root, rank):
 # ---------------------------------------------------------------- one iteration
 
 @kernel
-def select_edge(ni, ei, ef, node, params):
-    """The edge of `node` with the highest RAVE-UCT value (disabled edges skipped); -1 if none."""
+def select_edge(ni, ef, node, equiv):
+    """The edge of `node` with the highest RAVE value (disabled edges never); -1 if none."""
     first = ni[node, FIRST]
     count = ni[node, COUNT]
-    equiv = params[P_EQUIV]
-    c_uct = params[P_UCT]
-    if c_uct > 0:
-        return _select_uct(ni, ei, ef, node, equiv, c_uct)
     # (1 - beta) * W/N + beta * AW/AN with beta = AN / (AN + N + AN * N / equiv) is a / b with
-    # a = W * (equiv + AN) + equiv * AW and b = N * (equiv + AN) + equiv * AN; fractions are
-    # compared by cross-multiplying (b > 0), so selection takes no division
+    # a = W * (equiv + AN) + equiv * AW and b = N * (equiv + AN) + equiv * AN (b > 0). An edge
+    # beats the best so far when a * best_b > best_a * b, exactly (ties keep the first edge).
+    # Most edges lose by far: a cheap test against the best value, a little below it (`bar`),
+    # screens them, and only the few that pass are compared exactly. The rare branch holds a
+    # division, which keeps LLVM from turning it into selects that chain every edge's test to
+    # the last one's (measured 2.5x slower). Real values lie in [0, 1] and a disabled edge's is
+    # -1 (see disable): a choice must beat -0.5, so the loop reads only ef, and no move.
     best = -1
-    best_a = -1.0  # -1 / 1: below every value, which lies in [0, 1]
+    best_a = -0.5
     best_b = 1.0
+    bar = -0.5 - 1e-9
     for e in range(first, first + count):
-        if ei[e, MOVE] == DISABLED:
-            continue
         n = np.float64(ef[e, N])
         an = np.float64(ef[e, AN])
         a = 0.5
@@ -269,16 +328,20 @@ def select_edge(ni, ei, ef, node, params):
         if n + an > 0:
             a = ef[e, W] * (equiv + an) + equiv * ef[e, AW]
             b = n * (equiv + an) + equiv * an
-        if a * best_b > best_a * b:
+        if a > bar * b and a * best_b > best_a * b:
             best_a = a
             best_b = b
+            bar = a / b - 1e-9  # values are in [0, 1]: 1e-9 is far above the division's rounding
             best = e
     return best
 
 
-@inline
-def _select_uct(ni, ei, ef, node, equiv, c_uct):
-    """select_edge with an exploration term c_uct * sqrt(log(visits + 1) / (RN + 1))."""
+@kernel
+def select_uct(ni, ei, ef, ek, node, params):
+    """select_edge with an exploration term params[P_UCT] * sqrt(log(visits + 1) / (real visits + 1))."""
+    equiv = params[P_EQUIV]
+    c_uct = params[P_UCT]
+    n0 = params[P_PRIOR]
     first = ni[node, FIRST]
     log_visits = np.log(ni[node, VISITS] + 1.0)
     best = -1
@@ -290,7 +353,7 @@ def _select_uct(ni, ei, ef, node, equiv, c_uct):
         an = ef[e, AN]
         r = equiv / (equiv + an)
         q = (ef[e, W] + r * ef[e, AW]) / (n + r * an) if n + an > 0 else 0.5
-        q += c_uct * np.sqrt(log_visits / (ef[e, RN] + 1.0))
+        q += c_uct * np.sqrt(log_visits / (n - prior_visits(ek[e], n0)[0] + 1.0))
         if q > best_value:
             best_value = q
             best = e
@@ -298,7 +361,7 @@ def _select_uct(ni, ei, ef, node, equiv, c_uct):
 
 
 @kernel
-def run_iterations(ni, nh, ei, ef, meta, root_s, root_z, zob, s, z, trace, tstart, path, firstc,
+def run_iterations(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, path, firstc,
                    owners, ownership, rng, params, table, count):
     """Run `count` search iterations from the root position (root_s, root_z) on the tree, playing
     out with the policy params[P_POLICY] (table: policy.PATTERN_TABLE).
@@ -310,6 +373,9 @@ def run_iterations(ni, nh, ei, ef, meta, root_s, root_z, zob, s, z, trace, tstar
     P = root_s[bk.M_P]
     komi = params[P_KOMI]
     expand_at = params[P_EXPAND]
+    n0 = params[P_PRIOR]
+    equiv = params[P_EQUIV]
+    uct = params[P_UCT] > 0
     cap = np.int64(params[P_CAP])
     policy = np.int64(params[P_POLICY])
     max_depth = path.shape[0]
@@ -329,7 +395,7 @@ def run_iterations(ni, nh, ei, ef, meta, root_s, root_z, zob, s, z, trace, tstar
         color = np.int64(ni[root, COLOR])
         s[bk.M_TO_MOVE] = color
         while True:
-            e = select_edge(ni, ei, ef, node, params)
+            e = select_uct(ni, ei, ef, ek, node, params) if uct else select_edge(ni, ef, node, equiv)
             if e < 0 or depth >= max_depth:
                 break
             path[depth] = e
@@ -350,8 +416,8 @@ def run_iterations(ni, nh, ei, ef, meta, root_s, root_z, zob, s, z, trace, tstar
                 break
             child = ei[e, CHILD]
             if child < 0:
-                if ef[e, RN] + 1 >= expand_at:
-                    child = expand(ni, nh, ei, ef, meta, s, z, color, trace, -1, params, table)
+                if ef[e, N] - prior_visits(ek[e], n0)[0] + 1 >= expand_at:  # real visits + this one
+                    child = expand(ni, nh, ei, ef, ek, meta, s, z, color, trace, -1, params, table)
                     ei[e, CHILD] = child
                 break
             node = child
@@ -380,8 +446,6 @@ def run_iterations(ni, nh, ei, ef, meta, root_s, root_z, zob, s, z, trace, tstar
             result = black_result if mover == bk.BLACK else 1.0 - black_result
             ef[e, N] += 1.0
             ef[e, W] += result
-            ef[e, RN] += 1.0
-            ef[e, RW] += result
             node = ei[e, CHILD]
             mover = 3 - mover
             if node < 0:

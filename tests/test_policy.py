@@ -476,8 +476,9 @@ def test_heavy_priors_rate_a_pattern_move_above_a_plain_neighbour():
     light = [tk.prior(s, p, BLACK, last(board), params, TABLE) for p in (hane, plain)]
     params[tk.P_POLICY] = pol.HEAVY
     heavy = [tk.prior(s, p, BLACK, last(board), params, TABLE) for p in (hane, plain)]
-    assert light[0] == light[1] == heavy[1]
-    assert heavy[0][1] / heavy[0][0] > heavy[1][1] / heavy[1][0]
+    assert light[0] == light[1] == heavy[1] == tk.K_NEAR
+    assert heavy[0] == tk.K_PATTERN
+    assert tk.KIND_VALUE[tk.K_PATTERN] > tk.KIND_VALUE[tk.K_NEAR]
 
 
 def test_heavy_search_answers_an_atari():

@@ -149,20 +149,21 @@ def test_pruning_keeps_the_subtree_exactly():
     board, search = two_plies_down(9, 8)
     tree = search._trees[0]
     old = tree._find(board.hash, BLACK)
-    ni, nh, ei, ef, meta = (a.copy() for a in tree.arrays)
+    ni, nh, ei, ef, ek, meta = (a.copy() for a in tree.arrays)
     tree._prune(old)
-    ni2, nh2, ei2, ef2, meta2 = tree.arrays
+    ni2, nh2, ei2, ef2, ek2, meta2 = tree.arrays
 
     def shape(arrays, node, depth=0):
-        """The subtree under node: its hash, visits and, per edge, the move, stats and child's shape."""
-        ni, nh, ei, ef = arrays
+        """The subtree under node: its hash, visits and, per edge, the move, stats, prior kind and
+        child's shape."""
+        ni, nh, ei, ef, ek = arrays
         first, count = ni[node, tk.FIRST], ni[node, tk.COUNT]
         return (int(nh[node]), int(ni[node, tk.VISITS]), int(ni[node, tk.COLOR]),
-                tuple((int(ei[e, tk.MOVE]), tuple(ef[e].tolist()),
+                tuple((int(ei[e, tk.MOVE]), tuple(ef[e].tolist()), int(ek[e]),
                        shape(arrays, ei[e, tk.CHILD], depth + 1) if ei[e, tk.CHILD] >= 0 else None)
                       for e in range(first, first + count)))
 
-    assert shape((ni2, nh2, ei2, ef2), 0) == shape((ni, nh, ei, ef), old)
+    assert shape((ni2, nh2, ei2, ef2, ek2), 0) == shape((ni, nh, ei, ef, ek), old)
     assert meta2[tk.ROOT] == 0 and meta2[tk.NODES] < meta[tk.NODES]
 
 
@@ -253,23 +254,28 @@ def test_reused_root_never_plays_a_move_the_game_forbids(uct):
     # with an exploration term, a disabled edge's value -1 alone would not keep it out
     board, search = two_plies_down(7, 15, uct=uct)
     allowed = legal(board, BLACK)
-    ni, nh, ei, ef, meta = search._trees[0].arrays
+    ni, nh, ei, ef, ek, meta = search._trees[0].arrays
     node = search._trees[0]._find(board.hash, BLACK)
     assert node >= 0, "the position two plies down is in the tree"
-    edges = [e for e in range(ni[node, tk.FIRST], ni[node, tk.FIRST] + ni[node, tk.COUNT])
-             if ei[e, tk.MOVE] >= 0]
-    favourite = int(ei[max(edges, key=lambda e: ef[e, tk.RN]), tk.MOVE])
+    first, count = ni[node, tk.FIRST], ni[node, tk.COUNT]
+    visits = tk.real_stats(ef, ek, first, count, search.config.prior)[0]
+    favourite_edge = max((e for e in range(first, first + count) if ei[e, tk.MOVE] >= 0),
+                         key=lambda e: visits[e - first])
+    favourite = int(ei[favourite_edge, tk.MOVE])
+    favourite_visits = visits[favourite_edge - first]
     assert favourite in allowed
     forbidden = [favourite]
     # as if superko forbade the move the reused subtree likes best
     result = search.genmove(board, BLACK, 7.0, [p for p in allowed if p not in forbidden])
     assert result.move not in forbidden
     assert not set(result.visits) & set(forbidden)
-    ni, nh, ei, ef, meta = search._trees[0].arrays
+    ni, nh, ei, ef, ek, meta = search._trees[0].arrays
     root = int(meta[tk.ROOT])
-    disabled = [e for e in range(ni[root, tk.FIRST], ni[root, tk.FIRST] + ni[root, tk.COUNT])
-                if ei[e, tk.MOVE] == tk.DISABLED]
-    assert disabled and all(ef[e, tk.RN] == 0 for e in disabled)  # never selected
+    first, count = ni[root, tk.FIRST], ni[root, tk.COUNT]
+    assert list(ei[first:first + count, tk.MOVE]).count(tk.DISABLED) == 1
+    # never selected: every visit of the root since the favourite was disabled went to an enabled edge
+    enabled_visits = tk.real_stats(ef, ek, first, count, search.config.prior)[0].sum()
+    assert ni[root, tk.VISITS] == enabled_visits + favourite_visits
 
 
 MIDDLE_GAME = """
