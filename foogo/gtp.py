@@ -274,14 +274,17 @@ class GtpEngine:
                  threads: int = 1, policy: str = "light", seed: int = 0, resign: bool = True,
                  resign_threshold: float = 0.1, search_factory=None, size: int = 9, komi: float = 7.0,
                  log=None, sgf_max_bytes: int = SGF_MAX_BYTES, sgf_max_moves: int = SGF_MAX_MOVES,
-                 memory_mb: int = MEMORY_MB):
-        """An engine with an empty size x size game. Search options go to SearchConfig; search_factory(options)
-        builds the search object (default: foogo.search, imported at the first command that needs it)."""
+                 memory_mb: int = MEMORY_MB, expand_threshold: float | None = None):
+        """An engine with an empty size x size game. Search options go to SearchConfig (expand_threshold
+        None: SearchConfig's); search_factory(options) builds the search object (default: foogo.search,
+        imported at the first command that needs it)."""
         self.rules = check_rules(rules)
         self.game = Game(size, komi, self.rules)
         self.search_options = dict(playouts=playouts, seconds=seconds, threads=threads, policy=policy,
                                    seed=seed, resign_threshold=resign_threshold if resign else None,
                                    memory_mb=memory_mb)
+        if expand_threshold is not None:
+            self.search_options["expand_threshold"] = expand_threshold
         self.seed = seed
         self.sgf_limits = dict(max_bytes=sgf_max_bytes, max_moves=sgf_max_moves)  # for loadsgf
         self._search_factory = search_factory or default_search_factory
@@ -1083,6 +1086,8 @@ def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser
     parser.add_argument("--sgf-max-moves", type=int, default=SGF_MAX_MOVES, metavar="N",
                         help=f"loadsgf refuses longer main lines (default {SGF_MAX_MOVES})")
     parser.add_argument("--komi", type=float, default=7.0, help="initial komi (default 7)")
+    parser.add_argument("--expand", type=float, default=None, metavar="N",
+                        help="grow a tree node below a move once it has N visits (tuning; default 2)")
     return parser
 
 
@@ -1100,6 +1105,9 @@ def run(args) -> int:
     if args.memory < 16:
         print("foogo gtp: --memory must be at least 16 (MB)", file=sys.stderr)
         return 2
+    if args.expand is not None and not args.expand >= 1:
+        print("foogo gtp: --expand must be at least 1", file=sys.stderr)
+        return 2
     if args.sgf_max_bytes < 1 or args.sgf_max_moves < 1:
         print("foogo gtp: --sgf-max-bytes and --sgf-max-moves must be at least 1", file=sys.stderr)
         return 2
@@ -1108,7 +1116,7 @@ def run(args) -> int:
                            policy=args.policy, seed=args.seed, resign=not args.no_resign,
                            resign_threshold=args.resign_threshold, size=args.size, komi=args.komi,
                            sgf_max_bytes=args.sgf_max_bytes, sgf_max_moves=args.sgf_max_moves,
-                           memory_mb=args.memory)
+                           memory_mb=args.memory, expand_threshold=args.expand)
     except ValueError as error:
         print(f"foogo gtp: {error}", file=sys.stderr)
         return 2

@@ -102,9 +102,11 @@ class SearchResult:
 class _Tree:
     """One thread's tree with its scratch arrays and random stream."""
 
-    def __init__(self, geometry, max_nodes: int, max_edges: int, seed: int, prior: float):
+    def __init__(self, geometry, max_nodes: int, max_edges: int, seed: int, prior: float,
+                 expand_threshold: float):
         self.geometry = geometry
         self.n0 = prior  # the prior's weight (SearchConfig.prior): real visits are N less the prior
+        self.expand_threshold = expand_threshold  # SearchConfig's, before any collection
         # numpy's zeros are mapped, not touched: memory is taken as the tree fills, up to the cap
         self.capacity = (max_nodes, max_edges)
         self.arrays = tk.new_tree(max_nodes, max_edges)
@@ -134,10 +136,33 @@ class _Tree:
         """Keep only the subtree under `root` (the new root), moved in place to the front of the
         arrays: what the game left behind is dropped, and the tree has room to grow again, within
         the same arrays (so memory stays under the cap)."""
+        self._compact(root, 0)
+
+    def _compact(self, root: int, min_visits: int) -> None:
         ni, nh, ei, ef, ek, meta = self.arrays
         if self._rank is None:
             self._rank = np.zeros(self.capacity[0], dtype=np.int32)
-        tk.prune(ni, nh, ei, ef, ek, meta, root, self._rank)
+        tk.prune(ni, nh, ei, ef, ek, meta, root, min_visits, self._rank)
+
+    def collect(self) -> None:
+        """Make room in a full tree during a search: drop the nodes below the root with fewer than
+        m visits (and their subtrees; their edges keep their statistics), m the smallest power of
+        two that frees at least half the edges, and raise this tree's expansion threshold by m so
+        that they do not grow back at once. The tree then keeps growing where the search spends
+        its playouts, as deep as it goes, within the same memory (Pachi's tree garbage
+        collection, here during the search as well as at the next move)."""
+        ni, nh, ei, ef, ek, meta = self.arrays
+        nodes, root = int(meta[tk.NODES]), int(meta[tk.ROOT])
+        visits = ni[:nodes, tk.VISITS].copy()
+        visits[root] = np.iinfo(np.int32).max
+        counts = ni[:nodes, tk.COUNT]
+        m = 2
+        while m < 2**30 and counts[visits < m].sum() * 2 < meta[tk.EDGES]:
+            m *= 2
+        threshold = max(int(meta[tk.EXPAND_AT]), int(self.expand_threshold))
+        self._compact(root, m)
+        meta[tk.EXPAND_AT] = threshold + m
+        meta[tk.COLLECTIONS] += 1
 
     def set_root(self, board, color: int, legal: np.ndarray, params: np.ndarray) -> bool:
         """Make (board, color) the root, reusing a matching child or grandchild; True if reused."""
@@ -148,6 +173,7 @@ class _Tree:
         self.ownership[:] = 0
         self.iterations = 0
         self.meta[tk.SAMPLES] = 0
+        self.meta[tk.EXPAND_AT] = 0  # a new move: the configured threshold again
         reused = self._find(board.hash, color) if self.meta[tk.NODES] else -1
         if reused >= 0:
             self._prune(reused)
@@ -296,8 +322,8 @@ class Search:
             want = int(playouts / threads / max(self.config.expand_threshold, 1) + 2) * (geometry.size ** 2 + 1)
             max_edges = min(max_edges, max(want, 4 * (geometry.size ** 2 + 1)))
         max_nodes = max_edges // EDGES_PER_NODE + 16
-        self._trees = [_Tree(geometry, max_nodes, max_edges, self.config.seed * 1000 + k + 1, self.config.prior)
-                       for k in range(threads)]
+        self._trees = [_Tree(geometry, max_nodes, max_edges, self.config.seed * 1000 + k + 1, self.config.prior,
+                             self.config.expand_threshold) for k in range(threads)]
         self._geometry = geometry
 
     def _search(self, board, color, komi, legal, seconds, playouts, stop, progress, interval, start,
@@ -350,6 +376,8 @@ class Search:
                 if tree.run(n, params) == 0:
                     why[0] = "empty"
                     return
+                if tree.meta[tk.FULL]:
+                    tree.collect()
 
         if progress is None and threads == 1:
             work(0)

@@ -12,7 +12,9 @@ backup, AMAF update) runs in one compiled call without touching Python:
 ``ek`` uint8[E]      per edge: the kind of its prior (K_*), which gives the prior's
                      virtual visits and wins (prior_visits): real visits are N minus
                      them, so they take no room of their own
-``meta`` int64[8]    nodes used, edges used, root node, full flag, iterations run
+``meta`` int64[8]    nodes used, edges used, root node, full flag, iterations run, the
+                     expansion threshold raised by collections (0: params'), nodes
+                     ever created, collections run
 
 An edge is 25 bytes, and selection and the AMAF update read only the 16 of `ef`
 and the move: memory, and the page faults of a growing tree, are a real part of
@@ -50,7 +52,7 @@ MOVE, CHILD = 0, 1
 # ef columns
 N, W, AN, AW = 0, 1, 2, 3
 # meta fields
-NODES, EDGES, ROOT, FULL, SAMPLES = 0, 1, 2, 3, 4
+NODES, EDGES, ROOT, FULL, SAMPLES, EXPAND_AT, CREATED, COLLECTIONS = 0, 1, 2, 3, 4, 5, 6, 7
 OWNERSHIP_EVERY = 16
 # params fields (float64 array)
 P_KOMI, P_EQUIV, P_UCT, P_EXPAND, P_PRIOR, P_CAP, P_POLICY = 0, 1, 2, 3, 4, 5, 6  # P_POLICY: LIGHT or HEAVY
@@ -195,6 +197,7 @@ def expand(ni, nh, ei, ef, ek, meta, s, z, c, moves, nmoves, params, table):
     n0 = params[P_PRIOR]
     node = meta[NODES]
     meta[NODES] = node + 1
+    meta[CREATED] += 1
     ni[node, FIRST] = meta[EDGES]
     ni[node, VISITS] = 0
     ni[node, COLOR] = c
@@ -246,10 +249,13 @@ def real_stats(ef, ek, first: int, count: int, n0: float):
 # ---------------------------------------------------------------- pruning
 
 @kernel
-def prune(ni, nh, ei, ef, ek, meta, root, rank):
-    """Keep only the subtree under node `root`, moved in place to the front of the arrays (the root
-    becomes node 0), and set meta's node and edge counts and root: what the game left behind is
-    dropped and its room reused, with no second set of arrays. rank: int32 scratch as long as ni.
+def prune(ni, nh, ei, ef, ek, meta, root, min_visits, rank):
+    """Keep only the subtree under node `root`, less every other node with fewer than min_visits
+    visits (and what lies below it), moved in place to the front of the arrays (the root becomes
+    node 0), and set meta's node and edge counts and root: what the game left behind, or what the
+    search found not worth keeping, is dropped and its room reused, with no second set of arrays.
+    A dropped node's edge keeps its statistics and may grow the node again. rank: int32 scratch
+    as long as ni.
 
     In place works because a tree only grows by appending: a node's children have larger indices
     than the node, and edge blocks lie in the order of their nodes. So the kept nodes, taken in
@@ -264,7 +270,7 @@ def prune(ni, nh, ei, ef, ek, meta, root, rank):
             first = ni[i, FIRST]
             for e in range(first, first + ni[i, COUNT]):
                 child = ei[e, CHILD]
-                if child >= 0:
+                if child >= 0 and ni[child, VISITS] >= min_visits:
                     rank[child] = 0
     kept = 0
     for i in range(root, n):  # rank the marked nodes in index order
@@ -289,7 +295,7 @@ def prune(ni, nh, ei, ef, ek, meta, root, rank):
         for e in range(first, first + count):  # edges <= e: a forward copy is safe
             child = ei[e, CHILD]
             ei[edges, MOVE] = ei[e, MOVE]
-            ei[edges, CHILD] = rank[child] if child >= 0 else -1
+            ei[edges, CHILD] = rank[child] if child >= 0 else -1  # rank -1: dropped
             for k in range(4):
                 ef[edges, k] = ef[e, k]
             ek[edges] = ek[e]
@@ -372,7 +378,7 @@ def run_iterations(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, t
     the tree is empty)."""
     P = root_s[bk.M_P]
     komi = params[P_KOMI]
-    expand_at = params[P_EXPAND]
+    expand_at = max(params[P_EXPAND], np.float64(meta[EXPAND_AT]))
     n0 = params[P_PRIOR]
     equiv = params[P_EQUIV]
     uct = params[P_UCT] > 0

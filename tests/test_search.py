@@ -346,3 +346,55 @@ def test_the_trees_fit_in_the_memory_option_with_prune_scratch(threads):
     total = sum(a.nbytes for tree in search._trees for a in tree.arrays)
     total += sum(tree._rank.nbytes for tree in search._trees if tree._rank is not None)
     assert 8 * 2**20 < total <= 16 * 2**20
+
+
+def test_pruning_with_a_visit_floor_keeps_exactly_the_nodes_above_it():
+    board, search = two_plies_down(9, 8)
+    tree = search._trees[0]
+    ni, nh, ei, ef, ek, meta = tree.arrays
+    root = int(meta[tk.ROOT])
+    # nodes at or above the floor, found by walking the tree from the root
+    floor = 8
+    wanted, stack = set(), [root]
+    while stack:
+        node = stack.pop()
+        wanted.add(int(nh[node]) ^ int(ni[node, tk.VISITS]) << 1)
+        first, count = ni[node, tk.FIRST], ni[node, tk.COUNT]
+        stack += [int(c) for c in ei[first:first + count, tk.CHILD] if c >= 0 and ni[c, tk.VISITS] >= floor]
+    root_edges = ef[ni[root, tk.FIRST]:ni[root, tk.FIRST] + ni[root, tk.COUNT]].copy()
+    tree._compact(root, floor)
+    ni, nh, ei, ef, ek, meta = tree.arrays
+    kept = {int(nh[i]) ^ int(ni[i, tk.VISITS]) << 1 for i in range(int(meta[tk.NODES]))}
+    assert kept == wanted and len(wanted) > 1
+    assert (ni[1:meta[tk.NODES], tk.VISITS] >= floor).all()
+    # the edges keep their statistics whether or not their child was dropped
+    assert (ef[0:ni[0, tk.COUNT]] == root_edges).all()
+
+
+def test_a_full_tree_is_collected_and_keeps_growing():
+    # 1 MB holds about 440 9x9 nodes; 20,000 playouts would grow about 7,000 of them
+    board = Board(9)
+    search = Search(SearchConfig(seconds=60.0, threads=1, seed=5, memory_mb=1))
+    stop = threading.Event()
+    seen = []
+
+    def progress(result):
+        meta = search._trees[0].meta
+        seen.append((result.playouts, int(meta[tk.CREATED])))
+        if result.playouts >= 20000:
+            stop.set()
+
+    result = search.genmove(board, BLACK, 7.0, legal(board, BLACK), stop=stop, progress=progress, interval=0.05)
+    tree = search._trees[0]
+    capacity = tree.capacity[1] // (9 * 9 + 1)  # nodes the edge room holds
+    assert tree.meta[tk.COLLECTIONS] >= 2
+    assert tree.meta[tk.CREATED] > 2 * capacity
+    assert tree.meta[tk.EXPAND_AT] > search.config.expand_threshold
+    # still growing in the last part of the search
+    late = [created for playouts, created in seen if playouts >= result.playouts * 0.6]
+    assert late[-1] > late[0]
+    assert result.move in legal(board, BLACK) or result.move == PASS
+    # the next move starts from the configured threshold again (a budget too short for a batch)
+    board.play(BLACK, result.move)
+    search.genmove(board, WHITE, 7.0, legal(board, WHITE), time_budget=1e-9)
+    assert search._trees[0].meta[tk.EXPAND_AT] == 0
