@@ -55,7 +55,6 @@ ANALYSIS_OWNERSHIP_PLAYOUTS = 300
 
 _VERTEX_SHAPE = re.compile(r"^[A-Za-z][0-9]+$")
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")  # control characters except HT (LF is cut before)
-MEMORY_MB = 512  # foogo gtp --memory: the search trees' cap, as SearchConfig's own default
 # what preprocessing removes or turns into a space, as bytes: the leading run of these in a line says
 # nothing, so the readers drop it before measuring a line against MAX_LINE
 _BLANK_BYTES = bytes(range(0, 10)) + bytes(range(11, 32)) + b"\x7f "
@@ -274,9 +273,9 @@ class GtpEngine:
                  threads: int = 1, policy: str = "light", seed: int = 0, resign: bool = True,
                  resign_threshold: float = 0.1, search_factory=None, size: int = 9, komi: float = 7.0,
                  log=None, sgf_max_bytes: int = SGF_MAX_BYTES, sgf_max_moves: int = SGF_MAX_MOVES,
-                 memory_mb: int = MEMORY_MB, expand_threshold: float | None = None):
-        """An engine with an empty size x size game. Search options go to SearchConfig (expand_threshold
-        None: SearchConfig's); search_factory(options) builds the search object (default: foogo.search,
+                 memory_mb: int | None = None, expand_threshold: float | None = None):
+        """An engine with an empty size x size game. Search options go to SearchConfig (memory_mb and
+        expand_threshold None: SearchConfig's); search_factory(options) builds the search object (default: foogo.search,
         imported at the first command that needs it)."""
         self.rules = check_rules(rules)
         self.game = Game(size, komi, self.rules)
@@ -1079,8 +1078,9 @@ def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser
     parser.add_argument("--resign-threshold", type=float, default=0.1, metavar="W",
                         help="resign below this win rate (default 0.1)")
     parser.add_argument("--size", type=int, default=9, help="initial board size (default 9)")
-    parser.add_argument("--memory", type=int, default=MEMORY_MB, metavar="MB",
-                        help=f"cap on the search trees' memory, all threads together (default {MEMORY_MB})")
+    parser.add_argument("--memory", type=int, default=None, metavar="MB",
+                        help="cap on the search trees' memory, all threads together (default: 64 per 81 "
+                             "points, so 64 on 9x9 and 285 on 19x19, at most 512 and 1/8 of the RAM)")
     parser.add_argument("--sgf-max-bytes", type=int, default=SGF_MAX_BYTES, metavar="N",
                         help=f"loadsgf refuses larger files (default {SGF_MAX_BYTES})")
     parser.add_argument("--sgf-max-moves", type=int, default=SGF_MAX_MOVES, metavar="N",
@@ -1102,7 +1102,7 @@ def run(args) -> int:
     if args.threads < 1:
         print("foogo gtp: --threads must be at least 1", file=sys.stderr)
         return 2
-    if args.memory < 16:
+    if args.memory is not None and args.memory < 16:
         print("foogo gtp: --memory must be at least 16 (MB)", file=sys.stderr)
         return 2
     if args.expand is not None and not args.expand >= 1:

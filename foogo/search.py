@@ -28,6 +28,7 @@ callers turn clocks into a time budget.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -47,7 +48,22 @@ MAX_DEPTH = 400
 SOFT = 0.5  # fraction of a time budget after which a clear position stops the search
 CLEAR = 0.2  # a position is clear when the best win rate is below CLEAR or above 1 - CLEAR
 OPENING = 0.15  # the opening: fewer than this fraction of the points hold stones
+MEMORY_PER_81_POINTS_MB = 64  # the trees' default memory: 64 MB on 9x9, 285 MB on 19x19 ...
+MEMORY_MAX_MB = 512  # ... at most this, and at most an eighth of the machine's memory
 EDGES_PER_NODE = 8  # node room per edge room: nodes are rarely fewer (the 9x9 root has 82 edges)
+
+
+def default_memory_mb(size: int) -> int:
+    """The trees' memory cap when none is given: MEMORY_PER_81_POINTS_MB per 81 points of the board, at
+    most MEMORY_MAX_MB and an eighth of the machine's memory. A full tree is collected and keeps
+    growing (_Tree.collect), so a cap costs little: on 9x9 it keeps a game at `--time 2` under
+    250 MB, of which about 170 MB is numba's own."""
+    want = MEMORY_PER_81_POINTS_MB * size * size / 81
+    try:
+        machine = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except (ValueError, OSError, AttributeError):  # not a POSIX system that says
+        machine = 8 * MEMORY_MAX_MB
+    return max(16, int(min(want, MEMORY_MAX_MB, machine / 8)))
 
 
 @dataclass
@@ -64,7 +80,8 @@ class SearchConfig:
     uct: float = 0.0  # UCT exploration constant (RAVE does the exploring)
     expand_threshold: float = 2.0  # expand an edge's child once it has this many visits
     prior: float = 10.0  # weight of the prior in virtual visits
-    memory_mb: int = 512  # cap on the trees' memory, all threads together (foogo gtp --memory)
+    memory_mb: int | None = None  # cap on the trees' memory, all threads together (foogo gtp --memory);
+    # None: default_memory_mb(board size)
 
     def __post_init__(self):
         policy_id(self.policy)  # ValueError naming the policies for an unknown one
@@ -74,7 +91,7 @@ class SearchConfig:
             raise ValueError(f"seconds must be positive, got {self.seconds}")
         if self.threads < 1:
             raise ValueError(f"threads must be at least 1, got {self.threads}")
-        if not self.memory_mb >= 1:
+        if self.memory_mb is not None and not self.memory_mb >= 1:
             raise ValueError(f"memory_mb must be at least 1, got {self.memory_mb}")
 
 
@@ -314,7 +331,8 @@ class Search:
         threads = self.config.threads
         if self._geometry is geometry and len(self._trees) == threads:
             return
-        per_tree_mb = self.config.memory_mb / threads
+        memory_mb = self.config.memory_mb or default_memory_mb(geometry.size)
+        per_tree_mb = memory_mb / threads
         # a node for every EDGES_PER_NODE edges, with its int32 of prune's scratch
         per_edge = tk.EDGE_BYTES + (tk.NODE_BYTES + 4) / EDGES_PER_NODE
         max_edges = int(per_tree_mb * 2**20 * 0.98 / per_edge)

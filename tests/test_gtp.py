@@ -464,7 +464,7 @@ def test_gtp_command_line_takes_the_limits():
     args = configure_parser(argparse.ArgumentParser()).parse_args(
         ["--sgf-max-bytes", "5000", "--sgf-max-moves", "7", "--memory", "100"])
     assert (args.sgf_max_bytes, args.sgf_max_moves, args.memory) == (5000, 7, 100)
-    assert configure_parser(argparse.ArgumentParser()).parse_args([]).memory == 512
+    assert configure_parser(argparse.ArgumentParser()).parse_args([]).memory is None  # by board size
 
 
 # ---------------------------------------------------------------- analysis

@@ -398,3 +398,16 @@ def test_a_full_tree_is_collected_and_keeps_growing():
     board.play(BLACK, result.move)
     search.genmove(board, WHITE, 7.0, legal(board, WHITE), time_budget=1e-9)
     assert search._trees[0].meta[tk.EXPAND_AT] == 0
+
+
+def test_the_default_tree_memory_grows_with_the_board_and_fits_the_machine(monkeypatch):
+    assert search_module.default_memory_mb(9) == 64
+    assert search_module.default_memory_mb(19) == 285
+    assert search_module.default_memory_mb(25) == 493
+    pages = {"SC_PHYS_PAGES": 2**18, "SC_PAGE_SIZE": 4096}  # a 1 GB machine
+    monkeypatch.setattr(search_module.os, "sysconf", lambda name: pages[name])
+    assert search_module.default_memory_mb(19) == 128
+    search = Search(SearchConfig(seconds=0.01))
+    search._ensure_trees(Board(19).geometry, None)
+    tree_bytes = sum(a.nbytes for a in search._trees[0].arrays) + search._trees[0].capacity[0] * 4
+    assert 100 * 2**20 < tree_bytes <= 128 * 2**20
