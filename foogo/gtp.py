@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import copy
 import math
+import os
 import queue
 import re
 import sys
@@ -1063,14 +1064,24 @@ def serve(engine: GtpEngine, stdin, stdout) -> int:
 
 # ---------------------------------------------------------------- command line
 
+def available_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system says, else the CPU count)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not Linux
+        return os.cpu_count() or 1
+
+
 def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """Add the `foogo gtp` options to an argparse parser."""
     parser.add_argument("--rules", choices=RULES, default="chinese", help="chinese (default) or tromp-taylor")
     parser.add_argument("--playouts", type=int, default=None, metavar="N", help="playouts per move")
     parser.add_argument("--time", type=float, default=None, metavar="SECONDS",
                         help="seconds per move (GTP time controls take precedence)")
-    parser.add_argument("--threads", type=int, default=1, help="search threads (default 1)")
-    parser.add_argument("--policy", choices=POLICIES, default="light", help="playout policy (default light)")
+    parser.add_argument("--threads", type=int, default=available_cores(),
+                        help=f"search threads (default: the cores this process may use, {available_cores()} here)")
+    parser.add_argument("--policy", choices=POLICIES, default="heavy",
+                        help="playout policy (default heavy, the strongest; light is uniform random)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument("--no-resign", action="store_true", help="never resign")
     parser.add_argument("--no-warm-up", action="store_true",

@@ -467,6 +467,15 @@ def test_gtp_command_line_takes_the_limits():
     assert configure_parser(argparse.ArgumentParser()).parse_args([]).memory is None  # by board size
 
 
+def test_gtp_plays_its_strongest_setting_by_default(monkeypatch):
+    # heavy playouts and every core: a GUI user who types `foogo gtp --time 5` gets foogo's best
+    monkeypatch.setattr("os.sched_getaffinity", lambda pid: {0, 1, 2}, raising=False)
+    args = configure_parser(argparse.ArgumentParser()).parse_args([])
+    assert (args.policy, args.threads) == ("heavy", 3)
+    args = configure_parser(argparse.ArgumentParser()).parse_args(["--policy", "light", "--threads", "1"])
+    assert (args.policy, args.threads) == ("light", 1)
+
+
 # ---------------------------------------------------------------- analysis
 
 def test_gogui_analyze_commands_and_their_handlers():
