@@ -46,12 +46,14 @@ from .game import (
     max_fixed_handicap,
 )
 from .geometry import BLACK, COLOR_NAMES, COLUMNS, PASS, RESIGN, WHITE, OffBoardError, check_size, parse_color
+from .intervals import wilson
 
 PROTOCOL_VERSION = "2"
 ENGINE_NAME = "foogo"
 MAX_LINE = 8192  # longer command lines are refused ("syntax error"), the rest of the line drained
 POLICIES = ("light", "heavy")  # policy.POLICIES, repeated so that GTP starts without numba
 DEFAULT_INTERVAL = 100  # lz-analyze interval in centiseconds when none is given
+ANALYZE_KEYS = ("interval", "minmoves", "maxmoves", "ownership")  # the analysis commands' key-value pairs
 ANALYSIS_OWNERSHIP_PLAYOUTS = 300
 
 _VERTEX_SHAPE = re.compile(r"^[A-Za-z][0-9]+$")
@@ -326,6 +328,9 @@ class GtpEngine:
             "foogo-ownership": self.cmd_foogo_ownership,
             "foogo-visits": self.cmd_foogo_visits,
             "lz-analyze": self.cmd_lz_analyze,
+            "kata-analyze": self.cmd_kata_analyze,
+            "lz-genmove_analyze": self.cmd_lz_genmove_analyze,
+            "kata-genmove_analyze": self.cmd_kata_genmove_analyze,
         }
         self._stream = None  # set by execute for streaming commands
         self._interrupt = None
@@ -599,12 +604,18 @@ class GtpEngine:
             raise GtpError("cannot undo") from None
         return ""
 
-    def _think(self, color: int, budget: float | None):
-        """Run the search for `color` on the current position -> (SearchResult or None, legal moves)."""
+    def _think(self, color: int, budget: float | None, progress=None, interval: float = 0.5):
+        """Run the search for `color` on the current position -> (SearchResult or None, legal moves);
+        progress(result) is called about every `interval` seconds while it searches."""
         legal = self.game.legal_moves(color)
         if not legal:
             return None, legal
-        result = self.search.genmove(self.game.board.copy(), color, self.game.komi, legal, time_budget=budget)
+        board = self.game.board.copy()
+        if progress is None:
+            result = self.search.genmove(board, color, self.game.komi, legal, time_budget=budget)
+        else:
+            result = self.search.genmove(board, color, self.game.komi, legal, time_budget=budget,
+                                         progress=progress, interval=interval)
         return result, legal
 
     def _checked(self, move, legal) -> int:
@@ -621,11 +632,11 @@ class GtpEngine:
         if result is None:
             self._log(f"{command} {COLOR_NAMES[color]}: {self._name(move)} (no legal move on the board)")
             return
-        seconds = getattr(result, "seconds", elapsed) or elapsed
+        seconds = result.seconds or elapsed
         rate = result.playouts / seconds if seconds > 0 else 0.0
-        pv = " ".join(self._name(p) for p in (getattr(result, "pv", None) or [])[:12])
+        pv = " ".join(self._name(p) for p in result.pv[:12])
         budget_text = "" if budget is None else f", budget {budget:.2f} s"
-        stopped = getattr(result, "stopped", "")
+        stopped = result.stopped
         budget_text += f", stopped: {stopped}" if stopped else ""
         self._log(f"{command} {COLOR_NAMES[color]}: {self._name(move)} | {result.playouts} playouts in "
                   f"{seconds:.2f} s ({rate:.0f}/s{budget_text}), win rate {result.winrate:.1%}, pv {pv}")
@@ -637,10 +648,13 @@ class GtpEngine:
     def cmd_genmove(self, args, cleanup: bool = False):
         """genmove COLOR: search, play and answer the move (a vertex, pass or resign)."""
         self._arity(args, 1)
-        color = self._color(args[0])
+        return self._genmove(self._color(args[0]), cleanup)
+
+    def _genmove(self, color: int, cleanup: bool = False, progress=None, interval: float = 0.5) -> str:
+        """Search for color within the clock's budget, play the move and return its name."""
         budget = self.time.budget(color, self._empty_points())
         start = time.perf_counter()
-        result, legal = self._think(color, budget)
+        result, legal = self._think(color, budget, progress, interval)
         move = PASS if result is None else self._checked(result.move, legal)
         if cleanup and move in (PASS, RESIGN):
             capture = self.cleanup_move(color)
@@ -837,48 +851,80 @@ class GtpEngine:
         self._arity(args, 0)
         color = self.game.to_move
         result, _ = self._think(color, None)
-        visits = getattr(result, "visits", None) or {}
+        visits = result.visits
         g = self.game.geometry
         return self._dboard([str(visits.get(int(p), 0)) for p in g.points])
 
-    def _parse_lz_args(self, args) -> tuple[int, float]:
-        color, interval = self.game.to_move, DEFAULT_INTERVAL
+    def _parse_analyze_args(self, args) -> tuple[int, int, bool]:
+        """[COLOR] [INTERVAL] then key-value pairs (interval N, minmoves N, maxmoves N, ownership
+        true|false) -> (colour, interval in centiseconds, ownership wanted)."""
+        color, interval, ownership = self.game.to_move, DEFAULT_INTERVAL, False
         rest = list(args)
-        if rest and not rest[0].isdigit() and rest[0] != "interval":
+        if rest and not rest[0].isdigit() and rest[0] not in ANALYZE_KEYS:
             color = self._color(rest.pop(0))
         if rest and rest[0].isdigit():
             interval = self._int(rest.pop(0))
         while rest:
             key = rest.pop(0)
-            if key == "interval" and rest:
-                interval = self._int(rest.pop(0))
-            elif key in ("minmoves", "maxmoves") and rest:
-                self._int(rest.pop(0))
-            else:
-                raise GtpError(f"syntax error: unexpected lz-analyze argument {key!r}")
+            if key not in ANALYZE_KEYS or not rest:
+                raise GtpError(f"syntax error: unexpected analysis argument {key!r}")
+            value = rest.pop(0)
+            if key == "interval":
+                interval = self._int(value)
+            elif key == "ownership":
+                if value not in ("true", "false"):
+                    raise GtpError(f"syntax error: ownership takes true or false, got {value!r}")
+                ownership = value == "true"
+            else:  # minmoves, maxmoves: foogo reports every move it visited
+                self._int(value)
         if interval < 0:
             raise GtpError("syntax error: interval must be >= 0")
-        return color, interval
+        return color, interval, ownership
 
-    def info_line(self, result) -> str:
-        """Leela Zero's analysis line for a SearchResult: `info move V visits N winrate W order I pv ...`
-        per root move, most visited first, winrate in 0..10000 for the side analysed."""
-        visits = getattr(result, "visits", None) or {}
-        winrates = getattr(result, "winrates", None) or {}
-        pv = list(getattr(result, "pv", None) or [])
-        ranked = sorted(((n, p) for p, n in visits.items() if n > 0), key=lambda t: -t[0])
+    def info_line(self, result, kata: bool = False, ownership: bool = False) -> str:
+        """One analysis report for a SearchResult: `info move V visits N ...` per root move, most
+        visited first, from the point of view of the side that searched. Leela Zero's format
+        (winrate, prior, lcb in 0..10000) or, with kata, KataGo's (floats in [0, 1], scoreMean,
+        scoreStdev, scoreLead in points; with ownership, an `ownership` list of size*size values
+        in [-1, 1], rows from the top left). prior: the move's share of foogo's prior (Go
+        knowledge: captures, atari escapes, ...); lcb: the lower end of the win rate's 95%
+        Wilson interval; scores come from the playouts' final margins."""
+        sign = 1.0 if result.color == BLACK else -1.0
+        ranked = sorted(((n, p) for p, n in result.visits.items() if n > 0), key=lambda t: -t[0])
         parts = []
         for order, (n, p) in enumerate(ranked):
-            line = pv if pv and pv[0] == p else [p]
-            rate = min(10000, max(0, int(round(10000 * winrates.get(p, result.winrate)))))
-            parts.append(f"info move {self._name(p)} visits {n} winrate {rate} order {order} "
-                         f"pv {' '.join(self._name(q) for q in line)}")
+            line = result.pv if result.pv and result.pv[0] == p else [p]
+            rate = min(1.0, max(0.0, result.winrates.get(p, result.winrate)))
+            prior = result.priors.get(p, 0.0)
+            lcb = wilson(rate * n, n)[0]
+            pv = " ".join(self._name(q) for q in line)
+            if kata:
+                mean, stdev = result.scores.get(p, (0.0, 0.0))
+                lead = sign * mean
+                parts.append(f"info move {self._name(p)} visits {n} winrate {rate:.6f} scoreMean {lead:.3f} "
+                             f"scoreStdev {stdev:.3f} scoreLead {lead:.3f} prior {prior:.6f} lcb {lcb:.6f} "
+                             f"order {order} pv {pv}")
+            else:
+                parts.append(f"info move {self._name(p)} visits {n} winrate {_per10000(rate)} "
+                             f"prior {_per10000(prior)} lcb {_per10000(lcb)} order {order} pv {pv}")
+        if kata and ownership and parts and result.ownership is not None:
+            n = self.game.size
+            own = result.ownership
+            values = [sign * float(own[row * n + col]) for row in range(n - 1, -1, -1) for col in range(n)]
+            parts.append("ownership " + " ".join(f"{v:.4f}" for v in values))
         return " ".join(parts)
 
     def cmd_lz_analyze(self, args):
         """lz-analyze [COLOR] [INTERVAL] [interval N]: `=` then an info line every INTERVAL centiseconds
         until the next input line arrives, then the empty line that ends the response."""
-        color, interval = self._parse_lz_args(args)
+        return self._analyze(args, kata=False)
+
+    def cmd_kata_analyze(self, args):
+        """kata-analyze [COLOR] [INTERVAL] [interval N] [ownership true]: as lz-analyze, in KataGo's format."""
+        return self._analyze(args, kata=True)
+
+    def _analyze(self, args, kata: bool):
+        color, interval, want_ownership = self._parse_analyze_args(args)
         legal = self.game.legal_moves(color)
         head = _frame(True, self._cid, "")[:-1]  # "=id\n": the response stays open
         lines: list[str] = []
@@ -887,7 +933,7 @@ class GtpEngine:
         emitted = [0]
 
         def progress(result):
-            text = self.info_line(result)
+            text = self.info_line(result, kata, want_ownership)
             if text:
                 emitted[0] += 1
                 if stream is not None:
@@ -906,11 +952,46 @@ class GtpEngine:
                 if not emitted[0] and final is not None:
                     progress(final)
         except Exception:
-            self._log(f"lz-analyze failed:\n{traceback.format_exc()}")
+            self._log(f"analysis failed:\n{traceback.format_exc()}")
         if stream is not None:
             stream("\n")
             return _Streamed("")
         return _Streamed(head + "".join(line + "\n" for line in lines) + "\n")
+
+    def cmd_lz_genmove_analyze(self, args):
+        """lz-genmove_analyze [COLOR] [INTERVAL] ...: genmove, with lz-analyze lines while it searches,
+        and `play MOVE` as the last line."""
+        return self._genmove_analyze(args, kata=False)
+
+    def cmd_kata_genmove_analyze(self, args):
+        """kata-genmove_analyze [COLOR] [INTERVAL] ...: as lz-genmove_analyze, in KataGo's format."""
+        return self._genmove_analyze(args, kata=True)
+
+    def _genmove_analyze(self, args, kata: bool):
+        color, interval, want_ownership = self._parse_analyze_args(args)
+        head = _frame(True, self._cid, "")[:-1]
+        stream = self._stream
+        lines: list[str] = []
+
+        def progress(result):
+            text = self.info_line(result, kata, want_ownership)
+            if text:
+                if stream is not None:
+                    stream(text + "\n")
+                else:
+                    lines.append(text)
+
+        if stream is not None:
+            stream(head)
+        move = self._genmove(color, progress=progress, interval=max(interval, 1) / 100.0)
+        if stream is not None:
+            return _Streamed(f"play {move}\n\n")
+        return _Streamed(head + "".join(line + "\n" for line in lines) + f"play {move}\n\n")
+
+
+def _per10000(x: float) -> int:
+    """A fraction in [0, 1] as Leela Zero's integer in [0, 10000]."""
+    return min(10000, max(0, int(round(10000 * x))))
 
 
 @dataclass

@@ -107,6 +107,9 @@ class SearchResult:
     visits: dict[int, int] = field(default_factory=dict)  # root move -> real visits
     winrates: dict[int, float] = field(default_factory=dict)  # root move -> win rate
     ownership: np.ndarray | None = None  # float[size*size]: +1 black owns, -1 white
+    priors: dict[int, float] = field(default_factory=dict)  # root move -> its share of the priors' wins
+    scores: dict[int, tuple[float, float]] = field(default_factory=dict)  # root move -> mean and standard
+    # deviation of black's final margin (area score less komi) in this search's playouts through it
     color: int = BLACK
     stopped: str = ""  # why the search ended: budget, playouts, settled, clear, stop, passed, empty
 
@@ -136,6 +139,7 @@ class _Tree:
         self.firstc = np.zeros(P, dtype=np.int8)
         self.owners = np.zeros(P, dtype=np.int8)
         self.ownership = np.zeros(P, dtype=np.float64)
+        self.scores = np.zeros((P + 1, 3), dtype=np.float64)  # per root edge: n, sum, sum of squares
         self.rng = np.array([np.uint64(seed * 0x9E3779B97F4A7C15 % 2**64) | np.uint64(1)], dtype=np.uint64)
         # the root position and the iteration's scratch copy, set by set_root
         self.root_s = self.root_z = self.s = self.z = np.zeros(0, dtype=np.int32)
@@ -188,6 +192,7 @@ class _Tree:
         self.root_s[bk.M_TO_MOVE] = color
         self.s, self.z = self.root_s.copy(), self.root_z.copy()
         self.ownership[:] = 0
+        self.scores[:] = 0
         self.iterations = 0
         self.meta[tk.SAMPLES] = 0
         self.meta[tk.EXPAND_AT] = 0  # a new move: the configured threshold again
@@ -232,7 +237,8 @@ class _Tree:
         ni, nh, ei, ef, ek, meta = self.arrays
         done = tk.run_iterations(ni, nh, ei, ef, ek, meta, self.root_s, self.root_z, self.geometry.zobrist,
                                  self.s, self.z, self.trace, self.tstart, self.path, self.firstc,
-                                 self.owners, self.ownership, self.rng, params, PATTERN_TABLE, count)
+                                 self.owners, self.ownership, self.scores, self.rng, params, PATTERN_TABLE,
+                                 count)
         self.iterations += done
         return done
 
@@ -245,6 +251,16 @@ class _Tree:
         keep = moves != tk.DISABLED
         rn, rw = tk.real_stats(ef, ek, first, count, self.n0)
         return moves[keep], rn[keep], rw[keep]
+
+    def root_knowledge(self):
+        """(moves, prior kinds, score statistics [n, sum, sum of squares] of this search) of the
+        root's enabled edges."""
+        ni, nh, ei, ef, ek, meta = self.arrays
+        root = meta[tk.ROOT]
+        first, count = ni[root, tk.FIRST], ni[root, tk.COUNT]
+        moves = ei[first:first + count, tk.MOVE]
+        keep = moves != tk.DISABLED
+        return moves[keep], ek[first:first + count][keep], self.scores[:count][keep]
 
     def principal_variation(self, first_move: int, limit: int = 12) -> list[int]:
         """Moves from the root starting with first_move, then the most visited child at each step."""
@@ -431,6 +447,25 @@ class Search:
                 wins[m] = wins.get(m, 0.0) + w
         return visits, wins, per_tree
 
+    def _root_knowledge(self) -> tuple[dict[int, float], dict[int, tuple[float, float]]]:
+        """Root move -> its share of the prior's virtual wins (the search's prior belief, summing to
+        1), and root move -> (mean, standard deviation) of black's final margin, over the trees."""
+        prior_wins: dict[int, float] = {}
+        stats: dict[int, np.ndarray] = {}
+        for tree in self._trees:
+            moves, kinds, scores = tree.root_knowledge()
+            for m, kind, row in zip(moves.tolist(), kinds.tolist(), scores):
+                prior_wins[m] = float(tk.KIND_WEIGHT[kind] * tk.KIND_VALUE[kind])
+                stats[m] = stats[m] + row if m in stats else row.copy()
+        total = sum(prior_wins.values())
+        priors = {m: w / total for m, w in prior_wins.items()} if total > 0 else {}
+        scores = {}
+        for m, (n, s, q) in stats.items():
+            if n > 0:
+                mean = s / n
+                scores[m] = (mean, float(np.sqrt(max(q / n - mean * mean, 0.0))))
+        return priors, scores
+
     def _early_stop(self, elapsed: float, remaining: float, past_soft: bool) -> str:
         """Why a timed search should end now ("settled" or "clear"), or "" to go on.
 
@@ -459,6 +494,7 @@ class Search:
         ownership = ownership[board.geometry.points] / max(samples, 1)
         if not visits or max(visits.values()) <= 0:
             return SearchResult(PASS, 0.5, total, elapsed, [PASS], {}, {}, ownership, color)
+        priors, scores = self._root_knowledge()
         best = max(visits, key=lambda m: (visits[m], wins[m]))
         winrate = wins[best] / visits[best]
         best_tree = max(range(len(self._trees)), key=lambda k: per_tree[k].get(best, 0.0))
@@ -471,7 +507,7 @@ class Search:
             move=move, winrate=winrate, playouts=total, seconds=elapsed, pv=pv,
             visits={m: int(n) for m, n in visits.items() if n > 0},
             winrates={m: wins[m] / visits[m] for m in visits if visits[m] > 0},
-            ownership=ownership, color=color,
+            ownership=ownership, color=color, priors=priors, scores=scores,
         )
 
     @staticmethod

@@ -368,14 +368,15 @@ def select_uct(ni, ei, ef, ek, node, params):
 
 @kernel
 def run_iterations(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, path, firstc,
-                   owners, ownership, rng, params, table, count):
+                   owners, ownership, scores, rng, params, table, count):
     """Run `count` search iterations from the root position (root_s, root_z) on the tree, playing
     out with the policy params[P_POLICY] (table: policy.PATTERN_TABLE).
 
     Scratch arrays: s, z (board copies), trace (int32, >= cap + depth), tstart and path (int64[depth]),
     firstc (int8[P]), owners (int8[P]). ownership (float64[P]) accumulates final owners (+1 black,
-    -1 white) on one iteration in OWNERSHIP_EVERY. Returns the number of iterations run (fewer if
-    the tree is empty)."""
+    -1 white) on one iteration in OWNERSHIP_EVERY. scores (float64[root edges, 3]) accumulates, per
+    root edge, the iterations through it and the sum and sum of squares of their final margins
+    (black's area score less komi). Returns the number of iterations run (fewer if the tree is empty)."""
     P = root_s[bk.M_P]
     komi = params[P_KOMI]
     expand_at = max(params[P_EXPAND], np.float64(meta[EXPAND_AT]))
@@ -442,6 +443,11 @@ def run_iterations(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, t
         if sample:
             for p in range(P):
                 ownership[p] += (owners[p] == bk.BLACK) - (owners[p] == bk.WHITE)
+        if depth > 0:
+            r = path[0] - ni[root, FIRST]
+            scores[r, 0] += 1.0
+            scores[r, 1] += margin
+            scores[r, 2] += margin * margin
         # backup along the path; the mover at depth d alternates from the root's colour
         mover = np.int64(ni[root, COLOR])
         node = root

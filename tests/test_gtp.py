@@ -9,14 +9,15 @@ import os
 import re
 import threading
 import time
-from types import SimpleNamespace
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from foogo.geometry import BLACK, PASS, RESIGN, WHITE
 from foogo.gtp import MAX_LINE, GtpEngine, TimeManager, configure_parser, main, preprocess, serve
+from foogo.search import SearchResult
 
 # ---------------------------------------------------------------- a search double
 
@@ -39,14 +40,21 @@ class ScriptedSearch:
             move = legal[0] if legal else PASS
         others = [p for p in legal if p != move][:2]
         visits = {p: 10 - i for i, p in enumerate([move] + others) if p >= 0}
-        return SimpleNamespace(move=move, winrate=0.6, playouts=100, seconds=0.01,
-                               pv=[move] + others[:1] if move >= 0 else [], visits=visits,
-                               winrates={p: 0.6 for p in visits}, ownership=None)
+        n = board.size
+        return SearchResult(move=move, winrate=0.6, playouts=100, seconds=0.01,
+                            pv=[move] + others[:1] if move >= 0 else [], visits=visits,
+                            winrates={p: 0.6 - 0.1 * i for i, p in enumerate(visits)},
+                            ownership=np.linspace(-1.0, 1.0, n * n), color=color,
+                            priors={p: 0.5 ** (i + 1) for i, p in enumerate(visits)},
+                            scores={p: (2.5 - i, 10.0) for i, p in enumerate(visits)})
 
-    def genmove(self, board, color, komi, legal_moves, time_budget=None, stop=None, progress=None):
+    def genmove(self, board, color, komi, legal_moves, time_budget=None, stop=None, progress=None, interval=0.5):
         self.calls.append(dict(board=board, color=color, komi=komi, legal=list(legal_moves),
                                time_budget=time_budget))
-        return self._result(board, color, legal_moves)
+        result = self._result(board, color, legal_moves)
+        if progress is not None:
+            progress(result)
+        return result
 
     def analyze(self, board, color, komi, legal_moves, stop, progress, interval):
         result = self._result(board, color, legal_moves)
@@ -497,8 +505,117 @@ def test_gogui_analyze_commands_and_their_handlers():
 def test_lz_analyze_without_a_stream_answers_one_snapshot():
     engine = make_engine()
     response = engine.execute("3 lz-analyze b 10")
-    assert response.startswith("=3\ninfo move A1 visits 10 winrate 6000 order 0 pv A1 B1")
+    assert response.startswith("=3\ninfo move A1 visits 10 winrate 6000 prior 5000 lcb ")
     assert response.endswith("\n\n") and well_framed(response)
+
+
+# Parsers written from the published formats (KataGo's docs/GTP_Extensions.md, which documents
+# Leela Zero's lz-analyze line too), not from foogo's output. A report is one line of `info`
+# sections (and, for kata-analyze with `ownership true`, one `ownership` section); a section is
+# key-value pairs in any order, `pv` taking every token up to the next section.
+
+VERTEX = re.compile(r"(pass|resign|[A-HJ-Z]([1-9]|1[0-9]|2[0-5]))$")
+
+
+def parse_report(line, size=9):
+    """The sections of one analysis line: [(kind, {key: value or [tokens]})]; AssertionError if malformed."""
+    tokens = line.split()
+    sections = []
+    i = 0
+    while i < len(tokens):
+        kind = tokens[i]
+        assert kind in ("info", "ownership"), f"a section starts with info or ownership, got {kind!r}"
+        i += 1
+        if kind == "ownership":
+            values = [float(v) for v in tokens[i:i + size * size]]
+            assert len(values) == size * size and all(-1 <= v <= 1 for v in values)
+            sections.append(("ownership", values))
+            i += size * size
+            continue
+        fields = {}
+        while i < len(tokens) and tokens[i] not in ("info", "ownership"):
+            key = tokens[i]
+            if key == "pv":
+                j = i + 1
+                while j < len(tokens) and tokens[j] not in ("info", "ownership"):
+                    j += 1
+                fields["pv"] = tokens[i + 1:j]
+                assert all(VERTEX.match(v) for v in fields["pv"])
+                i = j
+            else:
+                fields[key] = tokens[i + 1]
+                i += 2
+        assert VERTEX.match(fields["move"]) and int(fields["visits"]) >= 0
+        sections.append(("info", fields))
+    return sections
+
+
+def check_lz(line, size=9):
+    """Leela Zero's fields: winrate, prior and lcb integers in [0, 10000], order 0, 1, 2, ..."""
+    infos = [f for kind, f in parse_report(line, size) if kind == "info"]
+    for order, f in enumerate(infos):
+        for key in ("winrate", "prior", "lcb"):
+            assert re.fullmatch(r"\d+", f[key]) and 0 <= int(f[key]) <= 10000, (key, f[key])
+        assert int(f["order"]) == order
+    return infos
+
+
+def check_kata(line, size=9):
+    """KataGo's fields: winrate, prior, lcb floats in [0, 1], scores in points, order 0, 1, 2, ..."""
+    sections = parse_report(line, size)
+    infos = [f for kind, f in sections if kind == "info"]
+    for order, f in enumerate(infos):
+        for key in ("winrate", "prior", "lcb"):
+            assert 0 <= float(f[key]) <= 1, (key, f[key])
+        for key in ("scoreMean", "scoreLead", "scoreStdev"):
+            float(f[key])
+        assert float(f["scoreStdev"]) >= 0 and int(f["order"]) == order
+    ownership = [values for kind, values in sections if kind == "ownership"]
+    return infos, ownership[0] if ownership else None
+
+
+def test_lz_analyze_follows_leela_zeros_format():
+    engine = make_engine()
+    infos = check_lz(engine.execute("lz-analyze b 10").split("\n")[1])
+    assert [f["move"] for f in infos] == ["A1", "B1", "C1"]
+    assert [int(f["winrate"]) for f in infos] == [6000, 5000, 4000]
+    assert [int(f["prior"]) for f in infos] == [5000, 2500, 1250]
+    assert all(int(f["lcb"]) < int(f["winrate"]) for f in infos)  # a lower bound, 10 visits: well below
+    assert infos[0]["pv"] == ["A1", "B1"]
+
+
+@pytest.mark.parametrize("color, sign", [("b", 1), ("w", -1)])
+def test_kata_analyze_follows_katagos_format_from_the_movers_side(color, sign):
+    engine = make_engine()
+    response = engine.execute(f"kata-analyze {color} 10 ownership true")
+    assert well_framed(response) and response.count("\n") == 3
+    infos, ownership = check_kata(response.split("\n")[1])
+    assert [float(f["winrate"]) for f in infos] == [0.6, 0.5, 0.4]
+    # the double's black margins are 2.5, 1.5, 0.5: the lead is the mover's
+    assert [float(f["scoreLead"]) for f in infos] == [sign * 2.5, sign * 1.5, sign * 0.5]
+    assert float(infos[0]["scoreStdev"]) == 10.0
+    # row-major from the top left (A9): the double's ownership rises from A1 (-1) to J9 (+1) row by row
+    expected = np.linspace(-1.0, 1.0, 81).reshape(9, 9)[::-1].ravel() * sign
+    assert np.allclose(ownership, expected, atol=1e-4)
+    assert check_kata(body(engine.execute("kata-analyze b 10")))[1] is None  # no ownership unless asked
+
+
+@pytest.mark.parametrize("command, check", [("lz-genmove_analyze", check_lz), ("kata-genmove_analyze", check_kata)])
+def test_genmove_analyze_reports_then_plays(command, check):
+    engine = make_engine(script=["E5"])
+    response = engine.execute(f"4 {command} b 10")
+    lines = response.split("\n")
+    assert lines[0] == "=4" and response.endswith("\nplay E5\n\n")
+    assert all(check(line) for line in lines[1:-3])  # the info lines between
+    assert engine.game.board.color_at("E5") == BLACK and engine.game.to_move == WHITE
+    bad = engine.execute(f"{command} b 10 ownership maybe")
+    assert bad.startswith("? syntax error") and engine.game.to_move == WHITE
+
+
+def test_gogui_lists_the_analysis_commands():
+    engine = make_engine()
+    listed = body(engine.execute("list_commands")).split("\n")
+    assert {"lz-analyze", "kata-analyze", "lz-genmove_analyze", "kata-genmove_analyze"} <= set(listed)
 
 
 def test_lz_analyze_streams_until_the_next_line_arrives():
@@ -756,8 +873,20 @@ def test_real_search_lz_analyze_streams(real_engine_factory):
     thread.join(20)
     text = out.getvalue()
     assert text.startswith("=\ninfo move ") and text.endswith("\n\n=1 foogo\n\n")
-    first = text.split("\n")[1]
-    assert re.match(r"info move [A-J][1-9] visits \d+ winrate \d+ order 0 pv [A-J][1-9]", first)
+    infos = check_lz(text.split("\n")[1])
+    assert infos and int(infos[0]["visits"]) >= max(int(f["visits"]) for f in infos)
+    assert sum(int(f["prior"]) for f in infos) <= 10000 + len(infos)  # shares of one prior, rounded
+
+
+def test_real_search_kata_analyze_reports_scores_and_ownership(real_engine_factory):
+    engine = real_engine_factory(seed=4)
+    ok(engine, "play b E5")
+    response = engine.execute("kata-analyze w 10 ownership true")  # one snapshot: no input stream
+    infos, ownership = check_kata(response.split("\n")[1])
+    assert infos and ownership is not None
+    # white to move after black's centre stone: black owns the centre, so white sees it negative
+    assert ownership[4 * 9 + 4] < 0
+    assert all(abs(float(f["scoreLead"])) <= 81 + 7 for f in infos)
 
 
 def test_serve_reads_a_pipe_and_cuts_long_lines():
