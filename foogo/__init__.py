@@ -1,7 +1,7 @@
 """foogo: a Monte Carlo Go engine with bitset playable sets, numba playouts, UCT search and GTP.
 
 Start reading at `board.py` (a move), `playout.py` (a playout), `search.py` (a
-search iteration) and `gtp.py` (a GTP command).
+search iteration) and `gtp/engine.py` (a GTP command).
 """
 
 from .board import Board, BoardInconsistent, IllegalMove, MoveResult, board_from_ascii

@@ -4,9 +4,9 @@ command line, the seeds derived from it, and the error for what it may not (Stat
 from __future__ import annotations
 
 import hashlib
-import math
 
 from ..geometry import MAX_SIZE, MIN_SIZE
+from ..numbers import finite_number
 
 FORMAT = "foogo-stats/1"  # results.json's format
 DEFAULT_KOMI = (0.0, 0.5, 5.5, 6.5, 7.5)
@@ -47,12 +47,9 @@ def parse_komi(text: str) -> list[float]:
     values = set()
     for part in str(text).split(","):
         try:
-            value = float(part)
-        except ValueError:
-            raise StatsError(f"komi {part.strip()!r} is not a number") from None
-        if not math.isfinite(value):
-            raise StatsError(f"komi {part.strip()!r} is not a finite number")
-        values.add(value + 0.0)  # -0.0 -> 0.0
+            values.add(finite_number(part))
+        except ValueError as error:
+            raise StatsError(f"komi {error}") from None
     return sorted(values)
 
 

@@ -1,41 +1,23 @@
-"""GTP engine: the Go Text Protocol (version 2) over a Game and a Search, plus time management.
+"""The GTP engine: one handler per command over a Game and a Search.
 
-What it is: `GtpEngine` parses command lines (preprocessing, ids and framing as
-in ../shared/GTP.md), dispatches them to handlers that call `Game` and the
-search, and answers `=id result` / `?id message` followed by an empty line.
-`serve(engine, stdin, stdout)` reads input in a thread (so that `lz-analyze`
-can stream until the next line arrives) and writes only GTP responses to
-stdout; logs and search reports go to stderr. `TimeManager` turns GTP and KGS
-time controls into a number of seconds for each move.
-
-Guarantees: every input line other than an empty or comment-only one gets
-exactly one well-framed response; after any error response the game (position,
-history, komi, clocks) is as it was; the engine leaves only on `quit` or end of
-input; a bug inside a handler becomes `? internal error: ...` (traceback on
-stderr), never a crash.
-
-What it is not: no rules (game.py), no move choice (search.py; imported lazily
-so that the protocol works, and is testable, without it), no process
-management of other engines (match.py).
+`GtpEngine.execute(line)` preprocesses and frames (protocol.py), dispatches to a `cmd_*` method
+that calls `Game` (rules) and the search (imported lazily, so that the protocol works, and is
+testable, without numba), and answers `=id result` / `?id message`. After any error the game
+(position, history, komi, clocks) is as it was; a bug inside a handler becomes
+`? internal error: ...` (traceback on stderr), never a crash.
 """
 
 from __future__ import annotations
 
-import argparse
 import copy
-import math
-import os
-import queue
 import re
 import sys
 import threading
 import time
 import traceback
-from dataclasses import dataclass, field
 
-from .board import IllegalMove
-from .game import (
-    RULES,
+from ..board import IllegalMove
+from ..game import (
     SGF_MAX_BYTES,
     SGF_MAX_MOVES,
     Game,
@@ -45,206 +27,31 @@ from .game import (
     check_rules,
     max_fixed_handicap,
 )
-from .geometry import BLACK, COLOR_NAMES, COLUMNS, PASS, RESIGN, WHITE, OffBoardError, check_size, parse_color
-from .intervals import wilson
+from ..geometry import BLACK, COLOR_NAMES, COLUMNS, PASS, RESIGN, WHITE, OffBoardError, check_size, parse_color
+from ..intervals import wilson
+from ..numbers import finite_number
+from .clock import TimeManager
+from .protocol import MAX_LINE, PROTOCOL_VERSION, GtpError, _frame, _leading_id, _Streamed, preprocess
 
-PROTOCOL_VERSION = "2"
 ENGINE_NAME = "foogo"
-MAX_LINE = 8192  # longer command lines are refused ("syntax error"), the rest of the line drained
 POLICIES = ("light", "heavy")  # policy.POLICIES, repeated so that GTP starts without numba
 DEFAULT_INTERVAL = 100  # lz-analyze interval in centiseconds when none is given
 ANALYZE_KEYS = ("interval", "minmoves", "maxmoves", "ownership")  # the analysis commands' key-value pairs
 ANALYSIS_OWNERSHIP_PLAYOUTS = 300
-
 _VERTEX_SHAPE = re.compile(r"^[A-Za-z][0-9]+$")
-_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")  # control characters except HT (LF is cut before)
-# what preprocessing removes or turns into a space, as bytes: the leading run of these in a line says
-# nothing, so the readers drop it before measuring a line against MAX_LINE
-_BLANK_BYTES = bytes(range(0, 10)) + bytes(range(11, 32)) + b"\x7f "
-_BLANK_CHARS = _BLANK_BYTES.decode("ascii")
-
-
-class GtpError(Exception):
-    """A failure answered as `? message`; the message starts with one of GTP's error words."""
 
 
 def _version() -> str:
     try:
-        from . import __version__
+        from .. import __version__
         return __version__
     except ImportError:  # pragma: no cover - package without __init__
         return "0.1.0"
 
 
-# ---------------------------------------------------------------- time management
-
-@dataclass
-class Clock:
-    """One player's clock as last known: main time left, and the byo-yomi state."""
-
-    main: float = 0.0  # seconds of main time left
-    in_byo: bool = False  # main time is used up
-    period_left: float = 0.0  # seconds left in the current byo-yomi period
-    stones_left: int = 0  # Canadian: stones still to play in this period
-    periods_left: int = 0  # Japanese: periods left
-
-
-@dataclass
-class TimeManager:
-    """Seconds to spend on a move under the game's time control, with a margin so as never to lose on time.
-
-    Systems: "none" (no limit: `budget` is None), "absolute" (main time only), "canadian" (main
-    time, then `byo_stones` stones in every `byo_time` seconds; GTP's time_settings) and "japanese"
-    (main time, then `periods` periods of `byo_time` seconds, one move per period; KGS's byoyomi).
-    The controller's `time_left` is the truth; between two of them `spend` keeps a local estimate.
-
-    Allocation: in main time (main left - SAFETY) / max(20, empty points / 2) plus the byo-yomi
-    share that follows it; in byo-yomi BYO_FRACTION of the period (per stone, for Canadian) minus
-    SAFETY; never below MIN_BUDGET."""
-
-    SAFETY = 0.3  # seconds kept back for latency and the search's own overhead
-    BYO_FRACTION = 0.8
-    MIN_BUDGET = 0.05
-
-    system: str = "none"
-    main_time: float = 0.0
-    byo_time: float = 0.0
-    byo_stones: int = 0
-    periods: int = 0
-    clocks: dict = field(default_factory=lambda: {BLACK: Clock(), WHITE: Clock()})
-
-    # ------------------------------------------------------------ settings
-
-    def set_none(self) -> None:
-        """No time limit."""
-        self._set("none", 0.0, 0.0, 0, 0)
-
-    def set_absolute(self, main: float) -> None:
-        """Sudden death: `main` seconds for the whole game."""
-        self._set("absolute", main, 0.0, 0, 0)
-
-    def set_canadian(self, main: float, byo_time: float, byo_stones: int) -> None:
-        """Main time, then `byo_stones` stones in each `byo_time` seconds."""
-        self._set("canadian", main, byo_time, byo_stones, 0)
-
-    def set_japanese(self, main: float, byo_time: float, periods: int) -> None:
-        """Main time, then `periods` periods of `byo_time` seconds (a period is lost by overrunning it)."""
-        self._set("japanese", main, byo_time, 0, periods)
-
-    def set_gtp(self, main: float, byo_time: float, byo_stones: int) -> None:
-        """GTP time_settings: byo_time > 0 with 0 stones means no limit, byo_time 0 means absolute
-        (and all zeros, no limit)."""
-        if byo_time > 0 and byo_stones == 0:
-            self.set_none()
-        elif byo_time == 0 or byo_stones == 0:
-            self.set_absolute(main) if main > 0 else self.set_none()
-        else:
-            self.set_canadian(main, byo_time, byo_stones)
-
-    def _set(self, system, main, byo_time, byo_stones, periods) -> None:
-        for value in (main, byo_time):
-            if not (math.isfinite(value) and value >= 0):
-                raise ValueError(f"time must be a finite number of seconds >= 0, got {value}")
-        if byo_stones < 0 or periods < 0:
-            raise ValueError("stones and periods must be >= 0")
-        if system == "japanese" and (periods == 0 or byo_time == 0) and main == 0:
-            system = "none"
-        self.system, self.main_time, self.byo_time = system, float(main), float(byo_time)
-        self.byo_stones, self.periods = int(byo_stones), int(periods)
-        self.reset_clocks()
-
-    def reset_clocks(self) -> None:
-        """Both clocks back to the start of a game."""
-        for color in (BLACK, WHITE):
-            self.clocks[color] = Clock(main=self.main_time)
-            if self.main_time == 0 and self.system in ("canadian", "japanese"):
-                self._enter_byo(self.clocks[color], 0.0)
-
-    def _enter_byo(self, c: Clock, overflow: float) -> None:
-        c.main, c.in_byo = 0.0, True
-        if self.system == "canadian":
-            c.period_left, c.stones_left = self.byo_time - overflow, self.byo_stones
-        elif self.system == "japanese":
-            lost = int(overflow // self.byo_time) if self.byo_time > 0 else 0
-            c.periods_left, c.period_left = max(0, self.periods - lost), self.byo_time
-
-    # ------------------------------------------------------------ clock updates
-
-    def time_left(self, color, seconds: float, stones: int) -> None:
-        """GTP time_left: `stones` 0 means in main time with `seconds` left; otherwise in byo-yomi
-        with `seconds` left in the period and `stones` stones (Canadian) or periods (Japanese) left."""
-        if not (math.isfinite(seconds) and seconds >= 0) or stones < 0:
-            raise ValueError("time_left needs seconds >= 0 and stones >= 0")
-        c = self.clocks[parse_color(color)]
-        if stones == 0 or self.system in ("none", "absolute"):
-            c.main, c.in_byo = float(seconds), False
-        else:
-            c.main, c.in_byo, c.period_left = 0.0, True, float(seconds)
-            if self.system == "japanese":
-                c.periods_left = int(stones)
-            else:
-                c.stones_left = int(stones)
-
-    def spend(self, color, seconds: float) -> None:
-        """Record `seconds` used on a move by `color` (local estimate until the next time_left)."""
-        c = self.clocks[parse_color(color)]
-        if self.system == "none":
-            return
-        if not c.in_byo:
-            c.main -= seconds
-            if c.main >= 0 or self.system == "absolute":
-                return
-            overflow = -c.main
-            self._enter_byo(c, overflow)
-            if self.system == "canadian":
-                self._canadian_stone(c)
-            return
-        if self.system == "canadian":
-            c.period_left -= seconds
-            self._canadian_stone(c)
-        elif self.system == "japanese":
-            if seconds > c.period_left and self.byo_time > 0:
-                c.periods_left = max(0, c.periods_left - max(1, int(seconds // self.byo_time)))
-            c.period_left = self.byo_time
-
-    def _canadian_stone(self, c: Clock) -> None:
-        c.stones_left -= 1
-        if c.stones_left <= 0:
-            c.period_left, c.stones_left = self.byo_time, self.byo_stones
-
-    # ------------------------------------------------------------ allocation
-
-    def budget(self, color, empty_points: int) -> float | None:
-        """Seconds to think about `color`'s next move, or None when there is no time limit."""
-        if self.system == "none":
-            return None
-        c = self.clocks[parse_color(color)]
-        if c.in_byo:
-            return max(self.MIN_BUDGET, self._byo_share(c))
-        moves = max(20.0, empty_points / 2)
-        share = max(0.0, c.main - self.SAFETY) / moves
-        if self.system == "absolute":
-            return max(self.MIN_BUDGET, min(share, c.main - self.SAFETY))
-        return max(self.MIN_BUDGET, share + max(0.0, self._byo_share(c)))
-
-    def _byo_share(self, c: Clock) -> float:
-        """Seconds for one move in byo-yomi, from the current period (or a fresh one in main time)."""
-        if self.system == "canadian":
-            seconds, stones = (c.period_left, c.stones_left) if c.in_byo else (self.byo_time, self.byo_stones)
-            return self.BYO_FRACTION * seconds / max(1, stones) - self.SAFETY
-        if self.system == "japanese":
-            if c.in_byo and c.periods_left <= 0:
-                return 0.0
-            seconds = c.period_left if c.in_byo else self.byo_time
-            return self.BYO_FRACTION * seconds - self.SAFETY
-        return 0.0
-
-
-# ---------------------------------------------------------------- the engine
-
 def default_search_factory(options: dict):
     """The production search: foogo.search.Search built from SearchConfig(**options) (imported here, lazily)."""
-    from .search import Search, SearchConfig
+    from ..search import Search, SearchConfig
     return Search(SearchConfig(**options))
 
 
@@ -438,12 +245,9 @@ class GtpEngine:
     @staticmethod
     def _float(word: str) -> float:
         try:
-            value = float(word)
-        except ValueError:
-            raise GtpError(f"syntax error: expected a number, got {word!r}") from None
-        if not math.isfinite(value):
-            raise GtpError(f"syntax error: expected a finite number, got {word!r}")
-        return value
+            return finite_number(word)
+        except ValueError as error:
+            raise GtpError(f"syntax error: {error}") from None
 
     def _name(self, p: int) -> str:
         if p == RESIGN:
@@ -842,7 +646,7 @@ class GtpEngine:
     def cmd_foogo_ownership(self, args):
         """foogo-ownership -> dboard of mean playout ownership, +1 black to -1 white."""
         self._arity(args, 0)
-        from .playout import ownership
+        from ..playout import ownership
         own = ownership(self.game.board, playouts=ANALYSIS_OWNERSHIP_PLAYOUTS, seed=self.seed)
         return self._dboard([f"{v:.2f}" for v in own])
 
@@ -992,254 +796,3 @@ class GtpEngine:
 def _per10000(x: float) -> int:
     """A fraction in [0, 1] as Leela Zero's integer in [0, 10000]."""
     return min(10000, max(0, int(round(10000 * x))))
-
-
-@dataclass
-class _Streamed:
-    """A response already written (or assembled) by a streaming handler; `tail` is what remains to return."""
-
-    tail: str
-
-
-def preprocess(line: str) -> str | None:
-    """GTP preprocessing (spec 2.2): drop control characters but HT, cut a comment from '#', HT to
-    space; None if nothing but white space is left. White space is GTP's, space and HT only: a
-    line of other (Unicode) spaces is a command, and gets its answer."""
-    line = _CONTROL.sub("", line.split("\n", 1)[0] if "\n" in line else line)
-    line = line.split("#", 1)[0].replace("\t", " ").strip(" ")
-    return line or None
-
-
-def _leading_id(text: str) -> str | None:
-    match = re.match(r"[ \t]*([0-9]+)[ \t]", text)
-    return match.group(1) if match else None
-
-
-def _frame(ok: bool, cid: str | None, text: str) -> str:
-    """`=id text` or `?id text`, no empty line inside, ended by an empty line."""
-    lines = text.split("\n")
-    body = "\n".join([lines[0]] + [line for line in lines[1:] if line.strip()])
-    sign = "=" if ok else "?"
-    head = f"{sign}{cid or ''}"
-    return f"{head} {body}\n\n" if body else f"{head}\n\n"
-
-
-# ---------------------------------------------------------------- serving
-
-_EOF = object()
-
-
-def _read_line(stream):
-    """One line (bytes or str) of at most MAX_LINE + 2 characters, the rest of a longer line
-    drained; None at end of input."""
-    line = stream.readline(MAX_LINE + 2)
-    if not line:
-        return None
-    newline, blank = (b"\n", _BLANK_BYTES) if isinstance(line, bytes) else ("\n", _BLANK_CHARS)
-    # a run of leading blanks says nothing: drop it, so that what is kept of a long line starts
-    # where its content (or comment) does
-    while not line.endswith(newline):
-        line = line.lstrip(blank)
-        if len(line) >= MAX_LINE + 2:
-            break
-        more = stream.readline(MAX_LINE + 2 - len(line))
-        if not more:
-            break
-        line += more
-    if not line.endswith(newline) and len(line) >= MAX_LINE + 2:
-        while True:
-            more = stream.readline(65536)
-            if not more or more.endswith(newline):
-                break
-    return line
-
-
-def _fd_lines(fd: int):
-    """Lines (bytes) read from a file descriptor with os.read, longer ones cut to MAX_LINE + 2 bytes.
-
-    Why not sys.stdin.buffer.readline: a daemon thread blocked in a BufferedReader holds its
-    lock, and the interpreter aborts at exit ("could not acquire lock ... at interpreter
-    shutdown") when `quit` ends the engine while the reader waits. os.read holds no lock."""
-    import os
-    pending = b""
-    skipping = False  # inside the rest of an over-long line
-    while True:
-        chunk = os.read(fd, 65536)
-        if not chunk:
-            if pending and not skipping:
-                yield pending
-            return
-        pending += chunk
-        while True:
-            cut = pending.find(b"\n")
-            if cut < 0:
-                if not skipping:
-                    pending = pending.lstrip(_BLANK_BYTES)  # a leading blank run says nothing
-                if len(pending) > MAX_LINE + 1:
-                    if not skipping:
-                        yield pending[: MAX_LINE + 2]
-                    skipping = True
-                    pending = b""
-                break
-            line, pending = pending[: cut + 1], pending[cut + 1:]
-            if skipping:
-                skipping = False
-                continue
-            yield line
-
-
-def serve(engine: GtpEngine, stdin, stdout) -> int:
-    """Answer GTP commands from stdin (text or binary) on stdout until `quit` or end of input; returns 0."""
-    try:
-        fd = stdin.fileno()
-    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is an OSError
-        fd = None
-    if fd is not None:
-        source = _fd_lines(fd)
-    else:
-        def lines_of(stream):
-            while (line := _read_line(stream)) is not None:
-                yield line
-        source = lines_of(stdin)
-    lock = threading.Lock()
-
-    def write(text: str) -> None:
-        with lock:
-            stdout.write(text)
-            stdout.flush()
-
-    lines: queue.Queue = queue.Queue()
-    arrived = threading.Event()
-
-    def reader() -> None:
-        try:
-            for line in source:
-                lines.put(line)
-                arrived.set()
-        except Exception:
-            engine._log(f"input reader stopped:\n{traceback.format_exc()}")
-        finally:
-            lines.put(_EOF)
-            arrived.set()
-
-    threading.Thread(target=reader, name="gtp-input", daemon=True).start()
-    while not engine.quit_requested:
-        line = lines.get()
-        if line is _EOF:
-            break
-        arrived.clear()
-        if not lines.empty():
-            arrived.set()
-        try:
-            response = engine.execute(line, stream=write, interrupt=arrived)
-        except Exception:  # execute guards its handlers; this is the last line of defence
-            engine._log(f"internal error:\n{traceback.format_exc()}")
-            response = _frame(False, None, "internal error")
-        if response:
-            try:
-                write(response)
-            except (BrokenPipeError, ValueError):
-                break
-    return 0
-
-
-# ---------------------------------------------------------------- command line
-
-def available_cores() -> int:
-    """The cores this process may run on (its CPU affinity where the system says, else the CPU count)."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):  # not Linux
-        return os.cpu_count() or 1
-
-
-def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    """Add the `foogo gtp` options to an argparse parser."""
-    parser.add_argument("--rules", choices=RULES, default="chinese", help="chinese (default) or tromp-taylor")
-    parser.add_argument("--playouts", type=int, default=None, metavar="N", help="playouts per move")
-    parser.add_argument("--time", type=float, default=None, metavar="SECONDS",
-                        help="seconds per move (GTP time controls take precedence)")
-    parser.add_argument("--threads", type=int, default=available_cores(),
-                        help=f"search threads (default: the cores this process may use, {available_cores()} here)")
-    parser.add_argument("--policy", choices=POLICIES, default="heavy",
-                        help="playout policy (default heavy, the strongest; light is uniform random)")
-    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    parser.add_argument("--no-resign", action="store_true", help="never resign")
-    parser.add_argument("--no-warm-up", action="store_true",
-                        help="do not compile/load the search kernels before the first command")
-    parser.add_argument("--resign-threshold", type=float, default=0.1, metavar="W",
-                        help="resign below this win rate (default 0.1)")
-    parser.add_argument("--size", type=int, default=9, help="initial board size (default 9)")
-    parser.add_argument("--memory", type=int, default=None, metavar="MB",
-                        help="cap on the search trees' memory, all threads together (default: 64 per 81 "
-                             "points, so 64 on 9x9 and 285 on 19x19, at most 512 and 1/8 of the RAM)")
-    parser.add_argument("--sgf-max-bytes", type=int, default=SGF_MAX_BYTES, metavar="N",
-                        help=f"loadsgf refuses larger files (default {SGF_MAX_BYTES})")
-    parser.add_argument("--sgf-max-moves", type=int, default=SGF_MAX_MOVES, metavar="N",
-                        help=f"loadsgf refuses longer main lines (default {SGF_MAX_MOVES})")
-    parser.add_argument("--komi", type=float, default=7.0, help="initial komi (default 7)")
-    parser.add_argument("--expand", type=float, default=None, metavar="N",
-                        help="grow a tree node below a move once it has N visits (tuning; default 2)")
-    return parser
-
-
-def run(args) -> int:
-    """`foogo gtp`: serve GTP on stdin/stdout with the parsed options; returns the exit status."""
-    if args.playouts is not None and args.playouts < 1:
-        print("foogo gtp: --playouts must be at least 1", file=sys.stderr)
-        return 2
-    if args.time is not None and not args.time > 0:
-        print("foogo gtp: --time must be positive", file=sys.stderr)
-        return 2
-    if args.threads < 1:
-        print("foogo gtp: --threads must be at least 1", file=sys.stderr)
-        return 2
-    if args.memory is not None and args.memory < 16:
-        print("foogo gtp: --memory must be at least 16 (MB)", file=sys.stderr)
-        return 2
-    if args.expand is not None and not args.expand >= 1:
-        print("foogo gtp: --expand must be at least 1", file=sys.stderr)
-        return 2
-    if args.sgf_max_bytes < 1 or args.sgf_max_moves < 1:
-        print("foogo gtp: --sgf-max-bytes and --sgf-max-moves must be at least 1", file=sys.stderr)
-        return 2
-    try:
-        engine = GtpEngine(rules=args.rules, playouts=args.playouts, seconds=args.time, threads=args.threads,
-                           policy=args.policy, seed=args.seed, resign=not args.no_resign,
-                           resign_threshold=args.resign_threshold, size=args.size, komi=args.komi,
-                           sgf_max_bytes=args.sgf_max_bytes, sgf_max_moves=args.sgf_max_moves,
-                           memory_mb=args.memory, expand_threshold=args.expand)
-    except ValueError as error:
-        print(f"foogo gtp: {error}", file=sys.stderr)
-        return 2
-    if not args.no_warm_up:
-        warm_up(args.policy)
-    return serve(engine, sys.stdin, sys.stdout)
-
-
-def warm_up(policy: str = "light") -> None:
-    """Compile (or load from numba's cache) every kernel a game uses before the first command is read.
-
-    Otherwise the first genmove would pay for compilation inside its time budget: about 20 s
-    on a fresh install, enough to lose on time under byo-yomi. With a warm cache this takes
-    about a second."""
-    start = time.perf_counter()
-    from .board import Board
-    from .playout import ownership
-    from .search import Search, SearchConfig
-
-    board = Board(5)
-    legal = [int(p) for p in board.geometry.points]
-    Search(SearchConfig(playouts=16, policy=policy, resign_threshold=None)).genmove(board, BLACK, 0.5, legal)
-    ownership(board, playouts=2)
-    print(f"foogo gtp: kernels ready in {time.perf_counter() - start:.1f} s", file=sys.stderr)
-
-
-def main(argv=None) -> int:
-    """`python -m foogo.gtp [options]`."""
-    parser = configure_parser(argparse.ArgumentParser(prog="foogo gtp", description="foogo's GTP engine"))
-    return run(parser.parse_args(argv))
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,0 +1,113 @@
+"""`foogo gtp`: the command line (options, warm-up) around the engine and the server."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+from ..game import RULES, SGF_MAX_BYTES, SGF_MAX_MOVES
+from ..geometry import BLACK
+from .engine import POLICIES, GtpEngine
+from .protocol import serve
+
+
+def available_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system says, else the CPU count)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not Linux
+        return os.cpu_count() or 1
+
+
+def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """Add the `foogo gtp` options to an argparse parser."""
+    parser.add_argument("--rules", choices=RULES, default="chinese", help="chinese (default) or tromp-taylor")
+    parser.add_argument("--playouts", type=int, default=None, metavar="N", help="playouts per move")
+    parser.add_argument("--time", type=float, default=None, metavar="SECONDS",
+                        help="seconds per move (GTP time controls take precedence)")
+    parser.add_argument("--threads", type=int, default=available_cores(),
+                        help=f"search threads (default: the cores this process may use, {available_cores()} here)")
+    parser.add_argument("--policy", choices=POLICIES, default="heavy",
+                        help="playout policy (default heavy, the strongest; light is uniform random)")
+    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    parser.add_argument("--no-resign", action="store_true", help="never resign")
+    parser.add_argument("--no-warm-up", action="store_true",
+                        help="do not compile/load the search kernels before the first command")
+    parser.add_argument("--resign-threshold", type=float, default=0.1, metavar="W",
+                        help="resign below this win rate (default 0.1)")
+    parser.add_argument("--size", type=int, default=9, help="initial board size (default 9)")
+    parser.add_argument("--memory", type=int, default=None, metavar="MB",
+                        help="cap on the search trees' memory, all threads together (default: 64 per 81 "
+                             "points, so 64 on 9x9 and 285 on 19x19, at most 512 and 1/8 of the RAM)")
+    parser.add_argument("--sgf-max-bytes", type=int, default=SGF_MAX_BYTES, metavar="N",
+                        help=f"loadsgf refuses larger files (default {SGF_MAX_BYTES})")
+    parser.add_argument("--sgf-max-moves", type=int, default=SGF_MAX_MOVES, metavar="N",
+                        help=f"loadsgf refuses longer main lines (default {SGF_MAX_MOVES})")
+    parser.add_argument("--komi", type=float, default=7.0, help="initial komi (default 7)")
+    parser.add_argument("--expand", type=float, default=None, metavar="N",
+                        help="grow a tree node below a move once it has N visits (tuning; default 2)")
+    return parser
+
+
+def run(args) -> int:
+    """`foogo gtp`: serve GTP on stdin/stdout with the parsed options; returns the exit status."""
+    if args.playouts is not None and args.playouts < 1:
+        print("foogo gtp: --playouts must be at least 1", file=sys.stderr)
+        return 2
+    if args.time is not None and not args.time > 0:
+        print("foogo gtp: --time must be positive", file=sys.stderr)
+        return 2
+    if args.threads < 1:
+        print("foogo gtp: --threads must be at least 1", file=sys.stderr)
+        return 2
+    if args.memory is not None and args.memory < 16:
+        print("foogo gtp: --memory must be at least 16 (MB)", file=sys.stderr)
+        return 2
+    if args.expand is not None and not args.expand >= 1:
+        print("foogo gtp: --expand must be at least 1", file=sys.stderr)
+        return 2
+    if args.sgf_max_bytes < 1 or args.sgf_max_moves < 1:
+        print("foogo gtp: --sgf-max-bytes and --sgf-max-moves must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        engine = GtpEngine(rules=args.rules, playouts=args.playouts, seconds=args.time, threads=args.threads,
+                           policy=args.policy, seed=args.seed, resign=not args.no_resign,
+                           resign_threshold=args.resign_threshold, size=args.size, komi=args.komi,
+                           sgf_max_bytes=args.sgf_max_bytes, sgf_max_moves=args.sgf_max_moves,
+                           memory_mb=args.memory, expand_threshold=args.expand)
+    except ValueError as error:
+        print(f"foogo gtp: {error}", file=sys.stderr)
+        return 2
+    if not args.no_warm_up:
+        warm_up(args.policy)
+    return serve(engine, sys.stdin, sys.stdout)
+
+
+def warm_up(policy: str = "light") -> None:
+    """Compile (or load from numba's cache) every kernel a game uses before the first command is read.
+
+    Otherwise the first genmove would pay for compilation inside its time budget: about 20 s
+    on a fresh install, enough to lose on time under byo-yomi. With a warm cache this takes
+    about a second."""
+    start = time.perf_counter()
+    from ..board import Board
+    from ..playout import ownership
+    from ..search import Search, SearchConfig
+
+    board = Board(5)
+    legal = [int(p) for p in board.geometry.points]
+    Search(SearchConfig(playouts=16, policy=policy, resign_threshold=None)).genmove(board, BLACK, 0.5, legal)
+    ownership(board, playouts=2)
+    print(f"foogo gtp: kernels ready in {time.perf_counter() - start:.1f} s", file=sys.stderr)
+
+
+def main(argv=None) -> int:
+    """`python -m foogo.gtp [options]`."""
+    parser = configure_parser(argparse.ArgumentParser(prog="foogo gtp", description="foogo's GTP engine"))
+    return run(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

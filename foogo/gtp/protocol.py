@@ -1,0 +1,178 @@
+"""GTP's wire: preprocessing, framing and serving (Go Text Protocol version 2, ../shared/GTP.md).
+
+`preprocess` turns an input line into a command or None (blank and comment lines are never
+answered); `_frame` makes `=id text` / `?id text` responses ended by an empty line; `serve` reads
+input in a thread (so that an analysis command can stream until the next line arrives) and
+writes only responses to stdout. Knows nothing of Go: it hands each line to an engine's
+`execute(line, stream, interrupt)` (engine.py).
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import re
+import threading
+import traceback
+from dataclasses import dataclass
+
+PROTOCOL_VERSION = "2"
+MAX_LINE = 8192  # longer command lines are refused ("syntax error"), the rest of the line drained
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")  # control characters except HT (LF is cut before)
+# what preprocessing removes or turns into a space, as bytes: the leading run of these in a line says
+# nothing, so the readers drop it before measuring a line against MAX_LINE
+_BLANK_BYTES = bytes(range(0, 10)) + bytes(range(11, 32)) + b"\x7f "
+_BLANK_CHARS = _BLANK_BYTES.decode("ascii")
+
+
+class GtpError(Exception):
+    """A failure answered as `? message`; the message starts with one of GTP's error words."""
+
+
+@dataclass
+class _Streamed:
+    """A response already written (or assembled) by a streaming handler; `tail` is what remains to return."""
+
+    tail: str
+
+
+def preprocess(line: str) -> str | None:
+    """GTP preprocessing (spec 2.2): drop control characters but HT, cut a comment from '#', HT to
+    space; None if nothing but white space is left. White space is GTP's, space and HT only: a
+    line of other (Unicode) spaces is a command, and gets its answer."""
+    line = _CONTROL.sub("", line.split("\n", 1)[0] if "\n" in line else line)
+    line = line.split("#", 1)[0].replace("\t", " ").strip(" ")
+    return line or None
+
+
+def _leading_id(text: str) -> str | None:
+    match = re.match(r"[ \t]*([0-9]+)[ \t]", text)
+    return match.group(1) if match else None
+
+
+def _frame(ok: bool, cid: str | None, text: str) -> str:
+    """`=id text` or `?id text`, no empty line inside, ended by an empty line."""
+    lines = text.split("\n")
+    body = "\n".join([lines[0]] + [line for line in lines[1:] if line.strip()])
+    sign = "=" if ok else "?"
+    head = f"{sign}{cid or ''}"
+    return f"{head} {body}\n\n" if body else f"{head}\n\n"
+
+
+# ---------------------------------------------------------------- serving
+
+_EOF = object()
+
+
+def _read_line(stream):
+    """One line (bytes or str) of at most MAX_LINE + 2 characters, the rest of a longer line
+    drained; None at end of input."""
+    line = stream.readline(MAX_LINE + 2)
+    if not line:
+        return None
+    newline, blank = (b"\n", _BLANK_BYTES) if isinstance(line, bytes) else ("\n", _BLANK_CHARS)
+    # a run of leading blanks says nothing: drop it, so that what is kept of a long line starts
+    # where its content (or comment) does
+    while not line.endswith(newline):
+        line = line.lstrip(blank)
+        if len(line) >= MAX_LINE + 2:
+            break
+        more = stream.readline(MAX_LINE + 2 - len(line))
+        if not more:
+            break
+        line += more
+    if not line.endswith(newline) and len(line) >= MAX_LINE + 2:
+        while True:
+            more = stream.readline(65536)
+            if not more or more.endswith(newline):
+                break
+    return line
+
+
+def _fd_lines(fd: int):
+    """Lines (bytes) read from a file descriptor with os.read, longer ones cut to MAX_LINE + 2 bytes.
+
+    Why not sys.stdin.buffer.readline: a daemon thread blocked in a BufferedReader holds its
+    lock, and the interpreter aborts at exit ("could not acquire lock ... at interpreter
+    shutdown") when `quit` ends the engine while the reader waits. os.read holds no lock."""
+    pending = b""
+    skipping = False  # inside the rest of an over-long line
+    while True:
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            if pending and not skipping:
+                yield pending
+            return
+        pending += chunk
+        while True:
+            cut = pending.find(b"\n")
+            if cut < 0:
+                if not skipping:
+                    pending = pending.lstrip(_BLANK_BYTES)  # a leading blank run says nothing
+                if len(pending) > MAX_LINE + 1:
+                    if not skipping:
+                        yield pending[: MAX_LINE + 2]
+                    skipping = True
+                    pending = b""
+                break
+            line, pending = pending[: cut + 1], pending[cut + 1:]
+            if skipping:
+                skipping = False
+                continue
+            yield line
+
+
+def serve(engine, stdin, stdout) -> int:
+    """Answer GTP commands from stdin (text or binary) on stdout until `quit` or end of input; returns 0.
+    engine: a GtpEngine (its execute, quit_requested and _log)."""
+    try:
+        fd = stdin.fileno()
+    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is an OSError
+        fd = None
+    if fd is not None:
+        source = _fd_lines(fd)
+    else:
+        def lines_of(stream):
+            while (line := _read_line(stream)) is not None:
+                yield line
+        source = lines_of(stdin)
+    lock = threading.Lock()
+
+    def write(text: str) -> None:
+        with lock:
+            stdout.write(text)
+            stdout.flush()
+
+    lines: queue.Queue = queue.Queue()
+    arrived = threading.Event()
+
+    def reader() -> None:
+        try:
+            for line in source:
+                lines.put(line)
+                arrived.set()
+        except Exception:
+            engine._log(f"input reader stopped:\n{traceback.format_exc()}")
+        finally:
+            lines.put(_EOF)
+            arrived.set()
+
+    threading.Thread(target=reader, name="gtp-input", daemon=True).start()
+    while not engine.quit_requested:
+        line = lines.get()
+        if line is _EOF:
+            break
+        arrived.clear()
+        if not lines.empty():
+            arrived.set()
+        try:
+            response = engine.execute(line, stream=write, interrupt=arrived)
+        except Exception:  # execute guards its handlers; this is the last line of defence
+            engine._log(f"internal error:\n{traceback.format_exc()}")
+            response = _frame(False, None, "internal error")
+        if response:
+            try:
+                write(response)
+            except (BrokenPipeError, ValueError):
+                break
+    return 0
