@@ -38,6 +38,7 @@ import argparse
 import collections
 import datetime
 import json
+import math
 import os
 import queue
 import re
@@ -377,6 +378,9 @@ class _Match:
         if self.games < 1:
             raise ValueError("--games must be at least 1")
         self.komi = float(args.komi)
+        if not math.isfinite(self.komi):
+            raise ValueError(f"--komi must be a finite number, got {args.komi}")
+        self.names = {"A": getattr(args, "black_name", None), "B": getattr(args, "white_name", None)}
         self.timeout = float(args.timeout)
         if not self.timeout > 0:
             raise ValueError("--timeout must be positive")
@@ -441,7 +445,7 @@ class _Match:
             self.referee_name = self._start_referee()
         a, b = self.players["A"], self.players["B"]
         for p in (a, b):
-            p.label = p.full_name
+            p.label = self.names[p.key] or p.full_name
         if a.label == b.label:
             a.label, b.label = f"{a.label} (A)", f"{b.label} (B)"
 
@@ -652,8 +656,8 @@ class _Match:
         root = game.get_root()
         root.set("KM", self.komi)
         root.set("RU", "Chinese")
-        root.set("PB", self.players[rec.black].full_name)
-        root.set("PW", self.players[rec.white].full_name)
+        root.set("PB", self.players[rec.black].label)  # distinct even when both engines give one name
+        root.set("PW", self.players[rec.white].label)
         root.set("RE", rec.result)
         root.set("GN", f"game {rec.number}")
         root.set("DT", datetime.date.today().isoformat())
@@ -787,8 +791,12 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--startup-timeout", type=float, default=None, metavar="SECONDS",
                         help="seconds an engine has to answer `name` and `version` after it starts "
                              "(default: --timeout)")
-    parser.add_argument("--json", metavar="FILE", default=None, help="write the results as JSON here")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar or per-game lines")
+    parser.add_argument("--black-name", metavar="NAME", default=None,
+                        help="engine A's name in the table and the SGFs (default: its name and version)")
+    parser.add_argument("--white-name", metavar="NAME", default=None, help="engine B's name, likewise")
+    parser.add_argument("--json", metavar="FILE", default=None,
+                        help="write the results as JSON here ('-': to stdout, the table then to stderr)")
+    parser.add_argument("--quiet", action="store_true", help="print nothing but errors (and --json's output)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -809,7 +817,10 @@ def run(args: argparse.Namespace) -> int:
     if code and not match.records:
         return code
     summary = match.summary()
-    print(format_table(summary))
-    if args.json:
+    if not args.quiet:
+        print(format_table(summary), file=sys.stderr if args.json == "-" else sys.stdout)
+    if args.json == "-":
+        print(json.dumps(summary, indent=2))
+    elif args.json:
         Path(args.json).write_text(json.dumps(summary, indent=2) + "\n")
     return code or (130 if match.interrupted else 0)

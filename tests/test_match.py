@@ -256,7 +256,7 @@ def test_gnugo_against_gnugo_alternating_writes_loadable_sgfs(tmp_path):
         assert game.get_size() == 5
         assert game.get_komi() == 3.5
         assert root.get("RU") == "Chinese"
-        assert root.get("PB") == root.get("PW") == "GNU Go 3.8"
+        assert (root.get("PB"), root.get("PW")) == (g["black"], g["white"])  # "GNU Go 3.8 (A)" and "(B)"
         assert root.get("RE") == g["result"]
         moves = [node.get_move() for node in game.get_main_sequence()[1:]]
         assert len(moves) == g["moves"] > 0
@@ -326,9 +326,18 @@ def test_engine_crashing_on_the_opponents_move_loses(tmp_path, fake):
 
 
 @needs_gnugo
+def run_match(*argv: str) -> int:
+    """Run `foogo match` with exactly `argv`; return its exit code."""
+    parser = argparse.ArgumentParser()
+    configure_parser(parser)
+    return run(parser.parse_args(list(argv)))
+
+
 def test_engine_without_name_plays_and_stdout_holds_only_the_table(tmp_path, fake, capfd):
-    code, s = play_match(tmp_path, "--black", fake("--no-name"), "--white", GNUGO_CMD,
-                         "--games", "1", "--size", "5")
+    out_json = tmp_path / "s.json"
+    code = run_match("--black", fake("--no-name"), "--white", GNUGO_CMD, "--games", "1", "--size", "5",
+                     "--json", str(out_json))
+    s = json.loads(out_json.read_text())
     assert code == 0
     a = engine(s, "A")
     assert a["label"] == a["command"]  # no name: the command names it
@@ -400,6 +409,31 @@ def test_an_engine_exiting_at_once_stops_the_match_saying_its_exit_code(tmp_path
     assert code == 1 and s is None and "failed to start" in err and "code 3" in err
 
 
+def test_json_to_stdout_puts_the_table_on_stderr_and_quiet_prints_nothing(tmp_path, fake, capfd):
+    common = ["--black", fake(), "--white", fake(), "--games", "1", "--size", "5", "--referee", "none"]
+    assert run_match(*common, "--json", "-") == 0
+    out, err = capfd.readouterr()
+    assert json.loads(out)["games"] == 1 and "Win rate" in err
+    assert run_match(*common, "--quiet") == 0
+    out, err = capfd.readouterr()
+    assert out == "" and err == ""
+    assert not (tmp_path / "-").exists()
+
+
+def test_sgf_names_the_players_apart(tmp_path, fake):
+    sgf_dir = tmp_path / "sgf"
+    code, s = play_match(tmp_path, "--black", fake(), "--white", fake(), "--games", "2", "--size", "5",
+                         "--alternate", "--referee", "none", "--sgf-dir", str(sgf_dir), "--black-name", "Alice")
+    assert code == 0
+    names = set()
+    for path in sorted(sgf_dir.glob("game-*.sgf")):
+        root = sgf.Sgf_game.from_bytes(path.read_bytes()).get_root()
+        assert root.get("PB") != root.get("PW")
+        names |= {root.get("PB"), root.get("PW")}
+    assert "Alice" in names and engine(s, "A")["label"] == "Alice"
+
+
 def test_bad_options_exit_with_code_2(tmp_path, fake):
+    assert play_match(tmp_path, "--black", fake(), "--white", fake(), "--komi", "nan")[0] == 2
     assert play_match(tmp_path, "--black", fake(), "--white", fake(), "--games", "0")[0] == 2
     assert play_match(tmp_path, "--black", fake(), "--white", fake(), "--size", "30")[0] == 2

@@ -126,12 +126,12 @@ def test_tallies_add_exactly_in_any_order():
         total = Tally()
         for i in order:
             total.add(Tally.of(parts[i], np.ones(len(parts[i])), np.zeros(len(parts[i]))))
-        assert summarize(total, [0.5]) == summarize(whole, [0.5])
+        assert summarize(total, [0.5], 9) == summarize(whole, [0.5], 9)
 
 
 def test_summary_of_a_small_histogram():
     scores = np.array([-3, -1, -1, 1, 1, 1, 3, 5])
-    figures = summarize(Tally.of(scores, np.full(8, 10), np.array([0] * 7 + [1])), [0.0, 1.0, 6.5])
+    figures = summarize(Tally.of(scores, np.full(8, 10), np.array([0] * 7 + [1])), [0.0, 1.0, 6.5], 5)
     assert figures["n"] == 8 and figures["mean"] == pytest.approx(scores.mean())
     assert figures["std"] == pytest.approx(scores.std(ddof=1))
     half = 2.365 * scores.std(ddof=1) / math.sqrt(8)  # Student's t, 7 degrees of freedom
@@ -143,6 +143,14 @@ def test_summary_of_a_small_histogram():
     assert at1["black_share"] == pytest.approx(3.5 / 8)
     assert at65["black_wins"] == 0 and at65["wilson95"][0] == 0.0
     assert figures["moves_mean"] == 10 and figures["capped"] == 1
+
+
+def test_the_mean_interval_stays_within_the_scores_a_board_allows():
+    # two 7x7 games scored 49 and 9: Student's t with one degree of freedom reaches far past 49
+    figures = summarize(Tally.of(np.array([49, 9]), np.full(2, 50), np.zeros(2)), [7.0], 7)
+    assert figures["ci95"][1] == 49 and figures["ci95"][0] < 9
+    figures = summarize(Tally.of(np.array([-49, -9]), np.full(2, 50), np.zeros(2)), [7.0], 7)
+    assert figures["ci95"][0] == -49
 
 
 def test_fair_komi_of_a_symmetric_distribution_is_zero():
@@ -174,7 +182,7 @@ def test_figures_equal_a_direct_computation_from_run_playouts(tmp_path):
     assert report["complete"] and [g["group"] for g in report["groups"]] == [5, 7]
     for g in report["groups"]:
         batch = run_playouts(Board(g["group"]), 3000, seed=derived_seed(0, "random", g["group"]))
-        direct = summarize(Tally.of(batch.scores, batch.moves, batch.capped), report["komi"])
+        direct = summarize(Tally.of(batch.scores, batch.moves, batch.capped), report["komi"], g["group"])
         assert {k: v for k, v in g.items() if k != "group"} == json.loads(json.dumps(direct))
         assert g["mean"] == pytest.approx(batch.scores.mean())
         assert g["win"][0]["black_wins"] == int((batch.scores > 0).sum())

@@ -26,7 +26,8 @@ def results(manifest: dict, chunks: dict, komi: list[float]) -> dict:
     groups = []
     for g in manifest["groups"]:
         if g in tallies:
-            groups.append({"group": g, **summarize(tallies[g], komi)})
+            size = g if manifest["mode"] == "random" else manifest["size"]
+            groups.append({"group": g, **summarize(tallies[g], komi, size)})
     planned = plan(manifest)
     return {"format": FORMAT, "manifest": manifest, "komi": komi,
             "complete": all((g, f) in chunks for g, f, _ in planned),
@@ -189,7 +190,9 @@ def write_plots(run: RunDir, report: dict) -> list[str]:
     ax = fig.add_subplot()
     xs = [g["group"] for g in groups]
     means = np.array([g["mean"] for g in groups])
-    errs = np.array([(g["mean"] - g["ci95"][0]) if g["ci95"] else 0.0 for g in groups])
+    # the interval as reported: clipped to the board's scores, so not always symmetric
+    errs = np.array([[(g["mean"] - g["ci95"][0]) if g["ci95"] else 0.0 for g in groups],
+                     [(g["ci95"][1] - g["mean"]) if g["ci95"] else 0.0 for g in groups]])
     ax.errorbar(xs, means, yerr=errs, fmt="o-", capsize=3, label="mean score, 95% CI")
     ax.plot(xs, [g["fair_komi"] for g in groups], "s--", ms=4, label="fair komi (mid-quantile)")
     ax.axhline(0, color="0.6", lw=0.8)

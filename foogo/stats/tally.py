@@ -107,8 +107,10 @@ def quantile_rank(hist: list[tuple[int, int]], rank: int) -> int:
     return hist[-1][0]
 
 
-def summarize(tally: Tally, komi: list[float]) -> dict:
-    """Every figure of one group from its tally (n >= 1): plain JSON-ready values, None where undefined."""
+def summarize(tally: Tally, komi: list[float], size: int) -> dict:
+    """Every figure of one group from its tally (n >= 1) on a size x size board: plain JSON-ready
+    values, None where undefined. The mean's interval is clipped to the scores a board allows
+    (-size^2 .. size^2): with few games Student's t can reach past them."""
     n = tally.n
     hist = tally.histogram()
     total = sum(s * c for s, c in hist)
@@ -135,7 +137,7 @@ def summarize(tally: Tally, komi: list[float]) -> dict:
         "n": n,
         "mean": mean,
         "std": std,
-        "ci95": [mean - half, mean + half] if half is not None else None,
+        "ci95": [max(mean - half, -size * size), min(mean + half, size * size)] if half is not None else None,
         "median": (median_lo + median_hi) / 2,
         "median_ci95": [quantile_rank(hist, r_lo), quantile_rank(hist, r_hi)],
         "fair_komi": fair_komi(hist, n),
