@@ -19,6 +19,7 @@ import numpy as np
 from bitarray import bitarray
 
 from . import board_kernels as bk
+from . import render
 from .geometry import BLACK, COLUMNS, EMPTY, PASS, WHITE, Geometry, OffBoardError, geometry, parse_color
 
 _REASONS = {bk.OCCUPIED: "occupied", bk.KO: "ko", bk.SUICIDE: "suicide"}
@@ -213,6 +214,10 @@ class Board:
             rows.append(f"{row + 1:2d} {cells} {row + 1:2d}")
         rows.append(letters)
         return "\n".join(rows)
+
+    def _repr_svg_(self) -> str:
+        """The board as an SVG picture (Jupyter shows it): coordinates, last move, ko point."""
+        return render.board_svg(self)
 
     def __repr__(self) -> str:
         return f"Board(size={self.size}, to_move={_name(self.to_move)}, hash={self.hash:#018x})"

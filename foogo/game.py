@@ -230,6 +230,10 @@ class Game:
         """BLACK or WHITE: the opponent of the last mover (colours out of turn are allowed)."""
         return self.board.to_move
 
+    def _repr_svg_(self) -> str:
+        """The position as an SVG picture (Jupyter shows it): its board with the last move and ko point."""
+        return self.board._repr_svg_()
+
     def copy(self) -> "Game":
         """An independent copy (snapshot boards are shared: they are never mutated)."""
         other = Game.__new__(Game)

@@ -121,6 +121,27 @@ class Geometry:
         return self.point(row, col)
 
 
+def is_star_point(size: int, row: int, col: int) -> bool:
+    """True at a star point (hoshi) as GNU Go draws them; row and col from 0 at A1."""
+    if size in (2, 4):
+        return False
+    if size == 3:
+        return row == 1 and col == 1
+    if size == 5:
+        return (row in (1, 3) and col in (1, 3)) or (row == 2 and col == 2)
+    edge = 2 if size <= 11 else 3
+    middle = size // 2
+    m = size - 1 - row if row >= middle else row
+    n = size - 1 - col if col >= middle else col
+    if m == edge and n == edge:
+        return True
+    if size % 2 == 0:
+        return False
+    if size < 12:
+        return m == middle and n == middle
+    return m in (edge, middle) and n in (edge, middle)
+
+
 def geometry(size: int) -> Geometry:
     """The cached Geometry of a size in 2..25 (ValueError otherwise)."""
     return _build(check_size(size))  # checked first: the cache would hash a bad size

@@ -46,3 +46,52 @@ def test_no_section_arithmetic_anywhere():
 def test_the_owner_itself_spells_them():
     text = OWNER.read_text()
     assert all(pattern.search(text) for pattern in FORBIDDEN.values())
+
+
+# ---------------------------------------------------------------- data flows one way
+
+# geometry -> board -> policy -> playout -> game -> search -> gtp / match / stats / bench -> cli, with
+# the kernels beside their modules, render (pictures of any board-like object) between geometry
+# and board, and leaves that import nothing of foogo below all
+LAYERS = {
+    "jit": 0, "bits": 0, "intervals": 0, "numbers": 0,
+    "geometry": 1, "render": 2, "board_kernels": 3, "board": 3, "policy": 4, "playout": 5, "game": 6,
+    "tree": 7, "search": 7, "gtp": 8, "match": 8, "stats": 8, "bench": 8, "cli": 9,
+}
+GROUPS = {"board_kernels": "board", "tree": "search", "bits": "jit"}  # kernels with their drivers; bit
+# intrinsics with the compiler set-up
+
+
+def foogo_imports(path):
+    """The foogo modules (first component under foogo) a file imports, lazily or not."""
+    import ast
+    package = path.relative_to(ROOT / "foogo").parts[:-1]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = list(package[:len(package) - node.level + 1]) if node.level <= len(package) + 1 else []
+                parts = base + (node.module.split(".") if node.module else [])
+                names = [parts] if node.module else [base + [alias.name] for alias in node.names]
+            elif node.module and node.module.split(".")[0] == "foogo":
+                names = [node.module.split(".")[1:]]
+            else:
+                continue
+            found |= {n[0] for n in names if n and not n[0].startswith("__")}  # not __version__
+        elif isinstance(node, ast.Import):
+            found |= {a.name.split(".")[1] for a in node.names if a.name.startswith("foogo.")}
+    return found
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "foogo").rglob("*.py")), ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_module_imports_a_module_to_its_right(path):
+    rel = path.relative_to(ROOT / "foogo").parts
+    module = rel[0][:-3] if len(rel) == 1 else rel[0]
+    if module in ("__init__", "__main__"):
+        return  # the package's face re-exports from every layer
+    assert module in LAYERS, f"{module} has no place in the data flow: add it to LAYERS"
+    group = GROUPS.get(module, module)
+    for target in foogo_imports(path) - {module}:
+        assert target in LAYERS, f"{path.name} imports {target}, which has no place in LAYERS"
+        same = LAYERS[target] == LAYERS[module] and GROUPS.get(target, target) == group
+        assert LAYERS[target] < LAYERS[module] or same, f"{'/'.join(rel)} imports {target}, to its right"

@@ -27,7 +27,18 @@ from ..game import (
     check_rules,
     max_fixed_handicap,
 )
-from ..geometry import BLACK, COLOR_NAMES, COLUMNS, PASS, RESIGN, WHITE, OffBoardError, check_size, parse_color
+from ..geometry import (
+    BLACK,
+    COLOR_NAMES,
+    COLUMNS,
+    PASS,
+    RESIGN,
+    WHITE,
+    OffBoardError,
+    check_size,
+    is_star_point,
+    parse_color,
+)
 from ..intervals import wilson
 from ..numbers import finite_number
 from .clock import TimeManager
@@ -53,27 +64,6 @@ def default_search_factory(options: dict):
     """The production search: foogo.search.Search built from SearchConfig(**options) (imported here, lazily)."""
     from ..search import Search, SearchConfig
     return Search(SearchConfig(**options))
-
-
-def _hoshi(size: int, row: int, col: int) -> bool:
-    """GNU Go's star points for showboard."""
-    if size in (2, 4):
-        return False
-    if size == 3:
-        return row == 1 and col == 1
-    if size == 5:
-        return (row in (1, 3) and col in (1, 3)) or (row == 2 and col == 2)
-    edge = 2 if size <= 11 else 3
-    middle = size // 2
-    m = size - 1 - row if row >= middle else row
-    n = size - 1 - col if col >= middle else col
-    if m == edge and n == edge:
-        return True
-    if size % 2 == 0:
-        return False
-    if size < 12:
-        return m == middle and n == middle
-    return m in (edge, middle) and n in (edge, middle)
 
 
 class GtpEngine:
@@ -525,7 +515,7 @@ class GtpEngine:
             cells = []
             for col in range(n):
                 c = board.color_at(g.point(row, col))
-                cells.append("X" if c == BLACK else "O" if c == WHITE else "+" if _hoshi(n, row, col) else ".")
+                cells.append("X" if c == BLACK else "O" if c == WHITE else "+" if is_star_point(n, row, col) else ".")
             line = f"{row + 1:2d} {' '.join(cells)} {row + 1}"
             if i == (n - 2 if n < 10 else 8):
                 line += f"     WHITE (O) has captured {board.captures(WHITE)} stones"
