@@ -187,6 +187,9 @@ def run(args: argparse.Namespace) -> int:
     if not 0 < args.min_seconds <= 3600:
         print("foogo bench: --min-seconds must be above 0 and at most 3600", file=sys.stderr)
         return 2
+    # the first line at once: on a fresh install the report follows some 15 s of compilation
+    print(f"foogo bench: {args.size}x{args.size} {args.policy} playouts, {args.repeats} timed runs; loading the "
+          "kernels first (compiled once after an install: about 15 s)", file=sys.stderr, flush=True)
     if args.threads > default_threads():
         print(f"foogo bench: note: {args.threads} threads on {default_threads()} cores", file=sys.stderr)
     report = measure(args.size, args.playouts, args.threads, args.seed, args.komi, args.repeats, args.policy,

@@ -971,3 +971,26 @@ def test_the_engine_process_exits_cleanly_on_quit_with_stdin_still_open():
     assert out == b"=1 foogo\n\n=2\n\n"
     assert proc.returncode == 0, err
     assert b"Fatal" not in err
+
+
+def test_the_protocol_answers_while_the_kernels_warm_up_and_the_search_waits(monkeypatch):
+    from foogo.gtp import command
+    started, release = threading.Event(), threading.Event()
+
+    def slow_warm_up(policy):
+        started.set()
+        release.wait(30)
+
+    monkeypatch.setattr(command, "warm_up", slow_warm_up)
+    engine = make_engine(script=["E5"])
+    engine.kernels_ready = command.start_warm_up("heavy")
+    assert started.wait(10)
+    assert send(engine, "name", "protocol_version", "play b D4") == ["= foogo\n\n", "= 2\n\n", "=\n\n"]
+    answers = []
+    thread = threading.Thread(target=lambda: answers.append(engine.execute("genmove w")))
+    thread.start()
+    thread.join(0.5)
+    assert thread.is_alive() and not answers  # genmove waits for the kernels
+    release.set()
+    thread.join(10)
+    assert answers == ["= E5\n\n"]

@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import threading
 import time
+import traceback
 
 from ..game import RULES, SGF_MAX_BYTES, SGF_MAX_MOVES
 from ..geometry import BLACK
@@ -81,16 +83,35 @@ def run(args) -> int:
         print(f"foogo gtp: {error}", file=sys.stderr)
         return 2
     if not args.no_warm_up:
-        warm_up(args.policy)
+        print("foogo gtp: loading kernels in the background (compiled once after an install: about 20 s); "
+              "commands are answered meanwhile, genmove and analysis wait for them", file=sys.stderr, flush=True)
+        engine.kernels_ready = start_warm_up(args.policy)
     return serve(engine, sys.stdin, sys.stdout)
 
 
-def warm_up(policy: str = "light") -> None:
-    """Compile (or load from numba's cache) every kernel a game uses before the first command is read.
+def start_warm_up(policy: str = "light") -> threading.Event:
+    """warm_up in a background thread; the Event is set when it has finished (or failed, logged), so
+    that the protocol answers at once while the kernels compile and only the search waits."""
+    done = threading.Event()
 
-    Otherwise the first genmove would pay for compilation inside its time budget: about 20 s
-    on a fresh install, enough to lose on time under byo-yomi. With a warm cache this takes
-    about a second."""
+    def work() -> None:
+        try:
+            warm_up(policy)
+        except Exception:  # the search will compile on demand, or fail, where it is used
+            print(f"foogo gtp: warm-up failed:\n{traceback.format_exc()}", file=sys.stderr, flush=True)
+        finally:
+            done.set()
+
+    threading.Thread(target=work, name="foogo-warm-up", daemon=True).start()
+    return done
+
+
+def warm_up(policy: str = "light") -> None:
+    """Compile (or load from numba's cache) every kernel a game uses, the board's first (about 4 s on a
+    fresh install, so that play and friends wait little), then the search's (about 16 s more).
+
+    Otherwise the first genmove would pay for compilation inside its time budget, enough to lose
+    on time under byo-yomi. With a warm cache this takes about a second."""
     start = time.perf_counter()
     from ..board import Board
     from ..playout import ownership

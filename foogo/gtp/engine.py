@@ -88,6 +88,7 @@ class GtpEngine:
         self.sgf_limits = dict(max_bytes=sgf_max_bytes, max_moves=sgf_max_moves)  # for loadsgf
         self._search_factory = search_factory or default_search_factory
         self._search = None
+        self.kernels_ready: threading.Event | None = None  # set by `foogo gtp`'s background warm-up
         self.time = TimeManager()
         self.log = log if log is not None else sys.stderr
         self.quit_requested = False
@@ -136,7 +137,9 @@ class GtpEngine:
 
     @property
     def search(self):
-        """The search object, built on first use."""
+        """The search object, built on first use, once the kernels are ready (see kernels_ready)."""
+        if self.kernels_ready is not None:
+            self.kernels_ready.wait()
         if self._search is None:
             self._search = self._search_factory(dict(self.search_options))
         return self._search
