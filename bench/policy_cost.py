@@ -31,7 +31,7 @@ def positions(size: int, games: int) -> list[Game]:
             if move in SAMPLE_MOVES:
                 found.append(game.copy())
             color = game.to_move
-            result = search.genmove(game.board.copy(), color, game.komi, game.legal_moves(color))
+            result = search.genmove(game.board.copy(), color, game.komi, game.legal_points(color))
             game.play(color, result.move)
             if game.last_passes() >= 2:
                 break
@@ -43,7 +43,7 @@ def cpu_seconds(game: Game, policy: str, playouts: int) -> float:
     color = game.to_move
     search = Search(SearchConfig(playouts=playouts, policy=policy, seed=5, resign_threshold=None))
     start = time.process_time()
-    search.genmove(game.board.copy(), color, game.komi, game.legal_moves(color))
+    search.genmove(game.board.copy(), color, game.komi, game.legal_points(color))
     return time.process_time() - start
 
 

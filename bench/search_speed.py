@@ -29,7 +29,7 @@ def search_rate(game: Game, seconds: float, policy: str, seed: int) -> float:
     color = game.to_move
     search = Search(SearchConfig(seconds=seconds, threads=1, seed=seed, policy=policy, resign_threshold=None))
     start = time.process_time()
-    result = search.genmove(game.board, color, 7.5, game.legal_moves(color), time_budget=seconds)
+    result = search.genmove(game.board, color, 7.5, game.legal_points(color), time_budget=seconds)
     return result.playouts / (time.process_time() - start)
 
 

@@ -4,12 +4,17 @@ Start reading at `board.py` (a move), `playout.py` (a playout), `search.py` (a
 search iteration) and `gtp/engine.py` (a GTP command).
 """
 
-from .board import Board, BoardInconsistent, IllegalMove, MoveResult, board_from_ascii
-from .geometry import BLACK, EMPTY, PASS, WHITE, geometry, opponent, parse_color
+__version__ = "0.1.0"  # before the imports: gtp and cli read it from here
 
-__version__ = "0.1.0"
+from . import render
+from .board import Board, BoardInconsistent, IllegalMove, MoveResult, board_from_ascii
+from .game import Game, GameError, SgfError
+from .geometry import BLACK, EMPTY, PASS, WHITE, geometry, opponent, parse_color
+from .playout import PlayoutBatch, run_playouts
+from .search import Search, SearchConfig, SearchResult
 
 __all__ = [
     "BLACK", "WHITE", "EMPTY", "PASS", "Board", "BoardInconsistent", "IllegalMove", "MoveResult",
-    "board_from_ascii", "geometry", "opponent", "parse_color", "__version__",
+    "board_from_ascii", "Game", "GameError", "SgfError", "Search", "SearchConfig", "SearchResult",
+    "run_playouts", "PlayoutBatch", "render", "geometry", "opponent", "parse_color", "__version__",
 ]

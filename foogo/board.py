@@ -51,11 +51,13 @@ class BoardInconsistent(AssertionError):
 
 @dataclass
 class MoveResult:
-    """What a move did: its padded point (or PASS), the stones it captured and, for a suicide, lost."""
+    """What a move did: where (`vertex`, a GTP name; `point`, the kernels' padded index), the stones
+    it captured and, for a suicide, lost (GTP names)."""
 
     point: int
     captured: list[str] = field(default_factory=list)
     suicided: list[str] = field(default_factory=list)
+    vertex: str = ""
 
 
 class Board:
@@ -72,12 +74,13 @@ class Board:
     # ------------------------------------------------------------ moves
 
     def play(self, color, vertex) -> MoveResult:
-        """Play a stone (or pass) for `color` at `vertex`; IllegalMove leaves the board unchanged."""
+        """Play a stone (or pass) for `color` ("b", "white", BLACK, ...) at `vertex` ("D4", "pass" or
+        (row, col) from A1); IllegalMove leaves the board unchanged."""
         c = parse_color(color)
         p = self._point(vertex)
         if p == PASS:
             bk.play_pass(self._s, c)
-            return MoveResult(PASS)
+            return MoveResult(PASS, vertex="pass")
         code = bk.legality(self._s, p, c, self.allow_suicide)
         if code:
             reason = _REASONS[code]
@@ -89,8 +92,8 @@ class Board:
         points = self.geometry.points
         gone = [self.geometry.name(q) for q in points[(before[points] != EMPTY) & (colors[points] == EMPTY)]]
         if n < 0:
-            return MoveResult(p, suicided=gone)
-        return MoveResult(p, captured=gone)
+            return MoveResult(p, suicided=gone, vertex=self.geometry.name(p))
+        return MoveResult(p, captured=gone, vertex=self.geometry.name(p))
 
     def is_legal(self, color, vertex) -> bool:
         """True if `color` may play at `vertex` now under the board rules; False off board.

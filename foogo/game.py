@@ -308,7 +308,13 @@ class Game:
         p = self.geometry.parse(vertex)
         return p == PASS or not self._repeats(c, p)
 
-    def legal_moves(self, color) -> list[int]:
+    def legal_moves(self, color) -> list[str]:
+        """GTP names of the points where `color` may play under the game's rules (superko included),
+        A1 first, row by row; passing is always legal and not listed."""
+        name = self.geometry.name
+        return [name(p) for p in self.legal_points(color)]
+
+    def legal_points(self, color) -> list[int]:
         """Padded points (no PASS) where `color` may play under the game's rules, in A1..row order."""
         c = parse_color(color)
         board = self.board

@@ -98,9 +98,18 @@ class Geometry:
         return self.names[p]
 
     def parse(self, vertex) -> int:
-        """Padded index (or PASS) of a GTP vertex "D4"/"pass" or a padded index.
+        """Padded index (or PASS) of a vertex: a GTP name ("D4", "pass"), a (row, col) pair counted
+        from 0 at A1, or, the kernels' low-level layer, a padded index itself.
 
         Raises OffBoardError for a point not on this board, ValueError if malformed."""
+        if isinstance(vertex, tuple):
+            if len(vertex) != 2 or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+                                           for v in vertex):
+                raise ValueError(f"a (row, col) vertex is two integers, got {vertex!r}")
+            row, col = int(vertex[0]), int(vertex[1])
+            if not (0 <= row < self.size and 0 <= col < self.size):
+                raise OffBoardError(f"(row, col) {vertex!r} is off the {self.size}x{self.size} board")
+            return self.point(row, col)
         if isinstance(vertex, (int, np.integer)) and not isinstance(vertex, bool):
             p = int(vertex)
             if p == PASS or (0 <= p < self.npoints and self.onboard[p]):

@@ -38,7 +38,7 @@ import numpy as np
 
 from . import board_kernels as bk
 from . import tree as tk
-from .geometry import BLACK, PASS, RESIGN, WHITE, parse_color
+from .geometry import BLACK, PASS, RESIGN, WHITE, geometry, parse_color
 from .playout import move_cap
 from .policy import PATTERN_TABLE, POLICIES, policy_id  # noqa: F401 (POLICIES: this module's API)
 
@@ -97,7 +97,9 @@ class SearchConfig:
 
 @dataclass
 class SearchResult:
-    """What a search found: a move (padded point, PASS or RESIGN) and the statistics behind it."""
+    """What a search found: a move and the statistics behind it. In GTP names: `vertex` ("D4", "pass"
+    or "resign"), `pv_vertices`, `vertex_visits` and `vertex_winrates`; the fields themselves hold
+    the kernels' padded points (PASS, RESIGN), keyed likewise."""
 
     move: int
     winrate: float  # for the colour that searched, of the chosen move
@@ -112,11 +114,39 @@ class SearchResult:
     # deviation of black's final margin (area score less komi) in this search's playouts through it
     color: int = BLACK
     stopped: str = ""  # why the search ended: budget, playouts, settled, clear, stop, passed, empty
+    size: int = 0  # the board's size, for the GTP names (0: unknown)
 
     @property
     def playouts_per_second(self) -> float:
         """Iterations per second of wall time."""
         return self.playouts / self.seconds if self.seconds > 0 else 0.0
+
+    def _name(self, p: int) -> str:
+        if p == RESIGN:
+            return "resign"
+        if not self.size:
+            raise ValueError("this SearchResult does not know its board size: no GTP names")
+        return geometry(self.size).name(p)
+
+    @property
+    def vertex(self) -> str:
+        """The chosen move's GTP name: "D4", "pass" or "resign"."""
+        return self._name(self.move)
+
+    @property
+    def pv_vertices(self) -> list[str]:
+        """The principal variation in GTP names."""
+        return [self._name(p) for p in self.pv]
+
+    @property
+    def vertex_visits(self) -> dict[str, int]:
+        """GTP name -> real visits of the root moves searched."""
+        return {self._name(p): n for p, n in self.visits.items()}
+
+    @property
+    def vertex_winrates(self) -> dict[str, float]:
+        """GTP name -> win rate (for the side that searched) of the root moves searched."""
+        return {self._name(p): w for p, w in self.winrates.items()}
 
 
 class _Tree:
@@ -302,18 +332,20 @@ class Search:
         for tree in self._trees:
             tree.clear()
 
-    def genmove(self, board, color, komi: float, legal_moves, time_budget: float | None = None,
+    def genmove(self, board, color, komi: float, legal_moves=None, time_budget: float | None = None,
                 stop: threading.Event | None = None, progress=None, interval: float = 0.5) -> SearchResult:
         """Search (board, color) within the budget and return the chosen move and statistics.
 
-        legal_moves: padded points legal for color under the game's rules (pass is always allowed).
-        time_budget overrides config.seconds; stop ends the search early; progress(result) is
+        legal_moves: the moves the game's rules allow color (GTP names, (row, col) pairs or padded
+        points; Game.legal_moves gives them with superko); None: every move the board allows.
+        Pass is always allowed. time_budget overrides config.seconds; stop ends the search early; progress(result) is
         called about every `interval` seconds while searching."""
         color = parse_color(color)
         start = time.perf_counter()
         legal = self._root_moves(board, color, legal_moves)
         if board.last_move == PASS and self._wins_by_passing(board, color, komi):
-            return SearchResult(PASS, 1.0, 0, time.perf_counter() - start, [PASS], color=color, stopped="passed")
+            return SearchResult(PASS, 1.0, 0, time.perf_counter() - start, [PASS], color=color, stopped="passed",
+                                size=board.size)
         seconds = time_budget if time_budget is not None else self.config.seconds
         playouts = self.config.playouts
         if seconds is None and playouts is None:
@@ -493,7 +525,7 @@ class Search:
         ownership = np.sum([tree.ownership for tree in self._trees], axis=0)
         ownership = ownership[board.geometry.points] / max(samples, 1)
         if not visits or max(visits.values()) <= 0:
-            return SearchResult(PASS, 0.5, total, elapsed, [PASS], {}, {}, ownership, color)
+            return SearchResult(PASS, 0.5, total, elapsed, [PASS], {}, {}, ownership, color=color, size=board.size)
         priors, scores = self._root_knowledge()
         best = max(visits, key=lambda m: (visits[m], wins[m]))
         winrate = wins[best] / visits[best]
@@ -507,15 +539,19 @@ class Search:
             move=move, winrate=winrate, playouts=total, seconds=elapsed, pv=pv,
             visits={m: int(n) for m, n in visits.items() if n > 0},
             winrates={m: wins[m] / visits[m] for m in visits if visits[m] > 0},
-            ownership=ownership, color=color, priors=priors, scores=scores,
+            ownership=ownership, color=color, priors=priors, scores=scores, size=board.size,
         )
 
     @staticmethod
     def _root_moves(board, color: int, legal_moves) -> np.ndarray:
         """The legal moves worth searching: legal ones that the playout rule allows (no own-eye fills)."""
         s, _ = board._state()
-        moves = sorted(int(p) for p in legal_moves
-                       if int(p) != PASS and bk.is_playable(s, int(p), color))
+        g = board.geometry
+        if legal_moves is None:
+            points = [int(p) for p in g.points if board.is_legal(color, int(p))]
+        else:
+            points = [g.parse(v) for v in legal_moves]
+        moves = sorted(p for p in points if p != PASS and bk.is_playable(s, p, color))
         return np.array(moves, dtype=np.int32)
 
     @staticmethod

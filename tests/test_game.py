@@ -75,7 +75,7 @@ def test_retaking_the_ko_after_two_passes_is_superko(rules):
     assert error.value.reason == "superko"
     assert game.state_key() == before
     assert not game.is_legal(WHITE, "B3")
-    assert game.geometry.parse("B3") not in game.legal_moves(WHITE)
+    assert game.geometry.parse("B3") not in game.legal_points(WHITE)
 
 
 @pytest.mark.parametrize("rules", RULES)
@@ -109,7 +109,7 @@ def test_multi_stone_suicide_is_illegal_under_chinese_rules():
         game.play(BLACK, "A1")
     assert error.value.reason == "suicide"
     assert game.board.color_at("A2") == BLACK
-    assert game.geometry.parse("A1") not in game.legal_moves(BLACK)
+    assert game.geometry.parse("A1") not in game.legal_points(BLACK)
 
 
 def test_multi_stone_suicide_removes_both_stones_under_tromp_taylor():
@@ -136,7 +136,7 @@ def test_legal_moves_agree_with_playing_each_point(rules):
         game = Game(5, rules=rules)
         for _ in range(40):
             color = rng.choice([BLACK, WHITE])
-            legal = game.legal_moves(color)
+            legal = game.legal_points(color)
             brute = []
             for p in game.geometry.points:
                 trial = game.copy()
@@ -397,7 +397,7 @@ def random_game(size, moves, seed):
     rnd = random.Random(seed)
     color = BLACK
     while len(game.history) < moves:
-        legal = game.legal_moves(color)
+        legal = game.legal_points(color)
         game.play(color, rnd.choice(legal) if len(legal) > 2 and rnd.random() < 0.95 else PASS)
         color = 3 - color
     return game

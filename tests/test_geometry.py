@@ -104,11 +104,24 @@ def test_malformed_vertex_raises_value_error_not_off_board(vertex):
     assert not isinstance(error.value, OffBoardError)
 
 
-@pytest.mark.parametrize("vertex", [None, 4.0, True, False, (3, 3), b"D4", ["D4"]])
+@pytest.mark.parametrize("vertex", [None, 4.0, True, False, b"D4", ["D4"]])
 def test_vertex_of_the_wrong_type_raises_value_error(vertex):
     with pytest.raises(ValueError, match="GTP name") as error:
         geometry(9).parse(vertex)
     assert not isinstance(error.value, OffBoardError)
+
+
+def test_a_row_col_pair_counts_from_a1():
+    g = geometry(9)
+    assert g.name(g.parse((0, 0))) == "A1" and g.name(g.parse((3, 2))) == "C4" and g.name(g.parse((8, 8))) == "J9"
+    with pytest.raises(OffBoardError):
+        g.parse((9, 0))
+    with pytest.raises(OffBoardError):
+        g.parse((0, -1))
+    for bad in [(1,), (1, 2, 3), (1.0, 2), (True, 2), ("D", 4)]:
+        with pytest.raises(ValueError, match="row, col") as error:
+            g.parse(bad)
+        assert not isinstance(error.value, OffBoardError)
 
 
 @pytest.mark.parametrize("size, vertex", [(9, "J10"), (9, "K1"), (9, "A0"), (9, "Z25"), (19, "U1"), (19, "A20"),

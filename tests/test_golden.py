@@ -69,7 +69,7 @@ def _search_summary(game, policy, playouts):
     """'move; visits of every root move' of a one-thread fixed-playout search."""
     color = game.to_move
     result = Search(SearchConfig(playouts=playouts, threads=1, seed=3, policy=policy)).genmove(
-        game.board, color, 7.5, game.legal_moves(color))
+        game.board, color, 7.5, game.legal_points(color))
     name = game.geometry.name
     visits = ",".join(f"{name(p)}:{v}" for p, v in sorted(result.visits.items()))
     return f"{name(result.move) if result.move >= 0 else result.move}; {visits}"

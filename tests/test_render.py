@@ -6,8 +6,7 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pytest
 
-from foogo import BLACK, WHITE, Board, board_from_ascii
-from foogo import render
+from foogo import BLACK, WHITE, Board, board_from_ascii, render
 from foogo.game import Game
 from foogo.search import SearchResult
 

@@ -225,7 +225,7 @@ def test_selfplay_game_ends_and_scores():
     search = Search(SearchConfig(playouts=300, seed=13, resign_threshold=None))
     color = BLACK
     for _ in range(75):
-        result = search.genmove(game.board.copy(), color, game.komi, game.legal_moves(color))
+        result = search.genmove(game.board.copy(), color, game.komi, game.legal_points(color))
         game.play(color, result.move)
         game.board.check_consistency()
         if game.last_passes() >= 2:

@@ -23,12 +23,12 @@ management of other engines (match.py).
 """
 
 from .clock import Clock, TimeManager
-from .command import available_cores, configure_parser, main, run, warm_up
+from .command import configure_parser, main, run, start_warm_up, warm_up
 from .engine import ENGINE_NAME, POLICIES, GtpEngine, default_search_factory
 from .protocol import MAX_LINE, PROTOCOL_VERSION, GtpError, preprocess, serve
 
 __all__ = [
-    "Clock", "TimeManager", "available_cores", "configure_parser", "main", "run", "warm_up", "ENGINE_NAME",
+    "Clock", "TimeManager", "start_warm_up", "configure_parser", "main", "run", "warm_up", "ENGINE_NAME",
     "POLICIES", "GtpEngine", "default_search_factory", "MAX_LINE", "PROTOCOL_VERSION", "GtpError", "preprocess",
     "serve",
 ]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import threading
 import time
@@ -11,16 +10,9 @@ import traceback
 
 from ..game import RULES, SGF_MAX_BYTES, SGF_MAX_MOVES
 from ..geometry import BLACK
+from ..playout import default_threads
 from .engine import POLICIES, GtpEngine
 from .protocol import serve
-
-
-def available_cores() -> int:
-    """The cores this process may run on (its CPU affinity where the system says, else the CPU count)."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):  # not Linux
-        return os.cpu_count() or 1
 
 
 def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
@@ -29,8 +21,8 @@ def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser
     parser.add_argument("--playouts", type=int, default=None, metavar="N", help="playouts per move")
     parser.add_argument("--time", type=float, default=None, metavar="SECONDS",
                         help="seconds per move (GTP time controls take precedence)")
-    parser.add_argument("--threads", type=int, default=available_cores(),
-                        help=f"search threads (default: the cores this process may use, {available_cores()} here)")
+    parser.add_argument("--threads", type=int, default=default_threads(),
+                        help=f"search threads (default: the cores this process may use, {default_threads()} here)")
     parser.add_argument("--policy", choices=POLICIES, default="heavy",
                         help="playout policy (default heavy, the strongest; light is uniform random)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")

@@ -404,7 +404,7 @@ class GtpEngine:
     def _think(self, color: int, budget: float | None, progress=None, interval: float = 0.5):
         """Run the search for `color` on the current position -> (SearchResult or None, legal moves);
         progress(result) is called about every `interval` seconds while it searches."""
-        legal = self.game.legal_moves(color)
+        legal = self.game.legal_points(color)
         if not legal:
             return None, legal
         board = self.game.board.copy()
@@ -478,7 +478,7 @@ class GtpEngine:
                 if status == "dead" and c != color]
         if not dead:
             return None
-        legal = set(game.legal_moves(color))
+        legal = set(game.legal_points(color))
         eyes = game.board.eyes(color)
         strings = [s for s in board_strings(game.board) if s[0] != color]
         dead_heads = {pts[0] for pts, _ in dead}
@@ -565,7 +565,7 @@ class GtpEngine:
         """all_legal COLOR -> the legal board points."""
         self._arity(args, 1)
         color = self._color(args[0])
-        return " ".join(self._name(p) for p in self.game.legal_moves(color))
+        return " ".join(self._name(p) for p in self.game.legal_points(color))
 
     def cmd_list_stones(self, args):
         """list_stones COLOR -> the points holding that colour's stones."""
@@ -722,7 +722,7 @@ class GtpEngine:
 
     def _analyze(self, args, kata: bool):
         color, interval, want_ownership = self._parse_analyze_args(args)
-        legal = self.game.legal_moves(color)
+        legal = self.game.legal_points(color)
         head = _frame(True, self._cid, "")[:-1]  # "=id\n": the response stays open
         lines: list[str] = []
         stream, interrupt = self._stream, self._interrupt

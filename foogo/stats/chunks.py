@@ -72,7 +72,7 @@ def selfplay_game(size: int, playouts_per_move: int, seed: int, game_komi: float
     search = Search(SearchConfig(playouts=playouts_per_move, threads=1, seed=seed, resign_threshold=None))
     color, played, stones = BLACK, 0, 0
     while game.last_passes() < 2 and played < move_cap(size):
-        result = search.genmove(game.board.copy(), color, game_komi, game.legal_moves(color))
+        result = search.genmove(game.board.copy(), color, game_komi, game.legal_points(color))
         move = int(result.move)
         if move == RESIGN:
             raise RuntimeError("the search resigned although resign_threshold=None")
