@@ -411,3 +411,18 @@ def test_the_default_tree_memory_grows_with_the_board_and_fits_the_machine(monke
     search._ensure_trees(Board(19).geometry, None)
     tree_bytes = sum(a.nbytes for a in search._trees[0].arrays) + search._trees[0].capacity[0] * 4
     assert 100 * 2**20 < tree_bytes <= 128 * 2**20
+
+
+def test_a_search_speaks_go_coordinates():
+    game = Game(7, komi=0.5)
+    game.play("b", "D4")
+    result = Search(SearchConfig(playouts=400, seed=2)).genmove(game.board, "w", game.komi, game.legal_moves("w"))
+    names = game.legal_moves("w")
+    assert result.vertex in names + ["pass", "resign"]
+    assert result.pv_vertices[0] == result.vertex
+    assert set(result.vertex_visits) <= set(names) | {"pass"} and sum(result.vertex_visits.values()) > 0
+    assert result.vertex_winrates.keys() == result.vertex_visits.keys()
+    # legal moves may be given as names, (row, col) pairs or not at all
+    by_pairs = Search(SearchConfig(playouts=50, seed=2)).genmove(game.board, "w", 0.5, [(0, 0), (0, 1)])
+    assert by_pairs.vertex in ("A1", "B1", "pass")
+    assert Search(SearchConfig(playouts=50, seed=2)).genmove(game.board, "w", 0.5).vertex != "D4"
