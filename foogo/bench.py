@@ -29,7 +29,7 @@ import time
 
 from .board import Board
 from .geometry import MAX_SIZE, MIN_SIZE
-from .playout import default_threads, run_playouts
+from .playout import default_threads, resolve_policy, run_playouts
 
 JSON_KEYS = ("size", "threads", "playouts", "repeats", "playouts_per_second", "playouts_per_second_min",
              "playouts_per_second_max", "playouts_per_cpu_second", "playouts_per_cpu_second_min",
@@ -51,8 +51,9 @@ def playouts_for(seconds: float, rate: float) -> int:
 
 
 def measure(size: int = 9, playouts: int | None = None, threads: int = 1, seed: int = 0,
-            komi: float = 7.5, repeats: int = 3, policy: str = "light", min_seconds: float = 2.0) -> dict:
-    """Time `repeats` runs of the same seeded playouts of the named policy from the empty board
+            komi: float = 7.5, repeats: int = 3, policy="light", min_seconds: float = 2.0) -> dict:
+    """Time `repeats` runs of the same seeded playouts of a policy (a name, "module:function" or a
+    custom policy function: see playout.custom_batch) from the empty board
     (`playouts` each, or enough for `min_seconds` of wall time when None); return the report
     dict with medians and min..max of playouts/s by wall and by CPU clock, and ns per move."""
     board = Board(size)
@@ -99,7 +100,7 @@ def measure(size: int = 9, playouts: int | None = None, threads: int = 1, seed: 
         "mean_score": round(float(batch.scores.mean()), 3) if playouts else 0.0,
         "komi": komi,
         "capped": int(batch.capped.sum()),
-        "policy": policy,
+        "policy": policy if isinstance(policy, str) else getattr(policy, "__name__", repr(policy)),
     }
 
 
@@ -168,8 +169,9 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--komi", type=float, default=7.5, help="komi for the win counts (default 7.5)")
     parser.add_argument("--repeats", type=int, default=3,
                         help="timed runs; the report gives their median and min..max (default 3)")
-    parser.add_argument("--policy", choices=("light", "heavy"), default="light",
-                        help="playout policy (default light)")
+    parser.add_argument("--policy", default="light", metavar="light|heavy|MODULE:FUNCTION",
+                        help="playout policy: light (default), heavy, or a custom policy function "
+                             "(e.g. examples.capture_first:capture_first)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of the text report")
 
 
@@ -183,6 +185,11 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if not math.isfinite(args.komi):
         print(f"foogo bench: --komi must be a finite number, got {args.komi}", file=sys.stderr)
+        return 2
+    try:
+        resolve_policy(args.policy)
+    except ValueError as error:
+        print(f"foogo bench: {error}", file=sys.stderr)
         return 2
     if not 0 < args.min_seconds <= 3600:
         print("foogo bench: --min-seconds must be above 0 and at most 3600", file=sys.stderr)

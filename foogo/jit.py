@@ -14,6 +14,8 @@
             helpers that made a fresh compile of the playout take 167 s against
             16 s this way, for the same playouts/s.
 * `jit`     an ordinary cached numba function (may allocate): drivers, checks.
+* `uncached_nogil`  a driver made at run time around a user's function (custom
+            playout policies, playout.custom_batch): not cached, see below.
 
 `kernel` and `inline` index like C, as Cython's wraparound=False does: a
 negative index is not wrapped to the end of the array (there is no `a[-1]` in a
@@ -161,3 +163,6 @@ kernel = njit(cache=True, _nrt=False, nogil=True, **_pipeline)  # type: ignore[c
 inline = njit(cache=True, _nrt=False, forceinline=True, **_pipeline)  # type: ignore[call-overload]
 jit = njit(cache=True)
 jit_nogil = njit(cache=True, nogil=True)
+# a kernel built around a function given at run time (a custom playout policy): numba's cache
+# keys such kernels on the function object, so they are never found again; compiled per process
+uncached_nogil = njit(nogil=True)

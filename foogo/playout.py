@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import board_kernels as bk
-from .jit import jit_nogil, kernel
+from .jit import inline, jit_nogil, kernel, uncached_nogil
 from .policy import (  # noqa: F401
     HEAVY,
     LIGHT,
@@ -50,6 +50,9 @@ def move_cap(size: int) -> int:
     return 3 * size * size
 
 
+BROKEN = 2  # a playout's `capped` when a custom policy chose a point it may not take (see custom_batch)
+
+
 @kernel
 def playout(s, z, zob, rng, cap, trace, owners, policy, table):
     """Play position (s, z) out in place with policy LIGHT or HEAVY (table: the heavy
@@ -59,6 +62,14 @@ def playout(s, z, zob, rng, cap, trace, owners, policy, table):
     owners (int8[P]) receives the final owner of each point (see board_kernels.area); pass
     empty arrays for neither. Returns (black-minus-white area score, stones played,
     1 if the cap was hit else 0)."""
+    return play_out_with(s, z, zob, rng, cap, trace, owners, choose, policy, table)
+
+
+@inline
+def play_out_with(s, z, zob, rng, cap, trace, owners, chooser, policy, table):
+    """playout with any chooser(s, z, c, rng, policy, table) -> point or PASS: the built-in choose,
+    or a custom policy's checked chooser, which answers a point below PASS when its policy broke
+    the rule (the playout then stops, `capped` BROKEN)."""
     c = np.int64(s[bk.M_TO_MOVE])
     passes = np.int64(s[bk.M_PASSES])
     moves = 0
@@ -68,7 +79,10 @@ def playout(s, z, zob, rng, cap, trace, owners, policy, table):
         if moves >= cap:
             capped = 1
             break
-        p = choose(s, z, c, rng, policy, table)
+        p = chooser(s, z, c, rng, policy, table)
+        if p < PASS:
+            capped = BROKEN
+            break
         if p == PASS:
             bk.play_pass(s, c)
             passes += 1
@@ -90,11 +104,108 @@ def playout_batch(s0, z0, zob, seed, first, cap, scores, moves, capped, policy, 
     rng = np.zeros(1, dtype=np.uint64)
     no_trace = np.empty(0, dtype=np.int32)
     no_owners = np.empty(0, dtype=np.int8)
+    _batch_into(s0, z0, s, z, rng, no_trace, no_owners, zob, seed, first, cap, scores, moves, capped, choose,
+                policy, table)
+
+
+@inline
+def _batch_into(s0, z0, s, z, rng, no_trace, no_owners, zob, seed, first, cap, scores, moves, capped, chooser,
+                policy, table):
+    """The loop of a batch, with any chooser (see play_out_with), on the caller's scratch arrays."""
     for i in range(scores.shape[0]):
-        s[:] = s0
-        z[:] = z0
+        for j in range(s0.shape[0]):
+            s[j] = s0[j]
+        for j in range(z0.shape[0]):
+            z[j] = z0[j]
         seed_rng(rng, seed, first + i)
-        scores[i], moves[i], capped[i] = playout(s, z, zob, rng, cap, no_trace, no_owners, policy, table)
+        scores[i], moves[i], capped[i] = play_out_with(s, z, zob, rng, cap, no_trace, no_owners, chooser,
+                                                       policy, table)
+
+
+# ---------------------------------------------------------------- custom policies
+
+_CUSTOM_BATCHES: dict = {}
+_CHECKED: dict = {}
+
+
+def checked_chooser(policy):
+    """A chooser (play_out_with's signature) calling custom `policy` and answering PASS - 1, which
+    stops the playout, when it chose a point it may not take (see custom_batch)."""
+    checked = _CHECKED.get(policy)
+    if checked is not None:
+        return checked
+
+    @uncached_nogil
+    def checked(s, z, c, rng, _policy, table):
+        p = policy(s, z, c, rng, table)
+        if p == PASS:
+            return PASS
+        if p < 0 or p >= s[bk.M_P] or bk.legality(s, p, c, True) != bk.LEGAL:
+            return PASS - 1
+        return p
+
+    _CHECKED[policy] = checked
+    return checked
+
+
+def custom_batch(policy):
+    """The batch kernel (playout_batch's signature) for a custom playout policy, compiled on first
+    use (numba cannot cache kernels specialised on a function, so each process compiles it once).
+
+    A custom policy is a numba function `policy(s, z, color, rng, table) -> point` (policy.py's
+    seam, as choose_light and choose_heavy): s and z the position (read them with
+    board_kernels' accessors), color the side to move, rng the random stream (random_below),
+    table the heavy policy's patterns; it answers a padded point or PASS. The point must be empty,
+    not the ko point and not a single-stone suicide (bk.legality with suicide allowed): a policy
+    that breaks this stops its playout, which run_playouts reports as a ValueError."""
+    batch = _CUSTOM_BATCHES.get(policy)
+    if batch is not None:
+        return batch
+    checked = checked_chooser(policy)
+
+    # playout_batch's body with the checked chooser: the scratch arrays cannot move into the inline
+    # _batch_into (kernels do not allocate), nor into a cached function taking the chooser (numba
+    # would miss its cache and add a file to it at every start)
+    @uncached_nogil
+    def batch(s0, z0, zob, seed, first, cap, scores, moves, capped, _policy, table):
+        s = s0.copy()
+        z = z0.copy()
+        rng = np.zeros(1, dtype=np.uint64)
+        no_trace = np.empty(0, dtype=np.int32)
+        no_owners = np.empty(0, dtype=np.int8)
+        _batch_into(s0, z0, s, z, rng, no_trace, no_owners, zob, seed, first, cap, scores, moves, capped, checked,
+                    0, table)
+
+    _CUSTOM_BATCHES[policy] = batch
+    return batch
+
+
+def custom_policy_function(policy):
+    """The custom policy function (see custom_batch) that `policy` is or names ("module:function"),
+    or None for the built-in "light" and "heavy"; ValueError for anything else."""
+    if isinstance(policy, str) and ":" not in policy:
+        policy_id(policy)  # ValueError naming the built-in policies
+        return None
+    if isinstance(policy, str):
+        import importlib
+        module, _, name = policy.partition(":")
+        try:
+            policy = getattr(importlib.import_module(module), name)
+        except (ImportError, AttributeError) as error:
+            raise ValueError(f"cannot load the playout policy {module}:{name}: {error}") from None
+    if not callable(policy) or not hasattr(policy, "py_func"):
+        raise ValueError(f"a playout policy is 'light', 'heavy', 'module:function' or a numba function, "
+                         f"not {policy!r}")
+    return policy
+
+
+def resolve_policy(policy):
+    """A policy as the kernels take it: (policy id, batch kernel) for "light", "heavy", a custom policy
+    function (see custom_batch) or "module:function" naming one; ValueError otherwise."""
+    function = custom_policy_function(policy)
+    if function is None:
+        return policy_id(policy), playout_batch
+    return LIGHT, custom_batch(function)
 
 
 CHOSE_UNPLAYABLE, CHOSE_KO = 100, 101  # checked_playouts: the chooser broke the card's rule
@@ -199,12 +310,14 @@ def play_out(board, seed: int = 0, index: int = 0, policy: str = "light"):
 
 
 def run_playouts(board, count: int, seed: int = 0, threads: int = 1, first: int = 0,
-                 policy: str = "light") -> PlayoutBatch:
+                 policy="light") -> PlayoutBatch:
     """Playouts first .. first + count - 1 of the run seeded `seed` from `board`, on `threads` threads,
-    with the named policy ("light" or "heavy").
+    with a playout policy: "light", "heavy", a custom policy (a numba function, see custom_batch)
+    or "module:function" naming one.
 
-    The results depend only on (board, seed, first, count, policy), never on the thread count."""
-    kind = policy_id(policy)
+    The results depend only on (board, seed, first, count, policy), never on the thread count.
+    ValueError if a custom policy chose a point it may not take."""
+    kind, batch = resolve_policy(policy)
     if count < 0:
         raise ValueError(f"playout count must be >= 0, got {count}")
     if threads < 1:
@@ -221,7 +334,7 @@ def run_playouts(board, count: int, seed: int = 0, threads: int = 1, first: int 
 
     def work(job):
         a, b = job
-        playout_batch(s0, z0, zob, seed, first + a, cap, scores[a:b], moves[a:b], capped[a:b], kind, PATTERN_TABLE)
+        batch(s0, z0, zob, seed, first + a, cap, scores[a:b], moves[a:b], capped[a:b], kind, PATTERN_TABLE)
 
     if len(jobs) <= 1:
         for job in jobs:
@@ -229,7 +342,12 @@ def run_playouts(board, count: int, seed: int = 0, threads: int = 1, first: int 
     else:
         with ThreadPoolExecutor(max_workers=len(jobs)) as pool:
             list(pool.map(work, jobs))
-    return PlayoutBatch(scores, moves, capped, time.perf_counter() - start, threads)
+    seconds = time.perf_counter() - start
+    broken = np.flatnonzero(capped == BROKEN)
+    if broken.size:
+        raise ValueError(f"the playout policy {policy!r} chose a point it may not take (occupied, ko or a "
+                         f"single-stone suicide) in playout {first + int(broken[0])}")
+    return PlayoutBatch(scores, moves, capped, seconds, threads)
 
 
 def ownership(board, playouts: int = 300, seed: int = 0, threads: int = 1) -> np.ndarray:

@@ -39,7 +39,7 @@ import numpy as np
 from . import board_kernels as bk
 from . import tree as tk
 from .geometry import BLACK, PASS, RESIGN, WHITE, geometry, parse_color
-from .playout import move_cap
+from .playout import custom_policy_function, move_cap, resolve_policy
 from .policy import PATTERN_TABLE, POLICIES, policy_id  # noqa: F401 (POLICIES: this module's API)
 
 DEFAULT_PLAYOUTS = 5000
@@ -73,7 +73,8 @@ class SearchConfig:
     playouts: int | None = None
     seconds: float | None = None
     threads: int = 1
-    policy: str = "light"  # playouts and priors: "light" (uniform) or "heavy" (policy.py)
+    policy: object = "light"  # playouts and priors: "light" (uniform), "heavy" (policy.py), or a custom
+    # policy function or "module:function" (playout.custom_batch: its playouts, light priors)
     seed: int = 0
     resign_threshold: float | None = 0.1  # resign below this win rate; None never resigns
     equiv: float = 1000.0  # RAVE equivalence parameter
@@ -84,7 +85,7 @@ class SearchConfig:
     # None: default_memory_mb(board size)
 
     def __post_init__(self):
-        policy_id(self.policy)  # ValueError naming the policies for an unknown one
+        resolve_policy(self.policy)  # ValueError naming the policies for an unknown one
         if self.playouts is not None and self.playouts < 1:
             raise ValueError(f"playouts must be at least 1, got {self.playouts}")
         if self.seconds is not None and not self.seconds > 0:
@@ -153,8 +154,12 @@ class _Tree:
     """One thread's tree with its scratch arrays and random stream."""
 
     def __init__(self, geometry, max_nodes: int, max_edges: int, seed: int, prior: float,
-                 expand_threshold: float):
+                 expand_threshold: float, policy="light"):
         self.geometry = geometry
+        self.policy = policy
+        # the built-in policies' cached kernel, or one compiled for a custom policy function
+        function = custom_policy_function(policy)
+        self.kernel = tk.run_iterations if function is None else tk.custom_iterations(function)
         self.n0 = prior  # the prior's weight (SearchConfig.prior): real visits are N less the prior
         self.expand_threshold = expand_threshold  # SearchConfig's, before any collection
         # numpy's zeros are mapped, not touched: memory is taken as the tree fills, up to the cap
@@ -265,10 +270,13 @@ class _Tree:
     def run(self, count: int, params: np.ndarray) -> int:
         """Run `count` iterations; returns how many ran."""
         ni, nh, ei, ef, ek, meta = self.arrays
-        done = tk.run_iterations(ni, nh, ei, ef, ek, meta, self.root_s, self.root_z, self.geometry.zobrist,
+        done = self.kernel(ni, nh, ei, ef, ek, meta, self.root_s, self.root_z, self.geometry.zobrist,
                                  self.s, self.z, self.trace, self.tstart, self.path, self.firstc,
                                  self.owners, self.ownership, self.scores, self.rng, params, PATTERN_TABLE,
                                  count)
+        if done < 0:
+            raise ValueError(f"the playout policy {self.policy!r} chose a point it may not take "
+                             "(occupied, ko or a single-stone suicide)")
         self.iterations += done
         return done
 
@@ -372,7 +380,7 @@ class Search:
         params[tk.P_EXPAND] = c.expand_threshold
         params[tk.P_PRIOR] = c.prior
         params[tk.P_CAP] = move_cap(board.size)
-        params[tk.P_POLICY] = policy_id(c.policy)
+        params[tk.P_POLICY] = resolve_policy(c.policy)[0]
         return params
 
     def _ensure_trees(self, geometry, playouts: int | None) -> None:
@@ -389,7 +397,7 @@ class Search:
             max_edges = min(max_edges, max(want, 4 * (geometry.size ** 2 + 1)))
         max_nodes = max_edges // EDGES_PER_NODE + 16
         self._trees = [_Tree(geometry, max_nodes, max_edges, self.config.seed * 1000 + k + 1, self.config.prior,
-                             self.config.expand_threshold) for k in range(threads)]
+                             self.config.expand_threshold, self.config.policy) for k in range(threads)]
         self._geometry = geometry
 
     def _search(self, board, color, komi, legal, seconds, playouts, stop, progress, interval, start,

@@ -39,9 +39,9 @@ import numpy as np
 
 from . import board_kernels as bk
 from .bits import ONE, trailing_zeros
-from .jit import inline, kernel
-from .playout import PASS, playout
-from .policy import HEAVY, matches_pattern, self_atari  # noqa: F401 (self_atari: tree API)
+from .jit import inline, kernel, uncached_nogil
+from .playout import BROKEN, PASS, checked_chooser, play_out_with
+from .policy import HEAVY, choose, matches_pattern, self_atari  # noqa: F401 (self_atari: tree API)
 
 DISABLED = -3  # an edge the game's rules forbid at this root
 
@@ -369,6 +369,35 @@ def select_uct(ni, ei, ef, ek, node, params):
 @kernel
 def run_iterations(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, path, firstc,
                    owners, ownership, scores, rng, params, table, count):
+    """iterate with the built-in playout policies (params[P_POLICY]); see iterate."""
+    return iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, path, firstc,
+                   owners, ownership, scores, rng, params, table, count, choose)
+
+
+_CUSTOM_ITERATIONS: dict = {}
+
+
+def custom_iterations(policy):
+    """run_iterations for a custom playout policy (playout.custom_batch says what one is), compiled on
+    first use; it returns -1 when the policy chose a point it may not take."""
+    kernel_ = _CUSTOM_ITERATIONS.get(policy)
+    if kernel_ is not None:
+        return kernel_
+    checked = checked_chooser(policy)
+
+    @uncached_nogil
+    def kernel_(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, path, firstc,
+                owners, ownership, scores, rng, params, table, count):
+        return iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, path, firstc,
+                       owners, ownership, scores, rng, params, table, count, checked)
+
+    _CUSTOM_ITERATIONS[policy] = kernel_
+    return kernel_
+
+
+@inline
+def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, path, firstc,
+            owners, ownership, scores, rng, params, table, count, chooser):
     """Run `count` search iterations from the root position (root_s, root_z) on the tree, playing
     out with the policy params[P_POLICY] (table: policy.PATTERN_TABLE).
 
@@ -376,7 +405,8 @@ def run_iterations(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, t
     firstc (int8[P]), owners (int8[P]). ownership (float64[P]) accumulates final owners (+1 black,
     -1 white) on one iteration in OWNERSHIP_EVERY. scores (float64[root edges, 3]) accumulates, per
     root edge, the iterations through it and the sum and sum of squares of their final margins
-    (black's area score less komi). Returns the number of iterations run (fewer if the tree is empty)."""
+    (black's area score less komi). Returns the number of iterations run (fewer if the tree is empty;
+    -1 if a custom policy's chooser broke the rule)."""
     P = root_s[bk.M_P]
     komi = params[P_KOMI]
     expand_at = max(params[P_EXPAND], np.float64(meta[EXPAND_AT]))
@@ -436,7 +466,10 @@ def run_iterations(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, t
         if terminal:
             score = bk.area(s, marks)
         else:
-            score, nmoves, capped = playout(s, z, zob, rng, cap, trace[ntrace:], marks, policy, table)
+            score, nmoves, capped = play_out_with(s, z, zob, rng, cap, trace[ntrace:], marks, chooser, policy,
+                                                  table)
+            if capped == BROKEN:
+                return -1
             ntrace += min(nmoves, trace.shape[0] - ntrace)
         margin = score - komi
         black_result = 1.0 if margin > 0 else (0.0 if margin < 0 else 0.5)

@@ -1,0 +1,1 @@
+"""Examples of foogo's extension points (importable as `examples.<name>` from a clone's root)."""

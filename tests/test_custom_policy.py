@@ -1,0 +1,94 @@
+"""Pluggable playout policies: a numba function with policy.py's seam drives run_playouts, foogo
+bench and the search, and is checked: a point it may not take is an error, never a corrupt board."""
+
+import argparse
+import json
+import pathlib
+
+import numpy as np
+import pytest
+from numba import njit
+
+from foogo import BLACK, Board, Search, SearchConfig, run_playouts
+from foogo import board_kernels as bk
+from foogo.bench import configure_parser, run
+from foogo.policy import PASS
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def parser():
+    p = argparse.ArgumentParser()
+    configure_parser(p)
+    return p
+
+
+@njit
+def lowest_playable(s, z, color, rng, table):
+    """The lowest empty point `color` may take under the playout rule: no randomness at all."""
+    ko = bk.ko_point_for(s, color)
+    for p in range(s[bk.M_P]):
+        if bk.color_at(s, bk.stride(s), p) == bk.EMPTY and p != ko and bk.is_playable(s, p, color):
+            return p
+    return PASS
+
+
+@njit
+def always_pass(s, z, color, rng, table):
+    return PASS
+
+
+@njit
+def occupied(s, z, color, rng, table):
+    """Breaks the rule: the first stone on the board, else the centre."""
+    for p in range(s[bk.M_P]):
+        if bk.color_at(s, bk.stride(s), p) == bk.BLACK:
+            return p
+    return (s[bk.M_W] + 1) * (s[bk.M_SIZE] // 2 + 1)
+
+
+def test_a_custom_policy_is_the_one_that_plays():
+    board = Board(7)
+    mine = run_playouts(board, 200, seed=1, policy=lowest_playable)
+    light = run_playouts(board, 200, seed=1, policy="light")
+    # its rule: no randomness, so every playout is the same game; light's differ
+    assert len(set(mine.scores.tolist())) == 1 and len(set(mine.moves.tolist())) == 1
+    assert len(set(light.scores.tolist())) > 5
+    board.play(BLACK, "D4")
+    passing = run_playouts(board, 50, seed=2, policy=always_pass)
+    assert (passing.moves == 0).all() and (passing.scores == 49).all()  # D4 owns the whole board
+
+
+def test_a_policy_that_breaks_the_rule_is_an_error():
+    board = Board(5)
+    board.play(BLACK, "C3")
+    with pytest.raises(ValueError, match="may not take"):
+        run_playouts(board, 3, policy=occupied)
+    board.check_consistency()
+
+
+def test_bench_and_search_take_a_custom_policy(monkeypatch, capsys):
+    monkeypatch.syspath_prepend(str(ROOT))
+    args = parser().parse_args(["--size", "7", "--playouts", "300", "--repeats", "1", "--json", "--policy",
+                                "examples.capture_first:capture_first"])
+    assert run(args) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["policy"] == "examples.capture_first:capture_first" and report["playouts"] == 300
+    bad = parser().parse_args(["--policy", "examples.nowhere:nothing"])
+    assert run(bad) == 2
+    board = Board(7)
+    result = Search(SearchConfig(playouts=300, seed=1, policy=lowest_playable)).genmove(board, BLACK, 0.5)
+    assert result.vertex in [board.geometry.name(int(p)) for p in board.geometry.points] + ["pass"]
+    with pytest.raises(ValueError, match="may not take"):
+        Search(SearchConfig(playouts=50, policy=occupied)).genmove(board, BLACK, 0.5)
+
+
+def test_the_example_policy_changes_the_games(monkeypatch):
+    monkeypatch.syspath_prepend(str(ROOT))
+    from examples.capture_first import capture_first
+    board = Board(9)
+    light = run_playouts(board, 2000, seed=3, policy="light")
+    greedy = run_playouts(board, 2000, seed=3, policy=capture_first)
+    # the same random streams, another policy: other games (captures come sooner)
+    assert not np.array_equal(greedy.scores, light.scores)
+    assert np.mean(greedy.moves) != np.mean(light.moves)
