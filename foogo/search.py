@@ -185,8 +185,11 @@ class _Tree:
         return self.arrays[5]
 
     def clear(self):
-        """An empty tree; fresh arrays, so that the memory the old one touched is given back."""
-        self.arrays = tk.new_tree(*self.capacity)
+        """An empty tree, in the same arrays: their counts go back to zero. Not fresh arrays: the old
+        ones, freed, can stay resident in the allocator's heap (glibc serves arrays under its
+        dynamic mmap threshold, up to 32 MB, from there) while the new ones fill, which took a
+        9x9 game with two 32 MB trees to 263 MB; and the pages a tree touched are wanted again."""
+        self.arrays[5][:] = 0  # meta: nodes, edges, root, full, samples, threshold, created, collections
 
     def _prune(self, root: int) -> None:
         """Keep only the subtree under `root` (the new root), moved in place to the front of the
