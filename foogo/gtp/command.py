@@ -106,9 +106,15 @@ def warm_up(policy: str = "light") -> None:
     on time under byo-yomi. With a warm cache this takes about a second."""
     start = time.perf_counter()
     from ..board import Board
+    from ..game import Game
     from ..playout import ownership
     from ..search import Search, SearchConfig
 
+    game = Game(5)  # first what play, undo, legality and showboard use, so that they wait least
+    game.play(BLACK, "C3")
+    game.legal_points(3 - BLACK)
+    str(game.board)
+    game.undo()
     board = Board(5)
     legal = [int(p) for p in board.geometry.points]
     Search(SearchConfig(playouts=16, policy=policy, resign_threshold=None)).genmove(board, BLACK, 0.5, legal)
