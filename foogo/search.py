@@ -79,7 +79,8 @@ class SearchConfig:
     resign_threshold: float | None = 0.1  # resign below this win rate; None never resigns
     equiv: float = 1000.0  # RAVE equivalence parameter
     uct: float = 0.0  # UCT exploration constant (RAVE does the exploring)
-    expand_threshold: float = 2.0  # expand an edge's child once it has this many visits
+    expand_threshold: float = 8.0  # expand an edge's child once it has this many visits: 8 beat 2 at
+    # equal time (bench/results/expand-8-vs-2-9x9-1s.txt) and halves the tree's work per iteration
     prior: float = 10.0  # weight of the prior in virtual visits
     memory_mb: int | None = None  # cap on the trees' memory, all threads together (foogo gtp --memory);
     # None: default_memory_mb(board size)

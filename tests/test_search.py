@@ -120,7 +120,8 @@ def test_resigns_a_lost_position_and_not_when_resigning_is_off():
 def two_plies_down(size, seed, **config):
     """A search that chose black's move, and the board after that move and the reply its PV expects."""
     board = Board(size)
-    search = Search(SearchConfig(playouts=3000, seed=seed, **config))
+    # a node for every second visit, so that the PV's positions are in the tree
+    search = Search(SearchConfig(playouts=3000, seed=seed, **{"expand_threshold": 2.0, **config}))
     first = search.genmove(board, BLACK, 7.0, legal(board, BLACK))
     board.play(BLACK, first.move)
     reply = first.pv[1] if len(first.pv) > 1 and first.pv[1] != PASS else None
@@ -374,7 +375,7 @@ def test_pruning_with_a_visit_floor_keeps_exactly_the_nodes_above_it():
 def test_a_full_tree_is_collected_and_keeps_growing():
     # 1 MB holds about 440 9x9 nodes; 20,000 playouts would grow about 7,000 of them
     board = Board(9)
-    search = Search(SearchConfig(seconds=60.0, threads=1, seed=5, memory_mb=1))
+    search = Search(SearchConfig(seconds=60.0, threads=1, seed=5, memory_mb=1, expand_threshold=2.0))
     stop = threading.Event()
     seen = []
 

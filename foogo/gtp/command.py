@@ -41,7 +41,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser
                         help=f"loadsgf refuses longer main lines (default {SGF_MAX_MOVES})")
     parser.add_argument("--komi", type=float, default=7.0, help="initial komi (default 7)")
     parser.add_argument("--expand", type=float, default=None, metavar="N",
-                        help="grow a tree node below a move once it has N visits (tuning; default 2)")
+                        help="grow a tree node below a move once it has N visits (tuning; default 8)")
     return parser
 
 
