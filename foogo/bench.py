@@ -29,7 +29,7 @@ import time
 
 from .board import Board
 from .geometry import MAX_SIZE, MIN_SIZE
-from .playout import default_threads, resolve_policy, run_playouts
+from .playout import default_threads, policy_kind, run_playouts
 
 JSON_KEYS = ("size", "threads", "playouts", "repeats", "playouts_per_second", "playouts_per_second_min",
              "playouts_per_second_max", "playouts_per_cpu_second", "playouts_per_cpu_second_min",
@@ -187,7 +187,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"foogo bench: --komi must be a finite number, got {args.komi}", file=sys.stderr)
         return 2
     try:
-        resolve_policy(args.policy)
+        policy_kind(args.policy)
     except ValueError as error:
         print(f"foogo bench: {error}", file=sys.stderr)
         return 2

@@ -99,13 +99,17 @@ def play_out_with(s, z, zob, rng, cap, trace, owners, chooser, policy, table):
 @jit_nogil
 def playout_batch(s0, z0, zob, seed, first, cap, scores, moves, capped, policy, table):
     """Run playouts first .. first + len(scores) - 1 of a seeded run from (s0, z0), filling the arrays."""
-    s = s0.copy()
-    z = z0.copy()
-    rng = np.zeros(1, dtype=np.uint64)
-    no_trace = np.empty(0, dtype=np.int32)
-    no_owners = np.empty(0, dtype=np.int8)
+    s, z, rng, no_trace, no_owners = _batch_scratch(s0, z0)
     _batch_into(s0, z0, s, z, rng, no_trace, no_owners, zob, seed, first, cap, scores, moves, capped, choose,
                 policy, table)
+
+
+@jit_nogil
+def _batch_scratch(s0, z0):
+    """A batch's scratch arrays: copies of the position, a random stream, no trace and no owners.
+    Allocated here, outside the kernels, which do not allocate; shared by every batch driver."""
+    return (s0.copy(), z0.copy(), np.zeros(1, dtype=np.uint64), np.empty(0, dtype=np.int32),
+            np.empty(0, dtype=np.int8))
 
 
 @inline
@@ -163,16 +167,11 @@ def custom_batch(policy):
         return batch
     checked = checked_chooser(policy)
 
-    # playout_batch's body with the checked chooser: the scratch arrays cannot move into the inline
-    # _batch_into (kernels do not allocate), nor into a cached function taking the chooser (numba
-    # would miss its cache and add a file to it at every start)
+    # playout_batch with the checked chooser (a cached function cannot take the chooser: numba would
+    # miss its cache and add a file to it at every start)
     @uncached_nogil
     def batch(s0, z0, zob, seed, first, cap, scores, moves, capped, _policy, table):
-        s = s0.copy()
-        z = z0.copy()
-        rng = np.zeros(1, dtype=np.uint64)
-        no_trace = np.empty(0, dtype=np.int32)
-        no_owners = np.empty(0, dtype=np.int8)
+        s, z, rng, no_trace, no_owners = _batch_scratch(s0, z0)
         _batch_into(s0, z0, s, z, rng, no_trace, no_owners, zob, seed, first, cap, scores, moves, capped, checked,
                     0, table)
 
@@ -197,6 +196,13 @@ def custom_policy_function(policy):
         raise ValueError(f"a playout policy is 'light', 'heavy', 'module:function' or a numba function, "
                          f"not {policy!r}")
     return policy
+
+
+def policy_kind(policy) -> int:
+    """The policy id the kernels take for any policy run_playouts accepts: LIGHT or HEAVY for the
+    built-in ones, LIGHT for a custom one (its tree priors are light's); ValueError otherwise.
+    Builds no kernel."""
+    return LIGHT if custom_policy_function(policy) is not None else policy_id(policy)
 
 
 def resolve_policy(policy):

@@ -39,7 +39,7 @@ import numpy as np
 from . import board_kernels as bk
 from . import tree as tk
 from .geometry import BLACK, PASS, RESIGN, WHITE, geometry, parse_color
-from .playout import custom_policy_function, move_cap, resolve_policy
+from .playout import custom_policy_function, move_cap, policy_kind
 from .policy import PATTERN_TABLE, POLICIES, policy_id  # noqa: F401 (POLICIES: this module's API)
 
 DEFAULT_PLAYOUTS = 5000
@@ -86,7 +86,7 @@ class SearchConfig:
     # None: default_memory_mb(board size)
 
     def __post_init__(self):
-        resolve_policy(self.policy)  # ValueError naming the policies for an unknown one
+        policy_kind(self.policy)  # ValueError naming the policies for an unknown one
         if self.playouts is not None and self.playouts < 1:
             raise ValueError(f"playouts must be at least 1, got {self.playouts}")
         if self.seconds is not None and not self.seconds > 0:
@@ -190,7 +190,7 @@ class _Tree:
         ones, freed, can stay resident in the allocator's heap (glibc serves arrays under its
         dynamic mmap threshold, up to 32 MB, from there) while the new ones fill, which took a
         9x9 game with two 32 MB trees to 263 MB; and the pages a tree touched are wanted again."""
-        self.arrays[5][:] = 0  # meta: nodes, edges, root, full, samples, threshold, created, collections
+        self.meta[:] = 0  # nodes, edges, root, full, samples, threshold, created, collections
 
     def _prune(self, root: int) -> None:
         """Keep only the subtree under `root` (the new root), moved in place to the front of the
@@ -284,25 +284,26 @@ class _Tree:
         self.iterations += done
         return done
 
-    def root_edges(self):
-        """(moves, real visits, real wins) of the root's enabled edges."""
+    def _root_slice(self):
+        """(first edge, edge count, enabled mask) of the root's edges."""
         ni, nh, ei, ef, ek, meta = self.arrays
         root = meta[tk.ROOT]
         first, count = ni[root, tk.FIRST], ni[root, tk.COUNT]
-        moves = ei[first:first + count, tk.MOVE]
-        keep = moves != tk.DISABLED
+        return first, count, ei[first:first + count, tk.MOVE] != tk.DISABLED
+
+    def root_edges(self):
+        """(moves, real visits, real wins) of the root's enabled edges."""
+        ni, nh, ei, ef, ek, meta = self.arrays
+        first, count, keep = self._root_slice()
         rn, rw = tk.real_stats(ef, ek, first, count, self.n0)
-        return moves[keep], rn[keep], rw[keep]
+        return ei[first:first + count, tk.MOVE][keep], rn[keep], rw[keep]
 
     def root_knowledge(self):
         """(moves, prior kinds, score statistics [n, sum, sum of squares] of this search) of the
         root's enabled edges."""
         ni, nh, ei, ef, ek, meta = self.arrays
-        root = meta[tk.ROOT]
-        first, count = ni[root, tk.FIRST], ni[root, tk.COUNT]
-        moves = ei[first:first + count, tk.MOVE]
-        keep = moves != tk.DISABLED
-        return moves[keep], ek[first:first + count][keep], self.scores[:count][keep]
+        first, count, keep = self._root_slice()
+        return ei[first:first + count, tk.MOVE][keep], ek[first:first + count][keep], self.scores[:count][keep]
 
     def principal_variation(self, first_move: int, limit: int = 12) -> list[int]:
         """Moves from the root starting with first_move, then the most visited child at each step."""
@@ -384,7 +385,7 @@ class Search:
         params[tk.P_EXPAND] = c.expand_threshold
         params[tk.P_PRIOR] = c.prior
         params[tk.P_CAP] = move_cap(board.size)
-        params[tk.P_POLICY] = resolve_policy(c.policy)[0]
+        params[tk.P_POLICY] = policy_kind(c.policy)
         return params
 
     def _ensure_trees(self, geometry, playouts: int | None) -> None:
