@@ -720,28 +720,42 @@ class GtpEngine:
         """kata-analyze [COLOR] [INTERVAL] [interval N] [ownership true]: as lz-analyze, in KataGo's format."""
         return self._analyze(args, kata=True)
 
+    def _reports(self, kata: bool, want_ownership: bool):
+        """Where an analysis command's info lines go: `=id` and each line written at once when the
+        server streams, else kept for the response. Returns (report(result) -> True if it gave a
+        line, close(tail) -> the response with `tail` as its last line(s))."""
+        head = _frame(True, self._cid, "")[:-1]  # "=id\n": the response stays open
+        stream = self._stream
+        lines: list[str] = []
+        if stream is not None:
+            stream(head)
+
+        def report(result) -> bool:
+            text = self.info_line(result, kata, want_ownership)
+            if text and stream is not None:
+                stream(text + "\n")
+            elif text:
+                lines.append(text)
+            return bool(text)
+
+        def close(tail: str) -> _Streamed:
+            return _Streamed(tail if stream is not None else head + "".join(line + "\n" for line in lines) + tail)
+
+        return report, close
+
     def _analyze(self, args, kata: bool):
         color, interval, want_ownership = self._parse_analyze_args(args)
         legal = self.game.legal_points(color)
-        head = _frame(True, self._cid, "")[:-1]  # "=id\n": the response stays open
-        lines: list[str] = []
-        stream, interrupt = self._stream, self._interrupt
+        interrupt = self._interrupt
         stop = interrupt if interrupt is not None else threading.Event()
+        report, close = self._reports(kata, want_ownership)
         emitted = [0]
 
         def progress(result):
-            text = self.info_line(result, kata, want_ownership)
-            if text:
-                emitted[0] += 1
-                if stream is not None:
-                    stream(text + "\n")
-                else:
-                    lines.append(text)
+            emitted[0] += report(result)
             if interrupt is None:
                 stop.set()  # no input to wait for: answer one snapshot
 
-        if stream is not None:
-            stream(head)
         try:
             if legal:
                 final = self.search.analyze(self.game.board.copy(), color, self.game.komi, legal, stop=stop,
@@ -750,10 +764,7 @@ class GtpEngine:
                     progress(final)
         except Exception:
             self._log(f"analysis failed:\n{traceback.format_exc()}")
-        if stream is not None:
-            stream("\n")
-            return _Streamed("")
-        return _Streamed(head + "".join(line + "\n" for line in lines) + "\n")
+        return close("\n")
 
     def cmd_lz_genmove_analyze(self, args):
         """lz-genmove_analyze [COLOR] [INTERVAL] ...: genmove, with lz-analyze lines while it searches,
@@ -766,24 +777,9 @@ class GtpEngine:
 
     def _genmove_analyze(self, args, kata: bool):
         color, interval, want_ownership = self._parse_analyze_args(args)
-        head = _frame(True, self._cid, "")[:-1]
-        stream = self._stream
-        lines: list[str] = []
-
-        def progress(result):
-            text = self.info_line(result, kata, want_ownership)
-            if text:
-                if stream is not None:
-                    stream(text + "\n")
-                else:
-                    lines.append(text)
-
-        if stream is not None:
-            stream(head)
-        move = self._genmove(color, progress=progress, interval=max(interval, 1) / 100.0)
-        if stream is not None:
-            return _Streamed(f"play {move}\n\n")
-        return _Streamed(head + "".join(line + "\n" for line in lines) + f"play {move}\n\n")
+        report, close = self._reports(kata, want_ownership)
+        move = self._genmove(color, progress=report, interval=max(interval, 1) / 100.0)
+        return close(f"play {move}\n\n")
 
 
 def _per10000(x: float) -> int:
