@@ -173,6 +173,7 @@ class _Tree:
         self.tstart = np.zeros(MAX_DEPTH, dtype=np.int64)
         self.path = np.zeros(MAX_DEPTH, dtype=np.int64)
         self.firstc = np.zeros(P, dtype=np.int8)
+        self.values = np.zeros(P + 1, dtype=np.float32)  # select_edge's screen
         self.owners = np.zeros(P, dtype=np.int8)
         self.ownership = np.zeros(P, dtype=np.float64)
         self.scores = np.zeros((P + 1, 3), dtype=np.float64)  # per root edge: n, sum, sum of squares
@@ -243,7 +244,7 @@ class _Tree:
             first, count = ni[reused, tk.FIRST], ni[reused, tk.COUNT]
             allowed = set(int(p) for p in legal) | {PASS}
             for e in range(first, first + count):
-                if ei[e, tk.MOVE] not in allowed:
+                if ei[tk.MOVE, e] not in allowed:
                     tk.disable(ei, ef, ek, e)
             return True
         self.clear()
@@ -263,7 +264,7 @@ class _Tree:
             nxt = []
             for node in frontier:
                 first, count = ni[node, tk.FIRST], ni[node, tk.COUNT]
-                for child in ei[first:first + count, tk.CHILD]:
+                for child in ei[tk.CHILD, first:first + count]:
                     if child >= 0:
                         if nh[child] == np.uint64(hash_) and ni[child, tk.COLOR] == color:
                             return int(child)
@@ -275,7 +276,7 @@ class _Tree:
         """Run `count` iterations; returns how many ran."""
         ni, nh, ei, ef, ek, meta = self.arrays
         done = self.kernel(ni, nh, ei, ef, ek, meta, self.root_s, self.root_z, self.geometry.zobrist,
-                                 self.s, self.z, self.trace, self.tstart, self.path, self.firstc,
+                                 self.s, self.z, self.trace, self.tstart, self.path, self.firstc, self.values,
                                  self.owners, self.ownership, self.scores, self.rng, params, PATTERN_TABLE,
                                  count)
         if done < 0:
@@ -289,21 +290,21 @@ class _Tree:
         ni, nh, ei, ef, ek, meta = self.arrays
         root = meta[tk.ROOT]
         first, count = ni[root, tk.FIRST], ni[root, tk.COUNT]
-        return first, count, ei[first:first + count, tk.MOVE] != tk.DISABLED
+        return first, count, ei[tk.MOVE, first:first + count] != tk.DISABLED
 
     def root_edges(self):
         """(moves, real visits, real wins) of the root's enabled edges."""
         ni, nh, ei, ef, ek, meta = self.arrays
         first, count, keep = self._root_slice()
         rn, rw = tk.real_stats(ef, ek, first, count, self.n0)
-        return ei[first:first + count, tk.MOVE][keep], rn[keep], rw[keep]
+        return ei[tk.MOVE, first:first + count][keep], rn[keep], rw[keep]
 
     def root_knowledge(self):
         """(moves, prior kinds, score statistics [n, sum, sum of squares] of this search) of the
         root's enabled edges."""
         ni, nh, ei, ef, ek, meta = self.arrays
         first, count, keep = self._root_slice()
-        return ei[first:first + count, tk.MOVE][keep], ek[first:first + count][keep], self.scores[:count][keep]
+        return ei[tk.MOVE, first:first + count][keep], ek[first:first + count][keep], self.scores[:count][keep]
 
     def principal_variation(self, first_move: int, limit: int = 12) -> list[int]:
         """Moves from the root starting with first_move, then the most visited child at each step."""
@@ -322,12 +323,12 @@ class _Tree:
                 if visits[e - first] < 1:
                     break
             else:
-                matches = [k for k in edges if ei[k, tk.MOVE] == move]
+                matches = [k for k in edges if ei[tk.MOVE, k] == move]
                 if not matches:
                     break
                 e = matches[0]
-            pv.append(int(ei[e, tk.MOVE]))
-            node = int(ei[e, tk.CHILD])
+            pv.append(int(ei[tk.MOVE, e]))
+            node = int(ei[tk.CHILD, e])
             move = None
         return pv
 

@@ -5,10 +5,11 @@ backup, AMAF update) runs in one compiled call without touching Python:
 
 ``ni`` int32[N, 4]   per node: first edge, edge count, visits, colour to move
 ``nh`` uint64[N]     per node: Zobrist hash of its position (for tree reuse)
-``ei`` int32[E, 2]   per edge: move (padded point, PASS, or DISABLED), child node or -1
-``ef`` float32[E, 4] per edge: visits and wins including the prior (N, W), AMAF visits
-                     and wins (AN, AW); wins are counted for the colour that plays the
-                     edge's move
+``ei`` int32[2, E]   per edge, one row each: move (padded point, PASS, or DISABLED),
+                     child node or -1
+``ef`` float32[4, E] per edge, one row each: visits and wins including the prior (N, W),
+                     AMAF visits and wins (AN, AW); wins are counted for the colour
+                     that plays the edge's move
 ``ek`` uint8[E]      per edge: the kind of its prior (K_*), which gives the prior's
                      virtual visits and wins (prior_visits): real visits are N minus
                      them, so they take no room of their own
@@ -16,9 +17,10 @@ backup, AMAF update) runs in one compiled call without touching Python:
                      expansion threshold raised by collections (0: params'), nodes
                      ever created, collections run
 
-An edge is 25 bytes, and selection and the AMAF update read only the 16 of `ef`
-and the move: memory, and the page faults of a growing tree, are a real part of
-a search's time.
+An edge is 25 bytes. A node's edges are contiguous, and each field has a row of
+its own, so that selection and the AMAF update run over whole rows of a node's
+edges, which LLVM vectorises (selection's screen, select_edge) or at least
+streams: they are most of the search's cost beyond its playouts.
 
 Selection maximises the RAVE blend (1 - beta) * Q + beta * Q_amaf, with
 beta = AN / (AN + N + AN * N / equiv) (Gelly and Silver; Fuego's form), plus an
@@ -39,7 +41,7 @@ import numpy as np
 
 from . import board_kernels as bk
 from .bits import ONE, trailing_zeros
-from .jit import inline, kernel, uncached_nogil
+from .jit import fast_inline, inline, kernel, uncached_nogil
 from .playout import BROKEN, PASS, checked_chooser, play_out_with
 from .policy import HEAVY, choose, matches_pattern, self_atari  # noqa: F401 (self_atari: tree API)
 
@@ -67,8 +69,8 @@ def new_tree(max_nodes: int, max_edges: int):
     """Empty tree arrays (ni, nh, ei, ef, ek, meta) with the given capacities."""
     ni = np.zeros((max_nodes, 4), dtype=np.int32)
     nh = np.zeros(max_nodes, dtype=np.uint64)
-    ei = np.zeros((max_edges, 2), dtype=np.int32)
-    ef = np.zeros((max_edges, 4), dtype=np.float32)
+    ei = np.zeros((2, max_edges), dtype=np.int32)
+    ef = np.zeros((4, max_edges), dtype=np.float32)
     ek = np.zeros(max_edges, dtype=np.uint8)
     meta = np.zeros(8, dtype=np.int64)
     return ni, nh, ei, ef, ek, meta
@@ -163,13 +165,13 @@ def prior(s, p, c, last, params, table):
 @inline
 def _add_edge(ei, ef, ek, meta, move, kind, n0):
     e = meta[EDGES]
-    ei[e, MOVE] = move
-    ei[e, CHILD] = -1
+    ei[MOVE, e] = move
+    ei[CHILD, e] = -1
     n, w = prior_visits(kind, n0)
-    ef[e, N] = n
-    ef[e, W] = w
-    ef[e, AN] = 0.0
-    ef[e, AW] = 0.0
+    ef[N, e] = n
+    ef[W, e] = w
+    ef[AN, e] = 0.0
+    ef[AW, e] = 0.0
     ek[e] = kind
     meta[EDGES] = e + 1
 
@@ -191,7 +193,7 @@ def expand(ni, nh, ei, ef, ek, meta, s, z, c, moves, nmoves, params, table):
     table is the pattern table for the heavy policy's priors (policy.PATTERN_TABLE).
     Returns the node, or -1 (and the full flag set) if the tree has no room."""
     P = s[bk.M_P]
-    if meta[NODES] >= ni.shape[0] or meta[EDGES] + P + 1 > ei.shape[0]:
+    if meta[NODES] >= ni.shape[0] or meta[EDGES] + P + 1 > ei.shape[1]:
         meta[FULL] = 1
         return -1
     n0 = params[P_PRIOR]
@@ -226,10 +228,10 @@ def disable(ei, ef, ek, e) -> None:
     """Forbid edge e (a move the game's rules forbid at this root): marked DISABLED and valued -1
     (N = 1e30 visits, W = -1e30 wins: below every real value in [0, 1]), which select_edge never
     picks, and of kind K_DISABLED, which gives it no real visits."""
-    ei[e, MOVE] = DISABLED
-    ef[e, N] = 1e30
-    ef[e, W] = -1e30
-    ef[e, AN] = ef[e, AW] = 0.0
+    ei[MOVE, e] = DISABLED
+    ef[N, e] = 1e30
+    ef[W, e] = -1e30
+    ef[AN, e] = ef[AW, e] = 0.0
     ek[e] = K_DISABLED
 
 
@@ -238,8 +240,8 @@ def real_stats(ef, ek, first: int, count: int, n0: float):
     edges). Exact while visits stay below 2**24 and the prior weight n0 is a whole number."""
     kinds = ek[first:first + count]
     n = n0 * KIND_WEIGHT[kinds]
-    rn = ef[first:first + count, N].astype(np.float64) - n
-    rw = ef[first:first + count, W].astype(np.float64) - n * KIND_VALUE[kinds]
+    rn = ef[N, first:first + count].astype(np.float64) - n
+    rw = ef[W, first:first + count].astype(np.float64) - n * KIND_VALUE[kinds]
     off = kinds == K_DISABLED
     rn[off] = 0.0
     rw[off] = 0.0
@@ -269,7 +271,7 @@ def prune(ni, nh, ei, ef, ek, meta, root, min_visits, rank):
         if rank[i] >= 0:
             first = ni[i, FIRST]
             for e in range(first, first + ni[i, COUNT]):
-                child = ei[e, CHILD]
+                child = ei[CHILD, e]
                 if child >= 0 and ni[child, VISITS] >= min_visits:
                     rank[child] = 0
     kept = 0
@@ -293,11 +295,11 @@ def prune(ni, nh, ei, ef, ek, meta, root, min_visits, rank):
         ni[new, COLOR] = color
         nh[new] = h
         for e in range(first, first + count):  # edges <= e: a forward copy is safe
-            child = ei[e, CHILD]
-            ei[edges, MOVE] = ei[e, MOVE]
-            ei[edges, CHILD] = rank[child] if child >= 0 else -1  # rank -1: dropped
+            child = ei[CHILD, e]
+            ei[MOVE, edges] = ei[MOVE, e]
+            ei[CHILD, edges] = rank[child] if child >= 0 else -1  # rank -1: dropped
             for k in range(4):
-                ef[edges, k] = ef[e, k]
+                ef[k, edges] = ef[k, e]
             ek[edges] = ek[e]
             edges += 1
     meta[NODES] = kept
@@ -309,37 +311,58 @@ def prune(ni, nh, ei, ef, ek, meta, root, min_visits, rank):
 
 # ---------------------------------------------------------------- one iteration
 
+SCREEN_MARGIN = 1e-5  # far above the screen's float32 error (< 1e-6 on values in [-1, 1])
+
+
+@fast_inline
+def _screen_values(n_, w_, an_, aw_, equiv, values):
+    """values[i] = the RAVE value of edge i (see select_edge) to within 1e-6, for a screen: float32
+    with fast math, so that LLVM vectorises the loop. A never-visited edge (N = AN = 0) gets 0.5."""
+    eq = np.float32(equiv)
+    for i in range(n_.shape[0]):
+        an = an_[i]
+        a = w_[i] * (eq + an) + eq * aw_[i]
+        b = n_[i] * (eq + an) + eq * an
+        values[i] = (a + np.float32(0.5e-30)) / (b + np.float32(1e-30))
+
+
+@inline
+def _exact_value(ef, e, equiv):
+    """Edge e's RAVE value as a fraction (a, b), b > 0, in float64 (see select_edge)."""
+    n = np.float64(ef[N, e])
+    an = np.float64(ef[AN, e])
+    if n + an > 0:
+        return ef[W, e] * (equiv + an) + equiv * ef[AW, e], n * (equiv + an) + equiv * an
+    return 0.5, 1.0
+
+
 @kernel
-def select_edge(ni, ef, node, equiv):
-    """The edge of `node` with the highest RAVE value (disabled edges never); -1 if none."""
-    first = ni[node, FIRST]
-    count = ni[node, COUNT]
+def select_edge(ni, ef, node, equiv, values):
+    """The edge of `node` with the highest RAVE value (disabled edges never); -1 if none.
+    values: float32 scratch at least as long as the node's edges."""
+    first = np.int64(ni[node, FIRST])
+    count = np.int64(ni[node, COUNT])
     # (1 - beta) * W/N + beta * AW/AN with beta = AN / (AN + N + AN * N / equiv) is a / b with
-    # a = W * (equiv + AN) + equiv * AW and b = N * (equiv + AN) + equiv * AN (b > 0). An edge
-    # beats the best so far when a * best_b > best_a * b, exactly (ties keep the first edge).
-    # Most edges lose by far: a cheap test against the best value, a little below it (`bar`),
-    # screens them, and only the few that pass are compared exactly (with the other edge changes,
-    # +3-4% search iterations/s in alternated runs; a micro-benchmark of selection alone moved
-    # between 150 and 390 ns a node with the code's shape and did not settle which shape is best).
-    # Real values lie in [0, 1] and a disabled edge's is
-    # -1 (see disable): a choice must beat -0.5, so the loop reads only ef, and no move.
+    # a = W * (equiv + AN) + equiv * AW and b = N * (equiv + AN) + equiv * AN. An edge beats the best
+    # so far when a * best_b > best_a * b, exactly (ties keep the first edge). A vectorised pass
+    # estimates every value first, and only the edges whose estimate comes within SCREEN_MARGIN of
+    # the best exact value so far are compared exactly: the choice is the exact one. Real values
+    # lie in [0, 1] and a disabled edge's is -1 (see disable): a choice must beat -0.5.
+    last = first + count
+    _screen_values(ef[N, first:last], ef[W, first:last], ef[AN, first:last], ef[AW, first:last], equiv,
+                   values)
     best = -1
     best_a = -0.5
     best_b = 1.0
-    bar = -0.5 - 1e-9
-    for e in range(first, first + count):
-        n = np.float64(ef[e, N])
-        an = np.float64(ef[e, AN])
-        a = 0.5
-        b = 1.0
-        if n + an > 0:
-            a = ef[e, W] * (equiv + an) + equiv * ef[e, AW]
-            b = n * (equiv + an) + equiv * an
-        if a > bar * b and a * best_b > best_a * b:
-            best_a = a
-            best_b = b
-            bar = a / b - 1e-9  # values are in [0, 1]: 1e-9 is far above the division's rounding
-            best = e
+    bar = np.float32(-0.5)
+    for i in range(count):
+        if values[i] > bar:
+            a, b = _exact_value(ef, first + i, equiv)
+            if a * best_b > best_a * b:
+                best_a = a
+                best_b = b
+                best = first + i
+                bar = np.float32(a / b - SCREEN_MARGIN)
     return best
 
 
@@ -354,12 +377,12 @@ def select_uct(ni, ei, ef, ek, node, params):
     best = -1
     best_value = -1e300
     for e in range(first, first + ni[node, COUNT]):
-        if ei[e, MOVE] == DISABLED:  # its value is -1, but the exploration term could lift it
+        if ei[MOVE, e] == DISABLED:  # its value is -1, but the exploration term could lift it
             continue
-        n = ef[e, N]
-        an = ef[e, AN]
+        n = ef[N, e]
+        an = ef[AN, e]
         r = equiv / (equiv + an)
-        q = (ef[e, W] + r * ef[e, AW]) / (n + r * an) if n + an > 0 else 0.5
+        q = (ef[W, e] + r * ef[AW, e]) / (n + r * an) if n + an > 0 else 0.5
         q += c_uct * np.sqrt(log_visits / (n - prior_visits(ek[e], n0)[0] + 1.0))
         if q > best_value:
             best_value = q
@@ -368,10 +391,10 @@ def select_uct(ni, ei, ef, ek, node, params):
 
 
 @kernel
-def run_iterations(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, path, firstc,
+def run_iterations(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, path, firstc, values,
                    owners, ownership, scores, rng, params, table, count):
     """iterate with the built-in playout policies (params[P_POLICY]); see iterate."""
-    return iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, path, firstc,
+    return iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, path, firstc, values,
                    owners, ownership, scores, rng, params, table, count, choose)
 
 
@@ -387,9 +410,9 @@ def custom_iterations(policy):
     checked = checked_chooser(policy)
 
     @uncached_nogil
-    def kernel_(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, path, firstc,
+    def kernel_(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, path, firstc, values,
                 owners, ownership, scores, rng, params, table, count):
-        return iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, path, firstc,
+        return iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, path, firstc, values,
                        owners, ownership, scores, rng, params, table, count, checked)
 
     _CUSTOM_ITERATIONS[policy] = kernel_
@@ -397,17 +420,29 @@ def custom_iterations(policy):
 
 
 @inline
-def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, path, firstc,
+def _credit_amaf(moves, an, aw, firstc, color, result):
+    """One node's AMAF update, on its edges' rows: an edge whose move `color` played first from here
+    to the end of the iteration (firstc) gains an AMAF visit and `result` wins. Branch-free (about
+    half the edges match, at random), over whole rows, so that LLVM vectorises it; pass and disabled
+    edges (move < 0) read firstc[0], an off-board point never played."""
+    for i in range(moves.shape[0]):
+        hit = np.float32(firstc[max(moves[i], 0)] == color)
+        an[i] += hit
+        aw[i] += hit * result
+
+
+@inline
+def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, path, firstc, values,
             owners, ownership, scores, rng, params, table, count, chooser):
     """Run `count` search iterations from the root position (root_s, root_z) on the tree, playing
     out with the policy params[P_POLICY] (table: policy.PATTERN_TABLE).
 
     Scratch arrays: s, z (board copies), trace (int32, >= cap + depth), tstart and path (int64[depth]),
-    firstc (int8[P]), owners (int8[P]). ownership (float64[P]) accumulates final owners (+1 black,
-    -1 white) on one iteration in OWNERSHIP_EVERY. scores (float64[root edges, 3]) accumulates, per
-    root edge, the iterations through it and the sum and sum of squares of their final margins
-    (black's area score less komi). Returns the number of iterations run (fewer if the tree is empty;
-    -1 if a custom policy's chooser broke the rule)."""
+    firstc (int8[P]), values (float32[P + 1]), owners (int8[P]). ownership (float64[P]) accumulates
+    final owners (+1 black, -1 white) on one iteration in OWNERSHIP_EVERY. scores (float64[root
+    edges, 3]) accumulates, per root edge, the iterations through it and the sum and sum of squares
+    of their final margins (black's area score less komi). Returns the number of iterations run
+    (fewer if the tree is empty; -1 if a custom policy's chooser broke the rule)."""
     P = root_s[bk.M_P]
     komi = params[P_KOMI]
     expand_at = max(params[P_EXPAND], np.float64(meta[EXPAND_AT]))
@@ -433,13 +468,13 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, 
         color = np.int64(ni[root, COLOR])
         s[bk.M_TO_MOVE] = color
         while True:
-            e = select_uct(ni, ei, ef, ek, node, params) if uct else select_edge(ni, ef, node, equiv)
+            e = select_uct(ni, ei, ef, ek, node, params) if uct else select_edge(ni, ef, node, equiv, values)
             if e < 0 or depth >= max_depth:
                 break
             path[depth] = e
             tstart[depth] = ntrace
             depth += 1
-            move = np.int64(ei[e, MOVE])
+            move = np.int64(ei[MOVE, e])
             if move == PASS:
                 bk.play_pass(s, color)
                 passes += 1
@@ -452,11 +487,11 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, 
             if passes >= 2:
                 terminal = True
                 break
-            child = ei[e, CHILD]
+            child = ei[CHILD, e]
             if child < 0:
-                if ef[e, N] - prior_visits(ek[e], n0)[0] + 1 >= expand_at:  # real visits + this one
+                if ef[N, e] - prior_visits(ek[e], n0)[0] + 1 >= expand_at:  # real visits + this one
                     child = expand(ni, nh, ei, ef, ek, meta, s, z, color, trace, -1, params, table)
-                    ei[e, CHILD] = child
+                    ei[CHILD, e] = child
                 break
             node = child
         # ownership is sampled on one iteration in OWNERSHIP_EVERY: enough for a map, and
@@ -490,9 +525,9 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, 
             ni[node, VISITS] += 1
             e = path[d]
             result = black_result if mover == bk.BLACK else 1.0 - black_result
-            ef[e, N] += 1.0
-            ef[e, W] += result
-            node = ei[e, CHILD]
+            ef[N, e] += 1.0
+            ef[W, e] += result
+            node = ei[CHILD, e]
             mover = 3 - mover
             if node < 0:
                 break
@@ -504,19 +539,15 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, 
                 firstc[v >> 1] = (v & 1) + 1
                 k -= 1
             # the node above path[d] is the parent of edge path[d]
-            parent = root if d == 0 else ei[path[d - 1], CHILD]
+            parent = root if d == 0 else ei[CHILD, path[d - 1]]
             if parent < 0:
                 continue
             pcolor = ni[parent, COLOR]
             result = black_result if pcolor == bk.BLACK else 1.0 - black_result
-            first = ni[parent, FIRST]
-            for f in range(first, first + ni[parent, COUNT]):
-                m = ei[f, MOVE]
-                # branch-free: about half the edges match, at random, so a branch mispredicts;
-                # pass and disabled edges (m < 0) read firstc[0], an off-board point never played
-                hit = np.float32(firstc[max(m, 0)] == pcolor)
-                ef[f, AN] += hit
-                ef[f, AW] += hit * result
+            first = np.int64(ni[parent, FIRST])
+            last = first + ni[parent, COUNT]
+            _credit_amaf(ei[MOVE, first:last], ef[AN, first:last], ef[AW, first:last], firstc, pcolor,
+                         np.float32(result))
         for j in range(ntrace):
             firstc[trace[j] >> 1] = 0
     return count

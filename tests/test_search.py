@@ -160,8 +160,8 @@ def test_pruning_keeps_the_subtree_exactly():
         ni, nh, ei, ef, ek = arrays
         first, count = ni[node, tk.FIRST], ni[node, tk.COUNT]
         return (int(nh[node]), int(ni[node, tk.VISITS]), int(ni[node, tk.COLOR]),
-                tuple((int(ei[e, tk.MOVE]), tuple(ef[e].tolist()), int(ek[e]),
-                       shape(arrays, ei[e, tk.CHILD], depth + 1) if ei[e, tk.CHILD] >= 0 else None)
+                tuple((int(ei[tk.MOVE, e]), tuple(ef[:, e].tolist()), int(ek[e]),
+                       shape(arrays, ei[tk.CHILD, e], depth + 1) if ei[tk.CHILD, e] >= 0 else None)
                       for e in range(first, first + count)))
 
     assert shape((ni2, nh2, ei2, ef2, ek2), 0) == shape((ni, nh, ei, ef, ek), old)
@@ -260,9 +260,9 @@ def test_reused_root_never_plays_a_move_the_game_forbids(uct):
     assert node >= 0, "the position two plies down is in the tree"
     first, count = ni[node, tk.FIRST], ni[node, tk.COUNT]
     visits = tk.real_stats(ef, ek, first, count, search.config.prior)[0]
-    favourite_edge = max((e for e in range(first, first + count) if ei[e, tk.MOVE] >= 0),
+    favourite_edge = max((e for e in range(first, first + count) if ei[tk.MOVE, e] >= 0),
                          key=lambda e: visits[e - first])
-    favourite = int(ei[favourite_edge, tk.MOVE])
+    favourite = int(ei[tk.MOVE, favourite_edge])
     favourite_visits = visits[favourite_edge - first]
     assert favourite in allowed
     forbidden = [favourite]
@@ -273,7 +273,7 @@ def test_reused_root_never_plays_a_move_the_game_forbids(uct):
     ni, nh, ei, ef, ek, meta = search._trees[0].arrays
     root = int(meta[tk.ROOT])
     first, count = ni[root, tk.FIRST], ni[root, tk.COUNT]
-    assert list(ei[first:first + count, tk.MOVE]).count(tk.DISABLED) == 1
+    assert list(ei[tk.MOVE, first:first + count]).count(tk.DISABLED) == 1
     # never selected: every visit of the root since the favourite was disabled went to an enabled edge
     enabled_visits = tk.real_stats(ef, ek, first, count, search.config.prior)[0].sum()
     assert ni[root, tk.VISITS] == enabled_visits + favourite_visits
@@ -361,15 +361,15 @@ def test_pruning_with_a_visit_floor_keeps_exactly_the_nodes_above_it():
         node = stack.pop()
         wanted.add(int(nh[node]) ^ int(ni[node, tk.VISITS]) << 1)
         first, count = ni[node, tk.FIRST], ni[node, tk.COUNT]
-        stack += [int(c) for c in ei[first:first + count, tk.CHILD] if c >= 0 and ni[c, tk.VISITS] >= floor]
-    root_edges = ef[ni[root, tk.FIRST]:ni[root, tk.FIRST] + ni[root, tk.COUNT]].copy()
+        stack += [int(c) for c in ei[tk.CHILD, first:first + count] if c >= 0 and ni[c, tk.VISITS] >= floor]
+    root_edges = ef[:, ni[root, tk.FIRST]:ni[root, tk.FIRST] + ni[root, tk.COUNT]].copy()
     tree._compact(root, floor)
     ni, nh, ei, ef, ek, meta = tree.arrays
     kept = {int(nh[i]) ^ int(ni[i, tk.VISITS]) << 1 for i in range(int(meta[tk.NODES]))}
     assert kept == wanted and len(wanted) > 1
     assert (ni[1:meta[tk.NODES], tk.VISITS] >= floor).all()
     # the edges keep their statistics whether or not their child was dropped
-    assert (ef[0:ni[0, tk.COUNT]] == root_edges).all()
+    assert (ef[:, 0:ni[0, tk.COUNT]] == root_edges).all()
 
 
 def test_a_full_tree_is_collected_and_keeps_growing():
