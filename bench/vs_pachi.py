@@ -7,13 +7,13 @@
 Pachi (github.com/pasky/pachi, tag pachi-12.90) is built outside this repository; the README
 says how. It plays `-t =N` (N playouts a move) with its default pattern priors and no DCNN.
 
-Equal CPU per move, from measured rates: each engine, started as a GTP process exactly as the
-match starts it, plays a self-play game of up to --calibration-moves moves at a fixed playout
-count (Pachi at --pachi-playouts, foogo at a probe count), and the CPU time its process used
-(user + system, from /proc, after one untimed move that loads its tables and kernels) is divided
-by the moves. foogo's count for the match is the probe count scaled by the ratio of the two CPU
-times per move, rounded to a hundred. Fixed counts, not seconds, then keep the match fair however
-busy the machine is, so --jobs matches can share it (bench/parallel_match.py).
+Equal CPU per move, from measured rates: the two engines, started as GTP processes exactly as the
+match starts them, play --calibration-games games against each other, Pachi at --pachi-playouts
+and foogo at a probe count, and the CPU time each process used per genmove (user + system, from
+/proc, after one untimed move that loads its tables and kernels) is measured. foogo's count for
+the match is the probe count scaled by the ratio of the two, rounded to a hundred. Fixed counts,
+not seconds, then keep the match fair however busy the machine is, so --jobs matches can share
+it (bench/parallel_match.py).
 
 Writes DIR/calibration.json and the match files of parallel_match.py (DIR/match.txt with the
 table, its 95% interval and the exact commands).
@@ -26,7 +26,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from foogo.match import GtpClient
@@ -40,32 +39,46 @@ def process_cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime, stime: fields 14 and 15
 
 
-def cpu_per_move(command: str, size: int, komi: float, moves: int) -> dict:
-    """CPU seconds per genmove of a GTP engine in a self-play game from the empty board."""
-    client = GtpClient(command)
-    client.start()
+def calibration_games(pachi: str, foogo: str, size: int, komi: float, games: int, max_moves: int) -> dict:
+    """CPU seconds per genmove of each engine over `games` games between them (colours alternating).
+
+    Measured in real games against each other, not in self-play: Pachi's `=N` counts the playouts
+    its tree holds, those it kept from the last move included, and in self-play it keeps far more
+    of them (it predicted its own reply), so a self-play measure gave Pachi a third of the CPU it
+    takes against foogo."""
+    clients = {"pachi": GtpClient(pachi), "foogo": GtpClient(foogo)}
+    cpu = {name: 0.0 for name in clients}
+    moves = {name: 0 for name in clients}
     try:
-        for line in (f"boardsize {size}", "clear_board", f"komi {komi}"):
-            client.send(line, timeout=120)
-        client.send("genmove b", timeout=600)  # loads tables, compiles kernels: not timed
-        client.send("clear_board", timeout=60)
-        pid = client._proc.pid  # noqa: SLF001 (the process the client runs)
-        start_cpu, start_wall = process_cpu_seconds(pid), time.perf_counter()
-        played = 0
-        passes = 0
-        for k in range(moves):
-            move = client.send(f"genmove {'bw'[k % 2]}", timeout=600).strip().lower()
-            played += 1
-            if move == "resign":
-                break
-            passes = passes + 1 if move == "pass" else 0
-            if passes == 2:
-                break
-        cpu, wall = process_cpu_seconds(pid) - start_cpu, time.perf_counter() - start_wall
+        for client in clients.values():
+            client.start()
+            for line in (f"boardsize {size}", f"komi {komi}", "clear_board"):
+                client.send(line, timeout=120)
+            client.send("genmove b", timeout=600)  # loads tables, compiles kernels: not timed
+        for game in range(games):
+            for client in clients.values():
+                client.send("clear_board", timeout=60)
+            order = ["pachi", "foogo"] if game % 2 == 0 else ["foogo", "pachi"]
+            passes = 0
+            for k in range(max_moves):
+                name, colour = order[k % 2], "bw"[k % 2]
+                other = clients[order[1 - k % 2]]
+                pid = clients[name]._proc.pid  # noqa: SLF001 (the process the client runs)
+                before = process_cpu_seconds(pid)
+                move = clients[name].send(f"genmove {colour}", timeout=600).strip().lower()
+                cpu[name] += process_cpu_seconds(pid) - before
+                moves[name] += 1
+                if move == "resign":
+                    break
+                passes = passes + 1 if move == "pass" else 0
+                if passes == 2:
+                    break
+                other.send(f"play {colour} {move}", timeout=60)
     finally:
-        client.close()
-    return {"command": command, "moves": played, "cpu_seconds": cpu, "wall_seconds": wall,
-            "cpu_per_move": cpu / played}
+        for client in clients.values():
+            client.close()
+    return {name: {"command": clients[name].argv, "moves": moves[name], "cpu_seconds": cpu[name],
+                   "cpu_per_move": cpu[name] / max(moves[name], 1)} for name in clients}
 
 
 def main() -> None:
@@ -78,7 +91,7 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=1, help="threads of each engine")
     parser.add_argument("--foogo-args", default="--policy heavy", help="foogo gtp options besides playouts/threads")
     parser.add_argument("--probe-playouts", type=int, default=20000, help="foogo's count while calibrating")
-    parser.add_argument("--calibration-moves", type=int, default=40)
+    parser.add_argument("--calibration-games", type=int, default=2)
     parser.add_argument("--foogo-playouts", type=int, help="skip the calibration and use this count")
     parser.add_argument("--calibrate-only", action="store_true")
     parser.add_argument("--games", type=int, default=50)
@@ -93,18 +106,17 @@ def main() -> None:
     calibration: dict = {"size": args.size, "threads": args.threads}
     playouts = args.foogo_playouts
     if playouts is None:
-        print("calibrating Pachi ...", file=sys.stderr, flush=True)
-        calibration["pachi"] = cpu_per_move(pachi, args.size, args.komi, args.calibration_moves)
-        print("calibrating foogo ...", file=sys.stderr, flush=True)
-        probe = f"{foogo} --playouts {args.probe_playouts} --no-resign"
-        calibration["foogo_probe"] = cpu_per_move(probe, args.size, args.komi, args.calibration_moves)
-        ratio = calibration["pachi"]["cpu_per_move"] / calibration["foogo_probe"]["cpu_per_move"]
+        print(f"calibrating: {args.calibration_games} games at foogo {args.probe_playouts} playouts ...",
+              file=sys.stderr, flush=True)
+        probe = f"{foogo} --playouts {args.probe_playouts}"
+        measured = calibration_games(pachi, probe, args.size, args.komi, args.calibration_games, 3 * args.size ** 2)
+        calibration.update(measured)
+        ratio = measured["pachi"]["cpu_per_move"] / measured["foogo"]["cpu_per_move"]
         playouts = max(100, round(args.probe_playouts * ratio / 100) * 100)
+        calibration["probe_playouts"] = args.probe_playouts
         calibration["foogo_playouts"] = playouts
-        for key in ("pachi", "foogo_probe"):
-            c = calibration[key]
-            print(f"{key:12} {c['cpu_per_move']:.3f} CPU s a move over {c['moves']} moves  <- {c['command']}",
-                  file=sys.stderr)
+        for name, c in measured.items():
+            print(f"{name:6} {c['cpu_per_move']:.3f} CPU s a move over {c['moves']} moves", file=sys.stderr)
         print(f"foogo gets {playouts} playouts a move for Pachi's {args.pachi_playouts}", file=sys.stderr)
     (out / "calibration.json").write_text(json.dumps(calibration, indent=1))
     if args.calibrate_only:

@@ -28,6 +28,7 @@ callers turn clocks into a time budget.
 
 from __future__ import annotations
 
+import math
 import os
 import threading
 import time
@@ -95,6 +96,12 @@ class SearchConfig:
             raise ValueError(f"threads must be at least 1, got {self.threads}")
         if self.memory_mb is not None and not self.memory_mb >= 1:
             raise ValueError(f"memory_mb must be at least 1, got {self.memory_mb}")
+        for name, low in (("prior", 0.0), ("uct", 0.0), ("expand_threshold", 1.0)):
+            value = getattr(self, name)
+            if not (math.isfinite(value) and value >= low):
+                raise ValueError(f"{name} must be a finite number >= {low:g}, got {value}")
+        if not (math.isfinite(self.equiv) and self.equiv > 0):
+            raise ValueError(f"equiv must be a finite number > 0, got {self.equiv}")
 
 
 @dataclass

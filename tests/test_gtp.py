@@ -685,6 +685,28 @@ def test_engine_options_become_the_search_config():
     assert engine.game.rules == "tromp-taylor"
 
 
+def test_tuning_options_reach_the_search_config_and_bad_ones_are_refused(monkeypatch, capsys):
+    import foogo.gtp.command as command
+    seen = {}
+
+    class Recorder(command.GtpEngine):
+        def __init__(self, **kwargs):
+            seen.update(kwargs["tuning"])
+            super().__init__(**kwargs)
+
+    monkeypatch.setattr(command, "GtpEngine", Recorder)
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert main(["--no-warm-up", "--expand", "16", "--prior", "30", "--equiv", "3000", "--uct", "0.2"]) == 0
+    assert seen == dict(expand_threshold=16.0, prior=30.0, equiv=3000.0, uct=0.2)
+    engine = make_engine(tuning=seen)
+    engine.execute("genmove b")
+    assert engine.holder["search"].options["equiv"] == 3000.0
+    capsys.readouterr()
+    for flags in (["--equiv", "0"], ["--prior", "-1"], ["--uct", "nan"], ["--equiv", "inf"]):
+        assert main(["--no-warm-up", *flags]) == 2
+        assert f"{flags[0]} must be a finite number" in capsys.readouterr().err
+
+
 # ---------------------------------------------------------------- time management
 
 def test_time_manager_has_no_budget_without_limits():

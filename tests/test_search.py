@@ -219,6 +219,9 @@ def test_rejects_bad_configuration():
         SearchConfig(playouts=0)
     with pytest.raises(ValueError, match="threads"):
         SearchConfig(threads=0)
+    for field, value in (("equiv", 0.0), ("prior", -1.0), ("uct", float("nan")), ("expand_threshold", 0.5)):
+        with pytest.raises(ValueError, match=field):
+            SearchConfig(**{field: value})
 
 
 def test_selfplay_game_ends_and_scores():

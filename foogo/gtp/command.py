@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import threading
 import time
@@ -40,8 +41,16 @@ def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser
     parser.add_argument("--sgf-max-moves", type=int, default=SGF_MAX_MOVES, metavar="N",
                         help=f"loadsgf refuses longer main lines (default {SGF_MAX_MOVES})")
     parser.add_argument("--komi", type=float, default=7.0, help="initial komi (default 7)")
-    parser.add_argument("--expand", type=float, default=None, metavar="N",
-                        help="grow a tree node below a move once it has N visits (tuning; default 8)")
+    tuning = parser.add_argument_group("search tuning (defaults: SearchConfig's)")
+    tuning.add_argument("--expand", type=float, default=None, metavar="N",
+                        help="grow a tree node below a move once it has N visits (default 8)")
+    tuning.add_argument("--prior", type=float, default=None, metavar="N",
+                        help="weight of the Go-knowledge priors, in virtual visits (default 10)")
+    tuning.add_argument("--equiv", type=float, default=None, metavar="N",
+                        help="RAVE equivalence: the visits at which a move's own and AMAF values weigh "
+                             "equally (default 1000)")
+    tuning.add_argument("--uct", type=float, default=None, metavar="C",
+                        help="UCT exploration constant on top of RAVE (default 0)")
     return parser
 
 
@@ -62,6 +71,16 @@ def run(args) -> int:
     if args.expand is not None and not args.expand >= 1:
         print("foogo gtp: --expand must be at least 1", file=sys.stderr)
         return 2
+    for name in ("prior", "uct"):
+        value = getattr(args, name)
+        if value is not None and not (math.isfinite(value) and value >= 0):
+            print(f"foogo gtp: --{name} must be a finite number >= 0", file=sys.stderr)
+            return 2
+    if args.equiv is not None and not (math.isfinite(args.equiv) and args.equiv > 0):
+        print("foogo gtp: --equiv must be a finite number > 0", file=sys.stderr)
+        return 2
+    tuning = {field: value for field, value in (("expand_threshold", args.expand), ("prior", args.prior),
+                                                ("equiv", args.equiv), ("uct", args.uct)) if value is not None}
     if args.sgf_max_bytes < 1 or args.sgf_max_moves < 1:
         print("foogo gtp: --sgf-max-bytes and --sgf-max-moves must be at least 1", file=sys.stderr)
         return 2
@@ -70,7 +89,7 @@ def run(args) -> int:
                            policy=args.policy, seed=args.seed, resign=not args.no_resign,
                            resign_threshold=args.resign_threshold, size=args.size, komi=args.komi,
                            sgf_max_bytes=args.sgf_max_bytes, sgf_max_moves=args.sgf_max_moves,
-                           memory_mb=args.memory, expand_threshold=args.expand)
+                           memory_mb=args.memory, tuning=tuning)
     except ValueError as error:
         print(f"foogo gtp: {error}", file=sys.stderr)
         return 2

@@ -73,17 +73,17 @@ class GtpEngine:
                  threads: int = 1, policy: str = "light", seed: int = 0, resign: bool = True,
                  resign_threshold: float = 0.1, search_factory=None, size: int = 9, komi: float = 7.0,
                  log=None, sgf_max_bytes: int = SGF_MAX_BYTES, sgf_max_moves: int = SGF_MAX_MOVES,
-                 memory_mb: int | None = None, expand_threshold: float | None = None):
-        """An engine with an empty size x size game. Search options go to SearchConfig (memory_mb and
-        expand_threshold None: SearchConfig's); search_factory(options) builds the search object (default: foogo.search,
-        imported at the first command that needs it)."""
+                 memory_mb: int | None = None, tuning: dict | None = None):
+        """An engine with an empty size x size game. Search options go to SearchConfig (memory_mb None:
+        SearchConfig's; tuning: more SearchConfig fields, such as expand_threshold, prior, equiv or
+        uct); search_factory(options) builds the search object (default: foogo.search, imported at the
+        first command that needs it)."""
         self.rules = check_rules(rules)
         self.game = Game(size, komi, self.rules)
         self.search_options = dict(playouts=playouts, seconds=seconds, threads=threads, policy=policy,
                                    seed=seed, resign_threshold=resign_threshold if resign else None,
                                    memory_mb=memory_mb)
-        if expand_threshold is not None:
-            self.search_options["expand_threshold"] = expand_threshold
+        self.search_options.update(tuning or {})
         self.seed = seed
         self.sgf_limits = dict(max_bytes=sgf_max_bytes, max_moves=sgf_max_moves)  # for loadsgf
         self._search_factory = search_factory or default_search_factory
