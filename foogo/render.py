@@ -55,8 +55,10 @@ def _xy(size: int, row: int, col: int) -> tuple[float, float]:
 
 
 def scene(board, ownership=None, values=None, show_last: bool = True) -> Scene:
-    """The shapes of a board picture. ownership: size*size values in [-1, 1] (+1 black), indexed
-    row * size + col from A1; values: {GTP vertex: text} written on points (e.g. visits)."""
+    """The shapes of a board picture (a Game draws its board). ownership: size*size values in
+    [-1, 1] (+1 black), indexed row * size + col from A1; values: {GTP vertex: text} written on
+    points (e.g. visits)."""
+    board = getattr(board, "board", board)  # a Game: its current position
     n = board.size
     g = board.geometry
     side = 2 * MARGIN + (n - 1) * CELL
@@ -169,7 +171,8 @@ def search_svg(board, result, what: str = "visits") -> str:
 
 
 def save(path, board, ownership=None, values=None, dpi: int = 100) -> None:
-    """Write a board picture to `path`: SVG if it ends in .svg, PNG (drawn with matplotlib) if .png."""
+    """Write a picture of a board (or a Game's) to `path`: SVG if it ends in .svg, PNG (drawn with
+    matplotlib) if .png."""
     text = str(path)
     if text.lower().endswith(".svg"):
         with open(text, "w", encoding="utf-8") as handle:

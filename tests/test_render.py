@@ -106,3 +106,13 @@ def test_save_writes_svg_and_png(tmp_path):
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 500
     with pytest.raises(ValueError):
         render.save(tmp_path / "b.gif", board)
+
+
+def test_a_game_is_drawn_as_its_current_position(tmp_path):
+    game = Game(9)
+    game.play("b", "E5")
+    game.play("w", "C3")
+    render.save(tmp_path / "g.svg", game)
+    root = parse((tmp_path / "g.svg").read_text())
+    assert [s.get("data-vertex") for s in by_class(root, "stone black")] == ["E5"]
+    assert [s.get("data-vertex") for s in by_class(root, "stone white")] == ["C3"]
