@@ -1,0 +1,72 @@
+"""The match scripts in bench/: merging parallel matches, and the equal-CPU calibration against Pachi."""
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+from foogo.intervals import wilson
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+
+
+def load(name):
+    spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def summary(wins_a, wins_b, draws, seconds_a, genmoves_a, games_as_black_a):
+    """A `foogo match --json` summary of engines A and B (the fields merge reads)."""
+    games = wins_a + wins_b + draws
+
+    def engine(key, wins, seconds, genmoves, as_black):
+        return {"id": key, "label": f"E{key}", "name": key, "version": "1", "command": f"engine-{key}",
+                "wins": wins, "win_rate": None, "win_rate_ci95": [0, 1], "wins_as_black": wins // 2,
+                "games_as_black": as_black, "wins_as_white": wins - wins // 2, "games_as_white": games - as_black,
+                "genmoves": genmoves, "mean_seconds_per_move": seconds, "illegal_moves": 0, "timeouts": 0,
+                "crashes": 0}
+
+    return {"games": games, "games_requested": games, "interrupted": False, "size": 9, "komi": 7.0,
+            "max_moves": 243, "timeout": 60.0, "alternate": True, "referee": "GNU Go 3.8",
+            "referee_command": "gnugo", "draws": draws, "void": 0, "mean_moves": 50.0,
+            "mean_game_seconds": 20.0, "illegal_moves": 0, "timeouts": 0, "crashes": 0,
+            "engines": [engine("A", wins_a, seconds_a, genmoves_a, games_as_black_a),
+                        engine("B", wins_b, 0.5, 100, games - games_as_black_a)],
+            "per_game": [{"game": i + 1, "result": "B+R"} for i in range(games)]}
+
+
+def test_merged_matches_add_up_and_carry_their_interval():
+    merge = load("parallel_match").merge
+    merged = merge([summary(3, 1, 0, 1.0, 100, 2), summary(1, 2, 1, 2.0, 300, 2)])
+    a, b = merged["engines"]
+    assert merged["games"] == 8 and merged["draws"] == 1
+    assert (a["wins"], b["wins"]) == (4, 3)
+    assert a["win_rate"] == pytest.approx(4.5 / 8) and b["win_rate"] == pytest.approx(3.5 / 8)
+    assert a["win_rate_ci95"] == list(wilson(4.5, 8))
+    assert a["games_as_black"] == 4 and a["genmoves"] == 400
+    assert a["mean_seconds_per_move"] == pytest.approx((1.0 * 100 + 2.0 * 300) / 400)
+    assert [g["game"] for g in merged["per_game"]] == list(range(1, 9))
+
+
+def test_jobs_share_the_games_and_get_their_own_seeds(tmp_path):
+    module = load("parallel_match")
+    args = module.argparse.Namespace(black="engine-a", white="engine-b --x", games=5, jobs=2, out=str(tmp_path),
+                                     size=9, komi=7.0, timeout=60.0, black_name=None, white_name="B",
+                                     black_seed_flag="-s", white_seed_flag=None)
+    commands = module.job_commands(args)
+    assert [c[c.index("--games") + 1] for c in commands] == ["3", "2"]
+    assert [c[c.index("--black") + 1] for c in commands] == ["engine-a -s 1000", "engine-a -s 1001"]
+    assert all(c[c.index("--white") + 1] == "engine-b --x" for c in commands)
+    assert all(c[c.index("--white-name") + 1] == "B" and "--black-name" not in c for c in commands)
+
+
+def test_calibration_measures_each_engines_cpu_per_move_in_games_between_them():
+    calibration_games = load("vs_pachi").calibration_games
+    engine = f"{sys.executable} -m foogo gtp --policy light --threads 1 --size 5 --no-warm-up --playouts"
+    measured = calibration_games(f"{engine} 20000", f"{engine} 50", 5, 0.5, games=1, max_moves=12)
+    slow, fast = measured["pachi"], measured["foogo"]  # the first engine stands where Pachi would
+    assert slow["moves"] >= 5 and fast["moves"] >= 5
+    assert slow["cpu_per_move"] > fast["cpu_per_move"] >= 0
