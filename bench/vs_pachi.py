@@ -90,6 +90,9 @@ def main() -> None:
     parser.add_argument("--pachi-args", default="", help="more Pachi engine arguments (e.g. --nopatterns)")
     parser.add_argument("--threads", type=int, default=1, help="threads of each engine")
     parser.add_argument("--foogo-args", default="--policy heavy", help="foogo gtp options besides playouts/threads")
+    parser.add_argument("--foogo-command", default=f"{sys.executable} -m foogo gtp",
+                        help="how to start foogo's GTP engine (e.g. 'env PYTHONPATH=/old/checkout python -m foogo "
+                             "gtp' to measure another version)")
     parser.add_argument("--probe-playouts", type=int, default=20000, help="foogo's count while calibrating")
     parser.add_argument("--calibration-games", type=int, default=2)
     parser.add_argument("--foogo-playouts", type=int, help="skip the calibration and use this count")
@@ -102,7 +105,7 @@ def main() -> None:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     pachi = f"{args.pachi} -t ={args.pachi_playouts} {args.pachi_args} threads={args.threads}".replace("  ", " ")
-    foogo = f"{sys.executable} -m foogo gtp {args.foogo_args} --threads {args.threads} --size {args.size}"
+    foogo = f"{args.foogo_command} {args.foogo_args} --threads {args.threads} --size {args.size}"
     calibration: dict = {"size": args.size, "threads": args.threads}
     playouts = args.foogo_playouts
     if playouts is None:
