@@ -7,6 +7,8 @@ import argparse
 import io
 import os
 import re
+import subprocess
+import sys
 import threading
 import time
 
@@ -993,6 +995,14 @@ def test_the_engine_process_exits_cleanly_on_quit_with_stdin_still_open():
     assert out == b"=1 foogo\n\n=2\n\n"
     assert proc.returncode == 0, err
     assert b"Fatal" not in err
+
+
+def test_the_warm_up_loads_every_kernel_a_game_runs_including_tree_reuse():
+    # in a fresh process, so that no other test has loaded them first
+    code = ("from foogo.gtp.command import warm_up; from foogo import tree; warm_up('light'); "
+            "print(len(tree.prune.signatures), len(tree.run_iterations.signatures), len(tree.expand.signatures))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600, check=True)
+    assert [int(n) >= 1 for n in out.stdout.split()] == [True, True, True]
 
 
 def test_the_protocol_answers_while_the_kernels_warm_up_and_the_search_waits(monkeypatch):

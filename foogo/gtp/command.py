@@ -138,6 +138,13 @@ def warm_up(policy: str = "light") -> None:
     legal = [int(p) for p in board.geometry.points]
     Search(SearchConfig(playouts=16, policy=policy, resign_threshold=None)).genmove(board, BLACK, 0.5, legal)
     ownership(board, playouts=2)
+    # a game's second search reuses the first one's tree, which compacts it (tree.prune, also what a full
+    # tree's collection runs): without this, the first reuse after an install compiled prune in its move
+    game = Game(5)
+    search = Search(SearchConfig(playouts=64, policy=policy, resign_threshold=None))
+    for _ in range(2):
+        result = search.genmove(game.board, game.to_move, 0.5, game.legal_moves(game.to_move))
+        game.play(game.to_move, result.vertex)
     print(f"foogo gtp: kernels ready in {time.perf_counter() - start:.1f} s", file=sys.stderr)
 
 
