@@ -2,15 +2,17 @@
 
     python bench/parallel_match.py --black CMD --white CMD --games 50 --jobs 2 --out DIR
                                    [--size 9] [--komi 7] [--timeout 120] [--black-name NAME]
-                                   [--white-name NAME] [--seed-flag "--seed"] [--seed-flag2 "-s"]
+                                   [--white-name NAME] [--black-seed-flag=-s] [--white-seed-flag=--seed]
+                                   [--seed-base 1000]
 
 `foogo match` plays its games one after another. With one-thread engines, one match keeps one
 core busy (the engines think in turn), so on a machine with J cores J matches can run side by
 side. Job j plays its share of the games with colours alternating (engine A black in its first
 game), in DIR/job-j with its SGFs and logs, and writes DIR/job-j.json. When a seed flag is given
-for an engine, job j appends `FLAG 1000+j` to that engine's command, so that the jobs do not
-repeat each other's games. The merged summary (same fields as `foogo match --json`, games renumbered
-job by job) goes to DIR/match.json and the table, with the exact commands, to DIR/match.txt.
+for an engine, job j appends `FLAG SEED+j` to that engine's command (SEED: --seed-base, 1000),
+so that the jobs do not repeat each other's games, and another base plays other games. The
+merged summary (same fields as `foogo match --json`, games renumbered job by job) goes to
+DIR/match.json and the table, with the exact commands, to DIR/match.txt.
 
 Engines that play by a fixed number of playouts give the same games whatever else runs on the
 machine; engines that play by time get less of the machine per job.
@@ -71,8 +73,9 @@ def job_commands(args: argparse.Namespace) -> list[list[str]]:
     for j, share in enumerate(shares):
         if share == 0:
             continue
-        black = args.black + (f" {args.black_seed_flag} {1000 + j}" if args.black_seed_flag else "")
-        white = args.white + (f" {args.white_seed_flag} {1000 + j}" if args.white_seed_flag else "")
+        seed = args.seed_base + j
+        black = args.black + (f" {args.black_seed_flag} {seed}" if args.black_seed_flag else "")
+        white = args.white + (f" {args.white_seed_flag} {seed}" if args.white_seed_flag else "")
         command = [sys.executable, "-m", "foogo", "match", "--black", black, "--white", white,
                    "--games", str(share), "--alternate", "--size", str(args.size), "--komi", str(args.komi),
                    "--timeout", str(args.timeout), "--sgf-dir", str(out / f"job-{j}"),
@@ -96,8 +99,10 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=120.0)
     parser.add_argument("--black-name")
     parser.add_argument("--white-name")
-    parser.add_argument("--black-seed-flag", help="engine A's seed option, e.g. --seed (job j adds 1000+j)")
+    parser.add_argument("--black-seed-flag", help="engine A's seed option, e.g. --seed (job j adds SEED+j)")
     parser.add_argument("--white-seed-flag", help="engine B's seed option")
+    parser.add_argument("--seed-base", type=int, default=1000,
+                        help="job j's seed is this + j (default 1000; another base plays other games)")
     args = parser.parse_args()
     if args.games < 1 or args.jobs < 1:
         parser.error("--games and --jobs must be at least 1")

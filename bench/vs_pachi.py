@@ -101,6 +101,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2, help="matches side by side (one per core)")
     parser.add_argument("--timeout", type=float, default=120.0)
     parser.add_argument("--out", default="pachi-match", help="directory for the results")
+    parser.add_argument("--seed-base", type=int, default=1000,
+                        help="both engines' seed in job j is this + j; another base plays other games")
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -128,6 +130,7 @@ def main() -> None:
                "--black", pachi, "--white", f"{foogo} --playouts {playouts}",
                "--black-name", f"Pachi 12.90 ={args.pachi_playouts}", "--white-name", f"foogo ={playouts}",
                "--black-seed-flag=-s", "--white-seed-flag=--seed",  # '=': argparse reads "-s" as a flag
+               "--seed-base", str(args.seed_base),
                "--games", str(args.games), "--jobs", str(args.jobs), "--size", str(args.size),
                "--komi", str(args.komi), "--timeout", str(args.timeout), "--out", str(out)]
     sys.exit(subprocess.call(command))

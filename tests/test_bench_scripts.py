@@ -55,7 +55,7 @@ def test_jobs_share_the_games_and_get_their_own_seeds(tmp_path):
     module = load("parallel_match")
     args = module.argparse.Namespace(black="engine-a", white="engine-b --x", games=5, jobs=2, out=str(tmp_path),
                                      size=9, komi=7.0, timeout=60.0, black_name=None, white_name="B",
-                                     black_seed_flag="-s", white_seed_flag=None)
+                                     black_seed_flag="-s", white_seed_flag=None, seed_base=1000)
     commands = module.job_commands(args)
     assert [c[c.index("--games") + 1] for c in commands] == ["3", "2"]
     assert [c[c.index("--black") + 1] for c in commands] == ["engine-a -s 1000", "engine-a -s 1001"]
