@@ -63,7 +63,7 @@ def calibration_games(pachi: str, foogo: str, size: int, komi: float, games: int
             for k in range(max_moves):
                 name, colour = order[k % 2], "bw"[k % 2]
                 other = clients[order[1 - k % 2]]
-                pid = clients[name]._proc.pid  # noqa: SLF001 (the process the client runs)
+                pid = clients[name].pid
                 before = process_cpu_seconds(pid)
                 move = clients[name].send(f"genmove {colour}", timeout=600).strip().lower()
                 cpu[name] += process_cpu_seconds(pid) - before

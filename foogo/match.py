@@ -146,6 +146,11 @@ class GtpClient:
         return self._proc is not None and not self._broken and self._proc.poll() is None
 
     @property
+    def pid(self) -> int | None:
+        """The engine process's id while it has one (e.g. to read its CPU time), else None."""
+        return None if self._proc is None else self._proc.pid
+
+    @property
     def returncode(self) -> int | None:
         """The process's exit status once it has exited, else None."""
         return None if self._proc is None else self._proc.poll()

@@ -423,8 +423,9 @@ def custom_iterations(policy):
 def _credit_amaf(moves, an, aw, firstc, color, result):
     """One node's AMAF update, on its edges' rows: an edge whose move `color` played first from here
     to the end of the iteration (firstc) gains an AMAF visit and `result` wins. Branch-free (about
-    half the edges match, at random), over whole rows, so that LLVM vectorises it; pass and disabled
-    edges (move < 0) read firstc[0], an off-board point never played."""
+    half the edges match, at random) and over whole rows, which stream (LLVM does not vectorise the
+    loop: it will not gather firstc on this processor); pass and disabled edges (move < 0) read
+    firstc[0], an off-board point never played."""
     for i in range(moves.shape[0]):
         hit = np.float32(firstc[max(moves[i], 0)] == color)
         an[i] += hit

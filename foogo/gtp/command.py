@@ -124,7 +124,6 @@ def warm_up(policy: str = "light") -> None:
     Otherwise the first genmove would pay for compilation inside its time budget, enough to lose
     on time under byo-yomi. With a warm cache this takes about a second."""
     start = time.perf_counter()
-    from ..board import Board
     from ..game import Game
     from ..playout import ownership
     from ..search import Search, SearchConfig
@@ -134,13 +133,10 @@ def warm_up(policy: str = "light") -> None:
     game.legal_points(3 - BLACK)
     str(game.board)
     game.undo()
-    board = Board(5)
-    legal = [int(p) for p in board.geometry.points]
-    Search(SearchConfig(playouts=16, policy=policy, resign_threshold=None)).genmove(board, BLACK, 0.5, legal)
-    ownership(board, playouts=2)
-    # a game's second search reuses the first one's tree, which compacts it (tree.prune, also what a full
-    # tree's collection runs): without this, the first reuse after an install compiled prune in its move
-    game = Game(5)
+    ownership(game.board, playouts=2)
+    # two searches in a row, as in a game: the second reuses the first one's tree, which compacts it
+    # (tree.prune, also what a full tree's collection runs); without it, the first reuse after an
+    # install compiled prune inside its move
     search = Search(SearchConfig(playouts=64, policy=policy, resign_threshold=None))
     for _ in range(2):
         result = search.genmove(game.board, game.to_move, 0.5, game.legal_moves(game.to_move))
