@@ -79,6 +79,7 @@ M_GEN = 11  # current generation for MARK
 M_LAST = 12  # last move point, PASS (-1) or NO_MOVE
 M_KO_COLOR = 13  # the colour that may not play at M_KO
 M_EMPTIES = 14  # the number of empty on-board points (bits in the empty set, entries in EMPTIES)
+M_LAST2 = 15  # the move before the last (what M_LAST held before it): the tree's learned prior reads it
 META = 16
 
 # fields: the first POINT_FIELDS are kept together per point, the rest are lists of P entries after them
@@ -106,7 +107,7 @@ def new_state(size: int, width: int, npoints: int, nwords: int):
     s[M_SIZE], s[M_W], s[M_P], s[M_NW] = size, width, npoints, nwords
     s[M_KO] = NO_KO
     s[M_TO_MOVE] = BLACK
-    s[M_LAST] = NO_MOVE
+    s[M_LAST] = s[M_LAST2] = NO_MOVE
     color = colors_view(s)
     color[:] = OFFBOARD
     for row in range(size):
@@ -526,6 +527,7 @@ def _finish_move(s, p, c):
     s[M_TO_MOVE] = 3 - c
     s[M_PASSES] = 0
     s[M_MOVES] += 1
+    s[M_LAST2] = s[M_LAST]
     s[M_LAST] = p
 
 
@@ -619,6 +621,7 @@ def play_pass(s, c):
     s[M_KO] = NO_KO
     s[M_PASSES] += 1
     s[M_TO_MOVE] = 3 - c
+    s[M_LAST2] = s[M_LAST]
     s[M_LAST] = PASS
 
 

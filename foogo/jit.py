@@ -50,7 +50,7 @@ from numba import njit
 from numba.core.caching import CacheImpl, InTreeCacheLocator, UserProvidedCacheLocator, UserWideCacheLocator
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
-KERNEL_MODULES = ("jit.py", "bits.py", "board_kernels.py", "playout.py", "policy.py", "tree.py")
+KERNEL_MODULES = ("jit.py", "bits.py", "board_kernels.py", "playout.py", "policy.py", "features.py", "tree.py")
 
 
 def _sources_digest() -> str:

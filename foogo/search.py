@@ -39,6 +39,7 @@ import numpy as np
 
 from . import board_kernels as bk
 from . import tree as tk
+from .features import GAMMAS
 from .geometry import BLACK, PASS, RESIGN, WHITE, geometry, parse_color
 from .playout import custom_policy_function, move_cap, policy_kind
 from .policy import PATTERN_TABLE, POLICIES, policy_id  # noqa: F401 (POLICIES: this module's API)
@@ -83,6 +84,8 @@ class SearchConfig:
     expand_threshold: float = 8.0  # expand an edge's child once it has this many visits: 8 beat 2 at
     # equal time (bench/results/expand-8-vs-2-9x9-1s.txt) and halves the tree's work per iteration
     prior: float = 10.0  # weight of the prior in virtual visits
+    knowledge: str = "rules"  # the prior: "rules" (captures, escapes, shapes: tree.prior) or "learned"
+    # (the gammas of features.py, fitted to games by bench/learn_gammas.py)
     memory_mb: int | None = None  # cap on the trees' memory, all threads together (foogo gtp --memory);
     # None: default_memory_mb(board size)
 
@@ -100,6 +103,8 @@ class SearchConfig:
             value = getattr(self, name)
             if not (math.isfinite(value) and value >= low):
                 raise ValueError(f"{name} must be a finite number >= {low:g}, got {value}")
+        if self.knowledge not in tk.KNOWLEDGE:
+            raise ValueError(f"knowledge must be one of {', '.join(tk.KNOWLEDGE)}, got {self.knowledge!r}")
         if not (math.isfinite(self.equiv) and self.equiv > 0):
             raise ValueError(f"equiv must be a finite number > 0, got {self.equiv}")
 
@@ -257,7 +262,7 @@ class _Tree:
         self.clear()
         ni, nh, ei, ef, ek, meta = self.arrays
         root = tk.expand(ni, nh, ei, ef, ek, meta, self.root_s, self.root_z, color, legal.astype(np.int32),
-                         len(legal), params, PATTERN_TABLE)
+                         len(legal), params, PATTERN_TABLE, GAMMAS)
         if root < 0:
             raise MemoryError("search tree too small for one root")
         meta[tk.ROOT] = root
@@ -285,7 +290,7 @@ class _Tree:
         done = self.kernel(ni, nh, ei, ef, ek, meta, self.root_s, self.root_z, self.geometry.zobrist,
                                  self.s, self.z, self.trace, self.tstart, self.path, self.firstc, self.values,
                                  self.owners, self.ownership, self.scores, self.rng, params, PATTERN_TABLE,
-                                 count)
+                                 GAMMAS, count)
         if done < 0:
             raise ValueError(f"the playout policy {self.policy!r} chose a point it may not take "
                              "(occupied, ko or a single-stone suicide)")
@@ -394,6 +399,7 @@ class Search:
         params[tk.P_PRIOR] = c.prior
         params[tk.P_CAP] = move_cap(board.size)
         params[tk.P_POLICY] = policy_kind(c.policy)
+        params[tk.P_KNOWLEDGE] = tk.KNOWLEDGE.index(c.knowledge)
         return params
 
     def _ensure_trees(self, geometry, playouts: int | None) -> None:

@@ -24,11 +24,14 @@ streams: they are most of the search's cost beyond its playouts.
 
 Selection maximises the RAVE blend (1 - beta) * Q + beta * Q_amaf, with
 beta = AN / (AN + N + AN * N / equiv) (Gelly and Silver; Fuego's form), plus an
-optional UCT term. Priors are virtual visits from simple Go knowledge
-(captures, atari escapes, self-atari, the neighbourhood of the last move, empty
-edges); they live in `prior` here. With the heavy policy (params[P_POLICY],
-see policy.py) iterations play heavy playouts and the prior also rates a move
-matching one of the policy's 3x3 patterns next to the last move.
+optional UCT term. Priors are virtual visits from Go knowledge, of one of two
+kinds (params[P_KNOWLEDGE]). RULES: hand-written rules (captures, atari
+escapes, self-atari, the neighbourhood of the last move, empty edges), in
+`prior` here; with the heavy policy (params[P_POLICY], see policy.py) a move
+matching one of the policy's 3x3 patterns next to the last move also counts.
+LEARNED: each move's share of the gammas of features.py, fitted to games
+(`_rate_learned`, K_LEARNED). With the heavy policy iterations play heavy
+playouts, whichever the prior.
 
 Inside the tree moves follow the playout rule (no own-eye fills) and the board
 rule (no suicide, simple ko); the root's moves are given by the caller, who
@@ -40,6 +43,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import board_kernels as bk
+from . import features as fe
 from .bits import ONE, trailing_zeros
 from .jit import fast_inline, inline, kernel, uncached_nogil
 from .playout import BROKEN, PASS, checked_chooser, play_out_with
@@ -57,7 +61,8 @@ N, W, AN, AW = 0, 1, 2, 3
 NODES, EDGES, ROOT, FULL, SAMPLES, EXPAND_AT, CREATED, COLLECTIONS = 0, 1, 2, 3, 4, 5, 6, 7
 OWNERSHIP_EVERY = 16
 # params fields (float64 array)
-P_KOMI, P_EQUIV, P_UCT, P_EXPAND, P_PRIOR, P_CAP, P_POLICY = 0, 1, 2, 3, 4, 5, 6  # P_POLICY: LIGHT or HEAVY
+P_KOMI, P_EQUIV, P_UCT, P_EXPAND, P_PRIOR, P_CAP, P_POLICY, P_KNOWLEDGE = 0, 1, 2, 3, 4, 5, 6, 7
+# P_POLICY: LIGHT or HEAVY; P_KNOWLEDGE: RULES or LEARNED (the prior)
 NPARAMS = 8
 
 
@@ -79,12 +84,25 @@ def new_tree(max_nodes: int, max_edges: int):
 # ---------------------------------------------------------------- priors
 
 # prior kinds: what Go knowledge says of a move, and the prior it earns (KIND_WEIGHT * params[P_PRIOR]
-# virtual visits winning KIND_VALUE of them)
+# virtual visits winning KIND_VALUE of them). With the rules' prior (params[P_KNOWLEDGE] == RULES) an
+# edge gets one of the first ten; with the learned prior (LEARNED) a move gets K_LEARNED + j, where
+# j = round(LEARNED_SCALE * sqrt(pi)) (at most LEARNED_LEVELS - 1) for pi, the share of its gamma
+# (features.py) among the node's moves: n0 virtual visits at 0.5 and n0 * j virtual wins, the
+# shape of Pachi's pattern prior (whose ratio of pattern to even prior is 15 too). Every weight
+# is a whole number, so that real visits stay exact (real_stats).
 K_PLAIN, K_PASS, K_CAPTURE, K_SAVE, K_RISKY, K_NEAR, K_PATTERN, K_LINE0, K_LINE1, K_DISABLED = range(10)
+K_LEARNED = 10
+LEARNED_LEVELS = 16
+LEARNED_SCALE = 15.0
 KIND_NAMES = ("plain", "pass", "capture", "save", "self-atari", "near last move", "pattern",
-              "empty first line", "empty second line", "disabled")
-KIND_WEIGHT = np.array([1.0, 1.0, 2.0, 2.0, 2.0, 1.0, 1.0, 1.0, 1.0, 0.0])
-KIND_VALUE = np.array([0.5, 0.1, 0.9, 0.8, 0.2, 0.6, 0.7, 0.3, 0.45, 0.0])
+              "empty first line", "empty second line", "disabled") + tuple(
+              f"learned {j}" for j in range(LEARNED_LEVELS))
+KIND_WEIGHT = np.array([1.0, 1.0, 2.0, 2.0, 2.0, 1.0, 1.0, 1.0, 1.0, 0.0]
+                       + [1.0 + j for j in range(LEARNED_LEVELS)])
+KIND_VALUE = np.array([0.5, 0.1, 0.9, 0.8, 0.2, 0.6, 0.7, 0.3, 0.45, 0.0]
+                      + [(0.5 + j) / (1.0 + j) for j in range(LEARNED_LEVELS)])
+RULES, LEARNED = 0, 1  # params[P_KNOWLEDGE]
+KNOWLEDGE = ("rules", "learned")  # names, indexed by id
 
 
 @inline
@@ -117,20 +135,7 @@ def _tactics(s, P, w, p, c):
 
 
 @inline
-def _far_from_stones(s, P, w, p):
-    """True if no stone lies in the 5x5 square around p."""
-    for dr in range(-2, 3):
-        for dc in range(-2, 3):
-            q = p + dr * w + dc
-            if 0 <= q < P:
-                cq = bk.color_at(s, P, q)
-                if cq == bk.BLACK or cq == bk.WHITE:
-                    return False
-    return True
-
-
-@inline
-def prior(s, p, c, last, params, table):
+def prior(s, z, p, c, last, params, table):
     """The kind of prior (K_*) Go knowledge gives c playing p in position s: captures, atari
     escapes, self-atari, the neighbourhood of the last move (with the heavy policy, a move there
     matching one of its 3x3 patterns), an empty edge far from stones."""
@@ -155,7 +160,7 @@ def prior(s, p, c, last, params, table):
     row = p // w - 1
     col = p % w - 1
     line = min(min(row, col), min(n - 1 - row, n - 1 - col))
-    if line <= 1 and n >= 7 and _far_from_stones(s, P, w, p):
+    if line <= 1 and n >= 7 and fe.empty_square(s, z, p):
         kind = K_LINE0 if line == 0 else K_LINE1
     return kind
 
@@ -177,20 +182,30 @@ def _add_edge(ei, ef, ek, meta, move, kind, n0):
 
 
 @inline
-def _may_expand_to(s, P, p, c):
-    """True if c may play at empty p in the tree: the playout rule (no own-eye fill) and the board's
-    (no suicide, no simple-ko retake). A point with no stone beside passes both at once: it is no
-    eye, it has a liberty, and it is not the ko point (which the capturing stones surround)."""
-    if bk.no_stone_beside(s, P, p):
-        return True
-    return bk.playable_at(s, p, c) and bk.legality(s, p, c, False) == bk.LEGAL
+def _rate_learned(s, z, c, ei, ef, ek, first, last, n0, gammas):
+    """Give edges first .. last - 1 (moves, no pass) the learned prior: each move's gamma goes into its
+    AW field, free until then, and once their sum is known becomes its kind (see K_LEARNED)."""
+    total = 0.0
+    for e in range(first, last):
+        g = fe.move_gamma(s, z, np.int64(ei[MOVE, e]), c, gammas)
+        ef[AW, e] = g
+        total += g
+    for e in range(first, last):
+        j = min(np.int64(LEARNED_SCALE * np.sqrt(ef[AW, e] / total) + 0.5), LEARNED_LEVELS - 1)
+        kind = K_LEARNED + j
+        n, w = prior_visits(kind, n0)
+        ef[N, e] = n
+        ef[W, e] = w
+        ef[AW, e] = 0.0
+        ek[e] = kind
 
 
 @kernel
-def expand(ni, nh, ei, ef, ek, meta, s, z, c, moves, nmoves, params, table):
+def expand(ni, nh, ei, ef, ek, meta, s, z, c, moves, nmoves, params, table, gammas):
     """Create a node for position (s, z) with c to move; its edges are `moves[:nmoves]` (no PASS among
     them) if nmoves >= 0, else c's playable points minus ko and suicides; pass is always added.
-    table is the pattern table for the heavy policy's priors (policy.PATTERN_TABLE).
+    table is the pattern table for the heavy policy's priors (policy.PATTERN_TABLE), gammas the
+    learned prior's (features.GAMMAS).
     Returns the node, or -1 (and the full flag set) if the tree has no room."""
     P = s[bk.M_P]
     if meta[NODES] >= ni.shape[0] or meta[EDGES] + P + 1 > ei.shape[1]:
@@ -205,10 +220,11 @@ def expand(ni, nh, ei, ef, ek, meta, s, z, c, moves, nmoves, params, table):
     ni[node, COLOR] = c
     nh[node] = z[0]
     last = s[bk.M_LAST]
+    rules = params[P_KNOWLEDGE] == RULES
     if nmoves >= 0:
         for i in range(nmoves):
             p = moves[i]
-            _add_edge(ei, ef, ek, meta, p, prior(s, p, c, last, params, table), n0)
+            _add_edge(ei, ef, ek, meta, p, prior(s, z, p, c, last, params, table) if rules else K_PLAIN, n0)
     else:
         nw = s[bk.M_NW]
         base = bk.empty_base(nw)
@@ -217,8 +233,10 @@ def expand(ni, nh, ei, ef, ek, meta, s, z, c, moves, nmoves, params, table):
             while word:
                 p = i * 64 + np.int64(trailing_zeros(word))
                 word &= word - ONE
-                if _may_expand_to(s, P, p, c):
-                    _add_edge(ei, ef, ek, meta, p, prior(s, p, c, last, params, table), n0)
+                if fe.may_consider(s, P, p, c):
+                    _add_edge(ei, ef, ek, meta, p, prior(s, z, p, c, last, params, table) if rules else K_PLAIN, n0)
+    if not rules and meta[EDGES] > ni[node, FIRST]:
+        _rate_learned(s, z, c, ei, ef, ek, ni[node, FIRST], meta[EDGES], n0, gammas)
     _add_edge(ei, ef, ek, meta, PASS, K_PASS, n0)
     ni[node, COUNT] = meta[EDGES] - ni[node, FIRST]
     return node
@@ -317,13 +335,18 @@ SCREEN_MARGIN = 1e-5  # far above the screen's float32 error (< 1e-6 on values i
 @fast_inline
 def _screen_values(n_, w_, an_, aw_, equiv, values):
     """values[i] = the RAVE value of edge i (see select_edge) to within 1e-6, for a screen: float32
-    with fast math, so that LLVM vectorises the loop. A never-visited edge (N = AN = 0) gets 0.5."""
+    with fast math, so that LLVM vectorises the loop. A never-visited edge (N = AN = 0) gets 0.5.
+    Returns the largest of them."""
     eq = np.float32(equiv)
+    top = np.float32(-1e30)
     for i in range(n_.shape[0]):
         an = an_[i]
         a = w_[i] * (eq + an) + eq * aw_[i]
         b = n_[i] * (eq + an) + eq * an
-        values[i] = (a + np.float32(0.5e-30)) / (b + np.float32(1e-30))
+        v = (a + np.float32(0.5e-30)) / (b + np.float32(1e-30))
+        values[i] = v
+        top = max(top, v)
+    return top
 
 
 @inline
@@ -345,24 +368,26 @@ def select_edge(ni, ef, node, equiv, values):
     # (1 - beta) * W/N + beta * AW/AN with beta = AN / (AN + N + AN * N / equiv) is a / b with
     # a = W * (equiv + AN) + equiv * AW and b = N * (equiv + AN) + equiv * AN. An edge beats the best
     # so far when a * best_b > best_a * b, exactly (ties keep the first edge). A vectorised pass
-    # estimates every value first, and only the edges whose estimate comes within SCREEN_MARGIN of
-    # the best exact value so far are compared exactly: the choice is the exact one. Real values
-    # lie in [0, 1] and a disabled edge's is -1 (see disable): a choice must beat -0.5.
+    # estimates every value and their maximum first. Estimates err by under 1e-6, so every edge of
+    # the best exact value has an estimate within 2e-6 of that maximum: only the edges within
+    # SCREEN_MARGIN of it (mostly one) are compared exactly, in order, and the choice is the exact
+    # one. Real values lie in [0, 1] and a disabled edge's is -1 (see disable): a choice must beat
+    # -0.5. (A scan that raised its bar at each new best took a mispredicted branch and a float64
+    # division for each, about four a node.)
     last = first + count
-    _screen_values(ef[N, first:last], ef[W, first:last], ef[AN, first:last], ef[AW, first:last], equiv,
-                   values)
+    top = _screen_values(ef[N, first:last], ef[W, first:last], ef[AN, first:last], ef[AW, first:last], equiv,
+                         values)
+    bar = max(top - np.float32(SCREEN_MARGIN), np.float32(-0.5))
     best = -1
     best_a = -0.5
     best_b = 1.0
-    bar = np.float32(-0.5)
     for i in range(count):
-        if values[i] > bar:
+        if values[i] >= bar:
             a, b = _exact_value(ef, first + i, equiv)
             if a * best_b > best_a * b:
                 best_a = a
                 best_b = b
                 best = first + i
-                bar = np.float32(a / b - SCREEN_MARGIN)
     return best
 
 
@@ -392,10 +417,10 @@ def select_uct(ni, ei, ef, ek, node, params):
 
 @kernel
 def run_iterations(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, path, firstc, values,
-                   owners, ownership, scores, rng, params, table, count):
+                   owners, ownership, scores, rng, params, table, gammas, count):
     """iterate with the built-in playout policies (params[P_POLICY]); see iterate."""
     return iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, path, firstc, values,
-                   owners, ownership, scores, rng, params, table, count, choose)
+                   owners, ownership, scores, rng, params, table, gammas, count, choose)
 
 
 _CUSTOM_ITERATIONS: dict = {}
@@ -411,9 +436,9 @@ def custom_iterations(policy):
 
     @uncached_nogil
     def kernel_(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, path, firstc, values,
-                owners, ownership, scores, rng, params, table, count):
+                owners, ownership, scores, rng, params, table, gammas, count):
         return iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, path, firstc, values,
-                       owners, ownership, scores, rng, params, table, count, checked)
+                       owners, ownership, scores, rng, params, table, gammas, count, checked)
 
     _CUSTOM_ITERATIONS[policy] = kernel_
     return kernel_
@@ -434,9 +459,10 @@ def _credit_amaf(moves, an, aw, firstc, color, result):
 
 @inline
 def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, path, firstc, values,
-            owners, ownership, scores, rng, params, table, count, chooser):
+            owners, ownership, scores, rng, params, table, gammas, count, chooser):
     """Run `count` search iterations from the root position (root_s, root_z) on the tree, playing
-    out with the policy params[P_POLICY] (table: policy.PATTERN_TABLE).
+    out with the policy params[P_POLICY] (table: policy.PATTERN_TABLE) and growing nodes with the prior
+    params[P_KNOWLEDGE] (gammas: features.GAMMAS).
 
     Scratch arrays: s, z (board copies), trace (int32, >= cap + depth), tstart and path (int64[depth]),
     firstc (int8[P]), values (float32[P + 1]), owners (int8[P]). ownership (float64[P]) accumulates
@@ -491,7 +517,7 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, 
             child = ei[CHILD, e]
             if child < 0:
                 if ef[N, e] - prior_visits(ek[e], n0)[0] + 1 >= expand_at:  # real visits + this one
-                    child = expand(ni, nh, ei, ef, ek, meta, s, z, color, trace, -1, params, table)
+                    child = expand(ni, nh, ei, ef, ek, meta, s, z, color, trace, -1, params, table, gammas)
                     ei[CHILD, e] = child
                 break
             node = child

@@ -52,10 +52,12 @@ def test_the_owner_itself_spells_them():
 
 # geometry -> board -> policy -> playout -> game -> search -> gtp / match / stats / bench -> cli, with
 # the kernels beside their modules, render (pictures of any board-like object) between geometry
-# and board, and leaves that import nothing of foogo below all
+# and board, the learned prior's move features (read by the search, built on the policy's 3x3
+# codes) beside the playouts, and leaves that import nothing of foogo below all
 LAYERS = {
     "jit": 0, "bits": 0, "intervals": 0, "numbers": 0,
-    "geometry": 1, "render": 2, "board_kernels": 3, "board": 3, "policy": 4, "playout": 5, "game": 6,
+    "geometry": 1, "render": 2, "board_kernels": 3, "board": 3, "policy": 4, "playout": 5, "features": 5,
+    "game": 6,
     "tree": 7, "search": 7, "gtp": 8, "match": 8, "stats": 8, "bench": 8, "cli": 9,
 }
 GROUPS = {"board_kernels": "board", "tree": "search", "bits": "jit"}  # kernels with their drivers; bit

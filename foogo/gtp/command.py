@@ -51,6 +51,9 @@ def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser
                              "equally (default 1000)")
     tuning.add_argument("--uct", type=float, default=None, metavar="C",
                         help="UCT exploration constant on top of RAVE (default 0)")
+    tuning.add_argument("--knowledge", choices=("rules", "learned"), default=None,
+                        help="the tree's prior: hand-written rules, or feature gammas learned from games "
+                             "(default rules)")
     return parser
 
 
@@ -80,7 +83,8 @@ def run(args) -> int:
         print("foogo gtp: --equiv must be a finite number > 0", file=sys.stderr)
         return 2
     tuning = {field: value for field, value in (("expand_threshold", args.expand), ("prior", args.prior),
-                                                ("equiv", args.equiv), ("uct", args.uct)) if value is not None}
+                                                ("equiv", args.equiv), ("uct", args.uct),
+                                                ("knowledge", args.knowledge)) if value is not None}
     if args.sgf_max_bytes < 1 or args.sgf_max_moves < 1:
         print("foogo gtp: --sgf-max-bytes and --sgf-max-moves must be at least 1", file=sys.stderr)
         return 2

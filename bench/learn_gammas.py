@@ -1,0 +1,239 @@
+"""Fit the learned prior's feature gammas to games by Minorization-Maximization, and write the table.
+
+    python bench/learn_gammas.py SGF_DIR [SGF_DIR ...] [--out foogo/data/gammas.npz]
+                                 [--iterations 40] [--held-out 0.1] [--min-moves 10]
+
+Reads every *.sgf under the directories (sorted, so the same files give the same table), replays
+each game on a foogo Board and, before every move, takes the features (foogo/features.py) of all
+the moves the tree would consider; the move played is the winner among them. A move the tree
+would not consider (an own-eye fill, say) or a pass teaches nothing and is skipped; so are games
+with setup stones or an illegal move (from that move on). Games are split by index into training
+and held-out sets (every k-th game held out), so the held-out figures measure prediction on games
+the fit never saw.
+
+The model (Coulom 2007): a move's gamma is the product of its features' gammas, one per group,
+and P(move j chosen) = gamma_j / sum of the candidates' gammas. MM updates one group at a time,
+gamma_i <- (W_i + 1) / (C_i + 2 / (gamma_i + 1)), where W_i counts the chosen moves with feature
+i, C_i sums over positions the candidates with feature i's gamma-less-gamma_i over the position's
+total, and the +1 / 2 / (gamma_i + 1) terms are one virtual win and one virtual loss against a
+move of gamma 1 (Coulom's prior, which keeps rare features near 1). After each update the group is
+scaled so that its mean log gamma over the candidates is 0 (which changes no probability: every
+candidate has one feature of each group), so gamma 1 stands for an average feature of the group.
+3x3 patterns are folded by the 8 symmetries first (features.pattern_classes); a class never seen
+among the candidates gets gamma 1, an average shape.
+
+Prints per iteration the training log-likelihood per move, and at the end the held-out mean log
+probability of the move played, how often it was the top-rated candidate and how often among the
+top 5, against the same for uniform choice; then the gammas of the small groups and the
+strongest and weakest patterns. Writes the table (features.TABLE_SIZE float32) with its
+provenance (`source`, `games`, `positions`, held-out figures) to --out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+from sgfmill import sgf
+
+from foogo import BLACK, WHITE
+from foogo import features as fe
+from foogo.board import Board, IllegalMove
+
+
+def game_samples(path: Path, max_bytes: int = 1 << 20):
+    """(feats, chosen index) for each usable move of one SGF game, in order; [] if unusable."""
+    data = path.read_bytes()
+    if len(data) > max_bytes:
+        return []
+    try:
+        game = sgf.Sgf_game.from_bytes(data)
+        size = game.get_size()
+        root = game.get_root()
+        if root.has_property("AB") or root.has_property("AW") or not 2 <= size <= 25:
+            return []
+        board = Board(size)
+        samples = []
+        for node in game.get_main_sequence()[1:]:
+            colour, move = node.get_move()
+            if colour is None:
+                continue
+            c = BLACK if colour == "b" else WHITE
+            if move is None:
+                board.play(c, "pass")
+                continue
+            p = board.geometry.point(*move)
+            moves, feats = fe.candidates(board, c)
+            hit = np.flatnonzero(moves == p)
+            if hit.size:
+                samples.append((feats, int(hit[0])))
+            board.play(c, move)
+        return samples
+    except (ValueError, IllegalMove, KeyError):
+        return samples if "samples" in locals() else []
+
+
+class Data:
+    """Candidates of many positions as flat arrays: feature ids F[R, G] (compact, global), the
+    position of each row, the chosen row of each position."""
+
+    def __init__(self, samples, class_of: np.ndarray):
+        self.positions = len(samples)
+        counts = np.array([len(f) for f, _ in samples], dtype=np.int64)
+        starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+        raw = np.concatenate([f for f, _ in samples]).astype(np.int64)
+        self.pos = np.repeat(np.arange(self.positions), counts)
+        self.chosen = starts + np.array([k for _, k in samples], dtype=np.int64)
+        raw[:, fe.G_PATTERN] = class_of[raw[:, fe.G_PATTERN]]
+        self.raw = raw  # pattern column: class (a code); others: the group's own value
+
+
+def feature_ids(raw: np.ndarray, classes: np.ndarray) -> np.ndarray:
+    """Global compact ids: pattern classes 0..len(classes)-1 (unknown classes -1), then each small
+    group at its offset after them."""
+    ids = np.empty_like(raw)
+    index = np.searchsorted(classes, raw[:, 0])
+    index = np.minimum(index, len(classes) - 1)
+    ids[:, 0] = np.where(classes[index] == raw[:, 0], index, -1)
+    offset = len(classes)
+    for g in range(1, len(fe.GROUPS)):
+        ids[:, g] = offset + raw[:, g]
+        offset += fe.GROUP_SIZES[g]
+    return ids
+
+
+def team_gammas(ids: np.ndarray, gamma: np.ndarray) -> np.ndarray:
+    """The product of each row's feature gammas (an unknown pattern counts 1)."""
+    team = np.ones(len(ids))
+    for g in range(ids.shape[1]):
+        col = ids[:, g]
+        team *= np.where(col >= 0, gamma[np.maximum(col, 0)], 1.0)
+    return team
+
+
+def fit(data: Data, ids: np.ndarray, nfeatures: int, iterations: int, log=print) -> np.ndarray:
+    """MM iterations over the groups; returns the gammas (float64[nfeatures])."""
+    gamma = np.ones(nfeatures)
+    chosen_ids = ids[data.chosen]
+    wins = np.zeros(nfeatures)
+    for g in range(ids.shape[1]):
+        col = chosen_ids[:, g]
+        wins += np.bincount(col[col >= 0], minlength=nfeatures)
+    groups = [np.unique(ids[:, g][ids[:, g] >= 0]) for g in range(ids.shape[1])]
+    for it in range(iterations):
+        for g in range(ids.shape[1]):
+            team = team_gammas(ids, gamma)
+            total = np.bincount(data.pos, weights=team, minlength=data.positions)
+            col = ids[:, g]
+            known = col >= 0
+            weights = team[known] / gamma[col[known]] / total[data.pos[known]]
+            c = np.bincount(col[known], weights=weights, minlength=nfeatures)
+            f = groups[g]
+            gamma[f] = (wins[f] + 1.0) / (c[f] + 2.0 / (gamma[f] + 1.0))
+            # every candidate has one feature of each group, so scaling a group scales every team alike and
+            # changes no probability: keep the group's mean log gamma over the candidates at 0, so that the
+            # virtual opponent of gamma 1 stands for an average feature and the groups cannot drift apart
+            gamma[f] /= np.exp(np.mean(np.log(gamma[col[known]])))
+        team = team_gammas(ids, gamma)
+        total = np.bincount(data.pos, weights=team, minlength=data.positions)
+        ll = float(np.mean(np.log(team[data.chosen] / total)))
+        log(f"iteration {it + 1:3d}: training log-likelihood per move {ll:.4f}")
+    return gamma
+
+
+def evaluate(data: Data, ids: np.ndarray, gamma: np.ndarray) -> dict:
+    """Held-out figures: mean log probability of the move played, top-1 and top-5 rates, and the
+    uniform baseline's."""
+    team = team_gammas(ids, gamma)
+    total = np.bincount(data.pos, weights=team, minlength=data.positions)
+    counts = np.bincount(data.pos, minlength=data.positions)
+    mine = team[data.chosen]
+    better = np.bincount(data.pos, weights=(team > mine[data.pos]).astype(float), minlength=data.positions)
+    return {"positions": data.positions,
+            "log_p": float(np.mean(np.log(mine / total))),
+            "log_p_uniform": float(np.mean(-np.log(counts))),
+            "top1": float(np.mean(better == 0)), "top5": float(np.mean(better < 5)),
+            "top1_uniform": float(np.mean(1.0 / counts)),
+            "top5_uniform": float(np.mean(np.minimum(5, counts) / counts))}
+
+
+def pattern_diagram(code: int) -> str:
+    """A 3x3 code as three rows (X: the mover, O: the opponent, #: off board), north first."""
+    chars = ".XO#"
+    cells = [chars[(code >> (2 * i)) & 3] for i in range(8)]
+    return f"{cells[0]}{cells[1]}{cells[2]}/{cells[3]}*{cells[4]}/{cells[5]}{cells[6]}{cells[7]}"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("dirs", nargs="+", type=Path, help="directories of SGF games (searched recursively)")
+    parser.add_argument("--out", type=Path, default=Path(fe.DATA_PATH))
+    parser.add_argument("--iterations", type=int, default=40)
+    parser.add_argument("--held-out", type=float, default=0.1, help="share of the games held out (0..0.5)")
+    parser.add_argument("--source", default="", help="where the games came from, stored with the table")
+    args = parser.parse_args()
+    if not 0 <= args.held_out <= 0.5 or args.iterations < 1:
+        parser.error("--held-out must lie in 0..0.5 and --iterations be at least 1")
+    files = sorted(p for d in args.dirs for p in d.rglob("*.sgf"))
+    if not files:
+        parser.error("no .sgf files found")
+    every = round(1 / args.held_out) if args.held_out > 0 else 0
+    started = time.process_time()
+    train, test = [], []
+    used = 0
+    for k, path in enumerate(files):
+        samples = game_samples(path)
+        used += bool(samples)
+        (test if every and k % every == every - 1 else train).extend(samples)
+    print(f"{len(files)} files, {used} games used: {len(train)} training and {len(test)} held-out positions "
+          f"({time.process_time() - started:.0f} s)", file=sys.stderr)
+    if not train:
+        print("no usable positions", file=sys.stderr)
+        return 1
+    class_of = fe.pattern_classes()
+    data = Data(train, class_of)
+    classes = np.unique(data.raw[:, 0])
+    ids = feature_ids(data.raw, classes)
+    nfeatures = len(classes) + sum(fe.GROUP_SIZES[1:])
+    gamma = fit(data, ids, nfeatures, args.iterations, log=lambda m: print(m, file=sys.stderr))
+    figures = {}
+    if test:
+        held = Data(test, class_of)
+        figures = evaluate(held, feature_ids(held.raw, classes), gamma)
+        print(f"held out, {figures['positions']} positions: mean log p {figures['log_p']:.3f} "
+              f"(uniform {figures['log_p_uniform']:.3f}), top-1 {figures['top1']:.1%} "
+              f"(uniform {figures['top1_uniform']:.1%}), top-5 {figures['top5']:.1%} "
+              f"(uniform {figures['top5_uniform']:.1%})")
+    table = np.ones(fe.TABLE_SIZE, dtype=np.float32)
+    index = np.searchsorted(classes, class_of)
+    index = np.minimum(index, len(classes) - 1)
+    seen = classes[index] == class_of
+    table[:1 << 16][seen] = gamma[index[seen]]
+    offset = len(classes)
+    names = {fe.G_TACTICS: fe.TACTICS_NAMES}
+    for g in range(1, len(fe.GROUPS)):
+        size = fe.GROUP_SIZES[g]
+        table[fe.OFFSETS[g]:fe.OFFSETS[g] + size] = gamma[offset:offset + size]
+        labels = names.get(g, [str(v) for v in range(size)])
+        print(f"{fe.GROUPS[g]:8}", "  ".join(f"{label}: {gamma[offset + v]:.3g}" for v, label in enumerate(labels)))
+        offset += size
+    order = np.argsort(gamma[:len(classes)])
+    counts = np.bincount(ids[:, 0][ids[:, 0] >= 0], minlength=len(classes))
+    for title, picks in (("strongest", order[::-1]), ("weakest", order)):
+        shown = [i for i in picks if counts[i] >= 50][:8]
+        print(f"{title} patterns (seen 50+ times):",
+              "  ".join(f"{pattern_diagram(int(classes[i]))} {gamma[i]:.3g}" for i in shown))
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(args.out, table=table, source=np.array(args.source), games=np.array(used),
+                        positions=np.array(data.positions),
+                        **{f"held_out_{k}": np.array(v) for k, v in figures.items()})
+    print(f"wrote {args.out}: {len(classes)} pattern classes from {data.positions} positions "
+          f"({time.process_time() - started:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,331 @@
+"""The learned prior's move features (features.py), its gamma table, and the tree's use of them."""
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from foogo import BLACK, WHITE, Board, board_from_ascii
+from foogo import board_kernels as bk
+from foogo import features as fe
+from foogo import tree as tk
+from foogo.game import Game
+from foogo.playout import playout
+from foogo.policy import LIGHT, PATTERN_TABLE, seed_rng
+from foogo.search import Search, SearchConfig
+
+
+def features_of(board, color, vertex):
+    """The five features of `color` at `vertex`, or None if the tree would not consider it."""
+    moves, feats = fe.candidates(board, color)
+    hit = np.flatnonzero(moves == board.geometry.parse(vertex))
+    return None if hit.size == 0 else tuple(int(x) for x in feats[hit[0]])
+
+
+def tactics_of(board, color, vertex):
+    return features_of(board, color, vertex)[fe.G_TACTICS]
+
+
+CAPTURES = """
+    . . . . .
+    . O . . .
+    O X O . .
+    . . . . .
+    . . . . .
+"""
+
+
+def test_a_capture_of_one_stone():
+    board = board_from_ascii(CAPTURES)
+    assert tactics_of(board, WHITE, "B2") == fe.T_CAPTURE1
+
+
+def test_a_capture_of_two_stones_ranks_above_one():
+    board = board_from_ascii("""
+        . O O . .
+        O X X O .
+        . O . . .
+        . . . . .
+        . . . . .
+    """)
+    assert tactics_of(board, WHITE, "C3") == fe.T_CAPTURE2
+
+
+def test_extending_from_atari_is_an_escape():
+    board = board_from_ascii(CAPTURES)
+    assert tactics_of(board, BLACK, "B2") == fe.T_SAVE
+
+
+def test_reducing_a_string_to_one_liberty_is_an_atari():
+    board = board_from_ascii("""
+        . . . . .
+        . . . . .
+        . O X . .
+        . . O . .
+        . . . . .
+    """)
+    assert tactics_of(board, WHITE, "D3") == fe.T_ATARI
+    assert tactics_of(board, WHITE, "C4") == fe.T_ATARI
+    assert tactics_of(board, WHITE, "A1") == fe.T_PLAIN
+
+
+def test_self_ataris_of_one_stone_and_of_a_string():
+    board = board_from_ascii("""
+        . . . . .
+        . . . . .
+        X X . . .
+        O O X . .
+        . . X . .
+    """)
+    assert tactics_of(board, WHITE, "A1") == fe.T_SELF2
+    board = board_from_ascii("""
+        . . . . .
+        . . . . .
+        . . . . .
+        . X . . .
+        X . . . .
+    """)
+    assert tactics_of(board, WHITE, "B1") == fe.T_SELF1  # and an atari of A1, which counts less
+
+
+def test_the_opponents_eye_is_no_candidate_unless_it_captures():
+    board = board_from_ascii("""
+        . X . . .
+        X . X . .
+        . X . . .
+        . . . . .
+        . . . . .
+    """)
+    assert features_of(board, WHITE, "B4") is None
+
+
+def test_distance_to_the_last_two_moves():
+    board = Board(9)
+    board.play(BLACK, "E5")
+    board.play(WHITE, "C3")
+    f = features_of(board, BLACK, "C4")  # beside white's C3 (d = 2), and E5 is (2, 1) away: d = 5
+    assert f[fe.G_LAST] == 1 and f[fe.G_LAST2] == 4
+    f = features_of(board, BLACK, "D4")  # diagonal to C3: d = 3; (1, 1) from E5: d = 3
+    assert f[fe.G_LAST] == 2 and f[fe.G_LAST2] == 2
+    f = features_of(board, BLACK, "J9")  # far from both
+    assert f[fe.G_LAST] == 0 and f[fe.G_LAST2] == 0
+    board.play(BLACK, "pass")
+    assert features_of(board, WHITE, "C4")[fe.G_LAST] == 0  # after a pass, no last move
+    assert features_of(Board(9), BLACK, "E5")[fe.G_LAST:fe.G_LAST2 + 1] == (0, 0)
+
+
+def test_line_and_the_empty_square():
+    board = Board(9)
+    assert features_of(board, BLACK, "A1")[fe.G_LINE] == 0 + fe.EMPTY_SQUARE
+    assert features_of(board, BLACK, "E5")[fe.G_LINE] == 4 + fe.EMPTY_SQUARE
+    assert features_of(board, BLACK, "C2")[fe.G_LINE] == 1 + fe.EMPTY_SQUARE
+    board.play(WHITE, "C3")
+    assert features_of(board, BLACK, "A1")[fe.G_LINE] == 0  # C3 is two rows and columns away
+    assert features_of(board, BLACK, "E5")[fe.G_LINE] == 4
+    assert features_of(board, BLACK, "F6")[fe.G_LINE] == 3 + fe.EMPTY_SQUARE
+    assert features_of(board, BLACK, "A6")[fe.G_LINE] == 0 + fe.EMPTY_SQUARE
+
+
+def naive_empty_square(board, p):
+    g = board.geometry
+    row, col = divmod(p, g.width)
+    colors = bk.colors_view(board._state()[0])
+    for dr in range(-2, 3):
+        for dc in range(-2, 3):
+            r, c = row + dr, col + dc
+            if 1 <= r <= board.size and 1 <= c <= board.size and colors[r * g.width + c] in (BLACK, WHITE):
+                return False
+    return True
+
+
+@pytest.mark.parametrize("size", [2, 3, 5, 7, 9, 13, 19, 25])
+def test_empty_square_agrees_with_a_plain_scan_on_random_positions(size):
+    rng = np.random.default_rng(size)
+    for trial in range(6):
+        board = Board(size)
+        g = board.geometry
+        for p in rng.permutation(g.points)[: rng.integers(0, max(2, size * size // (trial + 2)))]:
+            if board.is_legal(BLACK, int(p)) and rng.random() < 0.9:
+                board.play(int(rng.integers(1, 3)), int(p))
+        moves, feats = fe.candidates(board, BLACK)
+        for p, f in zip(moves, feats):
+            assert (f[fe.G_LINE] >= fe.EMPTY_SQUARE) == naive_empty_square(board, int(p)), (size, g.name(int(p)))
+
+
+def test_the_mover_code_is_the_same_shape_for_either_colour():
+    board = board_from_ascii(CAPTURES)
+    swapped = board_from_ascii(CAPTURES.replace("X", "x").replace("O", "X").replace("x", "O"))
+    for vertex in ("B2", "C4", "A1", "D4"):
+        a = features_of(board, WHITE, vertex)
+        b = features_of(swapped, BLACK, vertex)
+        assert a is not None and a[fe.G_PATTERN] == b[fe.G_PATTERN]
+
+
+def test_pattern_classes_fold_the_eight_symmetries():
+    classes = fe.pattern_classes()
+    codes = np.random.default_rng(1).integers(0, 1 << 16, 500)
+    images = fe.symmetric_codes(codes)
+    assert (images[0] == codes).all()
+    for t in range(8):
+        assert (classes[images[t]] == classes[codes]).all()
+    # a shape and its mirror image: stones north-west and north-east of the centre
+    nw = bk.BLACK  # field 0 (NW)
+    ne = bk.BLACK << 4  # field 2 (NE)
+    assert classes[nw] == classes[ne]
+    assert classes[nw] != classes[bk.BLACK << 2]  # north is not north-west
+
+
+def test_candidates_are_the_tree_edges():
+    rng = np.zeros(1, dtype=np.uint64)
+    seed_rng(rng, 3, 0)
+    game = Game(9)
+    s, z = game.board._state()
+    s2, z2 = s.copy(), z.copy()
+    trace = np.zeros(1000, dtype=np.int32)
+    s2[bk.M_TO_MOVE] = BLACK
+    playout(s2, z2, game.board.geometry.zobrist, rng, 40, trace, np.zeros(0, dtype=np.int8), LIGHT, PATTERN_TABLE)
+    board = Board(9)
+    board._s[:], board._z[:] = s2, z2
+    ni, nh, ei, ef, ek, meta = tk.new_tree(4, 400)
+    params = np.zeros(tk.NPARAMS)
+    params[tk.P_PRIOR] = 10
+    params[tk.P_KNOWLEDGE] = tk.LEARNED
+    for color in (BLACK, WHITE):
+        node = tk.expand(ni, nh, ei, ef, ek, meta, s2, z2, color, np.zeros(1, dtype=np.int32), -1, params,
+                         PATTERN_TABLE, fe.GAMMAS)
+        first, count = ni[node, tk.FIRST], ni[node, tk.COUNT]
+        edges = ei[tk.MOVE, first:first + count]
+        assert edges[-1] == bk.PASS
+        assert list(edges[:-1]) == list(fe.candidates(board, color)[0])
+
+
+def learned_root(board, color, gammas, prior=10.0):
+    ni, nh, ei, ef, ek, meta = tk.new_tree(4, 400)
+    params = np.zeros(tk.NPARAMS)
+    params[tk.P_PRIOR] = prior
+    params[tk.P_KNOWLEDGE] = tk.LEARNED
+    s, z = board._state()
+    node = tk.expand(ni, nh, ei, ef, ek, meta, s, z, color, np.zeros(1, dtype=np.int32), -1, params,
+                     PATTERN_TABLE, gammas)
+    first, count = ni[node, tk.FIRST], ni[node, tk.COUNT]
+    return {int(m): int(k) for m, k in zip(ei[tk.MOVE, first:first + count], ek[first:first + count])}, \
+        (ef, ek, first, count)
+
+
+def test_the_learned_prior_follows_the_gammas():
+    board = board_from_ascii(CAPTURES)
+    gammas = np.ones(fe.TABLE_SIZE, dtype=np.float32)
+    gammas[fe.OFFSETS[fe.G_TACTICS] + fe.T_CAPTURE1] = 1000.0
+    kinds, _ = learned_root(board, WHITE, gammas)
+    capture = board.geometry.parse("B2")
+    assert kinds[capture] == max(kinds.values())
+    assert kinds[capture] >= tk.K_LEARNED + 12  # about sqrt(1000 / 1020) * 15
+    assert kinds[bk.PASS] == tk.K_PASS
+    others = {k for m, k in kinds.items() if m not in (capture, bk.PASS)}
+    assert others == {tk.K_LEARNED + 0}  # sqrt(1 / 1020) * 15 rounds to 0
+    gammas[:] = 1.0
+    kinds, _ = learned_root(Board(9), BLACK, gammas)  # all alike: sqrt(1 / 81) * 15 = 1.67
+    assert set(kinds.values()) == {tk.K_LEARNED + 2, tk.K_PASS}
+
+
+def test_learned_priors_leave_real_visits_exact():
+    kinds, (ef, ek, first, count) = learned_root(board_from_ascii(CAPTURES), WHITE, fe.GAMMAS, prior=7.0)
+    ef[tk.N, first:first + count] += 3.0
+    ef[tk.W, first:first + count] += 2.0
+    rn, rw = tk.real_stats(ef, ek, first, count, 7.0)
+    learned = ek[first:first + count] >= tk.K_LEARNED
+    assert learned.sum() == count - 1  # all but pass
+    assert (rn == 3.0).all() and (rw[learned] == 2.0).all()  # n0 * (0.5 + j) wins: exact in float32
+
+
+def test_a_learned_search_plays_and_reuses_its_tree():
+    game = Game(9)
+    search = Search(SearchConfig(playouts=600, knowledge="learned", resign_threshold=None, seed=2))
+    for _ in range(3):
+        color = game.to_move
+        result = search.genmove(game.board, color, 7.0, game.legal_points(color))
+        assert result.move in game.legal_points(color) or result.move == bk.PASS
+        game.play(color, result.vertex)
+    assert sum(result.priors.values()) == pytest.approx(1.0)
+
+
+def test_an_unknown_knowledge_is_refused():
+    with pytest.raises(ValueError, match="knowledge must be one of rules, learned"):
+        SearchConfig(knowledge="magic")
+
+
+def test_the_shipped_table_is_there_and_valid(tmp_path):
+    assert Path(fe.DATA_PATH).exists(), "foogo/data/gammas.npz is missing: make it with bench/learn_gammas.py"
+    table = fe.load_gammas()
+    assert table.shape == (fe.TABLE_SIZE,) and (table > 0).all()
+    bad = tmp_path / "bad.npz"
+    np.savez(bad, table=np.ones(10, dtype=np.float32))
+    with pytest.raises(ValueError, match="not a gamma table"):
+        fe.load_gammas(str(bad))
+    np.savez(bad, table=-np.ones(fe.TABLE_SIZE, dtype=np.float32))
+    with pytest.raises(ValueError, match="not a gamma table"):
+        fe.load_gammas(str(bad))
+    with pytest.warns(UserWarning, match="no learned gammas"):
+        assert (fe.load_gammas(str(tmp_path / "missing.npz")) == 1).all()
+
+
+# ---------------------------------------------------------------- the MM fit (bench/learn_gammas.py)
+
+def load_learner():
+    path = Path(__file__).resolve().parent.parent / "bench" / "learn_gammas.py"
+    spec = importlib.util.spec_from_file_location("learn_gammas", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_mm_recovers_the_gammas_that_made_the_choices():
+    learner = load_learner()
+    rng = np.random.default_rng(7)
+    # two groups: 20 "patterns" (classes 0..19) and the tactics group; true gammas known
+    true_pattern = np.exp(rng.normal(0, 1, 20))
+    true_tactics = np.array([1.0, 8.0, 3.0, 5.0, 2.0, 0.1, 0.05])
+    samples = []
+    for _ in range(6000):
+        n = int(rng.integers(5, 30))
+        feats = np.zeros((n, 5), dtype=np.int32)
+        feats[:, 0] = rng.integers(0, 20, n)
+        feats[:, 1] = rng.choice(7, n, p=[0.7, 0.05, 0.05, 0.05, 0.05, 0.05, 0.05])
+        g = true_pattern[feats[:, 0]] * true_tactics[feats[:, 1]]
+        samples.append((feats, int(rng.choice(n, p=g / g.sum()))))
+    class_of = np.arange(1 << 16)  # the codes 0..19 are their own classes here
+    data = learner.Data(samples, class_of)
+    classes = np.unique(data.raw[:, 0])
+    ids = learner.feature_ids(data.raw, classes)
+    gamma = learner.fit(data, ids, len(classes) + sum(fe.GROUP_SIZES[1:]), 60, log=lambda m: None)
+    pattern = gamma[:20] / np.exp(np.mean(np.log(gamma[:20])))
+    truth = true_pattern / np.exp(np.mean(np.log(true_pattern)))
+    assert np.allclose(np.log(pattern), np.log(truth), atol=0.25)
+    tactics = gamma[20:27] / gamma[20]
+    assert np.allclose(np.log(tactics[:5]), np.log(true_tactics[:5]), atol=0.3)
+    figures = learner.evaluate(data, ids, gamma)
+    assert figures["log_p"] > figures["log_p_uniform"] and figures["top1"] > 2 * figures["top1_uniform"]
+
+
+def test_distance_to_a_point_whose_stone_was_captured_is_feature_zero():
+    w = Board(9).geometry.width
+    p = Board(9).geometry.parse("E5")
+    assert fe.distance_feature(w, p, p) == 0
+    assert fe.distance_feature(w, p, p + 1) == 1
+
+
+@pytest.mark.parametrize("size", [5, 9, 19])
+def test_every_feature_lies_in_its_group_on_random_positions(size):
+    rng = np.zeros(1, dtype=np.uint64)
+    for k in range(20):
+        seed_rng(rng, size, k)
+        board = Board(size)
+        s, z = board._state()
+        trace = np.zeros(3 * size * size, dtype=np.int32)
+        playout(s, z, board.geometry.zobrist, rng, k * size * size // 10, trace, np.zeros(0, dtype=np.int8), LIGHT,
+                PATTERN_TABLE)
+        for color in (BLACK, WHITE):
+            moves, feats = fe.candidates(board, color)
+            for g, n in enumerate(fe.GROUP_SIZES):
+                assert ((feats[:, g] >= 0) & (feats[:, g] < n)).all(), (size, k, fe.GROUPS[g])
