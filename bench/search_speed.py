@@ -1,6 +1,7 @@
 """Playouts/s inside the search against `foogo bench` with the same policy (the issue asks >= 90%).
 
     python bench/search_speed.py [--size 9] [--seconds 3] [--repeats 3] [--policies light,heavy]
+                                 [--knowledge rules]
 
 For each policy, alternates in one run: a `foogo bench` measurement (light or heavy playouts from
 the empty board), a UCT-RAVE search from the empty board, and one from a middle-game position,
@@ -24,10 +25,11 @@ from foogo.policy import choose_light, seed_rng
 from foogo.search import Search, SearchConfig
 
 
-def search_rate(game: Game, seconds: float, policy: str, seed: int) -> float:
+def search_rate(game: Game, seconds: float, policy: str, seed: int, knowledge: str = "rules") -> float:
     """Search iterations per CPU second of one timed search from the game's position."""
     color = game.to_move
-    search = Search(SearchConfig(seconds=seconds, threads=1, seed=seed, policy=policy, resign_threshold=None))
+    search = Search(SearchConfig(seconds=seconds, threads=1, seed=seed, policy=policy, resign_threshold=None,
+                                 knowledge=knowledge))
     start = time.process_time()
     result = search.genmove(game.board, color, 7.5, game.legal_points(color), time_budget=seconds)
     return result.playouts / (time.process_time() - start)
@@ -53,16 +55,17 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--policies", default="light,heavy")
+    parser.add_argument("--knowledge", default="rules", help="the tree's prior: rules or learned")
     args = parser.parse_args()
     positions = {"empty board": Game(args.size), "middle game": middle_game(args.size)}
     for policy in args.policies.split(","):
-        search_rate(Game(args.size), 0.3, policy, 0)  # compile and warm up
+        search_rate(Game(args.size), 0.3, policy, 0, args.knowledge)  # compile and warm up
         rates: dict[str, list[float]] = {"bench": [], **{name: [] for name in positions}}
         for _ in range(args.repeats):
             rates["bench"].append(measure(args.size, None, 1, repeats=1, policy=policy,
                                           min_seconds=args.seconds)["playouts_per_cpu_second"])
             for name, game in positions.items():
-                rates[name].append(search_rate(game, args.seconds, policy, 2))
+                rates[name].append(search_rate(game, args.seconds, policy, 2, args.knowledge))
         bench = statistics.median(rates["bench"])
         for name, values in rates.items():
             median = statistics.median(values)

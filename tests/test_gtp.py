@@ -1005,6 +1005,43 @@ def test_the_warm_up_loads_every_kernel_a_game_runs_including_tree_reuse():
     assert [int(n) >= 1 for n in out.stdout.split()] == [True, True, True]
 
 
+NO_COMPILE_SESSION = """
+import os, sys, tempfile
+from numba.core.registry import CPUDispatcher
+from foogo.gtp.command import warm_up
+from foogo.gtp.engine import GtpEngine
+warm_up("heavy")
+
+def signatures():
+    return {f"{name}.{attr}": len(obj.signatures) for name, module in list(sys.modules.items())
+            if name.startswith("foogo") for attr, obj in vars(module).items() if isinstance(obj, CPUDispatcher)}
+
+before = signatures()
+sgf = os.path.join(tempfile.mkdtemp(), "game.sgf")
+with open(sgf, "w") as handle:
+    handle.write("(;GM[1]FF[4]SZ[9]KM[7];B[ee];W[cc];B[gc])")
+engine = GtpEngine(playouts=200, threads=2, seed=1)
+for line in ["boardsize 9", "clear_board", "komi 7", "play b E5", "genmove w", "genmove b", "undo", "showboard",
+             "is_legal b A1", "all_legal w", "final_score", "final_status_list dead", "foogo-ownership",
+             "foogo-visits", "loadsgf " + sgf, "genmove w", "printsgf", "kgs-genmove_cleanup b", "boardsize 13",
+             "clear_board", "fixed_handicap 4", "genmove w", "place_free_handicap 2", "boardsize 19", "clear_board",
+             "genmove b", "final_score", "time_settings 10 5 1", "genmove w", "reg_genmove b", "boardsize 9",
+             "clear_board", "set_free_handicap E5 C3", "genmove w"]:
+    engine.execute(line)
+after = signatures()
+print(sorted(name for name, count in after.items() if count > before.get(name, 0)))
+"""
+
+
+def test_nothing_compiles_after_the_warm_up_in_a_whole_session():
+    # a fresh process: every kernel a GTP session runs (moves, searches on three sizes with tree reuse,
+    # scoring, dead stones, SGF, handicap, cleanup) must have been compiled or loaded by the warm-up, or
+    # its first use compiles inside a move; the warm-up once left final_score's area count out
+    out = subprocess.run([sys.executable, "-c", NO_COMPILE_SESSION], capture_output=True, text=True, timeout=900,
+                         check=True)
+    assert out.stdout.strip().splitlines()[-1] == "[]", out.stdout
+
+
 def test_the_protocol_answers_while_the_kernels_warm_up_and_the_search_waits(monkeypatch):
     from foogo.gtp import command
     started, release = threading.Event(), threading.Event()

@@ -138,6 +138,7 @@ def warm_up(policy: str = "light") -> None:
     str(game.board)
     game.undo()
     ownership(game.board, playouts=2)
+    game.score(playouts=2)  # final_score's area count
     # two searches in a row, as in a game: the second reuses the first one's tree, which compacts it
     # (tree.prune, also what a full tree's collection runs); without it, the first reuse after an
     # install compiled prune inside its move
