@@ -45,7 +45,8 @@ from foogo.board import Board, IllegalMove
 
 
 def game_samples(path: Path, max_bytes: int = 1 << 20):
-    """(feats, chosen index) for each usable move of one SGF game, in order; [] if unusable."""
+    """(feats, chosen index) for each usable move of one SGF game, in order, up to an illegal move;
+    [] for a file that is too large, does not parse, or sets up stones."""
     data = path.read_bytes()
     if len(data) > max_bytes:
         return []
@@ -53,27 +54,34 @@ def game_samples(path: Path, max_bytes: int = 1 << 20):
         game = sgf.Sgf_game.from_bytes(data)
         size = game.get_size()
         root = game.get_root()
-        if root.has_property("AB") or root.has_property("AW") or not 2 <= size <= 25:
-            return []
-        board = Board(size)
-        samples = []
-        for node in game.get_main_sequence()[1:]:
+        nodes = game.get_main_sequence()[1:]
+    except ValueError:
+        return []
+    if root.has_property("AB") or root.has_property("AW") or not 2 <= size <= 25:
+        return []
+    board = Board(size)
+    samples = []
+    for node in nodes:
+        try:
             colour, move = node.get_move()
-            if colour is None:
-                continue
-            c = BLACK if colour == "b" else WHITE
-            if move is None:
-                board.play(c, "pass")
-                continue
-            p = board.geometry.point(*move)
-            moves, feats = fe.candidates(board, c)
-            hit = np.flatnonzero(moves == p)
-            if hit.size:
-                samples.append((feats, int(hit[0])))
+        except ValueError:
+            break
+        if colour is None:
+            continue
+        c = BLACK if colour == "b" else WHITE
+        if move is None:
+            board.play(c, "pass")
+            continue
+        p = board.geometry.point(*move)
+        moves, feats = fe.candidates(board, c)
+        hit = np.flatnonzero(moves == p)
+        try:
             board.play(c, move)
-        return samples
-    except (ValueError, IllegalMove, KeyError):
-        return samples if "samples" in locals() else []
+        except IllegalMove:
+            break
+        if hit.size:
+            samples.append((feats, int(hit[0])))
+    return samples
 
 
 class Data:

@@ -329,3 +329,24 @@ def test_every_feature_lies_in_its_group_on_random_positions(size):
             moves, feats = fe.candidates(board, color)
             for g, n in enumerate(fe.GROUP_SIZES):
                 assert ((feats[:, g] >= 0) & (feats[:, g] < n)).all(), (size, k, fe.GROUPS[g])
+
+
+def test_the_learning_script_writes_a_table_the_engine_loads(tmp_path, monkeypatch, capsys):
+    learner = load_learner()
+    games = ["(;GM[1]FF[4]SZ[9];B[ee];W[cc];B[gc];W[gg];B[cg];W[dc];B[fd])",
+             "(;GM[1]FF[4]SZ[9];B[dd];W[ff];B[fd];W[df];B[ed];W[ec];B[fc])",
+             "(;GM[1]FF[4]SZ[9];B[ee];W[de];B[ed];W[cd];B[dc])",
+             "(;GM[1]FF[4]SZ[9]AB[aa];B[ee])",  # setup stones: skipped
+             "(;GM[1]FF[4]SZ[9];B[ee];W[ee])"]  # an illegal move: the game counts up to it
+    for k, text in enumerate(games):
+        (tmp_path / f"g{k}.sgf").write_text(text)
+    (tmp_path / "broken.sgf").write_text("(;GM[1]SZ[9];B[ee")
+    out = tmp_path / "gammas.npz"
+    monkeypatch.setattr("sys.argv", ["learn_gammas", str(tmp_path), "--out", str(out), "--iterations", "3",
+                                     "--held-out", "0.34", "--source", "test"])
+    assert learner.main() == 0
+    assert "wrote" in capsys.readouterr().out
+    table = fe.load_gammas(str(out))
+    assert table.shape == (fe.TABLE_SIZE,) and (table > 0).all() and not (table == 1).all()
+    with np.load(out) as data:
+        assert str(data["source"]) == "test" and int(data["games"]) == 4
