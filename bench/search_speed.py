@@ -1,7 +1,7 @@
 """Playouts/s inside the search against `foogo bench` with the same policy (the issue asks >= 90%).
 
     python bench/search_speed.py [--size 9] [--seconds 3] [--repeats 3] [--policies light,heavy]
-                                 [--knowledge rules]
+                                 [--knowledge learned]
 
 For each policy, alternates in one run: a `foogo bench` measurement (light or heavy playouts from
 the empty board), a UCT-RAVE search from the empty board, and one from a middle-game position,
@@ -25,7 +25,7 @@ from foogo.policy import choose_light, seed_rng
 from foogo.search import Search, SearchConfig
 
 
-def search_rate(game: Game, seconds: float, policy: str, seed: int, knowledge: str = "rules") -> float:
+def search_rate(game: Game, seconds: float, policy: str, seed: int, knowledge: str = "learned") -> float:
     """Search iterations per CPU second of one timed search from the game's position."""
     color = game.to_move
     search = Search(SearchConfig(seconds=seconds, threads=1, seed=seed, policy=policy, resign_threshold=None,
@@ -55,7 +55,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--policies", default="light,heavy")
-    parser.add_argument("--knowledge", default="rules", help="the tree's prior: rules or learned")
+    parser.add_argument("--knowledge", default="learned", help="the tree's prior: learned or rules")
     args = parser.parse_args()
     positions = {"empty board": Game(args.size), "middle game": middle_game(args.size)}
     for policy in args.policies.split(","):

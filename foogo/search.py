@@ -84,8 +84,9 @@ class SearchConfig:
     expand_threshold: float = 8.0  # expand an edge's child once it has this many visits: 8 beat 2 at
     # equal time (bench/results/expand-8-vs-2-9x9-1s.txt) and halves the tree's work per iteration
     prior: float = 10.0  # weight of the prior in virtual visits
-    knowledge: str = "rules"  # the prior: "rules" (captures, escapes, shapes: tree.prior) or "learned"
-    # (the gammas of features.py, fitted to games by bench/learn_gammas.py)
+    knowledge: str = "learned"  # the prior: "learned" (the gammas of features.py, fitted to games by
+    # bench/learn_gammas.py: 56% against Pachi where "rules" won 20.5%, README) or "rules" (captures,
+    # escapes, shapes: tree.prior)
     memory_mb: int | None = None  # cap on the trees' memory, all threads together (foogo gtp --memory);
     # None: default_memory_mb(board size)
 

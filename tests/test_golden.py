@@ -5,8 +5,9 @@ then "behaviour unchanged" is a test, not a claim. What is pinned:
   * playouts from the empty board on every size 2..19, light and heavy: the
     sha256 of every playout's move sequence (trace), score, length and cap flag;
   * playouts from a middle-game 9x9 position (captures, ko fights, big strings);
-  * fixed-playout searches (one thread) on 9x9 and 13x13: the move chosen and
-    the visit count of every root move;
+  * fixed-playout searches (one thread) on 9x9 and 13x13, with either prior
+    (rules; learned, whose digests also pin foogo/data/gammas.npz): the move
+    chosen and the visit count of every root move;
   * one 5x5 light playout as a readable diagram (tests/golden/trace_5x5.txt).
 
 If a change must alter the random stream or the rule, re-record in a commit of
@@ -65,10 +66,10 @@ def midgame(size=9, moves=MIDGAME_MOVES):
     return game
 
 
-def _search_summary(game, policy, playouts):
+def _search_summary(game, policy, playouts, knowledge):
     """'move; visits of every root move' of a one-thread fixed-playout search."""
     color = game.to_move
-    result = Search(SearchConfig(playouts=playouts, threads=1, seed=3, policy=policy)).genmove(
+    result = Search(SearchConfig(playouts=playouts, threads=1, seed=3, policy=policy, knowledge=knowledge)).genmove(
         game.board, color, 7.5, game.legal_points(color))
     name = game.geometry.name
     visits = ",".join(f"{name(p)}:{v}" for p, v in sorted(result.visits.items()))
@@ -82,8 +83,9 @@ def compute():
         for size in SIZES:
             out[f"empty-{size}-{policy}"] = _digest_playouts(Board(size), policy, PLAYOUTS)
         out[f"midgame-9-{policy}"] = _digest_playouts(midgame().board, policy, 200)
-        out[f"search-9-midgame-{policy}"] = _search_summary(midgame(), policy, 3000)
-        out[f"search-13-empty-{policy}"] = _search_summary(midgame(13, ()), policy, 1500)
+        for knowledge, suffix in (("rules", ""), ("learned", "-learned")):
+            out[f"search-9-midgame-{policy}{suffix}"] = _search_summary(midgame(), policy, 3000, knowledge)
+            out[f"search-13-empty-{policy}{suffix}"] = _search_summary(midgame(13, ()), policy, 1500, knowledge)
     return out
 
 

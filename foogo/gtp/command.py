@@ -52,8 +52,8 @@ def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser
     tuning.add_argument("--uct", type=float, default=None, metavar="C",
                         help="UCT exploration constant on top of RAVE (default 0)")
     tuning.add_argument("--knowledge", choices=("rules", "learned"), default=None,
-                        help="the tree's prior: hand-written rules, or feature gammas learned from games "
-                             "(default rules)")
+                        help="the tree's prior: feature gammas learned from games, or hand-written rules "
+                             "(default learned)")
     return parser
 
 
