@@ -263,3 +263,20 @@ def load_gammas(path: str = DATA_PATH) -> np.ndarray:
 
 
 GAMMAS = load_gammas()
+
+PLAYOUT_PATTERN_GAMMA = 8.0  # a 3x3 shape whose learned gamma reaches this is a playout pattern: on Pachi's
+# games as many candidates match as match MoGo's patterns (12%), and more of the moves played (75% vs 67%)
+
+
+def learned_pattern_table(gammas: np.ndarray = GAMMAS, threshold: float = PLAYOUT_PATTERN_GAMMA) -> np.ndarray:
+    """A pattern table for the heavy policy (policy.PATTERN_TABLE's format: uint8[65536], bit colour - 1
+    set where that colour playing the centre matches) made from the learned 3x3 gammas: a shape matches
+    when its gamma, seen from the mover, reaches `threshold`."""
+    codes = np.arange(1 << 16, dtype=np.int64)
+    differ = (codes ^ (codes >> 1)) & 0x5555  # mover_code's colour swap, for white to play
+    swapped = codes ^ (differ | (differ << 1))
+    pattern = np.asarray(gammas[:1 << 16])
+    return ((pattern[codes] >= threshold).astype(np.uint8) | ((pattern[swapped] >= threshold).astype(np.uint8) << 1))
+
+
+LEARNED_PATTERN_TABLE = learned_pattern_table()

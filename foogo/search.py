@@ -39,12 +39,13 @@ import numpy as np
 
 from . import board_kernels as bk
 from . import tree as tk
-from .features import GAMMAS
+from .features import GAMMAS, LEARNED_PATTERN_TABLE
 from .geometry import BLACK, PASS, RESIGN, WHITE, geometry, parse_color
 from .playout import custom_policy_function, move_cap, policy_kind
 from .policy import PATTERN_TABLE, POLICIES, policy_id  # noqa: F401 (POLICIES: this module's API)
 
 DEFAULT_PLAYOUTS = 5000
+PLAYOUT_PATTERNS = {"mogo": PATTERN_TABLE, "learned": LEARNED_PATTERN_TABLE}  # SearchConfig.playout_patterns
 EARLY_CHECK_SECONDS = 0.05  # how often a timed search asks whether its best move is settled
 MAX_DEPTH = 400
 SOFT = 0.5  # fraction of a time budget after which a clear position stops the search
@@ -84,6 +85,8 @@ class SearchConfig:
     expand_threshold: float = 8.0  # expand an edge's child once it has this many visits: 8 beat 2 at
     # equal time (bench/results/expand-8-vs-2-9x9-1s.txt) and halves the tree's work per iteration
     prior: float = 10.0  # weight of the prior in virtual visits
+    playout_patterns: str = "mogo"  # the heavy policy's 3x3 shapes: "mogo" (policy.PATTERNS, MoGo's hane, cut
+    # and edge shapes) or "learned" (the shapes whose learned gamma is high: features.learned_pattern_table)
     knowledge: str = "learned"  # the prior: "learned" (the gammas of features.py, fitted to games by
     # bench/learn_gammas.py: 56% against Pachi where "rules" won 20.5%, README) or "rules" (captures,
     # escapes, shapes: tree.prior)
@@ -104,6 +107,9 @@ class SearchConfig:
             value = getattr(self, name)
             if not (math.isfinite(value) and value >= low):
                 raise ValueError(f"{name} must be a finite number >= {low:g}, got {value}")
+        if self.playout_patterns not in PLAYOUT_PATTERNS:
+            raise ValueError(f"playout_patterns must be one of {', '.join(PLAYOUT_PATTERNS)}, "
+                             f"got {self.playout_patterns!r}")
         if self.knowledge not in tk.KNOWLEDGE:
             raise ValueError(f"knowledge must be one of {', '.join(tk.KNOWLEDGE)}, got {self.knowledge!r}")
         if not (math.isfinite(self.equiv) and self.equiv > 0):
@@ -168,9 +174,10 @@ class _Tree:
     """One thread's tree with its scratch arrays and random stream."""
 
     def __init__(self, geometry, max_nodes: int, max_edges: int, seed: int, prior: float,
-                 expand_threshold: float, policy="light"):
+                 expand_threshold: float, policy="light", patterns: np.ndarray = PATTERN_TABLE):
         self.geometry = geometry
         self.policy = policy
+        self.patterns = patterns  # the heavy policy's pattern table (SearchConfig.playout_patterns)
         # the built-in policies' cached kernel, or one compiled for a custom policy function
         function = custom_policy_function(policy)
         self.kernel = tk.run_iterations if function is None else tk.custom_iterations(function)
@@ -263,7 +270,7 @@ class _Tree:
         self.clear()
         ni, nh, ei, ef, ek, meta = self.arrays
         root = tk.expand(ni, nh, ei, ef, ek, meta, self.root_s, self.root_z, color, legal.astype(np.int32),
-                         len(legal), params, PATTERN_TABLE, GAMMAS)
+                         len(legal), params, self.patterns, GAMMAS)
         if root < 0:
             raise MemoryError("search tree too small for one root")
         meta[tk.ROOT] = root
@@ -290,7 +297,7 @@ class _Tree:
         ni, nh, ei, ef, ek, meta = self.arrays
         done = self.kernel(ni, nh, ei, ef, ek, meta, self.root_s, self.root_z, self.geometry.zobrist,
                                  self.s, self.z, self.trace, self.tstart, self.path, self.firstc, self.values,
-                                 self.owners, self.ownership, self.scores, self.rng, params, PATTERN_TABLE,
+                                 self.owners, self.ownership, self.scores, self.rng, params, self.patterns,
                                  GAMMAS, count)
         if done < 0:
             raise ValueError(f"the playout policy {self.policy!r} chose a point it may not take "
@@ -417,7 +424,8 @@ class Search:
             max_edges = min(max_edges, max(want, 4 * (geometry.size ** 2 + 1)))
         max_nodes = max_edges // EDGES_PER_NODE + 16
         self._trees = [_Tree(geometry, max_nodes, max_edges, self.config.seed * 1000 + k + 1, self.config.prior,
-                             self.config.expand_threshold, self.config.policy) for k in range(threads)]
+                             self.config.expand_threshold, self.config.policy,
+                             PLAYOUT_PATTERNS[self.config.playout_patterns]) for k in range(threads)]
         self._geometry = geometry
 
     def _search(self, board, color, komi, legal, seconds, playouts, stop, progress, interval, start,

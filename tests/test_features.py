@@ -9,6 +9,7 @@ import pytest
 from foogo import BLACK, WHITE, Board, board_from_ascii
 from foogo import board_kernels as bk
 from foogo import features as fe
+from foogo import policy as pol
 from foogo import tree as tk
 from foogo.game import Game
 from foogo.playout import playout
@@ -350,3 +351,32 @@ def test_the_learning_script_writes_a_table_the_engine_loads(tmp_path, monkeypat
     assert table.shape == (fe.TABLE_SIZE,) and (table > 0).all() and not (table == 1).all()
     with np.load(out) as data:
         assert str(data["source"]) == "test" and int(data["games"]) == 4
+
+
+def test_the_learned_playout_patterns_are_the_shapes_with_a_high_gamma_for_either_colour():
+    gammas = np.ones(fe.TABLE_SIZE, dtype=np.float32)
+    board = board_from_ascii(CAPTURES)
+    s, _ = board._state()
+    b2 = board.geometry.parse("B2")
+    white_view = features_of(board, WHITE, "B2")[fe.G_PATTERN]  # B2's shape with white to play, mover-coded
+    gammas[white_view] = 20.0
+    table = fe.learned_pattern_table(gammas, threshold=8.0)
+    raw = int(pol.pattern_code(s, b2))
+    assert table[raw] == 2  # white playing B2 matches; black playing it sees another shape
+    assert table[white_view] == 1  # the same shape, colours swapped, matches for black
+    assert table.sum() == 3  # and nothing else matches
+    shipped = fe.LEARNED_PATTERN_TABLE
+    codes = np.arange(1 << 16)
+    differ = (codes ^ (codes >> 1)) & 0x5555
+    swapped = codes ^ (differ | (differ << 1))
+    assert ((shipped & 1) == ((shipped[swapped] >> 1) & 1)).all()  # white's table is black's, colours swapped
+    assert 0 < (shipped & 1).sum() < (1 << 16)
+
+
+def test_a_heavy_search_plays_with_the_learned_playout_patterns():
+    game = Game(9)
+    config = SearchConfig(playouts=400, policy="heavy", playout_patterns="learned", resign_threshold=None, seed=1)
+    result = Search(config).genmove(game.board, BLACK, 7.0, game.legal_points(BLACK))
+    assert result.move in game.legal_points(BLACK)
+    with pytest.raises(ValueError, match="playout_patterns must be one of mogo, learned"):
+        SearchConfig(playout_patterns="fancy")

@@ -51,6 +51,9 @@ def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser
                              "equally (default 1000)")
     tuning.add_argument("--uct", type=float, default=None, metavar="C",
                         help="UCT exploration constant on top of RAVE (default 0)")
+    tuning.add_argument("--playout-patterns", choices=("mogo", "learned"), default=None,
+                        help="the heavy playouts' 3x3 shapes: MoGo's, or those with a high learned gamma "
+                             "(default mogo)")
     tuning.add_argument("--knowledge", choices=("rules", "learned"), default=None,
                         help="the tree's prior: feature gammas learned from games, or hand-written rules "
                              "(default learned)")
@@ -84,7 +87,8 @@ def run(args) -> int:
         return 2
     tuning = {field: value for field, value in (("expand_threshold", args.expand), ("prior", args.prior),
                                                 ("equiv", args.equiv), ("uct", args.uct),
-                                                ("knowledge", args.knowledge)) if value is not None}
+                                                ("knowledge", args.knowledge),
+                                                ("playout_patterns", args.playout_patterns)) if value is not None}
     if args.sgf_max_bytes < 1 or args.sgf_max_moves < 1:
         print("foogo gtp: --sgf-max-bytes and --sgf-max-moves must be at least 1", file=sys.stderr)
         return 2
