@@ -26,7 +26,9 @@ pattern group indexed by raw code (each code holding its class's gamma) and each
 other group at its OFFSET.
 
 The candidates are the moves the tree gives an edge (`may_consider`): empty
-points the playout rule and the board's rules allow, pass aside.
+points the playout rule and the board's rules allow, pass aside. The heavy
+playouts may also take their 3x3 shapes from the gammas
+(`learned_pattern_table`, SearchConfig.playout_patterns).
 
 What it is not: a playout policy (playouts never read the gammas), nor larger
 patterns, ladders or liberties beyond atari.

@@ -89,7 +89,7 @@ class SearchConfig:
     # and edge shapes) or "learned" (the shapes whose learned gamma is high: features.learned_pattern_table;
     # 23% slower playouts, and 38% against Pachi where mogo's gave 49.5%: README)
     knowledge: str = "learned"  # the prior: "learned" (the gammas of features.py, fitted to games by
-    # bench/learn_gammas.py: 56% against Pachi where "rules" won 20.5%, README) or "rules" (captures,
+    # bench/learn_gammas.py: 49.5% of 100 games against Pachi where "rules" won 20.5%, README) or "rules" (captures,
     # escapes, shapes: tree.prior)
     memory_mb: int | None = None  # cap on the trees' memory, all threads together (foogo gtp --memory);
     # None: default_memory_mb(board size)
