@@ -87,9 +87,9 @@ class SearchConfig:
     prior: float = 10.0  # weight of the prior in virtual visits
     playout_patterns: str = "mogo"  # the heavy policy's 3x3 shapes: "mogo" (policy.PATTERNS, MoGo's hane, cut
     # and edge shapes) or "learned" (the shapes whose learned gamma is high: features.learned_pattern_table;
-    # 23% slower playouts, and 38% against Pachi where mogo's gave 52.3%: README)
+    # 23% slower playouts, and 38% against Pachi where mogo's gave 53.8%: README)
     knowledge: str = "learned"  # the prior: "learned" (the gammas of features.py, fitted to games by
-    # bench/learn_gammas.py: 52.3% of 150 games against Pachi where "rules" won 20.5%, README) or
+    # bench/learn_gammas.py: 53.8% of 200 games against Pachi where "rules" won 20.5%, README) or
     # "rules" (captures, escapes, shapes: tree.prior)
     memory_mb: int | None = None  # cap on the trees' memory, all threads together (foogo gtp --memory);
     # None: default_memory_mb(board size)
