@@ -99,13 +99,17 @@ class Data:
         self.raw = raw  # pattern column: class (a code); others: the group's own value
 
 
+def class_index(classes: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """Each code's index in the sorted array `classes`, or -1 where it is not there."""
+    index = np.minimum(np.searchsorted(classes, codes), len(classes) - 1)
+    return np.where(classes[index] == codes, index, -1)
+
+
 def feature_ids(raw: np.ndarray, classes: np.ndarray) -> np.ndarray:
     """Global compact ids: pattern classes 0..len(classes)-1 (unknown classes -1), then each small
     group at its offset after them."""
     ids = np.empty_like(raw)
-    index = np.searchsorted(classes, raw[:, 0])
-    index = np.minimum(index, len(classes) - 1)
-    ids[:, 0] = np.where(classes[index] == raw[:, 0], index, -1)
+    ids[:, 0] = class_index(classes, raw[:, 0])
     offset = len(classes)
     for g in range(1, len(fe.GROUPS)):
         ids[:, g] = offset + raw[:, g]
@@ -122,6 +126,12 @@ def team_gammas(ids: np.ndarray, gamma: np.ndarray) -> np.ndarray:
     return team
 
 
+def team_totals(data: Data, ids: np.ndarray, gamma: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(each row's team gamma, each position's sum of them)."""
+    team = team_gammas(ids, gamma)
+    return team, np.bincount(data.pos, weights=team, minlength=data.positions)
+
+
 def fit(data: Data, ids: np.ndarray, nfeatures: int, iterations: int, log=print) -> np.ndarray:
     """MM iterations over the groups; returns the gammas (float64[nfeatures])."""
     gamma = np.ones(nfeatures)
@@ -131,10 +141,9 @@ def fit(data: Data, ids: np.ndarray, nfeatures: int, iterations: int, log=print)
         col = chosen_ids[:, g]
         wins += np.bincount(col[col >= 0], minlength=nfeatures)
     groups = [np.unique(ids[:, g][ids[:, g] >= 0]) for g in range(ids.shape[1])]
+    team, total = team_totals(data, ids, gamma)
     for it in range(iterations):
         for g in range(ids.shape[1]):
-            team = team_gammas(ids, gamma)
-            total = np.bincount(data.pos, weights=team, minlength=data.positions)
             col = ids[:, g]
             known = col >= 0
             weights = team[known] / gamma[col[known]] / total[data.pos[known]]
@@ -145,8 +154,7 @@ def fit(data: Data, ids: np.ndarray, nfeatures: int, iterations: int, log=print)
             # changes no probability: keep the group's mean log gamma over the candidates at 0, so that the
             # virtual opponent of gamma 1 stands for an average feature and the groups cannot drift apart
             gamma[f] /= np.exp(np.mean(np.log(gamma[col[known]])))
-        team = team_gammas(ids, gamma)
-        total = np.bincount(data.pos, weights=team, minlength=data.positions)
+            team, total = team_totals(data, ids, gamma)  # what the next group's update (or the log) reads
         ll = float(np.mean(np.log(team[data.chosen] / total)))
         log(f"iteration {it + 1:3d}: training log-likelihood per move {ll:.4f}")
     return gamma
@@ -155,8 +163,7 @@ def fit(data: Data, ids: np.ndarray, nfeatures: int, iterations: int, log=print)
 def evaluate(data: Data, ids: np.ndarray, gamma: np.ndarray) -> dict:
     """Held-out figures: mean log probability of the move played, top-1 and top-5 rates, and the
     uniform baseline's."""
-    team = team_gammas(ids, gamma)
-    total = np.bincount(data.pos, weights=team, minlength=data.positions)
+    team, total = team_totals(data, ids, gamma)
     counts = np.bincount(data.pos, minlength=data.positions)
     mine = team[data.chosen]
     better = np.bincount(data.pos, weights=(team > mine[data.pos]).astype(float), minlength=data.positions)
@@ -216,9 +223,8 @@ def main() -> int:
               f"(uniform {figures['top1_uniform']:.1%}), top-5 {figures['top5']:.1%} "
               f"(uniform {figures['top5_uniform']:.1%})")
     table = np.ones(fe.TABLE_SIZE, dtype=np.float32)
-    index = np.searchsorted(classes, class_of)
-    index = np.minimum(index, len(classes) - 1)
-    seen = classes[index] == class_of
+    index = class_index(classes, class_of)
+    seen = index >= 0
     table[:1 << 16][seen] = gamma[index[seen]]
     offset = len(classes)
     names = {fe.G_TACTICS: fe.TACTICS_NAMES}

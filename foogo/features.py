@@ -73,13 +73,19 @@ def may_consider(s, P, p, c):
 # ---------------------------------------------------------------- the features
 
 @inline
+def swap_colours(code):
+    """A 3x3 code with BLACK and WHITE swapped: 1 and 2 trade places in every 2-bit field (the fields
+    whose two bits differ flip both). Plain integer operations, so that `swap_colours.py_func` does
+    the same to a numpy array of codes."""
+    differ = (code ^ (code >> 1)) & 0x5555
+    return code ^ (differ | (differ << 1))
+
+
+@inline
 def mover_code(s, p, c):
     """p's 3x3 code (policy.pattern_code) with c's stones as BLACK and the opponent's as WHITE."""
     code = pattern_code(s, p)
-    if c == bk.WHITE:  # swap 1 and 2 in every 2-bit field: fields whose two bits differ flip both
-        d = (code ^ (code >> 1)) & 0x5555
-        code ^= d | (d << 1)
-    return code
+    return swap_colours(code) if c == bk.WHITE else code
 
 
 @inline
@@ -163,14 +169,19 @@ def empty_square(s, z, p):
 
 
 @inline
-def line_feature(s, z, p):
-    """The LINE feature of on-board p."""
+def line_of(s, p):
+    """The line of on-board p: its distance to the nearest edge (0 on the first line)."""
     n = np.int64(s[bk.M_SIZE])
     w = np.int64(s[bk.M_W])
     row = p // w - 1
     col = p % w - 1
-    line = min(min(row, col), min(n - 1 - row, n - 1 - col), 4)
-    return line + (EMPTY_SQUARE if empty_square(s, z, p) else 0)
+    return min(min(row, col), min(n - 1 - row, n - 1 - col))
+
+
+@inline
+def line_feature(s, z, p):
+    """The LINE feature of on-board p."""
+    return min(line_of(s, p), 4) + (EMPTY_SQUARE if empty_square(s, z, p) else 0)
 
 
 @inline
@@ -274,11 +285,10 @@ def learned_pattern_table(gammas: np.ndarray = GAMMAS, threshold: float = PLAYOU
     """A pattern table for the heavy policy (policy.PATTERN_TABLE's format: uint8[65536], bit colour - 1
     set where that colour playing the centre matches) made from the learned 3x3 gammas: a shape matches
     when its gamma, seen from the mover, reaches `threshold`."""
-    codes = np.arange(1 << 16, dtype=np.int64)
-    differ = (codes ^ (codes >> 1)) & 0x5555  # mover_code's colour swap, for white to play
-    swapped = codes ^ (differ | (differ << 1))
     pattern = np.asarray(gammas[:1 << 16])
-    return ((pattern[codes] >= threshold).astype(np.uint8) | ((pattern[swapped] >= threshold).astype(np.uint8) << 1))
+    black = pattern >= threshold  # indexed by code: black to play sees it as it is
+    white = black[swap_colours.py_func(np.arange(1 << 16, dtype=np.int64))]  # white sees it swapped
+    return black.astype(np.uint8) | (white.astype(np.uint8) << 1)
 
 
 LEARNED_PATTERN_TABLE = learned_pattern_table()

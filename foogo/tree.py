@@ -112,26 +112,8 @@ def prior_visits(kind, n0):
     return n, n * KIND_VALUE[kind]
 
 
-@inline
-def _tactics(s, P, w, p, c):
-    """K_CAPTURE, K_SAVE or K_RISKY if c at p captures, saves a string in atari, or is a self-atari;
-    else K_PLAIN."""
-    captures = False
-    saves = False
-    for q in (p - w, p - 1, p + 1, p + w):
-        cq = bk.color_at(s, P, q)
-        if cq == 3 - c and bk.string_in_atari(s, P, bk.head_of(s, P, q)):
-            captures = True
-        elif cq == c and bk.string_in_atari(s, P, bk.head_of(s, P, q)):
-            saves = True
-    if captures:
-        return K_CAPTURE
-    risky = self_atari(s, p, c)
-    if saves and not risky:
-        return K_SAVE
-    if risky:
-        return K_RISKY
-    return K_PLAIN
+# the rules' prior kind of each tactics feature (features.T_*): an atari is plain here
+_TACTICS_KIND = np.array([K_PLAIN, K_CAPTURE, K_CAPTURE, K_SAVE, K_PLAIN, K_RISKY, K_RISKY])
 
 
 @inline
@@ -145,7 +127,7 @@ def prior(s, z, p, c, last, params, table):
     w = np.int64(s[bk.M_W])
     kind = K_PLAIN
     if not bk.no_stone_beside(s, P, p):  # tactics need a stone beside p
-        kind = _tactics(s, P, w, p, c)
+        kind = _TACTICS_KIND[fe.tactics(s, P, w, p, c)]
         if kind != K_PLAIN:
             return kind
     if last >= 0:
@@ -157,9 +139,7 @@ def prior(s, z, p, c, last, params, table):
                 kind = K_PATTERN
     # an empty first or second line far from stones is a poor move in the opening
     n = s[bk.M_SIZE]
-    row = p // w - 1
-    col = p % w - 1
-    line = min(min(row, col), min(n - 1 - row, n - 1 - col))
+    line = fe.line_of(s, p)
     if line <= 1 and n >= 7 and fe.empty_square(s, z, p):
         kind = K_LINE0 if line == 0 else K_LINE1
     return kind
