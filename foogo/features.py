@@ -127,12 +127,14 @@ def tactics(s, P, w, p, c):
 
 
 @inline
-def distance_feature(w, p, q):
+def distance_feature(s, p, q):
     """The LAST / LAST2 feature of p for an earlier move q (a point, PASS or NO_MOVE)."""
     if q < 0:
         return 0
-    dx = abs(p % w - q % w)
-    dy = abs(p // w - q // w)
+    prow, pcol = bk.row_col(s, p)
+    qrow, qcol = bk.row_col(s, q)
+    dx = abs(pcol - qcol)
+    dy = abs(prow - qrow)
     d = dx + dy + max(dx, dy)
     return d - 1 if 2 <= d <= FAR_DISTANCE else 0  # d = 0: q's stone was captured since
 
@@ -154,8 +156,9 @@ def empty_square(s, z, p):
     empty set, each compared with the on-board columns it covers."""
     n = np.int64(s[bk.M_SIZE])
     w = np.int64(s[bk.M_W])
-    row = p // w - 1
-    col = p % w - 1
+    row, col = bk.row_col(s, p)
+    row -= 1
+    col -= 1
     mask = np.uint64(31)
     if col < 2:
         mask &= np.uint64(31) << np.uint64(2 - col)
@@ -172,9 +175,9 @@ def empty_square(s, z, p):
 def line_of(s, p):
     """The line of on-board p: its distance to the nearest edge (0 on the first line)."""
     n = np.int64(s[bk.M_SIZE])
-    w = np.int64(s[bk.M_W])
-    row = p // w - 1
-    col = p % w - 1
+    row, col = bk.row_col(s, p)
+    row -= 1
+    col -= 1
     return min(min(row, col), min(n - 1 - row, n - 1 - col))
 
 
@@ -191,8 +194,8 @@ def move_features(s, z, p, c, out):
     w = np.int64(s[bk.M_W])
     out[G_PATTERN] = mover_code(s, p, c)
     out[G_TACTICS] = tactics(s, P, w, p, c)
-    out[G_LAST] = distance_feature(w, p, np.int64(s[bk.M_LAST]))
-    out[G_LAST2] = distance_feature(w, p, np.int64(s[bk.M_LAST2]))
+    out[G_LAST] = distance_feature(s, p, np.int64(s[bk.M_LAST]))
+    out[G_LAST2] = distance_feature(s, p, np.int64(s[bk.M_LAST2]))
     out[G_LINE] = line_feature(s, z, p)
 
 
@@ -203,8 +206,8 @@ def move_gamma(s, z, p, c, gammas):
     w = np.int64(s[bk.M_W])
     g = gammas[OFFSETS[G_PATTERN] + mover_code(s, p, c)]
     g *= gammas[OFFSETS[G_TACTICS] + tactics(s, P, w, p, c)]
-    g *= gammas[OFFSETS[G_LAST] + distance_feature(w, p, np.int64(s[bk.M_LAST]))]
-    g *= gammas[OFFSETS[G_LAST2] + distance_feature(w, p, np.int64(s[bk.M_LAST2]))]
+    g *= gammas[OFFSETS[G_LAST] + distance_feature(s, p, np.int64(s[bk.M_LAST]))]
+    g *= gammas[OFFSETS[G_LAST2] + distance_feature(s, p, np.int64(s[bk.M_LAST2]))]
     g *= gammas[OFFSETS[G_LINE] + line_feature(s, z, p)]
     return g
 

@@ -16,6 +16,9 @@
 * `fast_inline`  an `inline` helper compiled with fast math, so that LLVM
             vectorises its loop (a division becomes a reciprocal estimate, a sum
             may be reordered): for screens whose answer exact code then checks.
+* `screen_max`  a float32 max that a `fast_inline` loop can reduce in vector
+            registers (LLVM's maxnum): numba's own max() is a compare and a select,
+            which LLVM leaves scalar, and with it the whole loop.
 * `jit`     an ordinary cached numba function (may allocate): drivers, checks.
 * `uncached_nogil`  a driver made at run time around a user's function (custom
             playout policies, playout.custom_batch): not cached, see below.
@@ -46,8 +49,10 @@ import hashlib
 import os
 import warnings
 
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
 from numba.core.caching import CacheImpl, InTreeCacheLocator, UserProvidedCacheLocator, UserWideCacheLocator
+from numba.extending import intrinsic
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 KERNEL_MODULES = ("jit.py", "bits.py", "board_kernels.py", "playout.py", "policy.py", "features.py", "tree.py")
@@ -172,3 +177,19 @@ jit_nogil = njit(cache=True, nogil=True)
 # a kernel built around a function given at run time (a custom playout policy): numba's cache
 # keys such kernels on the function object, so they are never found again; compiled per process
 uncached_nogil = njit(nogil=True)
+
+
+@intrinsic
+def screen_max(typingctx, a, b):
+    """The larger of two float32s, as LLVM's maxnum with fast-math flags: a max that LLVM vectorises as
+    a loop's reduction, which numba's max() (a compare and a select) does not become. For
+    fast_inline screens."""
+    if a != types.float32 or b != types.float32:
+        return None
+
+    def codegen(context, builder, signature, args):
+        f32 = ir.FloatType()
+        maxnum = builder.module.declare_intrinsic("llvm.maxnum.f32", fnty=ir.FunctionType(f32, [f32, f32]))
+        return builder.call(maxnum, args, fastmath=("fast",))
+
+    return types.float32(types.float32, types.float32), codegen

@@ -53,7 +53,6 @@ CLEAR = 0.2  # a position is clear when the best win rate is below CLEAR or abov
 OPENING = 0.15  # the opening: fewer than this fraction of the points hold stones
 MEMORY_PER_81_POINTS_MB = 64  # the trees' default memory: 64 MB on 9x9, 285 MB on 19x19 ...
 MEMORY_MAX_MB = 512  # ... at most this, and at most an eighth of the machine's memory
-EDGES_PER_NODE = 8  # node room per edge room: nodes are rarely fewer (the 9x9 root has 82 edges)
 
 
 def default_memory_mb(size: int) -> int:
@@ -266,7 +265,7 @@ class _Tree:
             allowed = set(int(p) for p in legal) | {PASS}
             for e in range(first, first + count):
                 if ei[tk.MOVE, e] not in allowed:
-                    tk.disable(ei, ef, ek, e)
+                    tk.disable(ni, ei, ef, ek, reused, e)
             return True
         self.clear()
         ni, nh, ei, ef, ek, meta = self.arrays
@@ -417,13 +416,14 @@ class Search:
             return
         memory_mb = self.config.memory_mb or default_memory_mb(geometry.size)
         per_tree_mb = memory_mb / threads
-        # a node for every EDGES_PER_NODE edges, with its int32 of prune's scratch
-        per_edge = tk.EDGE_BYTES + (tk.NODE_BYTES + 4) / EDGES_PER_NODE
+        # every node has per_node edges (tree.node_edges), and its int32 of prune's scratch
+        per_node = tk.edges_per_node(geometry.size)
+        per_edge = tk.EDGE_BYTES + (tk.NODE_BYTES + 4) / per_node
         max_edges = int(per_tree_mb * 2**20 * 0.98 / per_edge)
         if playouts is not None:  # no need for more than the budget can fill
-            want = int(playouts / threads / max(self.config.expand_threshold, 1) + 2) * (geometry.size ** 2 + 1)
-            max_edges = min(max_edges, max(want, 4 * (geometry.size ** 2 + 1)))
-        max_nodes = max_edges // EDGES_PER_NODE + 16
+            want = int(playouts / threads / max(self.config.expand_threshold, 1) + 2) * per_node
+            max_edges = min(max_edges, max(want, 4 * per_node))
+        max_nodes = max_edges // per_node + 16
         self._trees = [_Tree(geometry, max_nodes, max_edges, self.config.seed * 1000 + k + 1, self.config.prior,
                              self.config.expand_threshold, self.config.policy,
                              PLAYOUT_PATTERNS[self.config.playout_patterns]) for k in range(threads)]

@@ -3,7 +3,8 @@
 A tree is six arrays, so that a whole iteration (descent, expansion, playout,
 backup, AMAF update) runs in one compiled call without touching Python:
 
-``ni`` int32[N, 4]   per node: first edge, edge count, visits, colour to move
+``ni`` int32[N, 5]   per node: first edge, edge count, visits, colour to move, best edge (its
+                     offset from the first; -1: not known, select_edge finds it)
 ``nh`` uint64[N]     per node: Zobrist hash of its position (for tree reuse)
 ``ei`` int32[2, E]   per edge, one row each: move (padded point, PASS, or DISABLED),
                      child node or -1
@@ -17,10 +18,17 @@ backup, AMAF update) runs in one compiled call without touching Python:
                      expansion threshold raised by collections (0: params'), nodes
                      ever created, collections run
 
-An edge is 25 bytes. A node's edges are contiguous, and each field has a row of
-its own, so that selection and the AMAF update run over whole rows of a node's
-edges, which LLVM vectorises (selection's screen, select_edge) or at least
-streams: they are most of the search's cost beyond its playouts.
+An edge is 25 bytes. A node's edges are contiguous, one for every padded point
+from the first on-board point to the last (`node_edges`; the border points
+between rows, occupied points and moves the rules forbid are DISABLED), then
+pass: edge `first + p - base` is point p (`edge_base`). Each field has a row of
+its own. So the AMAF update needs no lookup: the colour that first played each
+point is a row too (iterate's firstc, over the same span), and the update runs
+over whole rows, which LLVM vectorises. Right after it select_edge's screen,
+vectorised too, picks the node's best edge, which the node keeps (BEST): the
+next descent through the node reads it, for a node's statistics change only in
+an iteration's backup through it, so the choice is the one select_edge would
+make then. These passes are most of the search's cost beyond its playouts.
 
 Selection maximises the RAVE blend (1 - beta) * Q + beta * Q_amaf, with
 beta = AN / (AN + N + AN * N / equiv) (Gelly and Silver; Fuego's form), plus an
@@ -45,14 +53,15 @@ import numpy as np
 from . import board_kernels as bk
 from . import features as fe
 from .bits import ONE, trailing_zeros
-from .jit import fast_inline, inline, kernel, uncached_nogil
+from .jit import fast_inline, inline, kernel, screen_max, uncached_nogil
 from .playout import BROKEN, PASS, checked_chooser, play_out_with
 from .policy import HEAVY, choose, matches_pattern, self_atari  # noqa: F401 (self_atari: tree API)
 
-DISABLED = -3  # an edge the game's rules forbid at this root
+DISABLED = -3  # an edge that is no move here: a border or occupied point, one the tree does not
+#                consider (expand), or a move the game's rules forbid at this root (disable)
 
 # ni columns
-FIRST, COUNT, VISITS, COLOR = 0, 1, 2, 3
+FIRST, COUNT, VISITS, COLOR, BEST = 0, 1, 2, 3, 4
 # ei columns
 MOVE, CHILD = 0, 1
 # ef columns
@@ -66,13 +75,33 @@ P_KOMI, P_EQUIV, P_UCT, P_EXPAND, P_PRIOR, P_CAP, P_POLICY, P_KNOWLEDGE = 0, 1, 
 NPARAMS = 8
 
 
-NODE_BYTES = 4 * 4 + 8
+NODE_BYTES = 5 * 4 + 8
 EDGE_BYTES = 2 * 4 + 4 * 4 + 1
+
+
+def edges_per_node(size: int) -> int:
+    """The edges of every node on a size x size board (node_edges)."""
+    return (size - 1) * (size + 2) + size + 1
+
+
+@inline
+def node_edges(s):
+    """The edges of every node: padded points first (the first on-board point) .. last (the last
+    on-board point), then pass."""
+    n = np.int64(s[bk.M_SIZE])
+    return (n - 1) * np.int64(s[bk.M_W]) + n + 1
+
+
+@inline
+def edge_base(s):
+    """The padded point of a node's first edge (the first on-board point): its edge first + p - base
+    is point p's, and first + node_edges - 1, the pass edge's, would be a border point's."""
+    return np.int64(s[bk.M_W]) + 1
 
 
 def new_tree(max_nodes: int, max_edges: int):
     """Empty tree arrays (ni, nh, ei, ef, ek, meta) with the given capacities."""
-    ni = np.zeros((max_nodes, 4), dtype=np.int32)
+    ni = np.zeros((max_nodes, 5), dtype=np.int32)
     nh = np.zeros(max_nodes, dtype=np.uint64)
     ei = np.zeros((2, max_edges), dtype=np.int32)
     ef = np.zeros((4, max_edges), dtype=np.float32)
@@ -131,8 +160,10 @@ def prior(s, z, p, c, last, params, table):
         if kind != K_PLAIN:
             return kind
     if last >= 0:
-        dr = abs(p // w - last // w)
-        dc = abs(p % w - last % w)
+        prow, pcol = bk.row_col(s, p)
+        lrow, lcol = bk.row_col(s, last)
+        dr = abs(prow - lrow)
+        dc = abs(pcol - lcol)
         if dr <= 1 and dc <= 1:
             kind = K_NEAR
             if params[P_POLICY] == HEAVY and matches_pattern(s, p, c, table):
@@ -148,8 +179,7 @@ def prior(s, z, p, c, last, params, table):
 # ---------------------------------------------------------------- expansion
 
 @inline
-def _add_edge(ei, ef, ek, meta, move, kind, n0):
-    e = meta[EDGES]
+def _set_edge(ei, ef, ek, e, move, kind, n0):
     ei[MOVE, e] = move
     ei[CHILD, e] = -1
     n, w = prior_visits(kind, n0)
@@ -158,19 +188,35 @@ def _add_edge(ei, ef, ek, meta, move, kind, n0):
     ef[AN, e] = 0.0
     ef[AW, e] = 0.0
     ek[e] = kind
-    meta[EDGES] = e + 1
+
+
+@inline
+def _disable_edges(ei, ef, ek, first, last):
+    """Edges first .. last - 1 DISABLED (see disable)."""
+    for e in range(first, last):
+        ei[MOVE, e] = DISABLED
+        ei[CHILD, e] = -1
+        ef[N, e] = 1e30
+        ef[W, e] = -1e30
+        ef[AN, e] = 0.0
+        ef[AW, e] = 0.0
+        ek[e] = K_DISABLED
 
 
 @inline
 def _rate_learned(s, z, c, ei, ef, ek, first, last, n0, gammas):
-    """Give edges first .. last - 1 (moves, no pass) the learned prior: each move's gamma goes into its
-    AW field, free until then, and once their sum is known becomes its kind (see K_LEARNED)."""
+    """Give the enabled edges of first .. last - 1 (moves, no pass) the learned prior: each move's gamma
+    goes into its AW field, free until then, and once their sum is known becomes its kind (see
+    K_LEARNED)."""
     total = 0.0
     for e in range(first, last):
-        g = fe.move_gamma(s, z, np.int64(ei[MOVE, e]), c, gammas)
-        ef[AW, e] = g
-        total += g
+        if ek[e] != K_DISABLED:
+            g = fe.move_gamma(s, z, np.int64(ei[MOVE, e]), c, gammas)
+            ef[AW, e] = g
+            total += g
     for e in range(first, last):
+        if ek[e] == K_DISABLED:
+            continue
         j = min(np.int64(LEARNED_SCALE * np.sqrt(ef[AW, e] / total) + 0.5), LEARNED_LEVELS - 1)
         kind = K_LEARNED + j
         n, w = prior_visits(kind, n0)
@@ -182,29 +228,36 @@ def _rate_learned(s, z, c, ei, ef, ek, first, last, n0, gammas):
 
 @kernel
 def expand(ni, nh, ei, ef, ek, meta, s, z, c, moves, nmoves, params, table, gammas):
-    """Create a node for position (s, z) with c to move; its edges are `moves[:nmoves]` (no PASS among
-    them) if nmoves >= 0, else c's playable points minus ko and suicides; pass is always added.
+    """Create a node for position (s, z) with c to move; its enabled edges are `moves[:nmoves]` (no PASS
+    among them) if nmoves >= 0, else c's playable points minus ko and suicides, and pass.
     table is the pattern table for the heavy policy's priors (policy.PATTERN_TABLE), gammas the
     learned prior's (features.GAMMAS).
     Returns the node, or -1 (and the full flag set) if the tree has no room."""
     P = s[bk.M_P]
-    if meta[NODES] >= ni.shape[0] or meta[EDGES] + P + 1 > ei.shape[1]:
+    count = node_edges(s)
+    if meta[NODES] >= ni.shape[0] or meta[EDGES] + count > ei.shape[1]:
         meta[FULL] = 1
         return -1
     n0 = params[P_PRIOR]
     node = meta[NODES]
     meta[NODES] = node + 1
     meta[CREATED] += 1
-    ni[node, FIRST] = meta[EDGES]
+    first = meta[EDGES]
+    meta[EDGES] = first + count
+    ni[node, FIRST] = first
+    ni[node, COUNT] = count
     ni[node, VISITS] = 0
     ni[node, COLOR] = c
+    ni[node, BEST] = -1
     nh[node] = z[0]
     last = s[bk.M_LAST]
     rules = params[P_KNOWLEDGE] == RULES
+    at = first - edge_base(s)  # point p's edge is at + p
+    _disable_edges(ei, ef, ek, first, first + count - 1)
     if nmoves >= 0:
         for i in range(nmoves):
-            p = moves[i]
-            _add_edge(ei, ef, ek, meta, p, prior(s, z, p, c, last, params, table) if rules else K_PLAIN, n0)
+            p = np.int64(moves[i])
+            _set_edge(ei, ef, ek, at + p, p, prior(s, z, p, c, last, params, table) if rules else K_PLAIN, n0)
     else:
         nw = s[bk.M_NW]
         base = bk.empty_base(nw)
@@ -214,23 +267,25 @@ def expand(ni, nh, ei, ef, ek, meta, s, z, c, moves, nmoves, params, table, gamm
                 p = i * 64 + np.int64(trailing_zeros(word))
                 word &= word - ONE
                 if fe.may_consider(s, P, p, c):
-                    _add_edge(ei, ef, ek, meta, p, prior(s, z, p, c, last, params, table) if rules else K_PLAIN, n0)
-    if not rules and meta[EDGES] > ni[node, FIRST]:
-        _rate_learned(s, z, c, ei, ef, ek, ni[node, FIRST], meta[EDGES], n0, gammas)
-    _add_edge(ei, ef, ek, meta, PASS, K_PASS, n0)
-    ni[node, COUNT] = meta[EDGES] - ni[node, FIRST]
+                    _set_edge(ei, ef, ek, at + p, p, prior(s, z, p, c, last, params, table) if rules else K_PLAIN,
+                              n0)
+    if not rules:
+        _rate_learned(s, z, c, ei, ef, ek, first, first + count - 1, n0, gammas)
+    _set_edge(ei, ef, ek, first + count - 1, PASS, K_PASS, n0)
     return node
 
 
-def disable(ei, ef, ek, e) -> None:
-    """Forbid edge e (a move the game's rules forbid at this root): marked DISABLED and valued -1
-    (N = 1e30 visits, W = -1e30 wins: below every real value in [0, 1]), which select_edge never
-    picks, and of kind K_DISABLED, which gives it no real visits."""
+def disable(ni, ei, ef, ek, node, e) -> None:
+    """Forbid node's edge e (a move the game's rules forbid at this root): marked DISABLED and valued
+    -1 (N = 1e30 visits, W = -1e30 wins: below every real value in [0, 1], whatever AMAF credit it
+    gets), which select_edge never picks, and of kind K_DISABLED, which gives it no real visits. The
+    node's best edge is then found again."""
     ei[MOVE, e] = DISABLED
     ef[N, e] = 1e30
     ef[W, e] = -1e30
     ef[AN, e] = ef[AW, e] = 0.0
     ek[e] = K_DISABLED
+    ni[node, BEST] = -1
 
 
 def real_stats(ef, ek, first: int, count: int, n0: float):
@@ -286,11 +341,13 @@ def prune(ni, nh, ei, ef, ek, meta, root, min_visits, rank):
         count = ni[i, COUNT]
         visits = ni[i, VISITS]
         color = ni[i, COLOR]
+        best = ni[i, BEST]  # an offset: still right where the edges go
         h = nh[i]
         ni[new, FIRST] = edges
         ni[new, COUNT] = count
         ni[new, VISITS] = visits
         ni[new, COLOR] = color
+        ni[new, BEST] = best
         nh[new] = h
         for e in range(first, first + count):  # edges <= e: a forward copy is safe
             child = ei[CHILD, e]
@@ -313,20 +370,52 @@ SCREEN_MARGIN = 1e-5  # far above the screen's float32 error (< 1e-6 on values i
 
 
 @fast_inline
-def _screen_values(n_, w_, an_, aw_, equiv, values):
-    """values[i] = the RAVE value of edge i (see select_edge) to within 1e-6, for a screen: float32
-    with fast math, so that LLVM vectorises the loop. A never-visited edge (N = AN = 0) gets 0.5.
-    Returns the largest of them."""
+def _estimate(n, w, an, aw, eq):
+    """An edge's RAVE value (see select_edge) in float32 under fast math, to within 1e-6 (a
+    reciprocal estimate and a Newton step for the division). A never-visited edge (N = AN = 0)
+    gets 0.5."""
+    a = w * (eq + an) + eq * aw
+    b = n * (eq + an) + eq * an
+    return (a + np.float32(0.5e-30)) / (b + np.float32(1e-30))
+
+
+@fast_inline
+def _screen(n_, w_, an_, aw_, equiv, values):
+    """values[i] = the estimate (_estimate) of edge i of a node's edges' rows; returns the largest.
+    One loop LLVM vectorises."""
     eq = np.float32(equiv)
     top = np.float32(-1e30)
     for i in range(n_.shape[0]):
-        an = an_[i]
-        a = w_[i] * (eq + an) + eq * aw_[i]
-        b = n_[i] * (eq + an) + eq * an
-        v = (a + np.float32(0.5e-30)) / (b + np.float32(1e-30))
+        v = _estimate(n_[i], w_[i], an_[i], aw_[i], eq)
         values[i] = v
-        top = max(top, v)
+        top = screen_max(top, v)
     return top
+
+
+@inline
+def _passing(values, count, bar):
+    """(how many, sum of the offsets of) values[:count] that reach bar: one loop LLVM vectorises,
+    which gives the offset itself when only one does."""
+    passed = 0
+    where = 0
+    for i in range(count):
+        hit = values[i] >= bar
+        passed += hit
+        where += i * hit
+    return passed, where
+
+
+@fast_inline
+def _credit_amaf(firstc, an_, aw_, color, result):
+    """A node's AMAF update over its edges' rows: edge i, whose point's first player from here to the
+    end of the iteration is firstc[i], gains an AMAF visit and `result` wins if that is `color` (the
+    pass edge's point is a border point: firstc 0, never). Vectorised; exact under fast math, which
+    adds 0, 0.5 or 1 to whole numbers and halves."""
+    c = np.int8(color)
+    for i in range(an_.shape[0]):
+        hit = np.float32(firstc[i] == c)
+        an_[i] += hit
+        aw_[i] += hit * result
 
 
 @inline
@@ -348,20 +437,20 @@ def select_edge(ni, ef, node, equiv, values):
     # (1 - beta) * W/N + beta * AW/AN with beta = AN / (AN + N + AN * N / equiv) is a / b with
     # a = W * (equiv + AN) + equiv * AW and b = N * (equiv + AN) + equiv * AN. An edge beats the best
     # so far when a * best_b > best_a * b, exactly (ties keep the first edge). A vectorised pass
-    # estimates every value and their maximum first. Estimates err by under 1e-6, so every edge of
-    # the best exact value has an estimate within 2e-6 of that maximum: only the edges within
-    # SCREEN_MARGIN of it (mostly one) are compared exactly, in order, and the choice is the exact
-    # one. Real values lie in [0, 1] and a disabled edge's is -1 (see disable): a choice must beat
-    # -0.5. (A scan that raised its bar at each new best took a mispredicted branch and a float64
-    # division for each, about four a node.)
+    # estimates every value, to within 1e-6, and their maximum first, so every edge of the best exact
+    # value has an estimate within 2e-6 of that maximum: only the edges within SCREEN_MARGIN of it
+    # are compared exactly, in order, and the choice is the exact one. Mostly one edge passes, and a
+    # second vectorised pass gives its offset. Real values lie in [0, 1] and a disabled edge's is -1
+    # (see disable): a choice must beat -0.5.
     last = first + count
-    top = _screen_values(ef[N, first:last], ef[W, first:last], ef[AN, first:last], ef[AW, first:last], equiv,
-                         values)
+    top = _screen(ef[N, first:last], ef[W, first:last], ef[AN, first:last], ef[AW, first:last], equiv, values)
     bar = max(top - np.float32(SCREEN_MARGIN), np.float32(-0.5))
+    passed, where = _passing(values, count, bar)
+    lo, hi = (where, where + 1) if passed == 1 else (0, count if passed > 1 else 0)
     best = -1
     best_a = -0.5
     best_b = 1.0
-    for i in range(count):
+    for i in range(lo, hi):
         if values[i] >= bar:
             a, b = _exact_value(ef, first + i, equiv)
             if a * best_b > best_a * b:
@@ -369,6 +458,19 @@ def select_edge(ni, ef, node, equiv, values):
                 best_b = b
                 best = first + i
     return best
+
+
+@inline
+def _best_edge(ni, ef, node, equiv, values):
+    """select_edge, known since the node's last update (ni's BEST) or found now and kept."""
+    first = np.int64(ni[node, FIRST])
+    best = ni[node, BEST]
+    if best >= 0:
+        return first + best
+    e = select_edge(ni, ef, node, equiv, values)
+    if e >= 0:
+        ni[node, BEST] = e - first
+    return e
 
 
 @kernel
@@ -425,19 +527,6 @@ def custom_iterations(policy):
 
 
 @inline
-def _credit_amaf(moves, an, aw, firstc, color, result):
-    """One node's AMAF update, on its edges' rows: an edge whose move `color` played first from here
-    to the end of the iteration (firstc) gains an AMAF visit and `result` wins. Branch-free (about
-    half the edges match, at random) and over whole rows, which stream (LLVM does not vectorise the
-    loop: it will not gather firstc on this processor); pass and disabled edges (move < 0) read
-    firstc[0], an off-board point never played."""
-    for i in range(moves.shape[0]):
-        hit = np.float32(firstc[max(moves[i], 0)] == color)
-        an[i] += hit
-        aw[i] += hit * result
-
-
-@inline
 def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, path, firstc, values,
             owners, ownership, scores, rng, params, table, gammas, count, chooser):
     """Run `count` search iterations from the root position (root_s, root_z) on the tree, playing
@@ -445,12 +534,13 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, 
     params[P_KNOWLEDGE] (gammas: features.GAMMAS).
 
     Scratch arrays: s, z (board copies), trace (int32, >= cap + depth), tstart and path (int64[depth]),
-    firstc (int8[P]), values (float32[P + 1]), owners (int8[P]). ownership (float64[P]) accumulates
+    firstc (int8[P], zeros), values (float32[P + 1]), owners (int8[P]). ownership (float64[P]) accumulates
     final owners (+1 black, -1 white) on one iteration in OWNERSHIP_EVERY. scores (float64[root
     edges, 3]) accumulates, per root edge, the iterations through it and the sum and sum of squares
     of their final margins (black's area score less komi). Returns the number of iterations run
     (fewer if the tree is empty; -1 if a custom policy's chooser broke the rule)."""
     P = root_s[bk.M_P]
+    base = edge_base(root_s)
     komi = params[P_KOMI]
     expand_at = max(params[P_EXPAND], np.float64(meta[EXPAND_AT]))
     n0 = params[P_PRIOR]
@@ -475,7 +565,7 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, 
         color = np.int64(ni[root, COLOR])
         s[bk.M_TO_MOVE] = color
         while True:
-            e = select_uct(ni, ei, ef, ek, node, params) if uct else select_edge(ni, ef, node, equiv, values)
+            e = select_uct(ni, ei, ef, ek, node, params) if uct else _best_edge(ni, ef, node, equiv, values)
             if e < 0 or depth >= max_depth:
                 break
             path[depth] = e
@@ -552,9 +642,12 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, 
             pcolor = ni[parent, COLOR]
             result = black_result if pcolor == bk.BLACK else 1.0 - black_result
             first = np.int64(ni[parent, FIRST])
-            last = first + ni[parent, COUNT]
-            _credit_amaf(ei[MOVE, first:last], ef[AN, first:last], ef[AW, first:last], firstc, pcolor,
+            width = np.int64(ni[parent, COUNT])
+            last = first + width
+            _credit_amaf(firstc[base:base + width], ef[AN, first:last], ef[AW, first:last], pcolor,
                          np.float32(result))
+            best = select_edge(ni, ef, parent, equiv, values)  # its statistics changed only here (see BEST)
+            ni[parent, BEST] = best - first if best >= 0 else -1
         for j in range(ntrace):
             firstc[trace[j] >> 1] = 0
     return count

@@ -805,3 +805,10 @@ def test_liberty_counts_and_other_liberties_agree_with_a_flood_fill(size, moves,
 def _other_liberties(s, P, w, h, p):
     """board_kernels.other_liberties (an inline kernel helper), callable from a test."""
     return bk.other_liberties(s, P, w, h, p)
+
+
+@pytest.mark.parametrize("size", [2, 5, 9, 19, 25])
+def test_row_col_is_divmod_by_the_width(size):
+    s, _ = Board(size)._state()
+    w = int(s[bk.M_W])
+    assert [bk.row_col.py_func(s, p) for p in range(int(s[bk.M_P]))] == [divmod(p, w) for p in range(int(s[bk.M_P]))]

@@ -198,7 +198,9 @@ def test_candidates_are_the_tree_edges():
         first, count = ni[node, tk.FIRST], ni[node, tk.COUNT]
         edges = ei[tk.MOVE, first:first + count]
         assert edges[-1] == bk.PASS
-        assert list(edges[:-1]) == list(fe.candidates(board, color)[0])
+        enabled = edges[:-1][edges[:-1] != tk.DISABLED]
+        assert list(enabled) == list(fe.candidates(board, color)[0])
+        assert (ek[first:first + count][:-1][edges[:-1] == tk.DISABLED] == tk.K_DISABLED).all()
 
 
 def learned_root(board, color, gammas, prior=10.0):
@@ -210,8 +212,8 @@ def learned_root(board, color, gammas, prior=10.0):
     node = tk.expand(ni, nh, ei, ef, ek, meta, s, z, color, np.zeros(1, dtype=np.int32), -1, params,
                      PATTERN_TABLE, gammas)
     first, count = ni[node, tk.FIRST], ni[node, tk.COUNT]
-    return {int(m): int(k) for m, k in zip(ei[tk.MOVE, first:first + count], ek[first:first + count])}, \
-        (ef, ek, first, count)
+    return {int(m): int(k) for m, k in zip(ei[tk.MOVE, first:first + count], ek[first:first + count])
+            if m != tk.DISABLED}, (ef, ek, first, count)
 
 
 def test_the_learned_prior_follows_the_gammas():
@@ -236,8 +238,10 @@ def test_learned_priors_leave_real_visits_exact():
     ef[tk.W, first:first + count] += 2.0
     rn, rw = tk.real_stats(ef, ek, first, count, 7.0)
     learned = ek[first:first + count] >= tk.K_LEARNED
-    assert learned.sum() == count - 1  # all but pass
-    assert (rn == 3.0).all() and (rw[learned] == 2.0).all()  # n0 * (0.5 + j) wins: exact in float32
+    enabled = ek[first:first + count] != tk.K_DISABLED
+    assert learned.sum() == enabled.sum() - 1  # all but pass
+    assert (rn[enabled] == 3.0).all() and (rw[learned] == 2.0).all()  # n0 * (0.5 + j) wins: exact in float32
+    assert (rn[~enabled] == 0.0).all()
 
 
 def test_a_learned_search_plays_and_reuses_its_tree():
@@ -310,10 +314,10 @@ def test_mm_recovers_the_gammas_that_made_the_choices():
 
 
 def test_distance_to_a_point_whose_stone_was_captured_is_feature_zero():
-    w = Board(9).geometry.width
+    s, _ = Board(9)._state()
     p = Board(9).geometry.parse("E5")
-    assert fe.distance_feature(w, p, p) == 0
-    assert fe.distance_feature(w, p, p + 1) == 1
+    assert fe.distance_feature(s, p, p) == 0
+    assert fe.distance_feature(s, p, p + 1) == 1
 
 
 @pytest.mark.parametrize("size", [5, 9, 19])

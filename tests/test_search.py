@@ -267,6 +267,7 @@ def test_reused_root_never_plays_a_move_the_game_forbids(uct):
                          key=lambda e: visits[e - first])
     favourite = int(ei[tk.MOVE, favourite_edge])
     favourite_visits = visits[favourite_edge - first]
+    disabled = list(ei[tk.MOVE, first:first + count]).count(tk.DISABLED)  # border points, stones, own eyes
     assert favourite in allowed
     forbidden = [favourite]
     # as if superko forbade the move the reused subtree likes best
@@ -276,7 +277,7 @@ def test_reused_root_never_plays_a_move_the_game_forbids(uct):
     ni, nh, ei, ef, ek, meta = search._trees[0].arrays
     root = int(meta[tk.ROOT])
     first, count = ni[root, tk.FIRST], ni[root, tk.COUNT]
-    assert list(ei[tk.MOVE, first:first + count]).count(tk.DISABLED) == 1
+    assert list(ei[tk.MOVE, first:first + count]).count(tk.DISABLED) == disabled + 1
     # never selected: every visit of the root since the favourite was disabled went to an enabled edge
     enabled_visits = tk.real_stats(ef, ek, first, count, search.config.prior)[0].sum()
     assert ni[root, tk.VISITS] == enabled_visits + favourite_visits
@@ -430,3 +431,41 @@ def test_a_search_speaks_go_coordinates():
     by_pairs = Search(SearchConfig(playouts=50, seed=2)).genmove(game.board, "w", 0.5, [(0, 0), (0, 1)])
     assert by_pairs.vertex in ("A1", "B1", "pass")
     assert Search(SearchConfig(playouts=50, seed=2)).genmove(game.board, "w", 0.5).vertex != "D4"
+
+
+def _exact_best(ef, first, count, equiv):
+    """select_edge by exact rational arithmetic: the first edge of the highest RAVE value above -0.5."""
+    from fractions import Fraction
+    best, best_value = -1, Fraction(-1, 2)
+    for e in range(first, first + count):
+        n, w, an, aw = (Fraction(float(x)) for x in ef[:, e])
+        eq = Fraction(equiv)
+        value = (w * (eq + an) + eq * aw) / (n * (eq + an) + eq * an) if n + an > 0 else Fraction(1, 2)
+        if value > best_value:
+            best, best_value = e, value
+    return best
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_select_edge_is_the_exact_argmax_with_ties_and_disabled_edges(seed):
+    rng = np.random.default_rng(seed)
+    count, first = 98, 5
+    ni, nh, ei, ef, ek, meta = tk.new_tree(2, first + count)
+    ni[0, tk.FIRST], ni[0, tk.COUNT] = first, count
+    for trial in range(200):
+        n = rng.integers(0, 6, count).astype(np.float32) * rng.choice([1, 1000], count)
+        w = np.floor(n * rng.random(count) * 2) / 2  # halves: values tie often
+        an = rng.integers(0, 50, count).astype(np.float32) * (rng.random(count) < 0.7)
+        aw = np.floor(an * rng.random(count) * 2) / 2
+        ef[:, first:] = np.stack([n, w, an, aw])
+        for e in first + rng.choice(count, rng.integers(0, count + 1), replace=False):
+            if rng.random() < 0.3:
+                tk.disable(ni, ei, ef, ek, 0, e)
+        equiv = float(rng.choice([1.0, 1000.0, 3000.0]))
+        best = _exact_best(ef, first, count, equiv)
+        if trial % 2 and best >= 0:  # the best value tied by other edges, before it or after it
+            for e in first + rng.choice(count, rng.integers(1, 4), replace=False):
+                ef[:, e] = ef[:, best]
+                ek[e] = ek[best]
+            best = _exact_best(ef, first, count, equiv)
+        assert tk.select_edge(ni, ef, 0, equiv, np.zeros(count + 1, np.float32)) == best
