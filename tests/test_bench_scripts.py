@@ -70,3 +70,10 @@ def test_calibration_measures_each_engines_cpu_per_move_in_games_between_them():
     slow, fast = measured["pachi"], measured["foogo"]  # the first engine stands where Pachi would
     assert slow["moves"] >= 5 and fast["moves"] >= 5
     assert slow["cpu_per_move"] > fast["cpu_per_move"] >= 0
+
+
+def test_search_speed_ab_measures_a_checkout_in_a_child_process():
+    module = load("search_speed_ab")
+    args = module.argparse.Namespace(size=5, policy="light", knowledge="learned", seconds=0.05)
+    ratios = module.one_process(str(BENCH.parent), args)
+    assert ratios["bench"] > 0 and ratios["empty"] > 0 and ratios["middle"] > 0
