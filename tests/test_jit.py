@@ -1,10 +1,14 @@
 """jit.py's lowering hook and its fallback: kernels index without wraparound through numba
 internals (written against numba 0.68, the version pyproject.toml pins); if a numba lacks them,
-kernels must still compile, the usual way, with a warning."""
+kernels must still compile, the usual way, with a warning. And what fast_inline and screen_max are
+for: the tree's screen and AMAF update compile to vector code."""
 
+import platform
+import re
 import warnings
 
 import numpy as np
+import pytest
 from numba import njit
 from numba.np import arrayobj
 
@@ -37,3 +41,25 @@ def test_without_numbas_internals_kernels_fall_back_with_a_warning(monkeypatch):
 
     a = np.arange(10, dtype=np.int32)
     assert walk(a, 1) == 1 + 3 + 5 + 7 + 9
+
+
+@pytest.mark.skipif(platform.machine() not in ("x86_64", "AMD64"), reason="reads x86-64 machine code")
+def test_the_tree_screen_and_amaf_update_compile_to_vector_code():
+    # README once said the selection screen vectorised when it did not (numba's max() kept the loop
+    # scalar); an uncached wrapper, whose machine code numba shows, inlines each loop as the search does
+    from foogo import tree as tk
+
+    @njit
+    def screen(n, w, an, aw, eq, values):
+        return tk._screen(n, w, an, aw, eq, values)
+
+    @njit
+    def credit(firstc, an, aw, color, result):
+        tk._credit_amaf(firstc, an, aw, color, result)
+
+    row = np.ones(98, dtype=np.float32)
+    screen(row, row, row, row, 1000.0, np.zeros(98, dtype=np.float32))
+    credit(np.zeros(98, dtype=np.int8), row, row.copy(), 1, np.float32(0.5))
+    packed = [set(re.findall(r"\bv?(max|add)ps\b", f.inspect_asm(f.signatures[0]))) for f in (screen, credit)]
+    assert "max" in packed[0], "the screen's maximum is not a packed (vector) max"
+    assert "add" in packed[1], "the AMAF update does not add packed (vector) values"
