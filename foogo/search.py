@@ -264,7 +264,7 @@ class _Tree:
             first, count = ni[reused, tk.FIRST], ni[reused, tk.COUNT]
             allowed = set(int(p) for p in legal) | {PASS}
             for e in range(first, first + count):
-                if ei[tk.MOVE, e] not in allowed:
+                if ei[tk.MOVE, e] != tk.DISABLED and ei[tk.MOVE, e] not in allowed:
                     tk.disable(ni, ei, ef, ek, reused, e)
             return True
         self.clear()
@@ -417,7 +417,7 @@ class Search:
         memory_mb = self.config.memory_mb or default_memory_mb(geometry.size)
         per_tree_mb = memory_mb / threads
         # every node has per_node edges (tree.node_edges), and its int32 of prune's scratch
-        per_node = tk.edges_per_node(geometry.size)
+        per_node = tk.edges_per_node(geometry)
         per_edge = tk.EDGE_BYTES + (tk.NODE_BYTES + 4) / per_node
         max_edges = int(per_tree_mb * 2**20 * 0.98 / per_edge)
         if playouts is not None:  # no need for more than the budget can fill

@@ -79,17 +79,22 @@ NODE_BYTES = 5 * 4 + 8
 EDGE_BYTES = 2 * 4 + 4 * 4 + 1
 
 
-def edges_per_node(size: int) -> int:
-    """The edges of every node on a size x size board (node_edges)."""
-    return (size - 1) * (size + 2) + size + 1
+@inline
+def _span_edges(n, w):
+    """The edges of a node on an n x n board of padded width w: padded points first (the first
+    on-board point) .. last (the last on-board point), then pass."""
+    return (n - 1) * w + n + 1
 
 
 @inline
 def node_edges(s):
-    """The edges of every node: padded points first (the first on-board point) .. last (the last
-    on-board point), then pass."""
-    n = np.int64(s[bk.M_SIZE])
-    return (n - 1) * np.int64(s[bk.M_W]) + n + 1
+    """The edges of every node of position s's board (_span_edges)."""
+    return _span_edges(np.int64(s[bk.M_SIZE]), np.int64(s[bk.M_W]))
+
+
+def edges_per_node(geometry) -> int:
+    """The edges of every node on a Geometry's board (node_edges)."""
+    return int(_span_edges.py_func(geometry.size, geometry.width))
 
 
 @inline
@@ -191,16 +196,22 @@ def _set_edge(ei, ef, ek, e, move, kind, n0):
 
 
 @inline
+def _mark_disabled(ei, ef, ek, e):
+    """Edge e DISABLED, valued -1 and of kind K_DISABLED (see disable); its child left as it is."""
+    ei[MOVE, e] = DISABLED
+    ef[N, e] = 1e30
+    ef[W, e] = -1e30
+    ef[AN, e] = 0.0
+    ef[AW, e] = 0.0
+    ek[e] = K_DISABLED
+
+
+@inline
 def _disable_edges(ei, ef, ek, first, last):
-    """Edges first .. last - 1 DISABLED (see disable)."""
+    """Edges first .. last - 1 DISABLED, with no child."""
     for e in range(first, last):
-        ei[MOVE, e] = DISABLED
+        _mark_disabled(ei, ef, ek, e)
         ei[CHILD, e] = -1
-        ef[N, e] = 1e30
-        ef[W, e] = -1e30
-        ef[AN, e] = 0.0
-        ef[AW, e] = 0.0
-        ek[e] = K_DISABLED
 
 
 @inline
@@ -280,11 +291,7 @@ def disable(ni, ei, ef, ek, node, e) -> None:
     -1 (N = 1e30 visits, W = -1e30 wins: below every real value in [0, 1], whatever AMAF credit it
     gets), which select_edge never picks, and of kind K_DISABLED, which gives it no real visits. The
     node's best edge is then found again."""
-    ei[MOVE, e] = DISABLED
-    ef[N, e] = 1e30
-    ef[W, e] = -1e30
-    ef[AN, e] = ef[AW, e] = 0.0
-    ek[e] = K_DISABLED
+    _mark_disabled.py_func(ei, ef, ek, e)
     ni[node, BEST] = -1
 
 
@@ -461,16 +468,20 @@ def select_edge(ni, ef, node, equiv, values):
 
 
 @inline
+def _rank(ni, ef, node, equiv, values):
+    """select_edge, kept as the node's BEST (an offset from its first edge; -1 for none)."""
+    e = select_edge(ni, ef, node, equiv, values)
+    ni[node, BEST] = e - ni[node, FIRST] if e >= 0 else -1
+    return e
+
+
+@inline
 def _best_edge(ni, ef, node, equiv, values):
     """select_edge, known since the node's last update (ni's BEST) or found now and kept."""
-    first = np.int64(ni[node, FIRST])
     best = ni[node, BEST]
     if best >= 0:
-        return first + best
-    e = select_edge(ni, ef, node, equiv, values)
-    if e >= 0:
-        ni[node, BEST] = e - first
-    return e
+        return np.int64(ni[node, FIRST]) + best
+    return _rank(ni, ef, node, equiv, values)
 
 
 @kernel
@@ -646,8 +657,7 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, 
             last = first + width
             _credit_amaf(firstc[base:base + width], ef[AN, first:last], ef[AW, first:last], pcolor,
                          np.float32(result))
-            best = select_edge(ni, ef, parent, equiv, values)  # its statistics changed only here (see BEST)
-            ni[parent, BEST] = best - first if best >= 0 else -1
+            _rank(ni, ef, parent, equiv, values)  # its statistics changed only here (see BEST)
         for j in range(ntrace):
             firstc[trace[j] >> 1] = 0
     return count
