@@ -35,6 +35,7 @@ from .policy import (  # noqa: F401
     PASS,
     PATTERN_TABLE,
     POLICIES,
+    allowed,
     choose,
     choose_heavy,
     choose_light,
@@ -51,6 +52,8 @@ def move_cap(size: int) -> int:
 
 
 BROKEN = 2  # a playout's `capped` when a custom policy chose a point it may not take (see custom_batch)
+NO_REPLIES = np.zeros((0, 0), dtype=np.int32)  # play_out_with's replies for playouts without them: a
+# constant in the kernels, so that the reply test compiles away
 
 
 @kernel
@@ -62,14 +65,30 @@ def playout(s, z, zob, rng, cap, trace, owners, policy, table):
     owners (int8[P]) receives the final owner of each point (see board_kernels.area); pass
     empty arrays for neither. Returns (black-minus-white area score, stones played,
     1 if the cap was hit else 0)."""
-    return play_out_with(s, z, zob, rng, cap, trace, owners, choose, policy, table)
+    return play_out_with(s, z, zob, rng, cap, trace, owners, choose, policy, table, NO_REPLIES)
 
 
 @inline
-def play_out_with(s, z, zob, rng, cap, trace, owners, chooser, policy, table):
+def last_good_reply(s, z, c, replies):
+    """c's stored reply to the last move (replies[c - 1, last move]; -1 for none), if c may take it
+    now (policy.allowed), else PASS: the last-good-reply rule (Drake's LGRF-1, whose table the
+    search keeps; see tree.learn_replies)."""
+    last = np.int64(s[bk.M_LAST])
+    if last < 0:
+        return PASS
+    r = np.int64(replies[c - 1, last])
+    if r >= 0 and allowed(s, z, c, r):
+        return r
+    return PASS
+
+
+@inline
+def play_out_with(s, z, zob, rng, cap, trace, owners, chooser, policy, table, replies):
     """playout with any chooser(s, z, c, rng, policy, table) -> point or PASS: the built-in choose,
     or a custom policy's checked chooser, which answers a point below PASS when its policy broke
-    the rule (the playout then stops, `capped` BROKEN)."""
+    the rule (the playout then stops, `capped` BROKEN). With a replies table (int32[2, P]; NO_REPLIES
+    for none) a side first plays its last good reply to the last move when it may (last_good_reply)."""
+    replying = replies.shape[0] > 0
     c = np.int64(s[bk.M_TO_MOVE])
     passes = np.int64(s[bk.M_PASSES])
     moves = 0
@@ -79,7 +98,9 @@ def play_out_with(s, z, zob, rng, cap, trace, owners, chooser, policy, table):
         if moves >= cap:
             capped = 1
             break
-        p = chooser(s, z, c, rng, policy, table)
+        p = last_good_reply(s, z, c, replies) if replying else PASS
+        if p == PASS:
+            p = chooser(s, z, c, rng, policy, table)
         if p < PASS:
             capped = BROKEN
             break
@@ -123,7 +144,7 @@ def _batch_into(s0, z0, s, z, rng, no_trace, no_owners, zob, seed, first, cap, s
             z[j] = z0[j]
         seed_rng(rng, seed, first + i)
         scores[i], moves[i], capped[i] = play_out_with(s, z, zob, rng, cap, no_trace, no_owners, chooser,
-                                                       policy, table)
+                                                       policy, table, NO_REPLIES)
 
 
 # ---------------------------------------------------------------- custom policies

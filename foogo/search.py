@@ -41,7 +41,7 @@ from . import board_kernels as bk
 from . import tree as tk
 from .features import GAMMAS, LEARNED_PATTERN_TABLE
 from .geometry import BLACK, PASS, RESIGN, WHITE, geometry, parse_color
-from .playout import custom_policy_function, move_cap, policy_kind
+from .playout import NO_REPLIES, custom_policy_function, move_cap, policy_kind
 from .policy import PATTERN_TABLE, POLICIES, policy_id  # noqa: F401 (POLICIES: this module's API)
 
 DEFAULT_PLAYOUTS = 5000
@@ -90,6 +90,7 @@ class SearchConfig:
     knowledge: str = "learned"  # the prior: "learned" (the gammas of features.py, fitted to games by
     # bench/learn_gammas.py: 53.8% of 200 games against Pachi where "rules" won 20.5%, README) or
     # "rules" (captures, escapes, shapes: tree.prior)
+    replies: bool = False  # last good replies in the playouts (Drake's LGRF-1: tree.learn_replies)
     memory_mb: int | None = None  # cap on the trees' memory, all threads together (foogo gtp --memory);
     # None: default_memory_mb(board size)
 
@@ -174,7 +175,8 @@ class _Tree:
     """One thread's tree with its scratch arrays and random stream."""
 
     def __init__(self, geometry, max_nodes: int, max_edges: int, seed: int, prior: float,
-                 expand_threshold: float, policy="light", patterns: np.ndarray = PATTERN_TABLE):
+                 expand_threshold: float, policy="light", patterns: np.ndarray = PATTERN_TABLE,
+                 replies: bool = False):
         self.geometry = geometry
         self.policy = policy
         self.patterns = patterns  # the heavy policy's pattern table (SearchConfig.playout_patterns)
@@ -197,6 +199,8 @@ class _Tree:
         self.owners = np.zeros(P, dtype=np.int8)
         self.ownership = np.zeros(P, dtype=np.float64)
         self.scores = np.zeros((P + 1, 3), dtype=np.float64)  # per root edge: n, sum, sum of squares
+        # per colour, its last good reply to each point (-1: none), kept across moves, or none at all
+        self.replies = np.full((2, P), -1, dtype=np.int32) if replies else NO_REPLIES
         self.rng = np.array([np.uint64(seed * 0x9E3779B97F4A7C15 % 2**64) | np.uint64(1)], dtype=np.uint64)
         # the root position and the iteration's scratch copy, set by set_root
         self.root_s = self.root_z = self.s = self.z = np.zeros(0, dtype=np.int32)
@@ -212,6 +216,7 @@ class _Tree:
         dynamic mmap threshold, up to 32 MB, from there) while the new ones fill, which took a
         9x9 game with two 32 MB trees to 263 MB; and the pages a tree touched are wanted again."""
         self.meta[:] = 0  # nodes, edges, root, full, samples, threshold, created, collections
+        self.replies.fill(-1)
 
     def _prune(self, root: int) -> None:
         """Keep only the subtree under `root` (the new root), moved in place to the front of the
@@ -298,7 +303,7 @@ class _Tree:
         done = self.kernel(ni, nh, ei, ef, ek, meta, self.root_s, self.root_z, self.geometry.zobrist,
                                  self.s, self.z, self.trace, self.tstart, self.path, self.firstc, self.values,
                                  self.owners, self.ownership, self.scores, self.rng, params, self.patterns,
-                                 GAMMAS, count)
+                                 GAMMAS, self.replies, count)
         if done < 0:
             raise ValueError(f"the playout policy {self.policy!r} chose a point it may not take "
                              "(occupied, ko or a single-stone suicide)")
@@ -426,7 +431,8 @@ class Search:
         max_nodes = max_edges // per_node + 16
         self._trees = [_Tree(geometry, max_nodes, max_edges, self.config.seed * 1000 + k + 1, self.config.prior,
                              self.config.expand_threshold, self.config.policy,
-                             PLAYOUT_PATTERNS[self.config.playout_patterns]) for k in range(threads)]
+                             PLAYOUT_PATTERNS[self.config.playout_patterns], self.config.replies)
+                       for k in range(threads)]
         self._geometry = geometry
 
     def _search(self, board, color, komi, legal, seconds, playouts, stop, progress, interval, start,

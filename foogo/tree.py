@@ -24,11 +24,12 @@ between rows, occupied points and moves the rules forbid are DISABLED), then
 pass: edge `first + p - base` is point p (`edge_base`). Each field has a row of
 its own. So the AMAF update needs no lookup: the colour that first played each
 point is a row too (iterate's firstc, over the same span), and the update runs
-over whole rows, which LLVM vectorises. Right after it select_edge's screen,
-vectorised too, picks the node's best edge, which the node keeps (BEST): the
-next descent through the node reads it, for a node's statistics change only in
-an iteration's backup through it, so the choice is the one select_edge would
-make then. These passes are most of the search's cost beyond its playouts.
+over whole rows, which LLVM vectorises. The same pass estimates each updated
+edge's value for select_edge's screen, which picks the node's best edge; the
+node keeps it (BEST): the next descent through the node reads it, for a node's
+statistics change only in an iteration's backup through it, so the choice is
+the one select_edge would make then. These passes are most of the search's
+cost beyond its playouts.
 
 Selection maximises the RAVE blend (1 - beta) * Q + beta * Q_amaf, with
 beta = AN / (AN + N + AN * N / equiv) (Gelly and Silver; Fuego's form), plus an
@@ -399,30 +400,40 @@ def _screen(n_, w_, an_, aw_, equiv, values):
     return top
 
 
-@inline
+@fast_inline
 def _passing(values, count, bar):
     """(how many, sum of the offsets of) values[:count] that reach bar: one loop LLVM vectorises,
-    which gives the offset itself when only one does."""
-    passed = 0
-    where = 0
+    which gives the offset itself when only one does. Summed in float32, 16 lanes to a vector,
+    exactly: every partial sum is a whole number below 2**24 (count * count / 2 is at most 3e5)."""
+    passed = np.float32(0.0)
+    where = np.float32(0.0)
     for i in range(count):
-        hit = values[i] >= bar
+        hit = np.float32(values[i] >= bar)
         passed += hit
-        where += i * hit
-    return passed, where
+        where += np.float32(i) * hit
+    return np.int64(passed), np.int64(where)
 
 
 @fast_inline
-def _credit_amaf(firstc, an_, aw_, color, result):
-    """A node's AMAF update over its edges' rows: edge i, whose point's first player from here to the
-    end of the iteration is firstc[i], gains an AMAF visit and `result` wins if that is `color` (the
-    pass edge's point is a border point: firstc 0, never). Vectorised; exact under fast math, which
-    adds 0, 0.5 or 1 to whole numbers and halves."""
+def _credit_and_screen(firstc, n_, w_, an_, aw_, color, result, equiv, values):
+    """A node's AMAF update over its edges' rows, and _screen of the updated rows, in one pass LLVM
+    vectorises: edge i, whose point's first player from here to the end of the iteration is
+    firstc[i], gains an AMAF visit and `result` wins if that is `color` (the pass edge's point is
+    a border point: firstc 0, never); values[i] = its estimate then. Returns the largest. The update
+    is exact under fast math, which adds 0, 0.5 or 1 to whole numbers and halves."""
     c = np.int8(color)
+    eq = np.float32(equiv)
+    top = np.float32(-1e30)
     for i in range(an_.shape[0]):
         hit = np.float32(firstc[i] == c)
-        an_[i] += hit
-        aw_[i] += hit * result
+        an = an_[i] + hit
+        aw = aw_[i] + hit * result
+        an_[i] = an
+        aw_[i] = aw
+        v = _estimate(n_[i], w_[i], an, aw, eq)
+        values[i] = v
+        top = screen_max(top, v)
+    return top
 
 
 @inline
@@ -441,6 +452,15 @@ def select_edge(ni, ef, node, equiv, values):
     values: float32 scratch at least as long as the node's edges."""
     first = np.int64(ni[node, FIRST])
     count = np.int64(ni[node, COUNT])
+    last = first + count
+    top = _screen(ef[N, first:last], ef[W, first:last], ef[AN, first:last], ef[AW, first:last], equiv, values)
+    return _pick(ef, first, count, equiv, values, top)
+
+
+@inline
+def _pick(ef, first, count, equiv, values, top):
+    """select_edge's choice among edges first .. first + count - 1, given their screen: values, the
+    estimates (_screen), and top, the largest."""
     # (1 - beta) * W/N + beta * AW/AN with beta = AN / (AN + N + AN * N / equiv) is a / b with
     # a = W * (equiv + AN) + equiv * AW and b = N * (equiv + AN) + equiv * AN. An edge beats the best
     # so far when a * best_b > best_a * b, exactly (ties keep the first edge). A vectorised pass
@@ -449,8 +469,6 @@ def select_edge(ni, ef, node, equiv, values):
     # are compared exactly, in order, and the choice is the exact one. Mostly one edge passes, and a
     # second vectorised pass gives its offset. Real values lie in [0, 1] and a disabled edge's is -1
     # (see disable): a choice must beat -0.5.
-    last = first + count
-    top = _screen(ef[N, first:last], ef[W, first:last], ef[AN, first:last], ef[AW, first:last], equiv, values)
     bar = max(top - np.float32(SCREEN_MARGIN), np.float32(-0.5))
     passed, where = _passing(values, count, bar)
     lo, hi = (where, where + 1) if passed == 1 else (0, count if passed > 1 else 0)
@@ -468,10 +486,16 @@ def select_edge(ni, ef, node, equiv, values):
 
 
 @inline
-def _rank(ni, ef, node, equiv, values):
-    """select_edge, kept as the node's BEST (an offset from its first edge; -1 for none)."""
-    e = select_edge(ni, ef, node, equiv, values)
+def _keep_best(ni, node, e):
+    """Keep edge e (-1: none) as the node's BEST, an offset from its first edge (-1 for none)."""
     ni[node, BEST] = e - ni[node, FIRST] if e >= 0 else -1
+
+
+@inline
+def _rank(ni, ef, node, equiv, values):
+    """select_edge, kept as the node's BEST."""
+    e = select_edge(ni, ef, node, equiv, values)
+    _keep_best(ni, node, e)
     return e
 
 
@@ -510,10 +534,10 @@ def select_uct(ni, ei, ef, ek, node, params):
 
 @kernel
 def run_iterations(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, path, firstc, values,
-                   owners, ownership, scores, rng, params, table, gammas, count):
+                   owners, ownership, scores, rng, params, table, gammas, replies, count):
     """iterate with the built-in playout policies (params[P_POLICY]); see iterate."""
     return iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, path, firstc, values,
-                   owners, ownership, scores, rng, params, table, gammas, count, choose)
+                   owners, ownership, scores, rng, params, table, gammas, replies, count, choose)
 
 
 _CUSTOM_ITERATIONS: dict = {}
@@ -529,20 +553,41 @@ def custom_iterations(policy):
 
     @uncached_nogil
     def kernel_(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, path, firstc, values,
-                owners, ownership, scores, rng, params, table, gammas, count):
+                owners, ownership, scores, rng, params, table, gammas, replies, count):
         return iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, path, firstc, values,
-                       owners, ownership, scores, rng, params, table, gammas, count, checked)
+                       owners, ownership, scores, rng, params, table, gammas, replies, count, checked)
 
     _CUSTOM_ITERATIONS[policy] = kernel_
     return kernel_
 
 
 @inline
+def learn_replies(trace, ntrace, winner, replies):
+    """The last-good-reply tables' update after an iteration (Drake's LGRF-1): along the stones it
+    played (trace[:ntrace], point * 2 + colour - 1), each move of the winner becomes its reply to
+    the opponent's move just before, and a move of the loser that is its stored reply to that
+    move is forgotten (-1). Moves after a pass (two stones of one colour in a row) are skipped."""
+    for j in range(1, ntrace):
+        before = trace[j - 1]
+        v = trace[j]
+        if (v ^ before) & 1 == 0:
+            continue
+        c = (v & 1) + 1
+        prev = before >> 1
+        if c == winner:
+            replies[c - 1, prev] = v >> 1
+        elif replies[c - 1, prev] == v >> 1:
+            replies[c - 1, prev] = -1
+
+
+@inline
 def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, path, firstc, values,
-            owners, ownership, scores, rng, params, table, gammas, count, chooser):
+            owners, ownership, scores, rng, params, table, gammas, replies, count, chooser):
     """Run `count` search iterations from the root position (root_s, root_z) on the tree, playing
     out with the policy params[P_POLICY] (table: policy.PATTERN_TABLE) and growing nodes with the prior
-    params[P_KNOWLEDGE] (gammas: features.GAMMAS).
+    params[P_KNOWLEDGE] (gammas: features.GAMMAS). With a replies table (int32[2, P], -1 for none;
+    playout.NO_REPLIES's shape for none) the playouts play last good replies, which each iteration
+    updates (learn_replies).
 
     Scratch arrays: s, z (board copies), trace (int32, >= cap + depth), tstart and path (int64[depth]),
     firstc (int8[P], zeros), values (float32[P + 1]), owners (int8[P]). ownership (float64[P]) accumulates
@@ -611,12 +656,14 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, 
             score = bk.area(s, marks)
         else:
             score, nmoves, capped = play_out_with(s, z, zob, rng, cap, trace[ntrace:], marks, chooser, policy,
-                                                  table)
+                                                  table, replies)
             if capped == BROKEN:
                 return -1
             ntrace += min(nmoves, trace.shape[0] - ntrace)
         margin = score - komi
         black_result = 1.0 if margin > 0 else (0.0 if margin < 0 else 0.5)
+        if replies.shape[0] > 0 and margin != 0:
+            learn_replies(trace, ntrace, bk.BLACK if margin > 0 else bk.WHITE, replies)
         if sample:
             for p in range(P):
                 ownership[p] += (owners[p] == bk.BLACK) - (owners[p] == bk.WHITE)
@@ -655,9 +702,10 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, 
             first = np.int64(ni[parent, FIRST])
             width = np.int64(ni[parent, COUNT])
             last = first + width
-            _credit_amaf(firstc[base:base + width], ef[AN, first:last], ef[AW, first:last], pcolor,
-                         np.float32(result))
-            _rank(ni, ef, parent, equiv, values)  # its statistics changed only here (see BEST)
-        for j in range(ntrace):
-            firstc[trace[j] >> 1] = 0
+            top = _credit_and_screen(firstc[base:base + width], ef[N, first:last], ef[W, first:last],
+                                     ef[AN, first:last], ef[AW, first:last], pcolor, np.float32(result), equiv,
+                                     values)
+            # its statistics changed only here (see BEST)
+            _keep_best(ni, parent, _pick(ef, first, width, equiv, values, top))
+        firstc[:] = 0  # a memset: cheaper than clearing the trace's points one by one
     return count

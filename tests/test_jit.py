@@ -54,12 +54,13 @@ def test_the_tree_screen_and_amaf_update_compile_to_vector_code():
         return tk._screen(n, w, an, aw, eq, values)
 
     @njit
-    def credit(firstc, an, aw, color, result):
-        tk._credit_amaf(firstc, an, aw, color, result)
+    def credit(firstc, n, w, an, aw, color, result, eq, values):
+        return tk._credit_and_screen(firstc, n, w, an, aw, color, result, eq, values)
 
     row = np.ones(98, dtype=np.float32)
     screen(row, row, row, row, 1000.0, np.zeros(98, dtype=np.float32))
-    credit(np.zeros(98, dtype=np.int8), row, row.copy(), 1, np.float32(0.5))
+    credit(np.zeros(98, dtype=np.int8), row, row, row.copy(), row.copy(), 1, np.float32(0.5), 1000.0,
+           np.zeros(98, dtype=np.float32))
     packed = [set(re.findall(r"\bv?(max|add)ps\b", f.inspect_asm(f.signatures[0]))) for f in (screen, credit)]
     assert "max" in packed[0], "the screen's maximum is not a packed (vector) max"
-    assert "add" in packed[1], "the AMAF update does not add packed (vector) values"
+    assert {"add", "max"} <= packed[1], "the AMAF update and its screen do not add and max packed (vector) values"

@@ -57,6 +57,8 @@ def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser
     tuning.add_argument("--knowledge", choices=("rules", "learned"), default=None,
                         help="the tree's prior: feature gammas learned from games, or hand-written rules "
                              "(default learned)")
+    tuning.add_argument("--replies", action="store_true", default=None,
+                        help="playouts play last good replies (LGRF-1), learned by the search (default off)")
     return parser
 
 
@@ -88,7 +90,8 @@ def run(args) -> int:
     tuning = {field: value for field, value in (("expand_threshold", args.expand), ("prior", args.prior),
                                                 ("equiv", args.equiv), ("uct", args.uct),
                                                 ("knowledge", args.knowledge),
-                                                ("playout_patterns", args.playout_patterns)) if value is not None}
+                                                ("playout_patterns", args.playout_patterns),
+                                                ("replies", args.replies)) if value is not None}
     if args.sgf_max_bytes < 1 or args.sgf_max_moves < 1:
         print("foogo gtp: --sgf-max-bytes and --sgf-max-moves must be at least 1", file=sys.stderr)
         return 2
