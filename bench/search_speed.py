@@ -30,8 +30,9 @@ def search_rate(game: Game, seconds: float, policy: str, seed: int, knowledge: s
                 replies: bool = False) -> float:
     """Search iterations per CPU second of one timed search from the game's position."""
     color = game.to_move
+    extra = {"replies": True} if replies else {}  # named only when on: search_speed_ab runs older checkouts
     search = Search(SearchConfig(seconds=seconds, threads=1, seed=seed, policy=policy, resign_threshold=None,
-                                 knowledge=knowledge, replies=replies))
+                                 knowledge=knowledge, **extra))
     start = time.process_time()
     result = search.genmove(game.board, color, 7.5, game.legal_points(color), time_budget=seconds)
     return result.playouts / (time.process_time() - start)
