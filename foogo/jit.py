@@ -19,6 +19,11 @@
 * `screen_max`  a float32 max that a `fast_inline` loop can reduce in vector
             registers (LLVM's maxnum): numba's own max() is a compare and a select,
             which LLVM leaves scalar, and with it the whole loop.
+* `prefetch`, `prefetch_write`  ask the memory system for an array element before it is
+            needed (LLVM's llvm.prefetch, into L2): a hint that never faults and changes
+            no result. The tree asks for the statistics of the nodes it descends
+            through, which its AMAF update reads after the playout, and for the next
+            node's edges, which an expansion writes.
 * `jit`     an ordinary cached numba function (may allocate): drivers, checks.
 * `uncached_nogil`  a driver made at run time around a user's function (custom
             playout policies, playout.custom_batch): not cached, see below.
@@ -51,6 +56,7 @@ import warnings
 
 from llvmlite import ir
 from numba import njit, types
+from numba.core import cgutils
 from numba.core.caching import CacheImpl, InTreeCacheLocator, UserProvidedCacheLocator, UserWideCacheLocator
 from numba.extending import intrinsic
 
@@ -193,3 +199,36 @@ def screen_max(typingctx, a, b):
         return builder.call(maxnum, args, fastmath=("fast",))
 
     return types.float32(types.float32, types.float32), codegen
+
+
+def _prefetcher(write: int):
+    """An intrinsic prefetch(a, i) of element i of 1-d array a: llvm.prefetch for reading (write 0) or
+    writing (1), locality 2 (L2 and outward: the data is wanted some thousands of cycles later,
+    after a playout that would push it out of L1), data cache."""
+
+    def prefetch(typingctx, a, i):
+        if not isinstance(a, types.Array) or a.ndim != 1 or not isinstance(i, types.Integer):
+            return None
+
+        def codegen(context, builder, signature, args):
+            array_type = signature.args[0]
+            array = context.make_array(array_type)(context, builder, args[0])
+            # a hint, never a load: an address past the end would not fault, so no bounds check
+            where = cgutils.get_item_pointer(context, builder, array_type, array, [args[1]], wraparound=False,
+                                             boundscheck=False)
+            i8p = ir.IntType(8).as_pointer()
+            i32 = ir.IntType(32)
+            fn = builder.module.declare_intrinsic("llvm.prefetch.p0",
+                                                  fnty=ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]))
+            builder.call(fn, [builder.bitcast(where, i8p), i32(write), i32(2), i32(1)])
+            return context.get_dummy_value()
+
+        return types.void(a, i), codegen
+
+    return prefetch
+
+
+prefetch = intrinsic(_prefetcher(0))
+prefetch.__doc__ = "Ask for a[i] (a 1-d array) to be read soon (llvm.prefetch into L2); changes nothing."
+prefetch_write = intrinsic(_prefetcher(1))
+prefetch_write.__doc__ = "Ask for a[i] (a 1-d array) to be written soon (llvm.prefetch into L2); changes nothing."
