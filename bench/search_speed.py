@@ -1,13 +1,19 @@
 """Playouts/s inside the search against `foogo bench` with the same policy (the issue asks >= 90%).
 
     python bench/search_speed.py [--size 9] [--seconds 3] [--repeats 3] [--policies light,heavy]
-                                 [--knowledge learned] [--replies]
+                                 [--knowledge learned] [--replies] [--slices N]
 
 For each policy, alternates in one run: a `foogo bench` measurement (light or heavy playouts from
 the empty board), a UCT-RAVE search from the empty board, and one from a middle-game position,
 each timed by the CPU clock on one thread, --repeats times. Prints the medians (min..max) and the
 ratio of each search's median to the bench median. --replies adds the same two searches with last
 good replies (SearchConfig.replies), alternated with the others, to show what they cost.
+
+--slices N interleaves finely instead, for a machine whose speed drifts within seconds (other
+guests on the host): each repeat grows one search of --seconds in N slices, each slice a genmove
+on the same position (which continues the same tree: Search reuses its root) preceded by bench
+playouts of about the same CPU time; the repeat's ratio is the search's playouts per CPU second
+over the bench's, summed over its slices. Prints the median (min..max) of the repeats' ratios.
 """
 
 from __future__ import annotations
@@ -21,7 +27,9 @@ import numpy as np
 from foogo import BLACK
 from foogo import board_kernels as bk
 from foogo.bench import measure
+from foogo.board import Board
 from foogo.game import Game
+from foogo.playout import run_playouts
 from foogo.policy import choose_light, seed_rng
 from foogo.search import Search, SearchConfig
 
@@ -36,6 +44,36 @@ def search_rate(game: Game, seconds: float, policy: str, seed: int, knowledge: s
     start = time.process_time()
     result = search.genmove(game.board, color, 7.5, game.legal_points(color), time_budget=seconds)
     return result.playouts / (time.process_time() - start)
+
+
+def sliced_ratio(game: Game, seconds: float, slices: int, policy: str, seed: int, knowledge: str = "learned",
+                 bench_board=None) -> float:
+    """Search playouts per CPU second over bench playouts per CPU second, one search of `seconds` grown in
+    `slices` genmoves on game's position, each after bench playouts of about the same CPU time."""
+    color = game.to_move
+    search = Search(SearchConfig(threads=1, seed=seed, policy=policy, resign_threshold=None, knowledge=knowledge))
+    board = bench_board if bench_board is not None else Board(game.size)
+    legal = game.legal_points(color)
+    per_slice = seconds / slices
+    bench_n = search_n = 0
+    bench_cpu = search_cpu = 0.0
+    count = 64
+    for k in range(slices):
+        spent = 0.0
+        while spent < per_slice:  # bench playouts for about a slice of CPU time
+            start = time.process_time()
+            run_playouts(board, count, seed=k, first=bench_n, policy=policy)
+            took = time.process_time() - start
+            spent += took
+            bench_n += count
+            bench_cpu += took
+            if took < per_slice / 8:
+                count *= 2
+        start = time.process_time()
+        result = search.genmove(game.board, color, 7.5, legal, time_budget=per_slice)
+        search_cpu += time.process_time() - start
+        search_n += result.playouts
+    return (search_n / search_cpu) / (bench_n / bench_cpu)
 
 
 def middle_game(size: int) -> Game:
@@ -60,8 +98,13 @@ def main() -> None:
     parser.add_argument("--policies", default="light,heavy")
     parser.add_argument("--knowledge", default="learned", help="the tree's prior: learned or rules")
     parser.add_argument("--replies", action="store_true", help="also search with last good replies")
+    parser.add_argument("--slices", type=int, default=0,
+                        help="interleave each search with the bench in this many slices (see above)")
     args = parser.parse_args()
     positions = {"empty board": Game(args.size), "middle game": middle_game(args.size)}
+    if args.slices:
+        sliced(args, positions)
+        return
     searches = [(name, game, False) for name, game in positions.items()]
     if args.replies:
         searches += [(name + " +replies", game, True) for name, game in positions.items()]
@@ -79,6 +122,20 @@ def main() -> None:
             ratio = "" if name == "bench" else f"   ratio {median / bench:.2f}"
             print(f"{args.size}x{args.size} {policy:5} {name:21} {median:9.0f} playouts/CPU s "
                   f"({min(values):.0f}..{max(values):.0f}){ratio}", flush=True)
+
+
+def sliced(args, positions: dict) -> None:
+    """The --slices report: per policy and position, the median (min..max) of --repeats sliced ratios."""
+    for policy in args.policies.split(","):
+        sliced_ratio(Game(args.size), 0.4, 2, policy, 0, args.knowledge)  # compile and warm up
+        ratios: dict[str, list[float]] = {name: [] for name in positions}
+        for _ in range(args.repeats):
+            for name, game in positions.items():
+                ratios[name].append(sliced_ratio(game, args.seconds, args.slices, policy, 2, args.knowledge))
+        for name, values in ratios.items():
+            print(f"{args.size}x{args.size} {policy:5} {name:12} search/bench {statistics.median(values):.3f} "
+                  f"({min(values):.3f}..{max(values):.3f}), {args.repeats} searches of {args.seconds:g} s "
+                  f"in {args.slices} slices", flush=True)
 
 
 if __name__ == "__main__":

@@ -7,11 +7,13 @@ ownership map. With `threads = T` it runs T independent trees, one per thread
 and seed (root parallelisation), and sums their root statistics: the compiled
 iterations release the GIL, so T threads use T cores.
 
-Trees are reused: when the next genmove's position is a child or grandchild of
-the last root, that subtree becomes the root (its edges re-checked against the
-game's legal moves). Passing: when the opponent has just passed and the
-position already wins under area scoring, pass at once; otherwise pass is one
-of the root's moves and is played when it is the most visited.
+Trees are reused: when the next genmove's position is the last root itself (a
+GUI asking again, a genmove after analysis) or a child or grandchild of it, that
+subtree becomes the root (its edges re-checked against the game's legal moves).
+A new komi drops the tree: its win rates were counted under the old one.
+Passing: when the opponent has just passed and the position already wins under
+area scoring, pass at once; otherwise pass is one of the root's moves and is
+played when it is the most visited.
 
 Time use: a time budget is the most a move may take. A timed search stops
 early once the most visited root move leads the next by more visits than the
@@ -205,6 +207,7 @@ class _Tree:
         # the root position and the iteration's scratch copy, set by set_root
         self.root_s = self.root_z = self.s = self.z = np.zeros(0, dtype=np.int32)
         self.iterations = 0
+        self.komi: float | None = None  # the komi the tree's statistics were counted under
 
     @property
     def meta(self):
@@ -251,7 +254,8 @@ class _Tree:
         meta[tk.COLLECTIONS] += 1
 
     def set_root(self, board, color: int, legal: np.ndarray, params: np.ndarray) -> bool:
-        """Make (board, color) the root, reusing a matching child or grandchild; True if reused."""
+        """Make (board, color) the root, reusing the root itself or a matching child or grandchild (under
+        the same komi); True if reused."""
         s, z = board._state()
         self.root_s, self.root_z = s.copy(), z.copy()
         self.root_s[bk.M_TO_MOVE] = color
@@ -261,9 +265,13 @@ class _Tree:
         self.iterations = 0
         self.meta[tk.SAMPLES] = 0
         self.meta[tk.EXPAND_AT] = 0  # a new move: the configured threshold again
-        reused = self._find(board.hash, color) if self.meta[tk.NODES] else -1
+        komi = float(params[tk.P_KOMI])
+        same_komi = self.komi == komi
+        self.komi = komi
+        reused = self._find(board.hash, color) if self.meta[tk.NODES] and same_komi else -1
         if reused >= 0:
-            self._prune(reused)
+            if reused != self.meta[tk.ROOT]:
+                self._prune(reused)
             ni, nh, ei, ef, ek, meta = self.arrays
             reused = int(meta[tk.ROOT])
             first, count = ni[reused, tk.FIRST], ni[reused, tk.COUNT]
@@ -282,9 +290,13 @@ class _Tree:
         return False
 
     def _find(self, hash_: int, color: int) -> int:
-        """A child or grandchild of the current root holding this position with this colour to move, or -1."""
+        """The current root, or else a child or grandchild of it, holding this position with this colour to
+        move; or -1."""
         ni, nh, ei, ef, ek, meta = self.arrays
-        frontier = [int(meta[tk.ROOT])]
+        root = int(meta[tk.ROOT])
+        if nh[root] == np.uint64(hash_) and ni[root, tk.COLOR] == color:
+            return root
+        frontier = [root]
         for _ in range(2):
             nxt = []
             for node in frontier:

@@ -39,7 +39,7 @@ escapes, self-atari, the neighbourhood of the last move, empty edges), in
 `prior` here; with the heavy policy (params[P_POLICY], see policy.py) a move
 matching one of the policy's 3x3 patterns next to the last move also counts.
 LEARNED: each move's share of the gammas of features.py, fitted to games
-(`_rate_learned`, K_LEARNED). With the heavy policy iterations play heavy
+(`_learned_kind`, K_LEARNED). With the heavy policy iterations play heavy
 playouts, whichever the prior.
 
 Inside the tree moves follow the playout rule (no own-eye fills) and the board
@@ -208,34 +208,35 @@ def _mark_disabled(ei, ef, ek, e):
 
 
 @inline
-def _disable_edges(ei, ef, ek, first, last):
-    """Edges first .. last - 1 DISABLED, with no child."""
-    for e in range(first, last):
-        _mark_disabled(ei, ef, ek, e)
-        ei[CHILD, e] = -1
+def _learned_kind(g, total):
+    """The learned prior's kind (K_LEARNED + j) of a move whose gamma is g among candidates whose
+    gammas sum to total."""
+    j = min(np.int64(LEARNED_SCALE * np.sqrt(g / total) + 0.5), LEARNED_LEVELS - 1)
+    return K_LEARNED + j
 
 
 @inline
-def _rate_learned(s, z, c, ei, ef, ek, first, last, n0, gammas):
-    """Give the enabled edges of first .. last - 1 (moves, no pass) the learned prior: each move's gamma
-    goes into its AW field, free until then, and once their sum is known becomes its kind (see
-    K_LEARNED)."""
-    total = 0.0
-    for e in range(first, last):
-        if ek[e] != K_DISABLED:
-            g = fe.move_gamma(s, z, np.int64(ei[MOVE, e]), c, gammas)
-            ef[AW, e] = g
-            total += g
-    for e in range(first, last):
-        if ek[e] == K_DISABLED:
-            continue
-        j = min(np.int64(LEARNED_SCALE * np.sqrt(ef[AW, e] / total) + 0.5), LEARNED_LEVELS - 1)
-        kind = K_LEARNED + j
-        n, w = prior_visits(kind, n0)
-        ef[N, e] = n
-        ef[W, e] = w
-        ef[AW, e] = 0.0
-        ek[e] = kind
+def _rating(s, z, p, c, last, params, table, gammas, rules):
+    """What expand notes of candidate p in its scratch row: with the rules' prior its kind + 1, with the
+    learned prior its gamma (features.py: positive); 0 is left for points that are no candidate."""
+    if rules:
+        return np.float32(prior(s, z, p, c, last, params, table) + 1)
+    return np.float32(fe.move_gamma(s, z, p, c, gammas))
+
+
+@inline
+def _write_edges(ei, ef, ek, first, base, rating, count, rules, total, n0):
+    """Every edge first .. first + count - 1 of a new node, each written once from its point's
+    rating (_rating; 0: DISABLED, no candidate): enabled with its prior, or disabled."""
+    for i in range(count):
+        r = rating[i]  # the AW row itself: read before _set_edge clears it
+        e = first + i
+        if r > 0:
+            kind = np.int64(r) - 1 if rules else _learned_kind(r, total)
+            _set_edge(ei, ef, ek, e, base + i, kind, n0)
+        else:
+            _mark_disabled(ei, ef, ek, e)
+            ei[CHILD, e] = -1
 
 
 @kernel
@@ -244,7 +245,10 @@ def expand(ni, nh, ei, ef, ek, meta, s, z, c, moves, nmoves, params, table, gamm
     among them) if nmoves >= 0, else c's playable points minus ko and suicides, and pass.
     table is the pattern table for the heavy policy's priors (policy.PATTERN_TABLE), gammas the
     learned prior's (features.GAMMAS).
-    Returns the node, or -1 (and the full flag set) if the tree has no room."""
+    Returns the node, or -1 (and the full flag set) if the tree has no room.
+
+    Two passes: the candidates' ratings (_rating) go into the new edges' AW row, then every edge is
+    written once from them (_write_edges): the block is fresh memory, and each pass over it costs."""
     P = s[bk.M_P]
     count = node_edges(s)
     if meta[NODES] >= ni.shape[0] or meta[EDGES] + count > ei.shape[1]:
@@ -264,26 +268,30 @@ def expand(ni, nh, ei, ef, ek, meta, s, z, c, moves, nmoves, params, table, gamm
     nh[node] = z[0]
     last = s[bk.M_LAST]
     rules = params[P_KNOWLEDGE] == RULES
-    at = first - edge_base(s)  # point p's edge is at + p
-    _disable_edges(ei, ef, ek, first, first + count - 1)
+    base = edge_base(s)
+    moves_end = first + count - 1  # the pass edge is the last
+    rating = ef[AW, first:moves_end]  # point p's at p - base
+    rating[:] = 0.0
     if nmoves >= 0:
         for i in range(nmoves):
             p = np.int64(moves[i])
-            _set_edge(ei, ef, ek, at + p, p, prior(s, z, p, c, last, params, table) if rules else K_PLAIN, n0)
+            rating[p - base] = _rating(s, z, p, c, last, params, table, gammas, rules)
     else:
         nw = s[bk.M_NW]
-        base = bk.empty_base(nw)
+        zbase = bk.empty_base(nw)
         for i in range(nw):
-            word = z[base + i]
+            word = z[zbase + i]
             while word:
                 p = i * 64 + np.int64(trailing_zeros(word))
                 word &= word - ONE
                 if fe.may_consider(s, P, p, c):
-                    _set_edge(ei, ef, ek, at + p, p, prior(s, z, p, c, last, params, table) if rules else K_PLAIN,
-                              n0)
+                    rating[p - base] = _rating(s, z, p, c, last, params, table, gammas, rules)
+    total = 0.0
     if not rules:
-        _rate_learned(s, z, c, ei, ef, ek, first, first + count - 1, n0, gammas)
-    _set_edge(ei, ef, ek, first + count - 1, PASS, K_PASS, n0)
+        for i in range(count - 1):  # in board order, whatever the order of `moves`
+            total += rating[i]
+    _write_edges(ei, ef, ek, first, base, rating, count - 1, rules, total, n0)
+    _set_edge(ei, ef, ek, moves_end, PASS, K_PASS, n0)
     return node
 
 
@@ -684,7 +692,7 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, 
                 bk.play_pass(s, color)
                 passes += 1
             else:
-                bk.play(s, z, zob, move, color)
+                bk.play_inline(s, z, zob, move, color)
                 passes = 0
                 trace[ntrace] = move * 2 + color - 1
                 ntrace += 1
@@ -742,7 +750,8 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, 
         # AMAF: walking back from the end, firstc[p] holds the colour that played p first from
         # depth d on; each node on the path credits the edges its colour played first later
         for d in range(depth - 1, -1, -1):
-            while k >= tstart[d]:
+            stop = tstart[d]  # a local: numba's stores to firstc could alias tstart's memory for LLVM
+            while k >= stop:
                 v = trace[k]
                 firstc[v >> 1] = (v & 1) + 1
                 k -= 1

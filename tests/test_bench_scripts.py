@@ -77,3 +77,14 @@ def test_search_speed_ab_measures_a_checkout_in_a_child_process():
     args = module.argparse.Namespace(size=5, policy="light", knowledge="learned", seconds=0.05)
     ratios = module.one_process(str(BENCH.parent), args)
     assert ratios["bench"] > 0 and ratios["empty"] > 0 and ratios["middle"] > 0
+
+
+def test_search_speed_slices_one_search_between_bench_runs():
+    sys.path.insert(0, str(BENCH))
+    try:
+        module = load("search_speed")
+    finally:
+        sys.path.remove(str(BENCH))
+    from foogo.game import Game
+
+    assert module.sliced_ratio(Game(5), 0.1, 2, "light", 0) > 0

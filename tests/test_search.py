@@ -146,6 +146,38 @@ def test_tree_is_reused_for_the_next_move():
     assert tree.meta[tk.NODES] < nodes_before + result.playouts
 
 
+def test_the_same_position_again_grows_the_same_tree():
+    # a GUI asking again about the position, or a genmove after analysis, continues the search
+    board = Board(9)
+    search = Search(SearchConfig(playouts=600, seed=4))
+    first = search.genmove(board, BLACK, 7.0, legal(board, BLACK))
+    tree = search._trees[0]
+    nodes = int(tree.meta[tk.NODES])
+    second = search.genmove(board, BLACK, 7.0, legal(board, BLACK))
+    assert tree.meta[tk.ROOT] == 0
+    assert tree.arrays[0][0, tk.VISITS] == first.playouts + second.playouts
+    assert sum(second.visits.values()) == first.playouts + second.playouts
+    assert tree.meta[tk.NODES] >= nodes
+
+
+def test_a_new_komi_drops_the_tree():
+    # the tree's win rates were counted under the old komi
+    board = Board(9)
+    search = Search(SearchConfig(playouts=600, seed=4))
+    search.genmove(board, BLACK, 7.0, legal(board, BLACK))
+    second = search.genmove(board, BLACK, 0.5, legal(board, BLACK))
+    assert search._trees[0].arrays[0][0, tk.VISITS] == second.playouts
+    assert sum(second.visits.values()) == second.playouts
+
+
+def test_the_same_stones_with_the_other_colour_to_move_are_a_new_tree():
+    board = Board(9)
+    search = Search(SearchConfig(playouts=400, seed=4))
+    search.genmove(board, BLACK, 7.0, legal(board, BLACK))
+    second = search.genmove(board, WHITE, 7.0, legal(board, WHITE))
+    assert sum(second.visits.values()) == second.playouts
+
+
 def test_pruning_keeps_the_subtree_exactly():
     board, search = two_plies_down(9, 8)
     tree = search._trees[0]
