@@ -24,6 +24,7 @@
             no result. The tree asks for the statistics of the nodes it descends
             through, which its AMAF update reads after the playout, and for the next
             node's edges, which an expansion writes.
+* `rdtsc`   the processor's cycle counter, for profiling builds (PROFILE below).
 * `jit`     an ordinary cached numba function (may allocate): drivers, checks.
 * `uncached_nogil`  a driver made at run time around a user's function (custom
             playout policies, playout.custom_batch): not cached, see below.
@@ -74,7 +75,11 @@ def _sources_digest() -> str:
     return digest.hexdigest()
 
 
-_STAMP = ("foogo-kernels", _sources_digest())
+# FOOGO_PROFILE=1: profiling builds, whose search kernels count cycles per part (tree.iterate, read by
+# bench/search_cycles.py); a constant in the kernels, so that otherwise the counters compile away. It is
+# part of the cache stamp, and bench/search_cycles.py gives such builds a cache directory of their own.
+PROFILE = os.environ.get("FOOGO_PROFILE") == "1"
+_STAMP = ("foogo-kernels", _sources_digest(), "profile" if PROFILE else "")
 
 
 class _StampMixin:
@@ -232,3 +237,16 @@ prefetch = intrinsic(_prefetcher(0))
 prefetch.__doc__ = "Ask for a[i] (a 1-d array) to be read soon (llvm.prefetch into L2); changes nothing."
 prefetch_write = intrinsic(_prefetcher(1))
 prefetch_write.__doc__ = "Ask for a[i] (a 1-d array) to be written soon (llvm.prefetch into L2); changes nothing."
+
+
+@intrinsic
+def rdtsc(typingctx):
+    """The processor's cycle counter (llvm.readcyclecounter: the TSC on x86-64, which counts at a fixed
+    rate, idle or not), as an int64: for profiling builds (PROFILE)."""
+
+    def codegen(context, builder, signature, args):
+        i64 = ir.IntType(64)
+        counter = builder.module.declare_intrinsic("llvm.readcyclecounter", fnty=ir.FunctionType(i64, []))
+        return builder.call(counter, [])
+
+    return types.int64(), codegen

@@ -14,9 +14,11 @@ backup, AMAF update) runs in one compiled call without touching Python:
 ``ek`` uint8[E]      per edge: the kind of its prior (K_*), which gives the prior's
                      virtual visits and wins (prior_visits): real visits are N minus
                      them, so they take no room of their own
-``meta`` int64[8]    nodes used, edges used, root node, full flag, iterations run, the
+``meta`` int64[16]   nodes used, edges used, root node, full flag, iterations run, the
                      expansion threshold raised by collections (0: params'), nodes
-                     ever created, collections run
+                     ever created, collections run; then, in profiling builds
+                     (jit.PROFILE), the cycles spent in each part of an iteration
+                     (CYCLE_PARTS) and the stones the playouts played
 
 An edge is 25 bytes. A node's edges are contiguous, one for every padded point
 from the first on-board point to the last (`node_edges`; the border points
@@ -54,7 +56,7 @@ import numpy as np
 from . import board_kernels as bk
 from . import features as fe
 from .bits import ONE, trailing_zeros
-from .jit import fast_inline, inline, kernel, prefetch, prefetch_write, screen_max, uncached_nogil
+from .jit import PROFILE, fast_inline, inline, kernel, prefetch, prefetch_write, rdtsc, screen_max, uncached_nogil
 from .playout import BROKEN, PASS, checked_chooser, play_out_with
 from .policy import HEAVY, choose, matches_pattern, self_atari  # noqa: F401 (self_atari: tree API)
 
@@ -69,6 +71,11 @@ MOVE, CHILD = 0, 1
 N, W, AN, AW = 0, 1, 2, 3
 # meta fields
 NODES, EDGES, ROOT, FULL, SAMPLES, EXPAND_AT, CREATED, COLLECTIONS = 0, 1, 2, 3, 4, 5, 6, 7
+CYCLES = 8  # meta[CYCLES + C_*]: cycles spent in each part of the iterations (profiling builds only)
+C_COPY, C_DESCENT, C_EXPANSION, C_PLAYOUT, C_BACKUP, C_AMAF = range(6)
+CYCLE_PARTS = ("copy", "descent", "expansion", "playout", "backup", "amaf")  # descent includes expansion
+PLAYOUT_STONES = CYCLES + len(CYCLE_PARTS)  # meta[PLAYOUT_STONES]: stones the playouts played (profiling)
+META_SIZE = 16
 OWNERSHIP_EVERY = 16
 # params fields (float64 array)
 P_KOMI, P_EQUIV, P_UCT, P_EXPAND, P_PRIOR, P_CAP, P_POLICY, P_KNOWLEDGE = 0, 1, 2, 3, 4, 5, 6, 7
@@ -112,7 +119,7 @@ def new_tree(max_nodes: int, max_edges: int):
     ei = np.zeros((2, max_edges), dtype=np.int32)
     ef = np.zeros((4, max_edges), dtype=np.float32)
     ek = np.zeros(max_edges, dtype=np.uint8)
-    meta = np.zeros(8, dtype=np.int64)
+    meta = np.zeros(META_SIZE, dtype=np.int64)
     return ni, nh, ei, ef, ek, meta
 
 
@@ -637,6 +644,26 @@ def _prefetch_block(ei, ef, ek, first, count):
     _prefetch_row(ek, first, last, True)
 
 
+# ---------------------------------------------------------------- profiling builds
+
+@inline
+def _clock():
+    """The cycle counter in profiling builds (jit.PROFILE), else 0: then the timers compile away."""
+    if PROFILE:
+        return rdtsc()
+    return np.int64(0)
+
+
+@inline
+def _charge(meta, part, since):
+    """Count the cycles since `since` (a _clock reading) to part C_* of meta; returns the clock now."""
+    if PROFILE:
+        now = rdtsc()
+        meta[CYCLES + part] += now - since
+        return now
+    return np.int64(0)
+
+
 @inline
 def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, path, firstc, values,
             owners, ownership, scores, rng, params, table, gammas, replies, count, chooser):
@@ -668,6 +695,7 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, 
     span = node_edges(root_s)  # every node's edge count
     asked = -1  # the first edge of the block last asked for (_prefetch_block)
     for _ in range(count):
+        clock = _clock()
         if meta[EDGES] != asked:
             asked = meta[EDGES]
             _prefetch_block(ei, ef, ek, asked, span)
@@ -675,6 +703,7 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, 
             s[j] = root_s[j]
         for j in range(root_z.shape[0]):
             z[j] = root_z[j]
+        clock = _charge(meta, C_COPY, clock)
         node = root
         depth = 0
         ntrace = 0
@@ -705,11 +734,14 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, 
             child = ei[CHILD, e]
             if child < 0:
                 if ef[N, e] - prior_visits(ek[e], n0)[0] + 1 >= expand_at:  # real visits + this one
+                    started = _clock()
                     child = expand(ni, nh, ei, ef, ek, meta, s, z, color, trace, -1, params, table, gammas)
+                    _charge(meta, C_EXPANSION, started)
                     ei[CHILD, e] = child
                 break
             node = child
             _prefetch_stats(ni, ef, node)
+        clock = _charge(meta, C_DESCENT, clock)
         # ownership is sampled on one iteration in OWNERSHIP_EVERY: enough for a map, and
         # labelling every point after every playout would cost several percent of the search
         sample = meta[SAMPLES] % OWNERSHIP_EVERY == 0
@@ -723,6 +755,9 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, 
             if capped == BROKEN:
                 return -1
             ntrace += min(nmoves, trace.shape[0] - ntrace)
+            if PROFILE:
+                meta[PLAYOUT_STONES] += nmoves
+        clock = _charge(meta, C_PLAYOUT, clock)
         margin = score - komi
         black_result = 1.0 if margin > 0 else (0.0 if margin < 0 else 0.5)
         if replies.shape[0] > 0 and margin != 0:
@@ -749,6 +784,7 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, 
             mover = 3 - mover
             if node < 0:
                 break
+        clock = _charge(meta, C_BACKUP, clock)
         # AMAF: walking back from the end, firstc[p] holds the colour that played p first from
         # depth d on; each node on the path credits the edges its colour played first later
         for d in range(depth - 1, -1, -1):
@@ -772,4 +808,5 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, 
             # its statistics changed only here (see BEST)
             _keep_best(ni, parent, _pick(ef, first, width, equiv, values, top))
         firstc[:] = 0  # a memset: cheaper than clearing the trace's points one by one
+        _charge(meta, C_AMAF, clock)
     return count

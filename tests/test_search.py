@@ -501,3 +501,15 @@ def test_select_edge_is_the_exact_argmax_with_ties_and_disabled_edges(seed):
                 ek[e] = ek[best]
             best = _exact_best(ef, first, count, equiv)
         assert tk.select_edge(ni, ef, 0, equiv, np.zeros(count + 1, np.float32)) == best
+
+
+def test_an_ordinary_build_counts_no_cycles():
+    # the profiling counters (jit.PROFILE, bench/search_cycles.py) compile away unless asked for
+    from foogo import jit
+
+    board = Board(9)
+    search = Search(SearchConfig(playouts=300, seed=1))
+    search.genmove(board, BLACK, 7.0, legal(board, BLACK))
+    meta = search._trees[0].meta
+    assert not jit.PROFILE
+    assert meta[tk.NODES] > 1 and not meta[tk.CYCLES:].any()

@@ -1,0 +1,130 @@
+"""Where a search iteration's cycles go: a profiling build's per-part cycle counts, beside a bench playout.
+
+    python bench/search_cycles.py [--size 9] [--policy light] [--seconds 2] [--repeats 5]
+                                  [--knowledge learned] [--position empty|middle]
+
+Runs itself again with FOOGO_PROFILE=1 (jit.PROFILE: the search kernels count the processor's cycle
+counter per part of an iteration, tree.CYCLE_PARTS) and a numba cache directory of its own, so that
+ordinary builds keep theirs; a first run compiles the search kernels there (a minute or so).
+Each repeat times, by the same counter, `foogo bench`'s playouts from the empty board (cycles a
+playout, copy and scoring included) and then one search of --seconds from the position. Prints
+the median (min..max) over the repeats of the cycles per iteration of each part: copy (the root
+position into the scratch board), descent (selection and the tree's moves; expansion apart),
+expansion, playout (and scoring), backup, amaf (the first-play walk, the update and the next
+choice at each node of the path); their sum beside the bench playout; and the playout's and the
+bench's cycles per stone played. The counter runs at a fixed rate whatever the core's clock
+does, so compare parts within one run; the counters themselves cost about 6 readings an iteration.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+
+
+def _profiling_process() -> None:
+    """Run this script again in a profiling build (FOOGO_PROFILE=1, its own numba cache), unless this is one."""
+    if os.environ.get("FOOGO_PROFILE") == "1":
+        return
+    env = dict(os.environ, FOOGO_PROFILE="1",
+               NUMBA_CACHE_DIR=os.path.join(tempfile.gettempdir(), "foogo-profile-cache"))
+    os.execve(sys.executable, [sys.executable, *sys.argv], env)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--size", type=int, default=9)
+    parser.add_argument("--policy", default="light", choices=("light", "heavy"))
+    parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--knowledge", default="learned")
+    parser.add_argument("--position", default="empty", choices=("empty", "middle"))
+    args = parser.parse_args()
+    _profiling_process()
+
+    from numba import njit
+
+    from foogo import tree as tk
+    from foogo.board import Board
+    from foogo.game import Game
+    from foogo.jit import PROFILE, rdtsc
+    from foogo.playout import run_playouts
+    from foogo.search import Search, SearchConfig
+
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from search_speed import middle_game
+
+    assert PROFILE, "not a profiling build"
+
+    @njit
+    def cycles():
+        return rdtsc()
+
+    game = Game(args.size) if args.position == "empty" else middle_game(args.size)
+    color = game.to_move
+    legal = game.legal_points(color)
+    board = Board(args.size)
+
+    def search_parts(seconds: float) -> dict[str, float]:
+        search = Search(SearchConfig(threads=1, seed=2, policy=args.policy, resign_threshold=None,
+                                     knowledge=args.knowledge))
+        start = cycles()
+        result = search.genmove(game.board, color, 7.5, legal, time_budget=seconds)
+        whole = cycles() - start
+        meta = search._trees[0].meta
+        n = max(result.playouts, 1)
+        parts = {name: meta[tk.CYCLES + k] / n for k, name in enumerate(tk.CYCLE_PARTS)}
+        parts["descent"] -= parts["expansion"]
+        parts["genmove"] = whole / n
+        parts["stones"] = meta[tk.PLAYOUT_STONES] / n
+        return parts
+
+    def bench_playout(seconds: float) -> tuple[float, float]:
+        count, playouts, spent, stones, took = 256, 0, 0, 0, 0.0
+        while took < seconds:
+            start, clock = cycles(), time.process_time()
+            batch = run_playouts(board, count, seed=1, policy=args.policy)
+            spent += cycles() - start
+            took += time.process_time() - clock
+            stones += int(batch.moves.sum())
+            playouts += count
+            count = min(2 * count, 1 << 16)
+        return spent / playouts, spent / stones
+
+    for _ in range(2):  # compile or load, and warm up: a first search may spend its budget compiling
+        search_parts(0.5)
+    bench_playout(0.2)
+    runs = []
+    for _ in range(args.repeats):
+        per_playout, per_stone = bench_playout(args.seconds)
+        parts = search_parts(args.seconds)
+        parts["bench playout"] = per_playout
+        parts["bench per stone"] = per_stone
+        runs.append(parts)
+
+    def line(name: str, key: str) -> str:
+        values = [r[key] for r in runs]
+        return f"  {name:28} {statistics.median(values):9,.0f} ({min(values):,.0f}..{max(values):,.0f})"
+
+    print(f"{args.size}x{args.size} {args.policy} playouts, {args.knowledge} prior, {args.position} position: "
+          f"cycles per search iteration, median (min..max) of {args.repeats} searches of {args.seconds:g} s")
+    for name in tk.CYCLE_PARTS:
+        print(line(name, name))
+    for r in runs:
+        r["sum"] = sum(r[name] for name in tk.CYCLE_PARTS)  # descent is net of expansion
+        r["tree"] = r["sum"] - r["playout"]
+        r["playout per stone"] = r["playout"] / max(r["stones"], 1e-9)
+    print(line("sum of the parts", "sum"))
+    print(line("the tree's parts (sum - playout)", "tree"))
+    print(line("whole genmove", "genmove"))
+    print(line("bench playout", "bench playout"))
+    print(line("playout, per stone", "playout per stone"))
+    print(line("bench playout, per stone", "bench per stone"))
+
+
+if __name__ == "__main__":
+    main()
