@@ -7,7 +7,8 @@ Runs itself again with FOOGO_PROFILE=1 (jit.PROFILE: the search kernels count th
 counter per part of an iteration, tree.CYCLE_PARTS) and a numba cache directory of its own, so that
 ordinary builds keep theirs; a first run compiles the search kernels there (a minute or so).
 Each repeat times, by the same counter, `foogo bench`'s playouts from the empty board (cycles a
-playout, copy and scoring included) and then one search of --seconds from the position. Prints
+playout, copy and scoring included) and then one search of --seconds (Search.analyze, which has
+no early stop) from the position. Prints
 the median (min..max) over the repeats of the cycles per iteration of each part: copy (the root
 position into the scratch board), descent (selection and the tree's moves; expansion apart),
 expansion, playout (and scoring), backup, amaf (the first-play walk, the update and the next
@@ -23,7 +24,7 @@ import os
 import statistics
 import sys
 import tempfile
-import time
+import threading
 
 
 def _profiling_process() -> None:
@@ -52,11 +53,10 @@ def main() -> None:
     from foogo.board import Board
     from foogo.game import Game
     from foogo.jit import PROFILE, rdtsc
-    from foogo.playout import run_playouts
     from foogo.search import Search, SearchConfig
 
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from search_speed import middle_game
+    from search_speed import bench_for, middle_game
 
     assert PROFILE, "not a profiling build"
 
@@ -72,27 +72,29 @@ def main() -> None:
     def search_parts(seconds: float) -> dict[str, float]:
         search = Search(SearchConfig(threads=1, seed=2, policy=args.policy, resign_threshold=None,
                                      knowledge=args.knowledge))
+        stop = threading.Event()
+        timer = threading.Timer(seconds, stop.set)
         start = cycles()
-        result = search.genmove(game.board, color, 7.5, legal, time_budget=seconds)
+        timer.start()
+        result = search.analyze(game.board, color, 7.5, legal, stop, None)  # no early stop, unlike genmove
         whole = cycles() - start
-        meta = search._trees[0].meta
+        timer.join()
         n = max(result.playouts, 1)
-        parts = {name: meta[tk.CYCLES + k] / n for k, name in enumerate(tk.CYCLE_PARTS)}
+        parts = tk.cycle_counts(search._trees[0].meta)
+        parts = {name: value / n for name, value in parts.items()}
         parts["descent"] -= parts["expansion"]
-        parts["genmove"] = whole / n
-        parts["stones"] = meta[tk.PLAYOUT_STONES] / n
+        parts["search"] = whole / n
+        parts["stones"] = tk.playout_stones(search._trees[0].meta) / n
         return parts
 
+    played = 0  # bench playouts so far: each run plays new ones
+
     def bench_playout(seconds: float) -> tuple[float, float]:
-        count, playouts, spent, stones, took = 256, 0, 0, 0, 0.0
-        while took < seconds:
-            start, clock = cycles(), time.process_time()
-            batch = run_playouts(board, count, seed=1, policy=args.policy)
-            spent += cycles() - start
-            took += time.process_time() - clock
-            stones += int(batch.moves.sum())
-            playouts += count
-            count = min(2 * count, 1 << 16)
+        nonlocal played
+        start = cycles()
+        playouts, _, stones = bench_for(board, seconds, args.policy, 1, played)
+        spent = cycles() - start
+        played += playouts
         return spent / playouts, spent / stones
 
     for _ in range(2):  # compile or load, and warm up: a first search may spend its budget compiling
@@ -120,7 +122,7 @@ def main() -> None:
         r["playout per stone"] = r["playout"] / max(r["stones"], 1e-9)
     print(line("sum of the parts", "sum"))
     print(line("the tree's parts (sum - playout)", "tree"))
-    print(line("whole genmove", "genmove"))
+    print(line("whole search (analyze)", "search"))
     print(line("bench playout", "bench playout"))
     print(line("playout, per stone", "playout per stone"))
     print(line("bench playout, per stone", "bench per stone"))

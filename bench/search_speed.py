@@ -10,16 +10,18 @@ ratio of each search's median to the bench median. --replies adds the same two s
 good replies (SearchConfig.replies), alternated with the others, to show what they cost.
 
 --slices N interleaves finely instead, for a machine whose speed drifts within seconds (other
-guests on the host): each repeat grows one search of --seconds in N slices, each slice a genmove
-on the same position (which continues the same tree: Search reuses its root) preceded by bench
-playouts of about the same CPU time; the repeat's ratio is the search's playouts per CPU second
-over the bench's, summed over its slices. Prints the median (min..max) of the repeats' ratios.
+guests on the host): each repeat grows one search of --seconds in N slices, each slice a run of
+Search.analyze on the same position (which continues the same tree: Search reuses its root; and
+analyze, unlike a timed genmove, never stops early) preceded by bench playouts of about the same
+CPU time; the repeat's ratio is the search's playouts per CPU second over the bench's, summed over
+its slices. Prints the median (min..max) of the repeats' ratios.
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
+import threading
 import time
 
 import numpy as np
@@ -46,34 +48,52 @@ def search_rate(game: Game, seconds: float, policy: str, seed: int, knowledge: s
     return result.playouts / (time.process_time() - start)
 
 
+def bench_for(board, seconds: float, policy: str, seed: int, first: int = 0) -> tuple[int, float, int]:
+    """`foogo bench`'s playouts (run_playouts) from board for about `seconds` of CPU time, in batches
+    that double from 64 while they take under an eighth of it, playout indices from `first` on:
+    (playouts, CPU seconds, stones played)."""
+    count, playouts, spent, stones = 64, 0, 0.0, 0
+    while spent < seconds:
+        start = time.process_time()
+        batch = run_playouts(board, count, seed=seed, first=first + playouts, policy=policy)
+        took = time.process_time() - start
+        spent += took
+        playouts += count
+        stones += int(batch.moves.sum())
+        if took < seconds / 8:
+            count *= 2
+    return playouts, spent, stones
+
+
 def sliced_ratio(game: Game, seconds: float, slices: int, policy: str, seed: int, knowledge: str = "learned",
-                 bench_board=None) -> float:
-    """Search playouts per CPU second over bench playouts per CPU second, one search of `seconds` grown in
-    `slices` genmoves on game's position, each after bench playouts of about the same CPU time."""
+                 search: Search | None = None) -> tuple[float, int]:
+    """(search playouts per CPU second over bench playouts per CPU second, search playouts): one search of
+    `seconds` grown in
+    `slices` runs of Search.analyze on game's position (each continues the tree; analyze has no early
+    stop, unlike a timed genmove, whose "settled" test would cut slices short as the tree grows),
+    each run after bench playouts of about the same CPU time."""
     color = game.to_move
-    search = Search(SearchConfig(threads=1, seed=seed, policy=policy, resign_threshold=None, knowledge=knowledge))
-    board = bench_board if bench_board is not None else Board(game.size)
+    if search is None:
+        search = Search(SearchConfig(threads=1, seed=seed, policy=policy, resign_threshold=None,
+                                     knowledge=knowledge))
+    board = Board(game.size)
     legal = game.legal_points(color)
     per_slice = seconds / slices
     bench_n = search_n = 0
     bench_cpu = search_cpu = 0.0
-    count = 64
     for k in range(slices):
-        spent = 0.0
-        while spent < per_slice:  # bench playouts for about a slice of CPU time
-            start = time.process_time()
-            run_playouts(board, count, seed=k, first=bench_n, policy=policy)
-            took = time.process_time() - start
-            spent += took
-            bench_n += count
-            bench_cpu += took
-            if took < per_slice / 8:
-                count *= 2
+        n, cpu, _ = bench_for(board, per_slice, policy, k, bench_n)
+        bench_n += n
+        bench_cpu += cpu
+        stop = threading.Event()
+        timer = threading.Timer(per_slice, stop.set)  # a sleeping thread: no CPU of its own
         start = time.process_time()
-        result = search.genmove(game.board, color, 7.5, legal, time_budget=per_slice)
+        timer.start()
+        result = search.analyze(game.board, color, 7.5, legal, stop, None)
         search_cpu += time.process_time() - start
+        timer.join()
         search_n += result.playouts
-    return (search_n / search_cpu) / (bench_n / bench_cpu)
+    return (search_n / search_cpu) / (bench_n / bench_cpu), search_n
 
 
 def middle_game(size: int) -> Game:
@@ -103,6 +123,8 @@ def main() -> None:
     args = parser.parse_args()
     positions = {"empty board": Game(args.size), "middle game": middle_game(args.size)}
     if args.slices:
+        if args.replies:
+            parser.error("--slices does not measure --replies")
         sliced(args, positions)
         return
     searches = [(name, game, False) for name, game in positions.items()]
@@ -131,7 +153,7 @@ def sliced(args, positions: dict) -> None:
         ratios: dict[str, list[float]] = {name: [] for name in positions}
         for _ in range(args.repeats):
             for name, game in positions.items():
-                ratios[name].append(sliced_ratio(game, args.seconds, args.slices, policy, 2, args.knowledge))
+                ratios[name].append(sliced_ratio(game, args.seconds, args.slices, policy, 2, args.knowledge)[0])
         for name, values in ratios.items():
             print(f"{args.size}x{args.size} {policy:5} {name:12} search/bench {statistics.median(values):.3f} "
                   f"({min(values):.3f}..{max(values):.3f}), {args.repeats} searches of {args.seconds:g} s "

@@ -131,6 +131,12 @@ def section_view(s: np.ndarray, section: int) -> np.ndarray:
     return s[start : start + P]
 
 
+def situation(s: np.ndarray) -> tuple[int, ...]:
+    """What besides the stones and the side to move decides a position's moves and its tree's priors
+    (Python side): the ko point and the colour it binds, the passes in a row, the last two moves."""
+    return tuple(int(s[f]) for f in (M_KO, M_KO_COLOR, M_PASSES, M_LAST, M_LAST2))
+
+
 def colors_view(s: np.ndarray) -> np.ndarray:
     """The COLOR section of s as a writable numpy view indexed by padded point (Python side)."""
     return section_view(s, COLOR)

@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import platform
 import warnings
 
 from llvmlite import ir
@@ -77,8 +78,9 @@ def _sources_digest() -> str:
 
 # FOOGO_PROFILE=1: profiling builds, whose search kernels count cycles per part (tree.iterate, read by
 # bench/search_cycles.py); a constant in the kernels, so that otherwise the counters compile away. It is
-# part of the cache stamp, and bench/search_cycles.py gives such builds a cache directory of their own.
-PROFILE = os.environ.get("FOOGO_PROFILE") == "1"
+# part of the cache stamp and of the cache files' names (_StampMixin), so that the two builds never load
+# or overwrite each other's kernels; bench/search_cycles.py also gives its builds a cache directory apart.
+PROFILE = os.environ.get("FOOGO_PROFILE") == "1" and platform.machine() in ("x86_64", "AMD64")  # rdtsc's TSC
 _STAMP = ("foogo-kernels", _sources_digest(), "profile" if PROFILE else "")
 
 
@@ -91,6 +93,10 @@ class _StampMixin:
 
     def get_source_stamp(self):
         return _STAMP
+
+    def get_disambiguator(self):
+        """numba's part of a cache file's name, marked in profiling builds: their files stand apart."""
+        return super().get_disambiguator() + ("-profile" if PROFILE else "")
 
 
 class _UserProvidedLocator(_StampMixin, UserProvidedCacheLocator):
@@ -206,6 +212,10 @@ def screen_max(typingctx, a, b):
     return types.float32(types.float32, types.float32), codegen
 
 
+PREFETCH_L2 = 2  # llvm.prefetch's locality: 3 is L1 (and all levels), 2 is L2 outward, 0 no reuse
+PREFETCH_DATA = 1  # llvm.prefetch's cache type: 1 data, 0 instructions
+
+
 def _prefetcher(write: int):
     """An intrinsic prefetch(a, i) of element i of 1-d array a: llvm.prefetch for reading (write 0) or
     writing (1), locality 2 (L2 and outward: the data is wanted some thousands of cycles later,
@@ -225,7 +235,7 @@ def _prefetcher(write: int):
             i32 = ir.IntType(32)
             fn = builder.module.declare_intrinsic("llvm.prefetch.p0",
                                                   fnty=ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]))
-            builder.call(fn, [builder.bitcast(where, i8p), i32(write), i32(2), i32(1)])
+            builder.call(fn, [builder.bitcast(where, i8p), i32(write), i32(PREFETCH_L2), i32(PREFETCH_DATA)])
             return context.get_dummy_value()
 
         return types.void(a, i), codegen

@@ -254,9 +254,12 @@ class _Tree:
         meta[tk.COLLECTIONS] += 1
 
     def set_root(self, board, color: int, legal: np.ndarray, params: np.ndarray) -> bool:
-        """Make (board, color) the root, reusing the root itself or a matching child or grandchild (under
-        the same komi); True if reused."""
+        """Make (board, color) the root, reusing (under the same komi) the root itself if the position is
+        the same in every respect (stones, colour, ko, passes, last moves: bk.situation), or else a
+        matching child or grandchild; True if reused. A node that does not consider every legal move
+        (its candidates were decided under another history) is not reused."""
         s, z = board._state()
+        same_root = self.root_s.shape[0] == s.shape[0] and bk.situation(self.root_s) == bk.situation(s)
         self.root_s, self.root_z = s.copy(), z.copy()
         self.root_s[bk.M_TO_MOVE] = color
         self.s, self.z = self.root_s.copy(), self.root_z.copy()
@@ -264,12 +267,12 @@ class _Tree:
         self.scores[:] = 0
         self.iterations = 0
         self.meta[tk.SAMPLES] = 0
-        self.meta[tk.EXPAND_AT] = 0  # a new move: the configured threshold again
+        self.meta[tk.EXPAND_AT] = 0  # a new search: the configured threshold again
         komi = float(params[tk.P_KOMI])
         same_komi = self.komi == komi
         self.komi = komi
-        reused = self._find(board.hash, color) if self.meta[tk.NODES] and same_komi else -1
-        if reused >= 0:
+        reused = self._find(board.hash, color, same_root) if self.meta[tk.NODES] and same_komi else -1
+        if reused >= 0 and self._considers(reused, legal):
             if reused != self.meta[tk.ROOT]:
                 self._prune(reused)
             ni, nh, ei, ef, ek, meta = self.arrays
@@ -289,12 +292,19 @@ class _Tree:
         meta[tk.ROOT] = root
         return False
 
-    def _find(self, hash_: int, color: int) -> int:
-        """The current root, or else a child or grandchild of it, holding this position with this colour to
-        move; or -1."""
+    def _considers(self, node: int, legal: np.ndarray) -> bool:
+        """True if every move of `legal` has an enabled edge at node."""
+        ni, nh, ei, ef, ek, meta = self.arrays
+        first, count = ni[node, tk.FIRST], ni[node, tk.COUNT]
+        moves = ei[tk.MOVE, first:first + count]
+        return bool(np.isin(legal, moves[moves != tk.DISABLED]).all())
+
+    def _find(self, hash_: int, color: int, same_root: bool = False) -> int:
+        """The current root if same_root (the caller compared the rest of the position) and it holds these
+        stones with this colour to move, or else a child or grandchild of it that does; or -1."""
         ni, nh, ei, ef, ek, meta = self.arrays
         root = int(meta[tk.ROOT])
-        if nh[root] == np.uint64(hash_) and ni[root, tk.COLOR] == color:
+        if same_root and nh[root] == np.uint64(hash_) and ni[root, tk.COLOR] == color:
             return root
         frontier = [root]
         for _ in range(2):
@@ -406,7 +416,8 @@ class Search:
 
     def analyze(self, board, color, komi: float, legal_moves, stop: threading.Event, progress,
                 interval: float = 0.5) -> SearchResult:
-        """Search until `stop` is set, calling progress(result) every `interval` seconds; return the last result."""
+        """Search until `stop` is set, calling progress(result) every `interval` seconds (progress None: in
+        this thread, with no calls); return the last result."""
         color = parse_color(color)
         legal = self._root_moves(board, color, legal_moves)
         return self._search(board, color, komi, legal, None, None, stop, progress, interval,

@@ -41,7 +41,7 @@ escapes, self-atari, the neighbourhood of the last move, empty edges), in
 `prior` here; with the heavy policy (params[P_POLICY], see policy.py) a move
 matching one of the policy's 3x3 patterns next to the last move also counts.
 LEARNED: each move's share of the gammas of features.py, fitted to games
-(`_learned_kind`, K_LEARNED). With the heavy policy iterations play heavy
+(`_rate_learned`, K_LEARNED). With the heavy policy iterations play heavy
 playouts, whichever the prior.
 
 Inside the tree moves follow the playout rule (no own-eye fills) and the board
@@ -72,8 +72,8 @@ N, W, AN, AW = 0, 1, 2, 3
 # meta fields
 NODES, EDGES, ROOT, FULL, SAMPLES, EXPAND_AT, CREATED, COLLECTIONS = 0, 1, 2, 3, 4, 5, 6, 7
 CYCLES = 8  # meta[CYCLES + C_*]: cycles spent in each part of the iterations (profiling builds only)
-C_COPY, C_DESCENT, C_EXPANSION, C_PLAYOUT, C_BACKUP, C_AMAF = range(6)
 CYCLE_PARTS = ("copy", "descent", "expansion", "playout", "backup", "amaf")  # descent includes expansion
+C_COPY, C_DESCENT, C_EXPANSION, C_PLAYOUT, C_BACKUP, C_AMAF = range(len(CYCLE_PARTS))
 PLAYOUT_STONES = CYCLES + len(CYCLE_PARTS)  # meta[PLAYOUT_STONES]: stones the playouts played (profiling)
 META_SIZE = 16
 OWNERSHIP_EVERY = 16
@@ -110,6 +110,17 @@ def edge_base(s):
     """The padded point of a node's first edge (the first on-board point): its edge first + p - base
     is point p's, and first + node_edges - 1, the pass edge's, would be a border point's."""
     return np.int64(s[bk.M_W]) + 1
+
+
+def cycle_counts(meta) -> dict[str, int]:
+    """Part name (CYCLE_PARTS) -> cycles its iterations spent there, from a tree's meta: all 0 unless
+    the kernels were built for profiling (jit.PROFILE)."""
+    return {name: int(meta[CYCLES + k]) for k, name in enumerate(CYCLE_PARTS)}
+
+
+def playout_stones(meta) -> int:
+    """Stones the tree's playouts played, from its meta (profiling builds; else 0)."""
+    return int(meta[PLAYOUT_STONES])
 
 
 def new_tree(max_nodes: int, max_edges: int):
@@ -215,35 +226,34 @@ def _mark_disabled(ei, ef, ek, e):
 
 
 @inline
-def _learned_kind(g, total):
-    """The learned prior's kind (K_LEARNED + j) of a move whose gamma is g among candidates whose
-    gammas sum to total."""
-    j = min(np.int64(LEARNED_SCALE * np.sqrt(g / total) + 0.5), LEARNED_LEVELS - 1)
-    return K_LEARNED + j
+def _disable_edges(ei, ef, ek, first, last):
+    """Edges first .. last - 1 DISABLED, with no child."""
+    for e in range(first, last):
+        _mark_disabled(ei, ef, ek, e)
+        ei[CHILD, e] = -1
 
 
 @inline
-def _rating(s, z, p, c, last, params, table, gammas, rules):
-    """What expand notes of candidate p in its scratch row: with the rules' prior its kind + 1, with the
-    learned prior its gamma (features.py: positive); 0 is left for points that are no candidate."""
-    if rules:
-        return np.float32(prior(s, z, p, c, last, params, table) + 1)
-    return np.float32(fe.move_gamma(s, z, p, c, gammas))
-
-
-@inline
-def _write_edges(ei, ef, ek, first, base, rating, count, rules, total, n0):
-    """Every edge first .. first + count - 1 of a new node, each written once from its point's
-    rating (_rating; 0: DISABLED, no candidate): enabled with its prior, or disabled."""
-    for i in range(count):
-        r = rating[i]  # the AW row itself: read before _set_edge clears it
-        e = first + i
-        if r > 0:
-            kind = np.int64(r) - 1 if rules else _learned_kind(r, total)
-            _set_edge(ei, ef, ek, e, base + i, kind, n0)
-        else:
-            _mark_disabled(ei, ef, ek, e)
-            ei[CHILD, e] = -1
+def _rate_learned(s, z, c, ei, ef, ek, first, last, n0, gammas):
+    """Give the enabled edges of first .. last - 1 (moves, no pass) the learned prior: each move's gamma
+    goes into its AW field, free until then, and once their sum is known becomes its kind (see
+    K_LEARNED)."""
+    total = 0.0
+    for e in range(first, last):
+        if ek[e] != K_DISABLED:
+            g = fe.move_gamma(s, z, np.int64(ei[MOVE, e]), c, gammas)
+            ef[AW, e] = g
+            total += g
+    for e in range(first, last):
+        if ek[e] == K_DISABLED:
+            continue
+        j = min(np.int64(LEARNED_SCALE * np.sqrt(ef[AW, e] / total) + 0.5), LEARNED_LEVELS - 1)
+        kind = K_LEARNED + j
+        n, w = prior_visits(kind, n0)
+        ef[N, e] = n
+        ef[W, e] = w
+        ef[AW, e] = 0.0
+        ek[e] = kind
 
 
 @kernel
@@ -252,11 +262,7 @@ def expand(ni, nh, ei, ef, ek, meta, s, z, c, moves, nmoves, params, table, gamm
     among them) if nmoves >= 0, else c's playable points minus ko and suicides, and pass.
     table is the pattern table for the heavy policy's priors (policy.PATTERN_TABLE), gammas the
     learned prior's (features.GAMMAS).
-    Returns the node, or -1 (and the full flag set) if the tree has no room.
-
-    Two passes: the candidates' ratings (_rating) go into the new edges' AW row, then every edge is
-    written once from them (_write_edges), where the block used to be written up to four times (no
-    change measured when its memory is hot; the block is usually fresh memory)."""
+    Returns the node, or -1 (and the full flag set) if the tree has no room."""
     P = s[bk.M_P]
     count = node_edges(s)
     if meta[NODES] >= ni.shape[0] or meta[EDGES] + count > ei.shape[1]:
@@ -276,30 +282,26 @@ def expand(ni, nh, ei, ef, ek, meta, s, z, c, moves, nmoves, params, table, gamm
     nh[node] = z[0]
     last = s[bk.M_LAST]
     rules = params[P_KNOWLEDGE] == RULES
-    base = edge_base(s)
-    moves_end = first + count - 1  # the pass edge is the last
-    rating = ef[AW, first:moves_end]  # point p's at p - base
-    rating[:] = 0.0
+    at = first - edge_base(s)  # point p's edge is at + p
+    _disable_edges(ei, ef, ek, first, first + count - 1)
     if nmoves >= 0:
         for i in range(nmoves):
             p = np.int64(moves[i])
-            rating[p - base] = _rating(s, z, p, c, last, params, table, gammas, rules)
+            _set_edge(ei, ef, ek, at + p, p, prior(s, z, p, c, last, params, table) if rules else K_PLAIN, n0)
     else:
         nw = s[bk.M_NW]
-        zbase = bk.empty_base(nw)
+        base = bk.empty_base(nw)
         for i in range(nw):
-            word = z[zbase + i]
+            word = z[base + i]
             while word:
                 p = i * 64 + np.int64(trailing_zeros(word))
                 word &= word - ONE
                 if fe.may_consider(s, P, p, c):
-                    rating[p - base] = _rating(s, z, p, c, last, params, table, gammas, rules)
-    total = 0.0
+                    _set_edge(ei, ef, ek, at + p, p, prior(s, z, p, c, last, params, table) if rules else K_PLAIN,
+                              n0)
     if not rules:
-        for i in range(count - 1):  # in board order, whatever the order of `moves`
-            total += rating[i]
-    _write_edges(ei, ef, ek, first, base, rating, count - 1, rules, total, n0)
-    _set_edge(ei, ef, ek, moves_end, PASS, K_PASS, n0)
+        _rate_learned(s, z, c, ei, ef, ek, first, first + count - 1, n0, gammas)
+    _set_edge(ei, ef, ek, first + count - 1, PASS, K_PASS, n0)
     return node
 
 

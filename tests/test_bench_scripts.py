@@ -85,9 +85,15 @@ def test_search_speed_slices_one_search_between_bench_runs():
         module = load("search_speed")
     finally:
         sys.path.remove(str(BENCH))
+    from foogo import tree as tk
     from foogo.game import Game
+    from foogo.search import Search, SearchConfig
 
-    assert module.sliced_ratio(Game(5), 0.1, 2, "light", 0) > 0
+    search = Search(SearchConfig(seed=1))
+    ratio, playouts = module.sliced_ratio(Game(5), 0.2, 3, "light", 0, search=search)
+    assert ratio > 0
+    ni = search._trees[0].arrays[0]
+    assert ni[0, tk.VISITS] == playouts  # one tree grown across the slices
 
 
 @pytest.mark.slow

@@ -99,4 +99,5 @@ def test_prefetch_is_a_hint_that_changes_nothing():
         assert np.array_equal(a, np.arange(50, dtype=dtype))
     if platform.machine() in ("x86_64", "AMD64"):
         code = touch.inspect_asm(touch.signatures[0])
-        assert re.search(r"\bprefetcht1\b", code) and re.search(r"\bprefetchw\b", code)
+        # a write prefetch is prefetchw where the CPU has it (PRFCHW), else a read prefetch
+        assert len(re.findall(r"\bprefetch(w|t[0-2])\b", code)) >= 3
