@@ -112,8 +112,11 @@ def main() -> None:
         values = [r[key] for r in runs]
         return f"  {name:28} {statistics.median(values):9,.0f} ({min(values):,.0f}..{max(values):,.0f})"
 
+    import foogo
+
     print(f"{args.size}x{args.size} {args.policy} playouts, {args.knowledge} prior, {args.position} position: "
-          f"cycles per search iteration, median (min..max) of {args.repeats} searches of {args.seconds:g} s")
+          f"cycles per search iteration, median (min..max) of {args.repeats} searches of {args.seconds:g} s "
+          f"(foogo from {os.path.dirname(foogo.__file__)})")
     for name in tk.CYCLE_PARTS:
         print(line(name, name))
     for r in runs:
