@@ -4,8 +4,10 @@
                                   [--knowledge learned] [--position empty|middle]
 
 Runs itself again with FOOGO_PROFILE=1 (jit.PROFILE: the search kernels count the processor's cycle
-counter per part of an iteration, tree.CYCLE_PARTS) and a numba cache directory of its own, so that
-ordinary builds keep theirs; a first run compiles the search kernels there (a minute or so).
+counter per part of an iteration, tree.CYCLE_PARTS) and a numba cache directory of its own
+(FOOGO_PROFILE_CACHE, else foogo-profile-cache in the temporary directory), so that ordinary builds
+keep theirs; a first run compiles the search kernels there (a minute or so). Give each checkout
+compared its own FOOGO_PROFILE_CACHE, or they recompile each other out.
 Each repeat times, by the same counter, `foogo bench`'s playouts from the empty board (cycles a
 playout, copy and scoring included) and then one search of --seconds (Search.analyze, which has
 no early stop) from the position. Prints
@@ -31,8 +33,8 @@ def _profiling_process() -> None:
     """Run this script again in a profiling build (FOOGO_PROFILE=1, its own numba cache), unless this is one."""
     if os.environ.get("FOOGO_PROFILE") == "1":
         return
-    env = dict(os.environ, FOOGO_PROFILE="1",
-               NUMBA_CACHE_DIR=os.path.join(tempfile.gettempdir(), "foogo-profile-cache"))
+    cache = os.environ.get("FOOGO_PROFILE_CACHE") or os.path.join(tempfile.gettempdir(), "foogo-profile-cache")
+    env = dict(os.environ, FOOGO_PROFILE="1", NUMBA_CACHE_DIR=cache)
     os.execve(sys.executable, [sys.executable, *sys.argv], env)
 
 

@@ -19,11 +19,10 @@
 * `screen_max`  a float32 max that a `fast_inline` loop can reduce in vector
             registers (LLVM's maxnum): numba's own max() is a compare and a select,
             which LLVM leaves scalar, and with it the whole loop.
-* `prefetch`, `prefetch_write`  ask the memory system for an array element before it is
-            needed (LLVM's llvm.prefetch, into L2): a hint that never faults and changes
-            no result. The tree asks for the statistics of the nodes it descends
-            through, which its AMAF update reads after the playout, and for the next
-            node's edges, which an expansion writes.
+* `prefetch`  ask the memory system for an array element before it is needed (LLVM's
+            llvm.prefetch, into L2): a hint that never faults and changes no result. The
+            tree asks for the statistics of the nodes it descends through, which its
+            AMAF update reads after the playout.
 * `rdtsc`   the processor's cycle counter, for profiling builds (PROFILE below).
 * `jit`     an ordinary cached numba function (may allocate): drivers, checks.
 * `uncached_nogil`  a driver made at run time around a user's function (custom
@@ -245,8 +244,6 @@ def _prefetcher(write: int):
 
 prefetch = intrinsic(_prefetcher(0))
 prefetch.__doc__ = "Ask for a[i] (a 1-d array) to be read soon (llvm.prefetch into L2); changes nothing."
-prefetch_write = intrinsic(_prefetcher(1))
-prefetch_write.__doc__ = "Ask for a[i] (a 1-d array) to be written soon (llvm.prefetch into L2); changes nothing."
 
 
 @intrinsic

@@ -804,13 +804,33 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", action="store_true", help="print nothing but errors (and --json's output)")
 
 
+def _interrupt(signum, frame) -> None:
+    """SIGTERM handler: stop as Ctrl-C does (KeyboardInterrupt), so that the games so far are written."""
+    raise KeyboardInterrupt
+
+
 def run(args: argparse.Namespace) -> int:
-    """Run the match described by `args`; print the table; return 0, 1 (match failed), 2 (bad options) or 130."""
+    """Run the match described by `args`; print the table; return 0, 1 (match failed), 2 (bad options) or 130.
+
+    Ctrl-C (SIGINT) or `kill` (SIGTERM) stops it after writing the games played so far: a match run in
+    the background (nohup, a script's `&`) ignores SIGINT, as the shell makes background jobs do."""
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGTERM, _interrupt)
+        try:
+            return _run(args)
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+    return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         match = _Match(args)
     except ValueError as exc:
         print(f"foogo match: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # while the engines start: nothing played, nothing to write
+        return 130
     code = 0
     try:
         match.play_all()

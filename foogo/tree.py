@@ -56,7 +56,7 @@ import numpy as np
 from . import board_kernels as bk
 from . import features as fe
 from .bits import ONE, trailing_zeros
-from .jit import PROFILE, fast_inline, inline, kernel, prefetch, prefetch_write, rdtsc, screen_max, uncached_nogil
+from .jit import PROFILE, fast_inline, inline, kernel, prefetch, rdtsc, screen_max, uncached_nogil
 from .playout import BROKEN, PASS, checked_chooser, play_out_with
 from .policy import HEAVY, choose, matches_pattern, self_atari  # noqa: F401 (self_atari: tree API)
 
@@ -606,44 +606,22 @@ LINE_BYTES = 64  # a cache line: prefetching one element brings in its line
 
 
 @inline
-def _prefetch_row(row, first, last, write):
-    """Prefetch elements first .. last - 1 of a 1-d row, one per cache line (and the last)."""
-    step = LINE_BYTES // row.itemsize
-    for e in range(first, last, step):
-        if write:
-            prefetch_write(row, e)
-        else:
-            prefetch(row, e)
-    if write:
-        prefetch_write(row, last - 1)
-    else:
-        prefetch(row, last - 1)
+def _prefetch_row(row, first, last):
+    """Ask for elements first .. last - 1 of a 1-d row, one per cache line (and the last)."""
+    for e in range(first, last, LINE_BYTES // row.itemsize):
+        prefetch(row, e)
+    prefetch(row, last - 1)
 
 
 @inline
 def _prefetch_stats(ni, ef, node):
     """Ask for node's four statistic rows, which its AMAF update reads after the playout: asked for
     while descending, they arrive while the playout runs (a node below the top few levels is
-    seldom still in cache). In an instrumented copy the AMAF part of a light 9x9 iteration went
-    from about 2,400-2,600 to 2,150-2,250 cycles with this alone (noisy runs)."""
+    seldom still in cache; bench/results/search_cycles-*.txt has the part with and without)."""
     first = np.int64(ni[node, FIRST])
     last = first + np.int64(ni[node, COUNT])
     for k in range(4):
-        _prefetch_row(ef[k], first, last, False)
-
-
-@inline
-def _prefetch_block(ei, ef, ek, first, count):
-    """Ask to write edges first .. first + count - 1 (if the arrays hold them), where the tree's next
-    node will go: it is known an iteration or more before an expansion fills it."""
-    last = first + count
-    if last > ek.shape[0]:
-        return
-    for k in range(2):
-        _prefetch_row(ei[k], first, last, True)
-    for k in range(4):
-        _prefetch_row(ef[k], first, last, True)
-    _prefetch_row(ek, first, last, True)
+        _prefetch_row(ef[k], first, last)
 
 
 # ---------------------------------------------------------------- profiling builds
@@ -694,13 +672,8 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, 
     root = meta[ROOT]
     if meta[NODES] == 0:
         return 0
-    span = node_edges(root_s)  # every node's edge count
-    asked = -1  # the first edge of the block last asked for (_prefetch_block)
     for _ in range(count):
         clock = _clock()
-        if meta[EDGES] != asked:
-            asked = meta[EDGES]
-            _prefetch_block(ei, ef, ek, asked, span)
         for j in range(root_s.shape[0]):
             s[j] = root_s[j]
         for j in range(root_z.shape[0]):

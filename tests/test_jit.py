@@ -89,7 +89,6 @@ def test_prefetch_is_a_hint_that_changes_nothing():
     @njit
     def touch(a, i):
         jit.prefetch(a, i)
-        jit.prefetch_write(a, i + 1)
         jit.prefetch(a, a.shape[0] + 1000)  # past the end: a hint, never a load
         return a[i]
 
@@ -99,5 +98,4 @@ def test_prefetch_is_a_hint_that_changes_nothing():
         assert np.array_equal(a, np.arange(50, dtype=dtype))
     if platform.machine() in ("x86_64", "AMD64"):
         code = touch.inspect_asm(touch.signatures[0])
-        # a write prefetch is prefetchw where the CPU has it (PRFCHW), else a read prefetch
-        assert len(re.findall(r"\bprefetch(w|t[0-2])\b", code)) >= 3
+        assert len(re.findall(r"\bprefetcht1\b", code)) >= 2  # into L2

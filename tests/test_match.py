@@ -437,3 +437,31 @@ def test_bad_options_exit_with_code_2(tmp_path, fake):
     assert play_match(tmp_path, "--black", fake(), "--white", fake(), "--komi", "nan")[0] == 2
     assert play_match(tmp_path, "--black", fake(), "--white", fake(), "--games", "0")[0] == 2
     assert play_match(tmp_path, "--black", fake(), "--white", fake(), "--size", "30")[0] == 2
+
+
+def test_sigterm_stops_the_match_and_writes_the_games_so_far(tmp_path, fake):
+    # a match in the background (nohup, a script's `&`) ignores SIGINT, as the shell makes background jobs
+    # do: `kill PID` must stop it as Ctrl-C does, with its results written
+    import signal
+    import subprocess
+
+    out = tmp_path / "result.json"
+    logs = tmp_path / "games"
+    proc = subprocess.Popen([sys.executable, "-m", "foogo", "match", "--black", fake("--score", "W+2.5"),
+                             "--white", fake("--score", "W+2.5", "--hang-at", "1"), "--games", "3", "--size", "5",
+                             "--referee", "none", "--timeout", "300", "--sgf-dir", str(logs), "--json", str(out),
+                             "--quiet"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        log = logs / "engine-B.stderr.log"
+        while not (log.exists() and "FAKE-STDERR-NOISE" in log.read_text()):  # the match is under way
+            assert time.monotonic() < deadline and proc.poll() is None
+            time.sleep(0.05)
+        time.sleep(0.5)  # white hangs on its first genmove
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=60) == 130
+    finally:
+        proc.kill()
+    s = json.loads(out.read_text())
+    assert s["interrupted"] and s["games"] == 0 and s["games_requested"] == 3
