@@ -197,6 +197,15 @@ def test_analysis_then_genmove_on_the_position_continues_the_tree():
     assert sum(result.visits.values()) == analysed.playouts + result.playouts
 
 
+def test_each_thread_continues_its_own_tree_on_the_same_position():
+    board = Board(9)
+    search = Search(SearchConfig(playouts=600, seed=4, threads=2))
+    first = search.genmove(board, BLACK, 7.0, legal(board, BLACK))
+    second = search.genmove(board, BLACK, 7.0, legal(board, BLACK))
+    assert sum(tree.arrays[0][0, tk.VISITS] for tree in search._trees) == first.playouts + second.playouts
+    assert sum(second.visits.values()) == first.playouts + second.playouts
+
+
 def test_a_new_komi_drops_the_tree():
     # the tree's win rates were counted under the old komi
     board = Board(9)
