@@ -26,7 +26,6 @@ import os
 import statistics
 import sys
 import tempfile
-import threading
 
 
 def _profiling_process() -> None:
@@ -58,7 +57,7 @@ def main() -> None:
     from foogo.search import Search, SearchConfig
 
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from search_speed import bench_for, middle_game
+    from search_speed import analyze_for, bench_for, middle_game
 
     assert PROFILE, "not a profiling build"
 
@@ -67,20 +66,15 @@ def main() -> None:
         return rdtsc()
 
     game = Game(args.size) if args.position == "empty" else middle_game(args.size)
-    color = game.to_move
-    legal = game.legal_points(color)
+    legal = game.legal_points(game.to_move)
     board = Board(args.size)
 
     def search_parts(seconds: float) -> dict[str, float]:
         search = Search(SearchConfig(threads=1, seed=2, policy=args.policy, resign_threshold=None,
                                      knowledge=args.knowledge))
-        stop = threading.Event()
-        timer = threading.Timer(seconds, stop.set)
         start = cycles()
-        timer.start()
-        result = search.analyze(game.board, color, 7.5, legal, stop, None)  # no early stop, unlike genmove
+        result = analyze_for(search, game, legal, seconds)
         whole = cycles() - start
-        timer.join()
         n = max(result.playouts, 1)
         parts = tk.cycle_counts(search._trees[0].meta)
         parts = {name: value / n for name, value in parts.items()}

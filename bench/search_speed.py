@@ -65,19 +65,28 @@ def bench_for(board, seconds: float, policy: str, seed: int, first: int = 0) -> 
     return playouts, spent, stones
 
 
+def analyze_for(search: Search, game: Game, legal, seconds: float):
+    """Search.analyze on game's position for `seconds` of wall time (a timer sets its stop; analyze has no
+    early stop, unlike a timed genmove, whose "settled" test ends a search whose best move cannot be
+    overtaken): its SearchResult."""
+    stop = threading.Event()
+    timer = threading.Timer(seconds, stop.set)  # a sleeping thread: no CPU of its own
+    timer.start()
+    result = search.analyze(game.board, game.to_move, 7.5, legal, stop, None)
+    timer.join()
+    return result
+
+
 def sliced_ratio(game: Game, seconds: float, slices: int, policy: str, seed: int, knowledge: str = "learned",
                  search: Search | None = None) -> tuple[float, int]:
     """(search playouts per CPU second over bench playouts per CPU second, search playouts): one search of
-    `seconds` grown in
-    `slices` runs of Search.analyze on game's position (each continues the tree; analyze has no early
-    stop, unlike a timed genmove, whose "settled" test would cut slices short as the tree grows),
-    each run after bench playouts of about the same CPU time."""
-    color = game.to_move
+    `seconds` grown in `slices` runs of analyze_for on game's position (each continues the tree), each
+    run after bench playouts of about the same CPU time."""
     if search is None:
         search = Search(SearchConfig(threads=1, seed=seed, policy=policy, resign_threshold=None,
                                      knowledge=knowledge))
     board = Board(game.size)
-    legal = game.legal_points(color)
+    legal = game.legal_points(game.to_move)
     per_slice = seconds / slices
     bench_n = search_n = 0
     bench_cpu = search_cpu = 0.0
@@ -85,14 +94,9 @@ def sliced_ratio(game: Game, seconds: float, slices: int, policy: str, seed: int
         n, cpu, _ = bench_for(board, per_slice, policy, k, bench_n)
         bench_n += n
         bench_cpu += cpu
-        stop = threading.Event()
-        timer = threading.Timer(per_slice, stop.set)  # a sleeping thread: no CPU of its own
         start = time.process_time()
-        timer.start()
-        result = search.analyze(game.board, color, 7.5, legal, stop, None)
+        search_n += analyze_for(search, game, legal, per_slice).playouts
         search_cpu += time.process_time() - start
-        timer.join()
-        search_n += result.playouts
     return (search_n / search_cpu) / (bench_n / bench_cpu), search_n
 
 

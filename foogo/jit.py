@@ -215,35 +215,28 @@ PREFETCH_L2 = 2  # llvm.prefetch's locality: 3 is L1 (and all levels), 2 is L2 o
 PREFETCH_DATA = 1  # llvm.prefetch's cache type: 1 data, 0 instructions
 
 
-def _prefetcher(write: int):
-    """An intrinsic prefetch(a, i) of element i of 1-d array a: llvm.prefetch for reading (write 0) or
-    writing (1), locality 2 (L2 and outward: the data is wanted some thousands of cycles later,
-    after a playout that would push it out of L1), data cache."""
+@intrinsic
+def prefetch(typingctx, a, i):
+    """Ask for a[i] (a 1-d array) to be read soon: llvm.prefetch for reading, locality PREFETCH_L2 (the
+    data is wanted some thousands of cycles later, after a playout that would push it out of L1), data
+    cache. A hint, never a load: it changes nothing."""
+    if not isinstance(a, types.Array) or a.ndim != 1 or not isinstance(i, types.Integer):
+        return None
 
-    def prefetch(typingctx, a, i):
-        if not isinstance(a, types.Array) or a.ndim != 1 or not isinstance(i, types.Integer):
-            return None
+    def codegen(context, builder, signature, args):
+        array_type = signature.args[0]
+        array = context.make_array(array_type)(context, builder, args[0])
+        # an address past the end would not fault, so no bounds check
+        where = cgutils.get_item_pointer(context, builder, array_type, array, [args[1]], wraparound=False,
+                                         boundscheck=False)
+        i8p = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fn = builder.module.declare_intrinsic("llvm.prefetch.p0",
+                                              fnty=ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]))
+        builder.call(fn, [builder.bitcast(where, i8p), i32(0), i32(PREFETCH_L2), i32(PREFETCH_DATA)])
+        return context.get_dummy_value()
 
-        def codegen(context, builder, signature, args):
-            array_type = signature.args[0]
-            array = context.make_array(array_type)(context, builder, args[0])
-            # a hint, never a load: an address past the end would not fault, so no bounds check
-            where = cgutils.get_item_pointer(context, builder, array_type, array, [args[1]], wraparound=False,
-                                             boundscheck=False)
-            i8p = ir.IntType(8).as_pointer()
-            i32 = ir.IntType(32)
-            fn = builder.module.declare_intrinsic("llvm.prefetch.p0",
-                                                  fnty=ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]))
-            builder.call(fn, [builder.bitcast(where, i8p), i32(write), i32(PREFETCH_L2), i32(PREFETCH_DATA)])
-            return context.get_dummy_value()
-
-        return types.void(a, i), codegen
-
-    return prefetch
-
-
-prefetch = intrinsic(_prefetcher(0))
-prefetch.__doc__ = "Ask for a[i] (a 1-d array) to be read soon (llvm.prefetch into L2); changes nothing."
+    return types.void(a, i), codegen
 
 
 @intrinsic
