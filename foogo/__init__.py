@@ -10,11 +10,12 @@ from . import render
 from .board import Board, BoardInconsistent, IllegalMove, MoveResult, board_from_ascii
 from .game import Game, GameError, SgfError
 from .geometry import BLACK, EMPTY, PASS, WHITE, geometry, opponent, parse_color
+from .ladders import ladder_captured
 from .playout import PlayoutBatch, run_playouts
 from .search import Search, SearchConfig, SearchResult
 
 __all__ = [
     "BLACK", "WHITE", "EMPTY", "PASS", "Board", "BoardInconsistent", "IllegalMove", "MoveResult",
     "board_from_ascii", "Game", "GameError", "SgfError", "Search", "SearchConfig", "SearchResult",
-    "run_playouts", "PlayoutBatch", "render", "geometry", "opponent", "parse_color", "__version__",
+    "run_playouts", "PlayoutBatch", "render", "geometry", "opponent", "parse_color", "ladder_captured", "__version__",
 ]

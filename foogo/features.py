@@ -7,9 +7,10 @@ five groups, one feature from each:
            rotations and reflections into one class (`pattern_classes`)
   TACTICS  T_CAPTURE2 (takes a string of 2+ stones), T_CAPTURE1 (takes stones of
            one-stone strings only), T_SELF2 / T_SELF1 (a self-atari of a string of
-           2+ stones / of the stone alone), T_SAVE (extends an own string in atari),
-           T_ATARI (leaves an opponent string one liberty), else T_PLAIN; the first
-           that applies, in that order
+           2+ stones / of the stone alone), T_SAVE (extends an own string in atari;
+           T_SAVE_LADDERED when a ladder then takes it, ladders.py), T_ATARI (leaves
+           an opponent string one liberty; T_ATARI_LADDER when a ladder then takes
+           it), else T_PLAIN; the first that applies, in that order
   LAST     its distance d = dx + dy + max(dx, dy) to the last move, 2..10 as 1..9;
            0 when farther, after a pass, before any move, or at the move's own point
            (its stone captured since)
@@ -31,7 +32,8 @@ playouts may also take their 3x3 shapes from the gammas
 (`learned_pattern_table`, SearchConfig.playout_patterns).
 
 What it is not: a playout policy (playouts never read the gammas), nor larger
-patterns, ladders or liberties beyond atari.
+patterns or liberties beyond atari; ladders are read only from an escape or an
+atari, one chase each (ladders.py).
 """
 
 from __future__ import annotations
@@ -43,13 +45,15 @@ import numpy as np
 
 from . import board_kernels as bk
 from .jit import inline, kernel
+from .ladders import captured_after, default_plies
 from .policy import pattern_code, self_atari
 
 G_PATTERN, G_TACTICS, G_LAST, G_LAST2, G_LINE = range(5)
 GROUPS = ("pattern", "tactics", "last", "last2", "line")
-T_PLAIN, T_CAPTURE1, T_CAPTURE2, T_SAVE, T_ATARI, T_SELF1, T_SELF2 = range(7)
-TACTICS_NAMES = ("plain", "capture", "capture 2+", "atari escape", "atari", "self-atari", "self-atari 2+")
-GROUP_SIZES = (1 << 16, 7, 10, 10, 10)
+T_PLAIN, T_CAPTURE1, T_CAPTURE2, T_SAVE, T_ATARI, T_SELF1, T_SELF2, T_SAVE_LADDERED, T_ATARI_LADDER = range(9)
+TACTICS_NAMES = ("plain", "capture", "capture 2+", "atari escape", "atari", "self-atari", "self-atari 2+",
+                 "escape into a ladder", "ladder atari")
+GROUP_SIZES = (1 << 16, len(TACTICS_NAMES), 10, 10, 10)
 OFFSETS = tuple(int(x) for x in np.concatenate([[0], np.cumsum(GROUP_SIZES)[:-1]]))
 TABLE_SIZE = int(sum(GROUP_SIZES))
 FAR_DISTANCE = 10  # LAST and LAST2 tell distances 2..FAR_DISTANCE apart
@@ -89,14 +93,14 @@ def mover_code(s, p, c):
 
 
 @inline
-def tactics(s, P, w, p, c):
-    """The TACTICS feature (T_*) of c at empty p."""
+def tactics(s, z, zob, ls, lz, P, w, p, c):
+    """The TACTICS feature (T_*) of c at empty p; (ls, lz): scratch for the ladder reader (ladders.py)."""
     if bk.no_stone_beside(s, P, p):
         return T_PLAIN
     capture1 = False
     capture2 = False
     saves = False
-    ataris = False
+    atari = -1  # a stone of an opponent string p would leave in atari
     joins = False
     for q in (p - w, p - 1, p + 1, p + w):
         cq = bk.color_at(s, P, q)
@@ -108,7 +112,7 @@ def tactics(s, P, w, p, c):
                 else:
                     capture1 = True
             elif bk.other_liberties(s, P, w, h, p)[0] == 1:
-                ataris = True
+                atari = q
         elif cq == c:
             joins = True
             if bk.string_in_atari(s, P, bk.head_of(s, P, q)):
@@ -119,10 +123,11 @@ def tactics(s, P, w, p, c):
         return T_CAPTURE1
     if self_atari(s, p, c):
         return T_SELF2 if joins else T_SELF1
+    plies = default_plies(np.int64(s[bk.M_SIZE]))
     if saves:
-        return T_SAVE
-    if ataris:
-        return T_ATARI
+        return T_SAVE_LADDERED if captured_after(s, z, zob, ls, lz, p, c, p, plies) else T_SAVE
+    if atari >= 0:
+        return T_ATARI_LADDER if captured_after(s, z, zob, ls, lz, p, c, atari, plies) else T_ATARI
     return T_PLAIN
 
 
@@ -188,24 +193,26 @@ def line_feature(s, z, p):
 
 
 @inline
-def move_features(s, z, p, c, out):
-    """out[G_*] = the five features of c at empty p (out[G_PATTERN]: the raw mover code)."""
+def move_features(s, z, zob, ls, lz, p, c, out):
+    """out[G_*] = the five features of c at empty p (out[G_PATTERN]: the raw mover code); (ls, lz):
+    tactics' scratch."""
     P = bk.stride(s)
     w = np.int64(s[bk.M_W])
     out[G_PATTERN] = mover_code(s, p, c)
-    out[G_TACTICS] = tactics(s, P, w, p, c)
+    out[G_TACTICS] = tactics(s, z, zob, ls, lz, P, w, p, c)
     out[G_LAST] = distance_feature(s, p, np.int64(s[bk.M_LAST]))
     out[G_LAST2] = distance_feature(s, p, np.int64(s[bk.M_LAST2]))
     out[G_LINE] = line_feature(s, z, p)
 
 
 @inline
-def move_gamma(s, z, p, c, gammas):
-    """The gamma of c at empty p: the product of its features' gammas in table `gammas`."""
+def move_gamma(s, z, zob, ls, lz, p, c, gammas):
+    """The gamma of c at empty p: the product of its features' gammas in table `gammas`; (ls, lz):
+    tactics' scratch."""
     P = bk.stride(s)
     w = np.int64(s[bk.M_W])
     g = gammas[OFFSETS[G_PATTERN] + mover_code(s, p, c)]
-    g *= gammas[OFFSETS[G_TACTICS] + tactics(s, P, w, p, c)]
+    g *= gammas[OFFSETS[G_TACTICS] + tactics(s, z, zob, ls, lz, P, w, p, c)]
     g *= gammas[OFFSETS[G_LAST] + distance_feature(s, p, np.int64(s[bk.M_LAST]))]
     g *= gammas[OFFSETS[G_LAST2] + distance_feature(s, p, np.int64(s[bk.M_LAST2]))]
     g *= gammas[OFFSETS[G_LINE] + line_feature(s, z, p)]
@@ -213,16 +220,16 @@ def move_gamma(s, z, p, c, gammas):
 
 
 @kernel
-def candidate_features(s, z, c, moves, feats):
+def candidate_features(s, z, zob, ls, lz, c, moves, feats):
     """Fill moves[i] and feats[i, G_*] for every candidate of c (see may_consider) in board order;
-    return their number. moves: int32[>= P], feats: int32[>= P, 5]."""
+    return their number. moves: int32[>= P], feats: int32[>= P, 5]; (ls, lz): tactics' scratch."""
     P = bk.stride(s)
     count = 0
     for p in range(P):
         if bk.color_at(s, P, p) == bk.EMPTY:
             if may_consider(s, P, p, c):
                 moves[count] = p
-                move_features(s, z, p, c, feats[count])
+                move_features(s, z, zob, ls, lz, p, c, feats[count])
                 count += 1
     return count
 
@@ -234,7 +241,7 @@ def candidates(board, color) -> tuple[np.ndarray, np.ndarray]:
     P = int(s[bk.M_P])
     moves = np.zeros(P, dtype=np.int32)
     feats = np.zeros((P, len(GROUPS)), dtype=np.int32)
-    n = candidate_features(s, z, int(color), moves, feats)
+    n = candidate_features(s, z, board.geometry.zobrist, s.copy(), z.copy(), int(color), moves, feats)
     return moves[:n], feats[:n]
 
 

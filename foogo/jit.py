@@ -62,7 +62,9 @@ from numba.core.caching import CacheImpl, InTreeCacheLocator, UserProvidedCacheL
 from numba.extending import intrinsic
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
-KERNEL_MODULES = ("jit.py", "bits.py", "board_kernels.py", "playout.py", "policy.py", "features.py", "tree.py")
+KERNEL_MODULES = (
+    "jit.py", "bits.py", "board_kernels.py", "playout.py", "policy.py", "ladders.py", "features.py", "tree.py",
+)
 
 
 def _sources_digest() -> str:

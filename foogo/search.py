@@ -205,7 +205,7 @@ class _Tree:
         self.replies = np.full((2, P), -1, dtype=np.int32) if replies else NO_REPLIES
         self.rng = np.array([np.uint64(seed * 0x9E3779B97F4A7C15 % 2**64) | np.uint64(1)], dtype=np.uint64)
         # the root position and the iteration's scratch copy, set by set_root
-        self.root_s = self.root_z = self.s = self.z = np.zeros(0, dtype=np.int32)
+        self.root_s = self.root_z = self.s = self.z = self.ls = self.lz = np.zeros(0, dtype=np.int32)
         self.iterations = 0
         self.komi: float | None = None  # the komi the tree's statistics were counted under
 
@@ -263,6 +263,7 @@ class _Tree:
         self.root_s, self.root_z = s.copy(), z.copy()
         self.root_s[bk.M_TO_MOVE] = color
         self.s, self.z = self.root_s.copy(), self.root_z.copy()
+        self.ls, self.lz = self.root_s.copy(), self.root_z.copy()  # the ladder reader's (tree.expand)
         self.ownership[:] = 0
         self.scores[:] = 0
         self.iterations = 0
@@ -285,8 +286,8 @@ class _Tree:
             return True
         self.clear()
         ni, nh, ei, ef, ek, meta = self.arrays
-        root = tk.expand(ni, nh, ei, ef, ek, meta, self.root_s, self.root_z, color, legal.astype(np.int32),
-                         len(legal), params, self.patterns, GAMMAS)
+        root = tk.expand(ni, nh, ei, ef, ek, meta, self.root_s, self.root_z, self.geometry.zobrist, self.ls,
+                         self.lz, color, legal.astype(np.int32), len(legal), params, self.patterns, GAMMAS)
         if root < 0:
             raise MemoryError("search tree too small for one root")
         meta[tk.ROOT] = root
@@ -322,10 +323,10 @@ class _Tree:
     def run(self, count: int, params: np.ndarray) -> int:
         """Run `count` iterations; returns how many ran."""
         ni, nh, ei, ef, ek, meta = self.arrays
-        done = self.kernel(ni, nh, ei, ef, ek, meta, self.root_s, self.root_z, self.geometry.zobrist,
-                                 self.s, self.z, self.trace, self.tstart, self.path, self.firstc, self.values,
-                                 self.owners, self.ownership, self.scores, self.rng, params, self.patterns,
-                                 GAMMAS, self.replies, count)
+        done = self.kernel(ni, nh, ei, ef, ek, meta, self.root_s, self.root_z, self.geometry.zobrist, self.s,
+                           self.z, self.ls, self.lz, self.trace, self.tstart, self.path, self.firstc, self.values,
+                           self.owners, self.ownership, self.scores, self.rng, params, self.patterns, GAMMAS,
+                           self.replies, count)
         if done < 0:
             raise ValueError(f"the playout policy {self.policy!r} chose a point it may not take "
                              "(occupied, ko or a single-stone suicide)")

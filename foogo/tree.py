@@ -166,21 +166,22 @@ def prior_visits(kind, n0):
 
 
 # the rules' prior kind of each tactics feature (features.T_*): an atari is plain here
-_TACTICS_KIND = np.array([K_PLAIN, K_CAPTURE, K_CAPTURE, K_SAVE, K_PLAIN, K_RISKY, K_RISKY])
+_TACTICS_KIND = np.array([K_PLAIN, K_CAPTURE, K_CAPTURE, K_SAVE, K_PLAIN, K_RISKY, K_RISKY, K_SAVE, K_PLAIN])
+# (the rules' prior reads no ladders: an escape into one is an escape, a ladder atari an atari)
 
 
 @inline
-def prior(s, z, p, c, last, params, table):
+def prior(s, z, zob, ls, lz, p, c, last, params, table):
     """The kind of prior (K_*) Go knowledge gives c playing p in position s: captures, atari
     escapes, self-atari, the neighbourhood of the last move (with the heavy policy, a move there
-    matching one of its 3x3 patterns), an empty edge far from stones."""
+    matching one of its 3x3 patterns), an empty edge far from stones. (ls, lz): the ladder reader's scratch."""
     if p == PASS:
         return K_PASS
     P = bk.stride(s)
     w = np.int64(s[bk.M_W])
     kind = K_PLAIN
     if not bk.no_stone_beside(s, P, p):  # tactics need a stone beside p
-        kind = _TACTICS_KIND[fe.tactics(s, P, w, p, c)]
+        kind = _TACTICS_KIND[fe.tactics(s, z, zob, ls, lz, P, w, p, c)]
         if kind != K_PLAIN:
             return kind
     if last >= 0:
@@ -234,14 +235,14 @@ def _disable_edges(ei, ef, ek, first, last):
 
 
 @inline
-def _rate_learned(s, z, c, ei, ef, ek, first, last, n0, gammas):
+def _rate_learned(s, z, zob, ls, lz, c, ei, ef, ek, first, last, n0, gammas):
     """Give the enabled edges of first .. last - 1 (moves, no pass) the learned prior: each move's gamma
     goes into its AW field, free until then, and once their sum is known becomes its kind (see
     K_LEARNED)."""
     total = 0.0
     for e in range(first, last):
         if ek[e] != K_DISABLED:
-            g = fe.move_gamma(s, z, np.int64(ei[MOVE, e]), c, gammas)
+            g = fe.move_gamma(s, z, zob, ls, lz, np.int64(ei[MOVE, e]), c, gammas)
             ef[AW, e] = g
             total += g
     for e in range(first, last):
@@ -257,12 +258,12 @@ def _rate_learned(s, z, c, ei, ef, ek, first, last, n0, gammas):
 
 
 @kernel
-def expand(ni, nh, ei, ef, ek, meta, s, z, c, moves, nmoves, params, table, gammas):
+def expand(ni, nh, ei, ef, ek, meta, s, z, zob, ls, lz, c, moves, nmoves, params, table, gammas):
     """Create a node for position (s, z) with c to move; its enabled edges are `moves[:nmoves]` (no PASS
     among them) if nmoves >= 0, else c's playable points minus ko and suicides, and pass.
     table is the pattern table for the heavy policy's priors (policy.PATTERN_TABLE), gammas the
-    learned prior's (features.GAMMAS).
-    Returns the node, or -1 (and the full flag set) if the tree has no room."""
+    learned prior's (features.GAMMAS); zob the board's Zobrist keys and (ls, lz) scratch shaped like
+    (s, z), for the ladder reader. Returns the node, or -1 (and the full flag set) if the tree has no room."""
     P = s[bk.M_P]
     count = node_edges(s)
     if meta[NODES] >= ni.shape[0] or meta[EDGES] + count > ei.shape[1]:
@@ -287,7 +288,8 @@ def expand(ni, nh, ei, ef, ek, meta, s, z, c, moves, nmoves, params, table, gamm
     if nmoves >= 0:
         for i in range(nmoves):
             p = np.int64(moves[i])
-            _set_edge(ei, ef, ek, at + p, p, prior(s, z, p, c, last, params, table) if rules else K_PLAIN, n0)
+            kind = prior(s, z, zob, ls, lz, p, c, last, params, table) if rules else K_PLAIN
+            _set_edge(ei, ef, ek, at + p, p, kind, n0)
     else:
         nw = s[bk.M_NW]
         base = bk.empty_base(nw)
@@ -297,10 +299,10 @@ def expand(ni, nh, ei, ef, ek, meta, s, z, c, moves, nmoves, params, table, gamm
                 p = i * 64 + np.int64(trailing_zeros(word))
                 word &= word - ONE
                 if fe.may_consider(s, P, p, c):
-                    _set_edge(ei, ef, ek, at + p, p, prior(s, z, p, c, last, params, table) if rules else K_PLAIN,
-                              n0)
+                    kind = prior(s, z, zob, ls, lz, p, c, last, params, table) if rules else K_PLAIN
+                    _set_edge(ei, ef, ek, at + p, p, kind, n0)
     if not rules:
-        _rate_learned(s, z, c, ei, ef, ek, first, first + count - 1, n0, gammas)
+        _rate_learned(s, z, zob, ls, lz, c, ei, ef, ek, first, first + count - 1, n0, gammas)
     _set_edge(ei, ef, ek, first + count - 1, PASS, K_PASS, n0)
     return node
 
@@ -553,11 +555,11 @@ def select_uct(ni, ei, ef, ek, node, params):
 
 
 @kernel
-def run_iterations(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, path, firstc, values,
-                   owners, ownership, scores, rng, params, table, gammas, replies, count):
+def run_iterations(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, tstart, path, firstc,
+                   values, owners, ownership, scores, rng, params, table, gammas, replies, count):
     """iterate with the built-in playout policies (params[P_POLICY]); see iterate."""
-    return iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, path, firstc, values,
-                   owners, ownership, scores, rng, params, table, gammas, replies, count, choose)
+    return iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, tstart, path, firstc,
+                   values, owners, ownership, scores, rng, params, table, gammas, replies, count, choose)
 
 
 _CUSTOM_ITERATIONS: dict = {}
@@ -572,10 +574,10 @@ def custom_iterations(policy):
     checked = checked_chooser(policy)
 
     @uncached_nogil
-    def kernel_(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, path, firstc, values,
-                owners, ownership, scores, rng, params, table, gammas, replies, count):
-        return iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, path, firstc, values,
-                       owners, ownership, scores, rng, params, table, gammas, replies, count, checked)
+    def kernel_(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, tstart, path, firstc,
+                values, owners, ownership, scores, rng, params, table, gammas, replies, count):
+        return iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, tstart, path, firstc,
+                       values, owners, ownership, scores, rng, params, table, gammas, replies, count, checked)
 
     _CUSTOM_ITERATIONS[policy] = kernel_
     return kernel_
@@ -645,7 +647,7 @@ def _charge(meta, part, since):
 
 
 @inline
-def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, path, firstc, values,
+def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, tstart, path, firstc, values,
             owners, ownership, scores, rng, params, table, gammas, replies, count, chooser):
     """Run `count` search iterations from the root position (root_s, root_z) on the tree, playing
     out with the policy params[P_POLICY] (table: policy.PATTERN_TABLE) and growing nodes with the prior
@@ -653,8 +655,9 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, 
     playout.NO_REPLIES's shape for none) the playouts play last good replies, which each iteration
     updates (learn_replies).
 
-    Scratch arrays: s, z (board copies), trace (int32, >= cap + depth), tstart and path (int64[depth]),
-    firstc (int8[P], zeros), values (float32[P + 1]), owners (int8[P]). ownership (float64[P]) accumulates
+    Scratch arrays: s, z and ls, lz (board copies: the iteration's, the ladder reader's), trace (int32,
+    >= cap + depth), tstart and path (int64[depth]), firstc (int8[P], zeros), values (float32[P + 1]),
+    owners (int8[P]). ownership (float64[P]) accumulates
     final owners (+1 black, -1 white) on one iteration in OWNERSHIP_EVERY. scores (float64[root
     edges, 3]) accumulates, per root edge, the iterations through it and the sum and sum of squares
     of their final margins (black's area score less komi). Returns the number of iterations run
@@ -710,7 +713,8 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, trace, tstart, 
             if child < 0:
                 if ef[N, e] - prior_visits(ek[e], n0)[0] + 1 >= expand_at:  # real visits + this one
                     started = _clock()
-                    child = expand(ni, nh, ei, ef, ek, meta, s, z, color, trace, -1, params, table, gammas)
+                    child = expand(ni, nh, ei, ef, ek, meta, s, z, zob, ls, lz, color, trace, -1, params, table,
+                                   gammas)
                     _charge(meta, C_EXPANSION, started)
                     ei[CHILD, e] = child
                 break

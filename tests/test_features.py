@@ -193,8 +193,8 @@ def test_candidates_are_the_tree_edges():
     params[tk.P_PRIOR] = 10
     params[tk.P_KNOWLEDGE] = tk.LEARNED
     for color in (BLACK, WHITE):
-        node = tk.expand(ni, nh, ei, ef, ek, meta, s2, z2, color, np.zeros(1, dtype=np.int32), -1, params,
-                         PATTERN_TABLE, fe.GAMMAS)
+        node = tk.expand(ni, nh, ei, ef, ek, meta, s2, z2, board.geometry.zobrist, s2.copy(), z2.copy(), color,
+                         np.zeros(1, dtype=np.int32), -1, params, PATTERN_TABLE, fe.GAMMAS)
         first, count = ni[node, tk.FIRST], ni[node, tk.COUNT]
         edges = ei[tk.MOVE, first:first + count]
         assert edges[-1] == bk.PASS
@@ -209,8 +209,8 @@ def learned_root(board, color, gammas, prior=10.0):
     params[tk.P_PRIOR] = prior
     params[tk.P_KNOWLEDGE] = tk.LEARNED
     s, z = board._state()
-    node = tk.expand(ni, nh, ei, ef, ek, meta, s, z, color, np.zeros(1, dtype=np.int32), -1, params,
-                     PATTERN_TABLE, gammas)
+    node = tk.expand(ni, nh, ei, ef, ek, meta, s, z, board.geometry.zobrist, s.copy(), z.copy(), color,
+                     np.zeros(1, dtype=np.int32), -1, params, PATTERN_TABLE, gammas)
     first, count = ni[node, tk.FIRST], ni[node, tk.COUNT]
     return {int(m): int(k) for m, k in zip(ei[tk.MOVE, first:first + count], ek[first:first + count])
             if m != tk.DISABLED}, (ef, ek, first, count)

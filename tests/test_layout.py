@@ -56,12 +56,12 @@ def test_the_owner_itself_spells_them():
 # codes) beside the playouts, and leaves that import nothing of foogo below all
 LAYERS = {
     "jit": 0, "bits": 0, "intervals": 0, "numbers": 0,
-    "geometry": 1, "render": 2, "board_kernels": 3, "board": 3, "policy": 4, "playout": 5, "features": 5,
+    "geometry": 1, "render": 2, "board_kernels": 3, "board": 3, "policy": 4, "playout": 5, "features": 5, "ladders": 5,
     "game": 6,
     "tree": 7, "search": 7, "gtp": 8, "match": 8, "stats": 8, "bench": 8, "cli": 9,
 }
-GROUPS = {"board_kernels": "board", "tree": "search", "bits": "jit"}  # kernels with their drivers; bit
-# intrinsics with the compiler set-up
+GROUPS = {"board_kernels": "board", "tree": "search", "bits": "jit", "ladders": "features"}  # kernels with
+# their drivers; bit intrinsics with the compiler set-up; the ladder reader with the features that read it
 
 
 def foogo_imports(path):
