@@ -1,7 +1,8 @@
 """Where a search iteration's cycles go: a profiling build's per-part cycle counts, beside a bench playout.
 
     python bench/search_cycles.py [--size 9] [--policy light] [--seconds 2] [--repeats 5]
-                                  [--knowledge learned] [--position empty|middle]
+                                  [--knowledge learned] [--position empty|middle] [--slices N]
+                                  [--expand N]
 
 Runs itself again with FOOGO_PROFILE=1 (jit.PROFILE: the search kernels count the processor's cycle
 counter per part of an iteration, tree.CYCLE_PARTS) and a numba cache directory of its own
@@ -10,7 +11,11 @@ keep theirs; a first run compiles the search kernels there (a minute or so). Giv
 compared its own FOOGO_PROFILE_CACHE, or they recompile each other out.
 Each repeat times, by the same counter, `foogo bench`'s playouts from the empty board (cycles a
 playout, copy and scoring included) and then one search of --seconds (Search.analyze, which has
-no early stop) from the position. Prints
+no early stop) from the position; with --slices N, the search grows in N analyze runs on the same
+tree, each after bench playouts of the same time (as bench/search_speed.py --slices), which keeps
+the comparison steady on a machine whose speed drifts within seconds. --expand sets the search's
+expansion threshold (SearchConfig.expand_threshold; 1e9 keeps the tree to its root: the floor of
+what any tree costs). Prints
 the median (min..max) over the repeats of the cycles per iteration of each part: copy (the root
 position into the scratch board), descent (selection and the tree's moves; expansion apart),
 expansion, playout (and scoring), backup, amaf (the first-play walk, the update and the next
@@ -45,6 +50,9 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--knowledge", default="learned")
     parser.add_argument("--position", default="empty", choices=("empty", "middle"))
+    parser.add_argument("--slices", type=int, default=1, help="grow each search in this many slices (see above)")
+    parser.add_argument("--expand", type=float, default=None,
+                        help="the search's expansion threshold (default: SearchConfig's)")
     args = parser.parse_args()
     _profiling_process()
 
@@ -69,40 +77,43 @@ def main() -> None:
     legal = game.legal_points(game.to_move)
     board = Board(args.size)
 
-    def search_parts(seconds: float) -> dict[str, float]:
-        search = Search(SearchConfig(threads=1, seed=2, policy=args.policy, resign_threshold=None,
-                                     knowledge=args.knowledge))
-        start = cycles()
-        result = analyze_for(search, game, legal, seconds)
-        whole = cycles() - start
-        n = max(result.playouts, 1)
-        parts = tk.cycle_counts(search._trees[0].meta)
-        parts = {name: value / n for name, value in parts.items()}
-        parts["descent"] -= parts["expansion"]
-        parts["search"] = whole / n
-        parts["stones"] = tk.playout_stones(search._trees[0].meta) / n
-        return parts
-
     played = 0  # bench playouts so far: each run plays new ones
+    expand = {} if args.expand is None else {"expand_threshold": args.expand}
 
-    def bench_playout(seconds: float) -> tuple[float, float]:
+    def bench_run(seconds: float) -> tuple[int, int, int]:
+        """(cycles, playouts, stones) of bench playouts for about `seconds`."""
         nonlocal played
         start = cycles()
         playouts, _, stones = bench_for(board, seconds, args.policy, 1, played)
         spent = cycles() - start
         played += playouts
-        return spent / playouts, spent / stones
+        return spent, playouts, stones
+
+    def repeat(seconds: float, slices: int) -> dict[str, float]:
+        """One search of `seconds` in `slices` analyze runs, each after bench playouts of the same
+        time: its parts per iteration, and the bench's cycles per playout and per stone."""
+        search = Search(SearchConfig(threads=1, seed=2, policy=args.policy, resign_threshold=None,
+                                     knowledge=args.knowledge, **expand))
+        whole = iterations = 0
+        bench = [0, 0, 0]
+        for _ in range(slices):
+            bench = [a + b for a, b in zip(bench, bench_run(seconds / slices))]
+            start = cycles()
+            iterations += analyze_for(search, game, legal, seconds / slices).playouts
+            whole += cycles() - start
+        n = max(iterations, 1)
+        meta = search._trees[0].meta  # the counts of every slice: each continued the same tree
+        parts = {name: value / n for name, value in tk.cycle_counts(meta).items()}
+        parts["descent"] -= parts["expansion"]
+        parts["search"] = whole / n
+        parts["stones"] = tk.playout_stones(meta) / n
+        parts["bench playout"] = bench[0] / bench[1]
+        parts["bench per stone"] = bench[0] / bench[2]
+        return parts
 
     for _ in range(2):  # compile or load, and warm up: a first search may spend its budget compiling
-        search_parts(0.5)
-    bench_playout(0.2)
-    runs = []
-    for _ in range(args.repeats):
-        per_playout, per_stone = bench_playout(args.seconds)
-        parts = search_parts(args.seconds)
-        parts["bench playout"] = per_playout
-        parts["bench per stone"] = per_stone
-        runs.append(parts)
+        repeat(0.5, 1)
+    runs = [repeat(args.seconds, args.slices) for _ in range(args.repeats)]
 
     def line(name: str, key: str) -> str:
         values = [r[key] for r in runs]
@@ -112,6 +123,7 @@ def main() -> None:
 
     print(f"{args.size}x{args.size} {args.policy} playouts, {args.knowledge} prior, {args.position} position: "
           f"cycles per search iteration, median (min..max) of {args.repeats} searches of {args.seconds:g} s "
+          f"in {args.slices} slice(s), expansion threshold {args.expand or 'default'} "
           f"(foogo from {os.path.dirname(foogo.__file__)})")
     for name in tk.CYCLE_PARTS:
         print(line(name, name))

@@ -13,7 +13,7 @@ shaped like the position's, which the caller owns), never on the position, and
 stops after `plies` moves with the answer "escapes": bounded time on any board.
 
 The tree's learned prior reads it (features.tactics: an atari escape into a working
-ladder, an atari that starts one), and so does the Python API (`ladder_captured`).
+ladder), and so does the Python API (`ladder_captured`).
 
 What it is not: general tactical reading (GNU Go's `attack`): one line of play after
 the first atari, the attacker's choice made by counting liberties, no ko fights, no nets.
@@ -168,10 +168,34 @@ def chase(ls, lz, zob, x, plies, second):
 
 
 @inline
+def _empty_beside(s, P, w, q, skip):
+    """The empty neighbours of q other than skip."""
+    n = 0
+    for r in (q - w, q - 1, q + 1, q + w):
+        n += (bk.color_at(s, P, r) == bk.EMPTY) & (r != skip)
+    return n
+
+
+@inline
+def _free_at_once(s, P, w, p, c, x):
+    """True if, after c plays p beside the string at x, that string plainly has three liberties or more
+    once its owner moves: c's own string, extended at p, has p's empty neighbours; an opponent's,
+    left one liberty by p, extends there and has that point's empty neighbours but p. No copy is
+    needed for that, and most ataris and escapes in open play end here (the chase would answer
+    ESCAPED at its first move)."""
+    if x == p or bk.color_at(s, P, x) == c:  # (the stone at x may be p's own)
+        return _empty_beside(s, P, w, p, -1) >= 3
+    count, liberty = bk.other_liberties(s, P, w, bk.head_of(s, P, x), p)
+    return count == 1 and _empty_beside(s, P, w, liberty, p) >= 3
+
+
+@inline
 def captured_after(s, z, zob, ls, lz, p, c, x, plies):
     """True if, after c plays empty p in position (s, z) (PASS: at once), the string holding the stone
     at x is taken by a ladder (chase, each of the attacker's first two ataris when it has two); (s, z)
     unchanged, (ls, lz) scratch."""
+    if p != bk.PASS and _free_at_once(s, bk.stride(s), np.int64(s[bk.M_W]), p, c, x):
+        return False
     for second in (False, True):
         copy_position(s, z, ls, lz)
         if p != bk.PASS:

@@ -166,8 +166,8 @@ def prior_visits(kind, n0):
 
 
 # the rules' prior kind of each tactics feature (features.T_*): an atari is plain here
-_TACTICS_KIND = np.array([K_PLAIN, K_CAPTURE, K_CAPTURE, K_SAVE, K_PLAIN, K_RISKY, K_RISKY, K_SAVE, K_PLAIN])
-# (the rules' prior reads no ladders: an escape into one is an escape, a ladder atari an atari)
+_TACTICS_KIND = np.array([K_PLAIN, K_CAPTURE, K_CAPTURE, K_SAVE, K_PLAIN, K_RISKY, K_RISKY, K_SAVE])
+# (the rules' prior reads no ladders: an escape into one is an escape)
 
 
 @inline

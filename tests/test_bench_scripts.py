@@ -101,8 +101,9 @@ def test_search_cycles_reports_every_part_from_a_profiling_build():
     # a profiling build compiles the search kernels afresh in its own cache: about a minute
     import subprocess
 
-    out = subprocess.run([sys.executable, str(BENCH / "search_cycles.py"), "--size", "5", "--repeats", "1",
-                          "--seconds", "0.2"], capture_output=True, text=True, timeout=900, check=True).stdout
+    command = [sys.executable, str(BENCH / "search_cycles.py"), "--size", "5", "--repeats", "1", "--seconds", "0.2",
+               "--slices", "2"]
+    out = subprocess.run(command, capture_output=True, text=True, timeout=900, check=True).stdout
     for part in ("copy", "descent", "expansion", "playout", "backup", "amaf", "bench playout"):
         line = next(x for x in out.splitlines() if x.strip().startswith(part))
         assert float(line.split()[-2].replace(",", "")) > 0, line

@@ -111,10 +111,10 @@ def tactics_of(board, color, vertex):
     return int(feats[np.flatnonzero(moves == board.geometry.parse(vertex))[0], fe.G_TACTICS])
 
 
-def test_the_learned_prior_tells_a_ladder_atari_from_an_atari():
-    board = with_stones(CHASE, {"B8": "X", "F3": "X"})  # both ways broken
-    assert tactics_of(board, WHITE, "E5") == fe.T_ATARI
-    assert tactics_of(with_stones(CHASE, {}), WHITE, "E5") == fe.T_ATARI_LADDER
+def test_an_atari_is_an_atari_whether_or_not_its_ladder_works():
+    # (reading it cost more than it told: see features.py)
+    assert tactics_of(with_stones(CHASE, {"B8": "X", "F3": "X"}), WHITE, "E5") == fe.T_ATARI
+    assert tactics_of(with_stones(CHASE, {}), WHITE, "E5") == fe.T_ATARI
 
 
 def test_the_learned_prior_tells_an_escape_into_a_ladder_from_an_escape():
