@@ -1,7 +1,7 @@
 """The search-to-bench ratio of several foogo checkouts, in alternated processes, for a noisy machine.
 
     python bench/search_speed_ab.py CHECKOUT [CHECKOUT ...] [--repeats 5] [--size 9] [--policy light]
-                                    [--knowledge learned] [--seconds 2]
+                                    [--knowledge learned] [--seconds 2] [--slices N]
 
 Each repeat starts one process per checkout, in turn. A process imports foogo from its checkout,
 warms up, then times on one thread by the CPU clock a `foogo bench` run and searches from the
@@ -13,6 +13,10 @@ median ratios with their range. A checkout is a directory holding the foogo pack
 `git worktree add /tmp/old HEAD~1`. Each child warms up with a short search before it times
 anything, but a checkout whose kernels were never compiled compiles them there, and one the
 warm-up misses would be compiled inside a timed run: run the script once before its figures count.
+
+--slices N takes each ratio by the sliced measure instead (bench/search_speed.py --slices: one search
+of --seconds grown in N analyze runs, each after bench playouts of the same time), from the empty
+board and from the middle game; the bench figure is then not reported.
 """
 
 from __future__ import annotations
@@ -36,6 +40,13 @@ from foogo.game import Game
 from search_speed import middle_game, search_rate
 size, policy, knowledge, seconds = int(sys.argv[3]), sys.argv[4], sys.argv[5], float(sys.argv[6])
 search_rate(Game(size), 0.3, policy, 0, knowledge)  # compile and warm up
+slices = int(sys.argv[7])
+if slices:
+    from search_speed import sliced_ratio
+    sliced_ratio(Game(size), 0.4, 2, policy, 0, knowledge)
+    ratios = [sliced_ratio(game, seconds, slices, policy, 2, knowledge)[0] for game in (Game(size), middle_game(size))]
+    print(json.dumps({"bench": 0.0, "empty": ratios[0], "middle": ratios[1]}))
+    sys.exit()
 bench = measure(size, None, 1, repeats=1, policy=policy, min_seconds=seconds)["playouts_per_cpu_second"]
 empty = search_rate(Game(size), seconds, policy, 2, knowledge)
 middle = search_rate(middle_game(size), seconds, policy, 2, knowledge)
@@ -46,7 +57,7 @@ print(json.dumps({"bench": bench, "empty": empty / bench, "middle": middle / ben
 def one_process(checkout: str, args: argparse.Namespace) -> dict:
     """The ratios measured by one child process importing foogo from `checkout`."""
     out = subprocess.run([sys.executable, "-c", _CHILD, os.path.abspath(checkout), HERE, str(args.size),
-                          args.policy, args.knowledge, str(args.seconds)],
+                          args.policy, args.knowledge, str(args.seconds), str(args.slices)],
                          capture_output=True, text=True, check=True, timeout=600)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -59,6 +70,7 @@ def main() -> None:
     parser.add_argument("--policy", default="light")
     parser.add_argument("--knowledge", default="learned")
     parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--slices", type=int, default=0, help="the sliced measure, in this many slices")
     args = parser.parse_args()
     runs: dict[str, list[dict]] = {c: [] for c in args.checkouts}
     for _ in range(args.repeats):
@@ -70,8 +82,9 @@ def main() -> None:
         for key in ("empty", "middle"):
             values = [r[key] for r in results]
             parts.append(f"{key} {statistics.median(values):.3f} ({min(values):.3f}..{max(values):.3f})")
-        print(f"{checkout}: {args.size}x{args.size} {args.policy} bench {bench:.0f}/CPU s; search/bench "
-              + "  ".join(parts), flush=True)
+        measure = f"sliced ({args.slices})" if args.slices else f"bench {bench:.0f}/CPU s;"
+        print(f"{checkout}: {args.size}x{args.size} {args.policy} {measure} search/bench " + "  ".join(parts),
+              flush=True)
 
 
 if __name__ == "__main__":
