@@ -181,8 +181,8 @@ def _free_at_once(s, P, w, p, c, x):
     """True if, after c plays p beside the string at x, that string plainly has three liberties or more
     once its owner moves: c's own string, extended at p, has p's empty neighbours; an opponent's,
     left one liberty by p, extends there and has that point's empty neighbours but p. No copy is
-    needed for that, and most ataris and escapes in open play end here (the chase would answer
-    ESCAPED at its first move)."""
+    needed for that, and most escapes in open play end here (the chase would answer ESCAPED at
+    its first move)."""
     if x == p or bk.color_at(s, P, x) == c:  # (the stone at x may be p's own)
         return _empty_beside(s, P, w, p, -1) >= 3
     count, liberty = bk.other_liberties(s, P, w, bk.head_of(s, P, x), p)
