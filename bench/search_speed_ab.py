@@ -39,14 +39,14 @@ from foogo.bench import measure
 from foogo.game import Game
 from search_speed import middle_game, search_rate
 size, policy, knowledge, seconds = int(sys.argv[3]), sys.argv[4], sys.argv[5], float(sys.argv[6])
-search_rate(Game(size), 0.3, policy, 0, knowledge)  # compile and warm up
 slices = int(sys.argv[7])
 if slices:
     from search_speed import sliced_ratio
-    sliced_ratio(Game(size), 0.4, 2, policy, 0, knowledge)
+    sliced_ratio(Game(size), 0.4, 2, policy, 0, knowledge)  # compile and warm up
     ratios = [sliced_ratio(game, seconds, slices, policy, 2, knowledge)[0] for game in (Game(size), middle_game(size))]
     print(json.dumps({"bench": 0.0, "empty": ratios[0], "middle": ratios[1]}))
     sys.exit()
+search_rate(Game(size), 0.3, policy, 0, knowledge)  # compile and warm up
 bench = measure(size, None, 1, repeats=1, policy=policy, min_seconds=seconds)["playouts_per_cpu_second"]
 empty = search_rate(Game(size), seconds, policy, 2, knowledge)
 middle = search_rate(middle_game(size), seconds, policy, 2, knowledge)

@@ -158,6 +158,16 @@ def _at(P, field, p):
 
 
 @inline
+def copy_position(s0, z0, s, z):
+    """(s, z) = (s0, z0): a position copied into arrays of its shape (a playout's or a chase's scratch),
+    in a kernel that may not allocate; two loops LLVM makes memcpys."""
+    for j in range(s0.shape[0]):
+        s[j] = s0[j]
+    for j in range(z0.shape[0]):
+        z[j] = z0[j]
+
+
+@inline
 def stride(s):
     """P, the length of every section of s (the padded point count)."""
     return np.int64(s[M_P])

@@ -96,8 +96,8 @@ def mover_code(s, p, c):
 
 
 @inline
-def tactics(s, z, zob, ls, lz, P, w, p, c):
-    """The TACTICS feature (T_*) of c at empty p; (ls, lz): scratch for the ladder reader (ladders.py)."""
+def tactics(s, P, w, p, c):
+    """The TACTICS class of c at empty p, ladders unread: an escape is T_SAVE (see ladder_tactics)."""
     if bk.no_stone_beside(s, P, p):
         return T_PLAIN
     capture1 = False
@@ -127,11 +127,20 @@ def tactics(s, z, zob, ls, lz, P, w, p, c):
     if self_atari(s, p, c):
         return T_SELF2 if joins else T_SELF1
     if saves:
-        plies = default_plies(np.int64(s[bk.M_SIZE]))
-        return T_SAVE_LADDERED if captured_after(s, z, zob, ls, lz, p, c, p, plies) else T_SAVE
+        return T_SAVE
     if ataris:
         return T_ATARI
     return T_PLAIN
+
+
+@inline
+def ladder_tactics(s, z, zob, ls, lz, P, w, p, c):
+    """The TACTICS feature (T_*) of c at empty p: tactics, with an escape that a ladder then takes
+    T_SAVE_LADDERED; (ls, lz): scratch for the ladder reader (ladders.py)."""
+    t = tactics(s, P, w, p, c)
+    if t == T_SAVE and captured_after(s, z, zob, ls, lz, p, c, p, default_plies(np.int64(s[bk.M_SIZE]))):
+        return T_SAVE_LADDERED
+    return t
 
 
 @inline
@@ -202,7 +211,7 @@ def move_features(s, z, zob, ls, lz, p, c, out):
     P = bk.stride(s)
     w = np.int64(s[bk.M_W])
     out[G_PATTERN] = mover_code(s, p, c)
-    out[G_TACTICS] = tactics(s, z, zob, ls, lz, P, w, p, c)
+    out[G_TACTICS] = ladder_tactics(s, z, zob, ls, lz, P, w, p, c)
     out[G_LAST] = distance_feature(s, p, np.int64(s[bk.M_LAST]))
     out[G_LAST2] = distance_feature(s, p, np.int64(s[bk.M_LAST2]))
     out[G_LINE] = line_feature(s, z, p)
@@ -215,7 +224,7 @@ def move_gamma(s, z, zob, ls, lz, p, c, gammas):
     P = bk.stride(s)
     w = np.int64(s[bk.M_W])
     g = gammas[OFFSETS[G_PATTERN] + mover_code(s, p, c)]
-    g *= gammas[OFFSETS[G_TACTICS] + tactics(s, z, zob, ls, lz, P, w, p, c)]
+    g *= gammas[OFFSETS[G_TACTICS] + ladder_tactics(s, z, zob, ls, lz, P, w, p, c)]
     g *= gammas[OFFSETS[G_LAST] + distance_feature(s, p, np.int64(s[bk.M_LAST]))]
     g *= gammas[OFFSETS[G_LAST2] + distance_feature(s, p, np.int64(s[bk.M_LAST2]))]
     g *= gammas[OFFSETS[G_LINE] + line_feature(s, z, p)]

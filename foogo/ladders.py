@@ -39,15 +39,6 @@ def default_plies(size):
 
 
 @inline
-def copy_position(s, z, ls, lz):
-    """(ls, lz) = (s, z): the scratch copy a chase is played on."""
-    for j in range(s.shape[0]):
-        ls[j] = s[j]
-    for j in range(z.shape[0]):
-        lz[j] = z[j]
-
-
-@inline
 def _touches_capturable(s, P, w, h, d):
     """True if a stone of string h (colour d) touches a string of the other colour in atari."""
     other = 3 - d
@@ -168,25 +159,12 @@ def chase(ls, lz, zob, x, plies, second):
 
 
 @inline
-def _empty_beside(s, P, w, q, skip):
-    """The empty neighbours of q other than skip."""
+def _empty_beside(s, P, w, q):
+    """The empty neighbours of q."""
     n = 0
     for r in (q - w, q - 1, q + 1, q + w):
-        n += (bk.color_at(s, P, r) == bk.EMPTY) & (r != skip)
+        n += bk.color_at(s, P, r) == bk.EMPTY
     return n
-
-
-@inline
-def _free_at_once(s, P, w, p, c, x):
-    """True if, after c plays p beside the string at x, that string plainly has three liberties or more
-    once its owner moves: c's own string, extended at p, has p's empty neighbours; an opponent's,
-    left one liberty by p, extends there and has that point's empty neighbours but p. No copy is
-    needed for that, and most escapes in open play end here (the chase would answer ESCAPED at
-    its first move)."""
-    if x == p or bk.color_at(s, P, x) == c:  # (the stone at x may be p's own)
-        return _empty_beside(s, P, w, p, -1) >= 3
-    count, liberty = bk.other_liberties(s, P, w, bk.head_of(s, P, x), p)
-    return count == 1 and _empty_beside(s, P, w, liberty, p) >= 3
 
 
 @inline
@@ -194,10 +172,12 @@ def captured_after(s, z, zob, ls, lz, p, c, x, plies):
     """True if, after c plays empty p in position (s, z) (PASS: at once), the string holding the stone
     at x is taken by a ladder (chase, each of the attacker's first two ataris when it has two); (s, z)
     unchanged, (ls, lz) scratch."""
-    if p != bk.PASS and _free_at_once(s, bk.stride(s), np.int64(s[bk.M_W]), p, c, x):
+    # the string p itself joins has at least p's empty neighbours as liberties: with three it is plainly
+    # free, no copy needed (most escapes in open play end here; the chase would answer ESCAPED at once)
+    if x == p and _empty_beside(s, bk.stride(s), np.int64(s[bk.M_W]), p) >= 3:
         return False
     for second in (False, True):
-        copy_position(s, z, ls, lz)
+        bk.copy_position(s, z, ls, lz)
         if p != bk.PASS:
             bk.play_inline(ls, lz, zob, p, c)
         if bk.color_at(ls, bk.stride(ls), x) == bk.EMPTY:  # p took it (a suicide)

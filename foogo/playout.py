@@ -138,10 +138,7 @@ def _batch_into(s0, z0, s, z, rng, no_trace, no_owners, zob, seed, first, cap, s
                 policy, table):
     """The loop of a batch, with any chooser (see play_out_with), on the caller's scratch arrays."""
     for i in range(scores.shape[0]):
-        for j in range(s0.shape[0]):
-            s[j] = s0[j]
-        for j in range(z0.shape[0]):
-            z[j] = z0[j]
+        bk.copy_position(s0, z0, s, z)
         seed_rng(rng, seed, first + i)
         scores[i], moves[i], capped[i] = play_out_with(s, z, zob, rng, cap, no_trace, no_owners, chooser,
                                                        policy, table, NO_REPLIES)

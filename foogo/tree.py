@@ -166,22 +166,21 @@ def prior_visits(kind, n0):
 
 
 # the rules' prior kind of each tactics feature (features.T_*): an atari is plain here
-_TACTICS_KIND = np.array([K_PLAIN, K_CAPTURE, K_CAPTURE, K_SAVE, K_PLAIN, K_RISKY, K_RISKY, K_SAVE])
-# (the rules' prior reads no ladders: an escape into one is an escape)
+_TACTICS_KIND = np.array([K_PLAIN, K_CAPTURE, K_CAPTURE, K_SAVE, K_PLAIN, K_RISKY, K_RISKY])  # (no ladders read)
 
 
 @inline
-def prior(s, z, zob, ls, lz, p, c, last, params, table):
+def prior(s, z, p, c, last, params, table):
     """The kind of prior (K_*) Go knowledge gives c playing p in position s: captures, atari
     escapes, self-atari, the neighbourhood of the last move (with the heavy policy, a move there
-    matching one of its 3x3 patterns), an empty edge far from stones. (ls, lz): the ladder reader's scratch."""
+    matching one of its 3x3 patterns), an empty edge far from stones."""
     if p == PASS:
         return K_PASS
     P = bk.stride(s)
     w = np.int64(s[bk.M_W])
     kind = K_PLAIN
     if not bk.no_stone_beside(s, P, p):  # tactics need a stone beside p
-        kind = _TACTICS_KIND[fe.tactics(s, z, zob, ls, lz, P, w, p, c)]
+        kind = _TACTICS_KIND[fe.tactics(s, P, w, p, c)]
         if kind != K_PLAIN:
             return kind
     if last >= 0:
@@ -288,7 +287,7 @@ def expand(ni, nh, ei, ef, ek, meta, s, z, zob, ls, lz, c, moves, nmoves, params
     if nmoves >= 0:
         for i in range(nmoves):
             p = np.int64(moves[i])
-            kind = prior(s, z, zob, ls, lz, p, c, last, params, table) if rules else K_PLAIN
+            kind = prior(s, z, p, c, last, params, table) if rules else K_PLAIN
             _set_edge(ei, ef, ek, at + p, p, kind, n0)
     else:
         nw = s[bk.M_NW]
@@ -299,7 +298,7 @@ def expand(ni, nh, ei, ef, ek, meta, s, z, zob, ls, lz, c, moves, nmoves, params
                 p = i * 64 + np.int64(trailing_zeros(word))
                 word &= word - ONE
                 if fe.may_consider(s, P, p, c):
-                    kind = prior(s, z, zob, ls, lz, p, c, last, params, table) if rules else K_PLAIN
+                    kind = prior(s, z, p, c, last, params, table) if rules else K_PLAIN
                     _set_edge(ei, ef, ek, at + p, p, kind, n0)
     if not rules:
         _rate_learned(s, z, zob, ls, lz, c, ei, ef, ek, first, first + count - 1, n0, gammas)
@@ -677,10 +676,7 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, 
         return 0
     for _ in range(count):
         clock = _clock()
-        for j in range(root_s.shape[0]):
-            s[j] = root_s[j]
-        for j in range(root_z.shape[0]):
-            z[j] = root_z[j]
+        bk.copy_position(root_s, root_z, s, z)
         clock = _charge(meta, C_COPY, clock)
         node = root
         depth = 0

@@ -89,12 +89,10 @@ def test_a_ladder_across_the_largest_board_is_read_to_its_end():
     # black C3, white to play: one way runs into the lower left corner, which a black B2 breaks; the other
     # runs up the diagonal to the upper right corner of 25x25 (90-odd moves), unless a black stone waits there
     size = 25
+    empty = "\n".join([" ".join(["."] * size)] * size)
 
     def board(stones):
-        rows = [["."] * size for _ in range(size)]
-        for vertex, stone in {"C3": "X", "D3": "O", "C2": "O", "B4": "O", **stones}.items():
-            rows[size - int(vertex[1:])]["ABCDEFGHJKLMNOPQRSTUVWXYZ".index(vertex[0])] = stone
-        return board_from_ascii("\n".join(" ".join(r) for r in rows))
+        return with_stones(empty, {"C3": "X", "D3": "O", "C2": "O", "B4": "O", **stones})
 
     assert ladder_captured(board({}), "C3")
     assert ladder_captured(board({"B2": "X"}), "C3")

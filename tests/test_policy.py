@@ -473,10 +473,9 @@ def test_heavy_priors_rate_a_pattern_move_above_a_plain_neighbour():
     params[tk.P_PRIOR] = 10.0
     hane, plain = board.geometry.parse("C5"), board.geometry.parse("E6")
     assert pol.matches_pattern(s, hane, BLACK, TABLE) and not pol.matches_pattern(s, plain, BLACK, TABLE)
-    zob, ls, lz = board.geometry.zobrist, s.copy(), z.copy()  # the ladder reader's keys and scratch
-    light = [tk.prior(s, z, zob, ls, lz, p, BLACK, last(board), params, TABLE) for p in (hane, plain)]
+    light = [tk.prior(s, z, p, BLACK, last(board), params, TABLE) for p in (hane, plain)]
     params[tk.P_POLICY] = pol.HEAVY
-    heavy = [tk.prior(s, z, zob, ls, lz, p, BLACK, last(board), params, TABLE) for p in (hane, plain)]
+    heavy = [tk.prior(s, z, p, BLACK, last(board), params, TABLE) for p in (hane, plain)]
     assert light[0] == light[1] == heavy[1] == tk.K_NEAR
     assert heavy[0] == tk.K_PATTERN
     assert tk.KIND_VALUE[tk.K_PATTERN] > tk.KIND_VALUE[tk.K_NEAR]
