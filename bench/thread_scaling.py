@@ -1,0 +1,110 @@
+"""How playouts scale with threads: N threads against one, alternated in one run, by the wall clock.
+
+    python bench/thread_scaling.py [--sizes 9,19] [--threads 2] [--repeats 5] [--min-seconds 2]
+                                   [--policy light]
+
+For each size the same seeded playouts run on one thread, then on N threads (N times as many, so
+both runs last about as long), --repeats times alternated; each pair gives the ratio of their
+playouts per wall-clock second, and the table gives the median and min..max of those ratios. A
+machine's drift moves both runs of a pair alike, which comparing separate runs (one thread by the
+CPU clock, several by the wall clock, as bench/throughput.py's table does) does not cancel.
+
+Two more columns tell why a ratio falls short of N: "per core", the N-thread run's playouts per
+CPU second of this process over the one-thread run's (below 1: the threads slow each other, through
+shared caches or memory), and "others", the CPU the rest of the machine used during the N-thread
+runs, from /proc/stat, as a share of the cores (above 0: other processes took cores from ours).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import statistics
+import time
+
+from foogo import Board
+from foogo.bench import machine
+from foogo.playout import run_playouts
+
+BUSY_FIELDS = (0, 1, 2, 5, 6, 7)  # user, nice, system, irq, softirq, steal: /proc/stat's cpu line
+
+
+def busy_seconds() -> float | None:
+    """CPU seconds the whole machine has been busy (all cores), from /proc/stat; None off Linux."""
+    try:
+        with open("/proc/stat") as f:
+            fields = f.readline().split()[1:]
+    except OSError:
+        return None
+    ticks = os.sysconf("SC_CLK_TCK")
+    return sum(int(fields[i]) for i in BUSY_FIELDS) / ticks
+
+
+def timed(board, count: int, threads: int, policy: str) -> tuple[float, float, float | None]:
+    """(wall seconds, this process's CPU seconds, other processes' CPU seconds) of one run."""
+    busy = busy_seconds()
+    cpu = time.process_time()
+    batch = run_playouts(board, count, seed=0, threads=threads, policy=policy)
+    cpu = time.process_time() - cpu
+    others = None
+    if busy is not None:
+        after = busy_seconds()
+        assert after is not None
+        others = max(0.0, after - busy - cpu)
+    return batch.seconds, cpu, others
+
+
+def measure(size: int, threads: int, repeats: int, min_seconds: float, policy: str) -> dict:
+    """The alternated runs of one size: per pair the wall-clock ratio, the per-core ratio and the
+    others' share of the cores during the N-thread run."""
+    board = Board(size)
+    run_playouts(board, 2000, seed=1, threads=threads, policy=policy)  # compile or load, start threads
+    count = 1000
+    while True:
+        seconds = run_playouts(board, count, seed=2, policy=policy).seconds
+        if seconds >= 0.5:
+            break
+        count *= 2
+    count = int(count * min_seconds / seconds) + 1
+    ratios, per_core, others = [], [], []
+    for _ in range(repeats):
+        wall1, cpu1, _ = timed(board, count, 1, policy)
+        wall_n, cpu_n, other = timed(board, threads * count, threads, policy)
+        ratios.append((threads * count / wall_n) / (count / wall1))
+        per_core.append((threads * count / cpu_n) / (count / cpu1))
+        if other is not None:
+            others.append(other / (wall_n * threads))
+    return {"size": size, "threads": threads, "playouts": count, "ratios": ratios, "per_core": per_core,
+            "others": others, "one_thread_rate": count / wall1}
+
+
+def spread(values: list[float], digits: int = 2) -> str:
+    """median (min..max)."""
+    if not values:
+        return "n/a"
+    return f"{statistics.median(values):.{digits}f} ({min(values):.{digits}f}..{max(values):.{digits}f})"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="9,19")
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--min-seconds", type=float, default=2.0)
+    parser.add_argument("--policy", default="light", choices=("light", "heavy"))
+    args = parser.parse_args()
+    rows = [measure(int(size), args.threads, args.repeats, args.min_seconds, args.policy)
+            for size in args.sizes.split(",")]
+    print(f"{machine()}, {datetime.date.today().isoformat()}, {args.policy} playouts, {args.repeats} alternated "
+          f"pairs of runs of >= {args.min_seconds:g} s, median (min..max)")
+    print()
+    print(f"| size | threads | {args.threads} threads / 1 (wall) | per core | others' share of the cores |")
+    print("|---:|---:|---:|---:|---:|")
+    for r in rows:
+        print(f"| {r['size']}x{r['size']} | {r['threads']} | {spread(r['ratios'])} | {spread(r['per_core'])} | "
+              f"{spread(r['others'], 3)} |")
+
+
+if __name__ == "__main__":
+    main()
