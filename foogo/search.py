@@ -45,6 +45,7 @@ from .features import GAMMAS, LEARNED_PATTERN_TABLE
 from .geometry import BLACK, PASS, RESIGN, WHITE, geometry, parse_color
 from .playout import NO_REPLIES, custom_policy_function, move_cap, policy_kind
 from .policy import PATTERN_TABLE, POLICIES, policy_id  # noqa: F401 (POLICIES: this module's API)
+from .shared_root import SharedRoot
 
 DEFAULT_PLAYOUTS = 5000
 PLAYOUT_PATTERNS = {"mogo": PATTERN_TABLE, "learned": LEARNED_PATTERN_TABLE}  # SearchConfig.playout_patterns
@@ -93,6 +94,7 @@ class SearchConfig:
     # bench/learn_gammas.py: 53.8% of 200 games against Pachi where "rules" won 20.5%, README) or
     # "rules" (captures, escapes, shapes: tree.prior)
     replies: bool = False  # last good replies in the playouts (Drake's LGRF-1: tree.learn_replies)
+    share_root: bool = False  # with threads, each tree's root sees every tree's statistics (shared_root.py)
     memory_mb: int | None = None  # cap on the trees' memory, all threads together (foogo gtp --memory);
     # None: default_memory_mb(board size)
 
@@ -340,6 +342,10 @@ class _Tree:
         first, count = ni[root, tk.FIRST], ni[root, tk.COUNT]
         return first, count, ei[tk.MOVE, first:first + count] != tk.DISABLED
 
+    def root_enabled(self) -> np.ndarray:
+        """The mask of the root's enabled edges among all its edges."""
+        return self._root_slice()[2]
+
     def root_edges(self):
         """(moves, real visits, real wins) of the root's enabled edges."""
         ni, nh, ei, ef, ek, meta = self.arrays
@@ -387,6 +393,7 @@ class Search:
     def __init__(self, config: SearchConfig | None = None):
         self.config = config or SearchConfig()
         self._trees: list[_Tree] = []
+        self._shared: SharedRoot | None = None  # while a search shares its trees' roots
         self._geometry = None
 
     def new_game(self) -> None:
@@ -465,6 +472,8 @@ class Search:
         self._ensure_trees(board.geometry, playouts)
         for tree in self._trees:
             tree.set_root(board, color, legal, params)
+        shared = SharedRoot(self._trees) if self.config.share_root and len(self._trees) > 1 else None
+        self._shared = shared
         deadline = start + seconds if seconds is not None else None
         threads = len(self._trees)
         quota = [None] * threads
@@ -511,17 +520,24 @@ class Search:
                     return
                 if tree.meta[tk.FULL]:
                     tree.collect()
+                if shared is not None:
+                    shared.turn(k)
 
-        if progress is None and threads == 1:
-            work(0)
-        else:
-            with ThreadPoolExecutor(max_workers=threads) as pool:
-                futures = [pool.submit(work, k) for k in range(threads)]
-                while progress is not None and not all(f.done() for f in futures):
-                    time.sleep(interval)
-                    progress(self._result(board, color, start, decide=False))
-                for f in futures:
-                    f.result()
+        try:
+            if progress is None and threads == 1:
+                work(0)
+            else:
+                with ThreadPoolExecutor(max_workers=threads) as pool:
+                    futures = [pool.submit(work, k) for k in range(threads)]
+                    while progress is not None and not all(f.done() for f in futures):
+                        time.sleep(interval)
+                        progress(self._result(board, color, start, decide=False))
+                    for f in futures:
+                        f.result()
+        finally:
+            if shared is not None:
+                shared.end()
+            self._shared = None
         result = self._result(board, color, start, decide=decide)
         result.stopped = why[0]
         return result
@@ -537,8 +553,15 @@ class Search:
         visits: dict[int, float] = {}
         wins: dict[int, float] = {}
         per_tree = []
-        for tree in self._trees:
-            moves, rn, rw = tree.root_edges()
+        shared = self._shared
+        for k, tree in enumerate(self._trees):
+            if shared is None:
+                moves, rn, rw = tree.root_edges()
+            else:
+                with shared.lock:  # the tree's own statistics: its rows less what it imported
+                    moves, rn, rw = tree.root_edges()
+                    dn, dw = shared.own_visits_wins(k, tree.root_enabled())
+                rn, rw = rn - dn, rw - dw
             own = dict(zip(moves.tolist(), rn.tolist()))
             per_tree.append(own)
             for m, w in zip(moves.tolist(), rw.tolist()):

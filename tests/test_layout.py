@@ -58,10 +58,11 @@ LAYERS = {
     "jit": 0, "bits": 0, "intervals": 0, "numbers": 0,
     "geometry": 1, "render": 2, "board_kernels": 3, "board": 3, "policy": 4, "playout": 5, "features": 5, "ladders": 5,
     "game": 6,
-    "tree": 7, "search": 7, "gtp": 8, "match": 8, "stats": 8, "bench": 8, "cli": 9,
+    "tree": 7, "shared_root": 7, "search": 7, "gtp": 8, "match": 8, "stats": 8, "bench": 8, "cli": 9,
 }
-GROUPS = {"board_kernels": "board", "tree": "search", "bits": "jit", "ladders": "features"}  # kernels with
-# their drivers; bit intrinsics with the compiler set-up; the ladder reader with the features that read it
+GROUPS = {"board_kernels": "board", "tree": "search", "shared_root": "search", "bits": "jit",
+          "ladders": "features"}  # kernels with their drivers, and root sharing with the search that
+# drives it; bit intrinsics with the compiler set-up; the ladder reader with the features that read it
 
 
 def foogo_imports(path):

@@ -59,6 +59,9 @@ def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser
                              "(default learned)")
     tuning.add_argument("--replies", action="store_true", default=None,
                         help="playouts play last good replies (LGRF-1), learned by the search (default off)")
+    tuning.add_argument("--share-root", action="store_true", default=None,
+                        help="with several threads, each thread's tree sees every tree's root statistics "
+                             "(default off)")
     return parser
 
 
@@ -91,7 +94,8 @@ def run(args) -> int:
                                                 ("equiv", args.equiv), ("uct", args.uct),
                                                 ("knowledge", args.knowledge),
                                                 ("playout_patterns", args.playout_patterns),
-                                                ("replies", args.replies)) if value is not None}
+                                                ("replies", args.replies),
+                                                ("share_root", args.share_root)) if value is not None}
     if args.sgf_max_bytes < 1 or args.sgf_max_moves < 1:
         print("foogo gtp: --sgf-max-bytes and --sgf-max-moves must be at least 1", file=sys.stderr)
         return 2

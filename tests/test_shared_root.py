@@ -1,0 +1,104 @@
+"""Root sharing between root-parallel trees (shared_root.py): each tree's root sees every tree's own
+statistics during a search, and every playout is counted once in what the search reports and keeps."""
+
+import numpy as np
+
+from foogo import BLACK, Board
+from foogo import tree as tk
+from foogo.search import Search, SearchConfig
+from foogo.shared_root import SharedRoot
+
+
+def legal(board, color):
+    return [p for p in board.geometry.points if board.is_legal(color, int(p))]
+
+
+def root_real(tree):
+    """(real visits, real wins, AMAF visits) summed over the tree's root edges."""
+    ni, nh, ei, ef, ek, meta = tree.arrays
+    root = int(meta[tk.ROOT])
+    first, count = int(ni[root, tk.FIRST]), int(ni[root, tk.COUNT])
+    rn, rw = tk.real_stats(ef, ek, first, count, tree.n0)
+    keep = ei[tk.MOVE, first:first + count] != tk.DISABLED
+    return float(rn.sum()), float(rw.sum()), float(ef[tk.AN, first:first + count][keep].sum())
+
+
+def two_trees(playouts=200):
+    """A two-thread search whose trees hold a root for the empty 9x9 board (a search without sharing)."""
+    board = Board(9)
+    search = Search(SearchConfig(playouts=playouts, threads=2, seed=3))
+    search.genmove(board, BLACK, 7.0, legal(board, BLACK))
+    return board, search
+
+
+def test_a_turn_adds_the_other_trees_own_statistics_and_end_takes_them_out():
+    board, search = two_trees()
+    params = search._params(board, 7.0)
+    a, b = search._trees
+    before_a, before_b = root_real(a), root_real(b)
+    shared = SharedRoot(search._trees)
+    a.run(120, params)
+    shared.turn(0)  # a publishes 120 iterations and has nothing to take in
+    assert root_real(a)[0] == before_a[0] + 120
+    b.run(50, params)
+    shared.turn(1)  # b publishes 50 and takes in a's 120
+    assert root_real(b)[0] == before_b[0] + 50 + 120
+    a.run(30, params)
+    shared.turn(0)  # a publishes 30 more and takes in b's 50
+    assert root_real(a)[0] == before_a[0] + 150 + 50
+    shared.turn(0)  # a second turn with nothing new changes nothing
+    assert root_real(a)[0] == before_a[0] + 150 + 50
+    gained_a = [x - y for x, y in zip(root_real(a), before_a)]
+    gained_b = [x - y for x, y in zip(root_real(b), before_b)]
+    assert gained_a[1] > 0 and gained_a[2] > gained_b[2] > 0  # wins and AMAF visits travel as well
+    shared.end()
+    assert root_real(a)[0] == before_a[0] + 150
+    assert root_real(b)[0] == before_b[0] + 50
+    for tree in (a, b):
+        ni, nh, ei, ef, ek, meta = tree.arrays
+        root = int(meta[tk.ROOT])
+        assert ni[root, tk.BEST] == -1  # its statistics changed: chosen again at the next descent
+
+
+def test_own_statistics_are_what_the_search_reports_while_it_runs():
+    board, search = two_trees()
+    params = search._params(board, 7.0)
+    shared = SharedRoot(search._trees)
+    search._shared = shared
+    before, _, _ = search._root_totals()
+    for k, tree in enumerate(search._trees):
+        tree.run(100, params)
+        shared.turn(k)
+    shared.turn(0)
+    visits, _, per_tree = search._root_totals()
+    assert sum(visits.values()) == sum(before.values()) + 200
+    search._shared = None
+    shared.end()
+    assert search._root_totals()[0] == visits
+
+
+def test_a_shared_search_counts_every_playout_once_and_keeps_own_statistics():
+    board = Board(9)
+    search = Search(SearchConfig(playouts=3000, threads=2, seed=5, share_root=True))
+    first = search.genmove(board, BLACK, 7.0, legal(board, BLACK))
+    assert first.playouts == 3000 and sum(first.visits.values()) == 3000
+    assert [root_real(tree)[0] for tree in search._trees] == [1500, 1500]
+    second = search.genmove(board, BLACK, 7.0, legal(board, BLACK))  # the same roots, continued
+    assert sum(second.visits.values()) == 6000
+    assert [root_real(tree)[0] for tree in search._trees] == [3000, 3000]
+
+
+def test_shared_trees_agree_more_on_their_best_move():
+    # with the root shared, both trees spend their playouts below the same moves: their visit
+    # distributions over the root's moves come much closer than two independent trees'
+    def distance(share):
+        board = Board(9)
+        search = Search(SearchConfig(playouts=6000, threads=2, seed=7, share_root=share, policy="light"))
+        search.genmove(board, BLACK, 7.0, legal(board, BLACK))
+        _, _, per_tree = search._root_totals()
+        moves = sorted(set(per_tree[0]) | set(per_tree[1]))
+        a = np.array([per_tree[0].get(m, 0.0) for m in moves])
+        b = np.array([per_tree[1].get(m, 0.0) for m in moves])
+        return float(np.abs(a / a.sum() - b / b.sum()).sum())
+
+    assert distance(True) < distance(False)
