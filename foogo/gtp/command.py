@@ -59,9 +59,9 @@ def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser
                              "(default learned)")
     tuning.add_argument("--replies", action="store_true", default=None,
                         help="playouts play last good replies (LGRF-1), learned by the search (default off)")
-    tuning.add_argument("--share-root", action="store_true", default=None,
+    tuning.add_argument("--share-root", action=argparse.BooleanOptionalAction, default=None,
                         help="with several threads, each thread's tree sees every tree's root statistics "
-                             "(default off)")
+                             "(default on; --no-share-root: independent trees)")
     return parser
 
 
