@@ -76,7 +76,7 @@ def measure(size: int, threads: int, repeats: int, min_seconds: float, policy: s
         if other is not None:
             others.append(other / (wall_n * threads))
     return {"size": size, "threads": threads, "playouts": count, "ratios": ratios, "per_core": per_core,
-            "others": others, "one_thread_rate": count / wall1}
+            "others": others}
 
 
 def spread(values: list[float], digits: int = 2) -> str:

@@ -336,15 +336,20 @@ class _Tree:
         self.iterations += done
         return done
 
+    def root_block(self) -> tuple[int, int, int]:
+        """(root node, its first edge, its edge count): its statistic rows are ef[:, first:first + count]."""
+        ni, nh, ei, ef, ek, meta = self.arrays
+        root = int(meta[tk.ROOT])
+        return root, int(ni[root, tk.FIRST]), int(ni[root, tk.COUNT])
+
     def _root_slice(self):
         """(first edge, edge count, enabled mask) of the root's edges."""
         ni, nh, ei, ef, ek, meta = self.arrays
-        root = meta[tk.ROOT]
-        first, count = ni[root, tk.FIRST], ni[root, tk.COUNT]
+        _, first, count = self.root_block()
         return first, count, ei[tk.MOVE, first:first + count] != tk.DISABLED
 
     def root_enabled(self) -> np.ndarray:
-        """The mask of the root's enabled edges among all its edges."""
+        """The mask of the root's enabled edges among all its edges (root_edges' order)."""
         return self._root_slice()[2]
 
     def root_edges(self):
@@ -554,15 +559,9 @@ class Search:
         visits: dict[int, float] = {}
         wins: dict[int, float] = {}
         per_tree = []
-        shared = self._shared
+        shared = self._shared  # while a shared search runs, each tree's own statistics
         for k, tree in enumerate(self._trees):
-            if shared is None:
-                moves, rn, rw = tree.root_edges()
-            else:
-                with shared.lock:  # the tree's own statistics: its rows less what it imported
-                    moves, rn, rw = tree.root_edges()
-                    dn, dw = shared.own_visits_wins(k, tree.root_enabled())
-                rn, rw = rn - dn, rw - dw
+            moves, rn, rw = tree.root_edges() if shared is None else shared.own_root_edges(k)
             own = dict(zip(moves.tolist(), rn.tolist()))
             per_tree.append(own)
             for m, w in zip(moves.tolist(), rw.tolist()):

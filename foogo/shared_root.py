@@ -13,7 +13,7 @@ deeper there. Only the root is shared: below it each tree keeps its own statisti
 A tree's root rows are therefore base (what they held when the search began: the prior, and any
 reused statistics) + own (its iterations this search) + imported (the others' own, as of its last
 turn). Everything that reports the search (the chosen move, win rates, the early stop) reads own
-only (`imported`), and `end` takes the imported part out again, so that the rows a tree keeps for
+only (`own_root_edges`), and `end` takes the imported part out again, so that the rows a tree keeps for
 the next search, and the totals summed over trees, count every playout once.
 
 Turns take a lock and run between a tree's batches, in the tree's own thread, so a tree's rows
@@ -30,13 +30,6 @@ import numpy as np
 from . import tree as tk
 
 
-def _root_rows(tree):
-    """(node, first edge, edge count) of a _Tree's root: its rows are ef[:, first:first + count]."""
-    ni, nh, ei, ef, ek, meta = tree.arrays
-    root = int(meta[tk.ROOT])
-    return root, int(ni[root, tk.FIRST]), int(ni[root, tk.COUNT])
-
-
 class SharedRoot:
     """The root statistics that a search's trees (search._Tree, roots set to the same position) share."""
 
@@ -44,7 +37,7 @@ class SharedRoot:
         """Begin sharing: the trees' roots are set and no thread runs yet."""
         self.trees = trees
         self.lock = threading.Lock()
-        counts = {_root_rows(tree)[2] for tree in trees}
+        counts = {tree.root_block()[2] for tree in trees}
         if len(counts) != 1:
             raise ValueError("the trees' roots have different edge counts")
         count = counts.pop()
@@ -52,7 +45,7 @@ class SharedRoot:
         self.base = []
         for tree in trees:
             ni, nh, ei, ef, ek, meta = tree.arrays
-            _, first, _ = _root_rows(tree)
+            _, first, _ = tree.root_block()
             self.enabled &= ei[tk.MOVE, first:first + count] != tk.DISABLED
             self.base.append(ef[:, first:first + count].astype(np.float64))
         self.pool = np.zeros((4, count))  # every tree's own statistics, as published
@@ -63,7 +56,7 @@ class SharedRoot:
         """Tree k publishes its own statistics and takes in the others' (call between its batches)."""
         tree = self.trees[k]
         ni, nh, ei, ef, ek, meta = tree.arrays
-        root, first, count = _root_rows(tree)
+        root, first, count = tree.root_block()
         rows = ef[:, first:first + count]
         with self.lock:
             own = (rows - self.base[k] - self.imported[k]) * self.enabled
@@ -74,17 +67,20 @@ class SharedRoot:
             self.imported[k] = others
             ni[root, tk.BEST] = -1  # its statistics changed: the next descent chooses again
 
-    def own_visits_wins(self, k: int, keep: np.ndarray):
-        """(visits, wins) that tree k imported, on its enabled root edges (`keep`), to be taken from its
-        rows' real statistics; call under `lock` together with reading the rows."""
-        imported = self.imported[k]
-        return imported[tk.N][keep], imported[tk.W][keep]
+    def own_root_edges(self, k: int):
+        """Tree k's root_edges (moves, real visits, real wins) less what it imported: its own."""
+        tree = self.trees[k]
+        with self.lock:  # rows and imported as of the same turn
+            moves, visits, wins = tree.root_edges()
+            keep = tree.root_enabled()
+            imported = self.imported[k]
+            return moves, visits - imported[tk.N][keep], wins - imported[tk.W][keep]
 
     def end(self) -> None:
         """Take every tree's imported statistics out of its root rows (no thread runs any more)."""
         for k, tree in enumerate(self.trees):
             ni, nh, ei, ef, ek, meta = tree.arrays
-            root, first, count = _root_rows(tree)
+            root, first, count = tree.root_block()
             ef[:, first:first + count] -= self.imported[k].astype(np.float32)
             self.imported[k][:] = 0
             ni[root, tk.BEST] = -1

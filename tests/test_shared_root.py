@@ -26,7 +26,7 @@ def root_real(tree):
 def two_trees(playouts=200):
     """A two-thread search whose trees hold a root for the empty 9x9 board (a search without sharing)."""
     board = Board(9)
-    search = Search(SearchConfig(playouts=playouts, threads=2, seed=3))
+    search = Search(SearchConfig(playouts=playouts, threads=2, seed=3, share_root=False))
     search.genmove(board, BLACK, 7.0, legal(board, BLACK))
     return board, search
 
