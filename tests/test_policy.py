@@ -173,6 +173,101 @@ def test_atari_answer_is_what_heavy_playouts_play():
     assert found["D4"] >= 1000 * pol.ATARI_PERMIL / 1000 - 40
 
 
+# ---------------------------------------------------------------- (b2) two liberties
+
+def two_liberty_draws(board, color=BLACK, n=200):
+    return draws(board, lambda s, z, c, r: pol.two_liberty_move(s, z, c, last(board), r), color, n=n)
+
+
+def test_two_liberty_rule_ataris_the_last_moves_string_from_either_side():
+    board = board_from_ascii("""
+        . . . . . . .
+        . . . . . . .
+        . . . X . . .
+        . . X . . . .
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+    """)
+    board.play(WHITE, "D4")  # liberties E4 and D3; black's own strings keep three each
+    found = two_liberty_draws(board)
+    assert set(found) == {"E4", "D3"} and min(found.values()) > 60
+
+
+def test_two_liberty_rule_leaves_a_string_safe_by_miai():
+    board = board_from_ascii("""
+        . . . . . . .
+        . . . . . . .
+        . . . X . . .
+        . . X . . O .
+        . . . . . . .
+        . . . O . . .
+        . . . . . . .
+    """)
+    board.play(WHITE, "D4")  # an atari at E4 connects out at D3 to D2, and the other way to F4
+    assert two_liberty_draws(board, n=20) == {"pass": 20}
+
+
+def test_two_liberty_rule_extends_where_liberties_grow_not_where_they_do_not():
+    board = board_from_ascii("""
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+        . . . O . . .
+        . . O X . . .
+        . . O X . . .
+        . . O . . . .
+    """)
+    board.play(WHITE, "E3")  # D3-D2 has E2 and D1: D1 would leave two liberties (E1 and E2)
+    assert two_liberty_draws(board) == {"E2": 200}
+
+
+def test_two_liberty_rule_never_plays_a_self_atari():
+    board = board_from_ascii("""
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+        O O O . . . .
+        X X . O . . .
+    """)
+    board.play(WHITE, "A3")  # A1-B1 has C1 and... only C1: in atari, rule (b)'s business
+    assert two_liberty_draws(board, n=20) == {"pass": 20}
+
+
+def test_two_liberty_rule_ignores_the_last_move_when_it_was_a_suicide():
+    board = board_from_ascii("""
+        . . . . .
+        . . . . .
+        . . . . .
+        X . . . .
+        . X . . .
+    """, to_move=WHITE)
+    s, z = board._state()
+    a1 = board.geometry.parse("A1")
+    bk.play(s, z, board.geometry.zobrist, a1, WHITE)  # a playout's suicide: A1 is empty again
+    assert board.color_at("A1") == bk.EMPTY and last(board) == a1
+    # A1 holds no string to read; black's A2 and B1 keep three liberties each
+    found = draws(board, lambda s_, z_, c, r: pol.two_liberty_move(s_, z_, c, a1, r), BLACK, n=20)
+    assert found == {"pass": 20}
+
+
+def test_two_liberty_rule_is_what_heavy_playouts_play_after_captures_and_ataris():
+    board = board_from_ascii("""
+        . . . . . . .
+        . . . . . . .
+        . . . X . . .
+        . . X . . . .
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+    """)
+    board.play(WHITE, "D4")
+    found = draws(board, lambda s, z, c, r: pol.choose_heavy(s, z, c, r, TABLE), BLACK, n=1000)
+    assert found["E4"] + found["D3"] >= 1000 * pol.TWO_LIBERTY_PERMIL / 1000 - 40
+
+
 # ---------------------------------------------------------------- (d) self-atari
 
 SELF_ATARI = """
