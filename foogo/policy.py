@@ -13,7 +13,7 @@ Randomness is a xorshift64* stream per playout, seeded from (seed, playout
 index) by splitmix64 (`seed_rng`), so playout i of a run is the same whatever
 the thread count. The playout loop itself is in playout.py, above this module.
 
-The rules, in MoGo's and Pachi's order. Each of (a)-(c), (b2) among them, looks only around the
+The rules, in MoGo's and Pachi's order. Each of (a)-(c) looks only around the
 last move (none after a pass or on an empty history), runs with the probability
 given below, and falls through to the next when it does not run or finds
 nothing; every candidate is also checked against playable(c) minus ko.
@@ -23,12 +23,6 @@ nothing; every candidate is also checked against playable(c) minus ko.
                 attacker in atari, or extend on the last liberty when that leaves
                 the string >= 2 liberties or captures; one of these at random
                 (ATARI_PERMIL).
-  (b2) two liberties  strings with two liberties at the last move: the last
-                move's own (an atari on it, unless it can connect out on one liberty
-                and connect or extend on the other: Pachi's miai test) and c's strings
-                beside it (an extension that gains liberties or connects out), never a
-                self-atari; one at random (TWO_LIBERTY_PERMIL). Moggy's 2-liberty
-                check, without its counter-ataris and throw-in fallbacks.
   (c) patterns  an empty point of the 3x3 block around the last move whose own
                 3x3 neighbourhood is one of MoGo's hane / cut / edge shapes (as
                 Pachi and michi list them), unless it is a self-atari; at random
@@ -53,7 +47,7 @@ loads) rather than maintained incrementally: that would need a 16-bit word per
 point kept by every stone placed and removed in board_kernels, on every move of
 every playout, for a table read at most 8 times a move.
 
-What the heavy policy is not: no ladders, no two-liberty reading beyond (b2), no global capture rule, no
+What the heavy policy is not: no ladders, no two-liberty tactics, no global capture rule, no
 learned pattern weights, no ko-fight logic.
 """
 
@@ -72,7 +66,6 @@ POLICIES = ("light", "heavy")  # names, indexed by id
 
 CAPTURE_PERMIL = 900
 ATARI_PERMIL = 900
-TWO_LIBERTY_PERMIL = 900
 PATTERN_PERMIL = 900
 SELF_ATARI_REDRAWS = 4
 LIGHT_REJECTIONS = 16  # choose_light's stage 1 gives way to stage 2 after this many
@@ -352,19 +345,6 @@ def capture_move(s, z, c, last, rng):
 
 
 @inline
-def _first_meeting(h, g1, g2, g3):
-    """Whether string h is met for the first time among a point's neighbours, with the strings met so
-    far (g1, g2, g3; -1 for none): (True, the three with h added) or (False, the three unchanged)."""
-    if h == g1 or h == g2 or h == g3:
-        return False, g1, g2, g3
-    if g1 < 0:
-        return True, h, g2, g3
-    if g2 < 0:
-        return True, g1, h, g3
-    return True, g1, g2, h
-
-
-@inline
 def atari_answer(s, z, c, last, rng):
     """Rule (b): for c's strings in atari next to `last`, a move that saves one: capturing an
     adjacent opponent string in atari, or extending on the last liberty when that leaves >= 2
@@ -383,11 +363,14 @@ def atari_answer(s, z, c, last, rng):
         if bk.color_at(s, P, q) != c:
             continue
         h = bk.head_of(s, P, q)
-        if not bk.string_in_atari(s, P, h):
+        if not bk.string_in_atari(s, P, h) or h == g1 or h == g2 or h == g3:
             continue
-        first, g1, g2, g3 = _first_meeting(h, g1, g2, g3)
-        if not first:
-            continue
+        if g1 < 0:
+            g1 = h
+        elif g2 < 0:
+            g2 = h
+        else:
+            g3 = h
         r = h
         while True:  # attackers in atari: walk the stones of h
             for t in (r - w, r - 1, r + 1, r + w):
@@ -405,88 +388,6 @@ def atari_answer(s, z, c, last, rng):
             found += 1
             if random_below(rng, found) == 0:
                 answer = lib
-    return answer
-
-
-@inline
-def _connects_out(s, P, w, h, lib, d):
-    """True if d playing empty `lib` joins a string of d's other than h that is not in atari."""
-    for q in (lib - w, lib - 1, lib + 1, lib + w):
-        if bk.color_at(s, P, q) == d:
-            g = bk.head_of(s, P, q)
-            if g != h and not bk.string_in_atari(s, P, g):
-                return True
-    return False
-
-
-@inline
-def _empty_beside_but(s, P, w, lib, other):
-    """The empty neighbours of lib other than `other`."""
-    n = 0
-    for q in (lib - w, lib - 1, lib + 1, lib + w):
-        n += (bk.color_at(s, P, q) == bk.EMPTY) & (q != other)
-    return n
-
-
-@inline
-def _safe_by_miai(s, P, w, h, a, b, d):
-    """True if d's string h, liberties a and b, answers an atari on either by connecting out at the
-    other, and can connect out or extend at the one (Pachi's miai test): no atari harms it."""
-    ca = _connects_out(s, P, w, h, a, d)
-    cb = _connects_out(s, P, w, h, b, d)
-    return (ca & (cb | (_empty_beside_but(s, P, w, b, a) > 0))) | (cb & (_empty_beside_but(s, P, w, a, b) > 0))
-
-
-@inline
-def _gains(s, P, w, h, lib, other, d):
-    """True if d extending string h (liberties lib and other) at lib leaves it more than two liberties
-    or joins it to another string: an escape that is not hopeless."""
-    return _empty_beside_but(s, P, w, lib, other) >= 2 or _connects_out(s, P, w, h, lib, d)
-
-
-@inline
-def _offer(s, z, c, p, found, answer, rng):
-    """Reservoir step of a uniform choice: p, if c may take it and it is no self-atari, replaces
-    answer with probability 1 / (found + 1). Returns (found, answer)."""
-    if allowed(s, z, c, p) and not self_atari(s, p, c):
-        found += 1
-        if random_below(rng, found) == 0:
-            answer = p
-    return found, answer
-
-
-@inline
-def two_liberty_move(s, z, c, last, rng):
-    """Rule (b2): strings with two liberties at the last move: the string of `last` (the
-    opponent's), unless miai makes it safe, and c's strings beside `last`. c plays on one of their
-    liberties: an atari on the opponent's, an extension of its own that gains liberties (see
-    _gains). Never a self-atari; uniform over the moves found; PASS if there is none."""
-    P = bk.stride(s)
-    w = np.int64(s[bk.M_W])
-    other = 3 - c
-    answer = PASS
-    found = 0
-    a = b = -1
-    if bk.color_at(s, P, last) == other:  # not when the last move was a suicide
-        a, b = bk.two_liberties(s, P, w, last)
-    if a >= 0 and not _safe_by_miai(s, P, w, bk.head_of(s, P, last), a, b, other):
-        found, answer = _offer(s, z, c, a, found, answer, rng)
-        found, answer = _offer(s, z, c, b, found, answer, rng)
-    g1 = g2 = g3 = -1  # own strings already looked at
-    for q in (last - w, last - 1, last + 1, last + w):
-        if bk.color_at(s, P, q) != c:
-            continue
-        h = bk.head_of(s, P, q)
-        first, g1, g2, g3 = _first_meeting(h, g1, g2, g3)
-        if not first:
-            continue
-        a, b = bk.two_liberties(s, P, w, q)
-        if a < 0:
-            continue
-        if _gains(s, P, w, h, a, b, c):
-            found, answer = _offer(s, z, c, a, found, answer, rng)
-        if _gains(s, P, w, h, b, a, c):
-            found, answer = _offer(s, z, c, b, found, answer, rng)
     return answer
 
 
@@ -547,10 +448,6 @@ def choose_heavy(s, z, c, rng, table):
                 return p
         if random_below(rng, 1000) < ATARI_PERMIL:
             p = atari_answer(s, z, c, last, rng)
-            if p != PASS:
-                return p
-        if random_below(rng, 1000) < TWO_LIBERTY_PERMIL:
-            p = two_liberty_move(s, z, c, last, rng)
             if p != PASS:
                 return p
         if random_below(rng, 1000) < PATTERN_PERMIL:
