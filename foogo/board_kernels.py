@@ -704,36 +704,6 @@ def other_liberties(s, P, w, h, p):
     return 2, -1
 
 
-@inline
-def first_liberty(s, P, w, x):
-    """An empty point beside the string holding the stone at x (the first met walking its stones
-    from x), or -1 if it has none."""
-    r = x
-    while True:
-        for q in (r - w, r - 1, r + 1, r + w):
-            if color_at(s, P, q) == EMPTY:
-                return q
-        r = next_stone(s, P, r)
-        if r == x:
-            return -1
-
-
-@inline
-def two_liberties(s, P, w, x):
-    """(a, b), the two liberties of the string holding the stone at x if it has exactly two, else
-    (-1, -1). A walk to its first liberty (from x: one step when x itself has one), then O(1); none
-    when it has more than 8 pseudo-liberties, for a liberty counts at most 4 times."""
-    h = head_of(s, P, x)
-    n = s[_at(P, PLN, h)]
-    if n > 8 or n == 0 or string_in_atari(s, P, h):
-        return -1, -1
-    a = first_liberty(s, P, w, x)
-    count, b = other_liberties(s, P, w, h, a)
-    if count == 1:
-        return a, b
-    return -1, -1
-
-
 @kernel
 def liberty_count(s, p):
     """Exact number of liberties of the string holding the stone at p (a walk over its stones,

@@ -799,21 +799,12 @@ def test_liberty_counts_and_other_liberties_agree_with_a_flood_fill(size, moves,
             count, lib = _other_liberties(s, P, w, head, p)
             assert count == min(len(others), 2)
             assert lib == (next(iter(others)) if len(others) == 1 else -1)
-        for x in stones:  # two_liberties from any of its stones: the pair exactly when there are two
-            a, b = _two_liberties(s, P, w, int(x))
-            assert ({a, b} == libs) if len(libs) == 2 else (a, b) == (-1, -1)
 
 
 @njit
 def _other_liberties(s, P, w, h, p):
     """board_kernels.other_liberties (an inline kernel helper), callable from a test."""
     return bk.other_liberties(s, P, w, h, p)
-
-
-@njit
-def _two_liberties(s, P, w, x):
-    """board_kernels.two_liberties, callable from a test."""
-    return bk.two_liberties(s, P, w, x)
 
 
 @pytest.mark.parametrize("size", [2, 5, 9, 19, 25])
