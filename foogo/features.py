@@ -47,6 +47,7 @@ import warnings
 import numpy as np
 
 from . import board_kernels as bk
+from .bits import ONE
 from .jit import inline, kernel
 from .ladders import captured_after, default_plies
 from .policy import pattern_code, self_atari
@@ -61,6 +62,7 @@ OFFSETS = tuple(int(x) for x in np.concatenate([[0], np.cumsum(GROUP_SIZES)[:-1]
 TABLE_SIZE = int(sum(GROUP_SIZES))
 FAR_DISTANCE = 10  # LAST and LAST2 tell distances 2..FAR_DISTANCE apart
 EMPTY_SQUARE = 5  # LINE + EMPTY_SQUARE: no stone in the 5x5 square around the move
+TWO = np.uint64(2)
 
 DATA_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "gammas.npz")
 
@@ -157,35 +159,42 @@ def distance_feature(s, p, q):
 
 
 @inline
-def _five_bits(z, base, start):
-    """Bits start .. start + 4 of the bitset at z[base] (start >= 0, start + 4 inside it), lowest first."""
+def _row_bits(z, base, start, n):
+    """Bits start .. start + n - 1 (n <= 32) of the bitset at z[base], lowest first."""
     i = start >> 6
     o = np.uint64(start & 63)
     x = z[base + i] >> o
-    if o > np.uint64(59):
+    if o + np.uint64(n) > np.uint64(64):
         x |= z[base + i + 1] << (np.uint64(64) - o)
-    return x & np.uint64(31)
+    return x & ((ONE << np.uint64(n)) - ONE)
+
+
+@inline
+def stones_near(s, z, row):
+    """The columns of on-board row `row` (1..n; bit j for column j + 1) whose 5x5 square around the
+    point holds a stone: the stones of rows row - 2 .. row + 2, spread two columns either way. One
+    answer for a whole row, from the empty set's words."""
+    n = np.int64(s[bk.M_SIZE])
+    w = np.int64(s[bk.M_W])
+    full = (ONE << np.uint64(n)) - ONE
+    base = bk.empty_base(s[bk.M_NW])
+    x = np.uint64(0)
+    for r in range(max(row - 2, 1), min(row + 2, n) + 1):
+        x |= ~_row_bits(z, base, r * w + 1, n) & full
+    return (x | (x << ONE) | (x << TWO) | (x >> ONE) | (x >> TWO)) & full
+
+
+@inline
+def empty_square_in(s, p, near):
+    """True if no stone lies in the 5x5 square around on-board p, given near = stones_near of p's row."""
+    col = bk.row_col(s, p)[1]
+    return (near >> np.uint64(col - 1)) & ONE == 0
 
 
 @inline
 def empty_square(s, z, p):
-    """True if no stone lies in the 5x5 square around on-board p: five rows of five bits of the
-    empty set, each compared with the on-board columns it covers."""
-    n = np.int64(s[bk.M_SIZE])
-    w = np.int64(s[bk.M_W])
-    row, col = bk.row_col(s, p)
-    row -= 1
-    col -= 1
-    mask = np.uint64(31)
-    if col < 2:
-        mask &= np.uint64(31) << np.uint64(2 - col)
-    if col > n - 3:
-        mask &= np.uint64(31) >> np.uint64(col - (n - 3))
-    base = bk.empty_base(s[bk.M_NW])
-    for r in range(max(row - 2, 0), min(row + 2, n - 1) + 1):
-        if _five_bits(z, base, (r + 1) * w + col - 1) & mask != mask:  # columns col - 2 .. col + 2 of row r
-            return False
-    return True
+    """True if no stone lies in the 5x5 square around on-board p."""
+    return empty_square_in(s, p, stones_near(s, z, bk.row_col(s, p)[0]))
 
 
 @inline
@@ -199,9 +208,9 @@ def line_of(s, p):
 
 
 @inline
-def line_feature(s, z, p):
-    """The LINE feature of on-board p."""
-    return min(line_of(s, p), 4) + (EMPTY_SQUARE if empty_square(s, z, p) else 0)
+def line_feature(s, p, near):
+    """The LINE feature of on-board p, given near = stones_near of p's row."""
+    return min(line_of(s, p), 4) + (EMPTY_SQUARE if empty_square_in(s, p, near) else 0)
 
 
 @inline
@@ -214,20 +223,20 @@ def move_features(s, z, zob, ls, lz, p, c, out):
     out[G_TACTICS] = ladder_tactics(s, z, zob, ls, lz, P, w, p, c)
     out[G_LAST] = distance_feature(s, p, np.int64(s[bk.M_LAST]))
     out[G_LAST2] = distance_feature(s, p, np.int64(s[bk.M_LAST2]))
-    out[G_LINE] = line_feature(s, z, p)
+    out[G_LINE] = line_feature(s, p, stones_near(s, z, bk.row_col(s, p)[0]))
 
 
 @inline
-def move_gamma(s, z, zob, ls, lz, p, c, gammas):
-    """The gamma of c at empty p: the product of its features' gammas in table `gammas`; (ls, lz):
-    tactics' scratch."""
+def move_gamma(s, z, zob, ls, lz, p, c, gammas, near):
+    """The gamma of c at empty p: the product of its features' gammas in table `gammas`; near:
+    stones_near of p's row (one reading serves a row's candidates); (ls, lz): tactics' scratch."""
     P = bk.stride(s)
     w = np.int64(s[bk.M_W])
     g = gammas[OFFSETS[G_PATTERN] + mover_code(s, p, c)]
     g *= gammas[OFFSETS[G_TACTICS] + ladder_tactics(s, z, zob, ls, lz, P, w, p, c)]
     g *= gammas[OFFSETS[G_LAST] + distance_feature(s, p, np.int64(s[bk.M_LAST]))]
     g *= gammas[OFFSETS[G_LAST2] + distance_feature(s, p, np.int64(s[bk.M_LAST2]))]
-    g *= gammas[OFFSETS[G_LINE] + line_feature(s, z, p)]
+    g *= gammas[OFFSETS[G_LINE] + line_feature(s, p, near)]
     return g
 
 

@@ -239,9 +239,16 @@ def _rate_learned(s, z, zob, ls, lz, c, ei, ef, ek, first, last, n0, gammas):
     goes into its AW field, free until then, and once their sum is known becomes its kind (see
     K_LEARNED)."""
     total = 0.0
-    for e in range(first, last):
+    row = np.int64(-1)
+    near = np.uint64(0)
+    for e in range(first, last):  # in point order, so row by row
         if ek[e] != K_DISABLED:
-            g = fe.move_gamma(s, z, zob, ls, lz, np.int64(ei[MOVE, e]), c, gammas)
+            p = np.int64(ei[MOVE, e])
+            prow = bk.row_col(s, p)[0]
+            if prow != row:
+                row = prow
+                near = fe.stones_near(s, z, row)
+            g = fe.move_gamma(s, z, zob, ls, lz, p, c, gammas, near)
             ef[AW, e] = g
             total += g
     for e in range(first, last):
