@@ -183,6 +183,7 @@ class _Tree:
                  expand_threshold: float, policy="light", patterns: np.ndarray = PATTERN_TABLE,
                  replies: bool = False):
         self.geometry = geometry
+        self.base = tk.edge_base_of(geometry)  # the point of a node's first edge (tree.node_moves)
         self.policy = policy
         self.patterns = patterns  # the heavy policy's pattern table (SearchConfig.playout_patterns)
         # the built-in policies' cached kernel, or one compiled for a custom policy function
@@ -281,11 +282,11 @@ class _Tree:
                 self._prune(reused)
             ni, nh, ei, ef, ek, meta = self.arrays
             reused = int(meta[tk.ROOT])
-            first, count = ni[reused, tk.FIRST], ni[reused, tk.COUNT]
+            first = int(ni[reused, tk.FIRST])
             allowed = set(int(p) for p in legal) | {PASS}
-            for e in range(first, first + count):
-                if ei[tk.MOVE, e] != tk.DISABLED and ei[tk.MOVE, e] not in allowed:
-                    tk.disable(ni, ei, ef, ek, reused, e)
+            for k, move in enumerate(tk.node_moves(ni, ek, reused, self.base).tolist()):
+                if move != tk.DISABLED and move not in allowed:
+                    tk.disable(ni, ei, ef, ek, reused, first + k)
             return True
         self.clear()
         ni, nh, ei, ef, ek, meta = self.arrays
@@ -299,8 +300,7 @@ class _Tree:
     def _considers(self, node: int, legal: np.ndarray) -> bool:
         """True if every move of `legal` has an enabled edge at node."""
         ni, nh, ei, ef, ek, meta = self.arrays
-        first, count = ni[node, tk.FIRST], ni[node, tk.COUNT]
-        moves = ei[tk.MOVE, first:first + count]
+        moves = tk.node_moves(ni, ek, node, self.base)
         return bool(np.isin(legal, moves[moves != tk.DISABLED]).all())
 
     def _find(self, hash_: int, color: int, same_root: bool = False) -> int:
@@ -346,7 +346,7 @@ class _Tree:
         """(first edge, edge count, enabled mask) of the root's edges."""
         ni, nh, ei, ef, ek, meta = self.arrays
         _, first, count = self.root_block()
-        return first, count, ei[tk.MOVE, first:first + count] != tk.DISABLED
+        return first, count, ek[first:first + count] != tk.K_DISABLED
 
     def root_enabled(self) -> np.ndarray:
         """The mask of the root's enabled edges among all its edges (root_edges' order)."""
@@ -357,14 +357,15 @@ class _Tree:
         ni, nh, ei, ef, ek, meta = self.arrays
         first, count, keep = self._root_slice()
         rn, rw = tk.real_stats(ef, ek, first, count, self.n0)
-        return ei[tk.MOVE, first:first + count][keep], rn[keep], rw[keep]
+        return tk.node_moves(ni, ek, int(meta[tk.ROOT]), self.base)[keep], rn[keep], rw[keep]
 
     def root_knowledge(self):
         """(moves, prior kinds, score statistics [n, sum, sum of squares] of this search) of the
         root's enabled edges."""
         ni, nh, ei, ef, ek, meta = self.arrays
         first, count, keep = self._root_slice()
-        return ei[tk.MOVE, first:first + count][keep], ek[first:first + count][keep], self.scores[:count][keep]
+        moves = tk.node_moves(ni, ek, int(meta[tk.ROOT]), self.base)
+        return moves[keep], ek[first:first + count][keep], self.scores[:count][keep]
 
     def principal_variation(self, first_move: int, limit: int = 12) -> list[int]:
         """Moves from the root starting with first_move, then the most visited child at each step."""
@@ -376,18 +377,18 @@ class _Tree:
             first, count = ni[node, tk.FIRST], ni[node, tk.COUNT]
             if count == 0:
                 break
-            edges = range(first, first + count)
+            moves = tk.node_moves(ni, ek, node, self.base)
             if move is None:
                 visits = tk.real_stats(ef, ek, first, count, self.n0)[0]
                 e = first + int(np.argmax(visits))
                 if visits[e - first] < 1:
                     break
             else:
-                matches = [k for k in edges if ei[tk.MOVE, k] == move]
-                if not matches:
+                matches = np.flatnonzero(moves == move)
+                if not len(matches):
                     break
-                e = matches[0]
-            pv.append(int(ei[tk.MOVE, e]))
+                e = first + int(matches[0])
+            pv.append(int(moves[e - first]))
             node = int(ei[tk.CHILD, e])
             move = None
         return pv

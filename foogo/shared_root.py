@@ -46,7 +46,7 @@ class SharedRoot:
         for tree in trees:
             ni, nh, ei, ef, ek, meta = tree.arrays
             _, first, _ = tree.root_block()
-            self.enabled &= ei[tk.MOVE, first:first + count] != tk.DISABLED
+            self.enabled &= ek[first:first + count] != tk.K_DISABLED
             self.base.append(ef[:, first:first + count].astype(np.float64))
         self.pool = np.zeros((4, count))  # every tree's own statistics, as published
         self.published = [np.zeros((4, count)) for _ in trees]

@@ -6,8 +6,7 @@ backup, AMAF update) runs in one compiled call without touching Python:
 ``ni`` int32[N, 5]   per node: first edge, edge count, visits, colour to move, best edge (its
                      offset from the first; -1: not known, select_edge finds it)
 ``nh`` uint64[N]     per node: Zobrist hash of its position (for tree reuse)
-``ei`` int32[2, E]   per edge, one row each: move (padded point, PASS, or DISABLED),
-                     child node or -1
+``ei`` int32[1, E]   per edge: its child node or -1 (its move it has by position: below)
 ``ef`` float32[4, E] per edge, one row each: visits and wins including the prior (N, W),
                      AMAF visits and wins (AN, AW); wins are counted for the colour
                      that plays the edge's move
@@ -20,10 +19,11 @@ backup, AMAF update) runs in one compiled call without touching Python:
                      (jit.PROFILE), the cycles spent in each part of an iteration
                      (CYCLE_PARTS) and the stones the playouts played
 
-An edge is 25 bytes. A node's edges are contiguous, one for every padded point
+An edge is 21 bytes. A node's edges are contiguous, one for every padded point
 from the first on-board point to the last (`node_edges`; the border points
-between rows, occupied points and moves the rules forbid are DISABLED), then
-pass: edge `first + p - base` is point p (`edge_base`). Each field has a row of
+between rows, occupied points and moves the rules forbid are disabled: kind
+K_DISABLED), then pass: edge `first + p - base` is point p (`edge_base`), so an
+edge's move is its position (`edge_move`, `node_moves`) and takes no room. Each field has a row of
 its own. So the AMAF update needs no lookup: the colour that first played each
 point is a row too (iterate's firstc, over the same span), and the update runs
 over whole rows, which LLVM vectorises. The same pass estimates each updated
@@ -65,8 +65,8 @@ DISABLED = -3  # an edge that is no move here: a border or occupied point, one t
 
 # ni columns
 FIRST, COUNT, VISITS, COLOR, BEST = 0, 1, 2, 3, 4
-# ei columns
-MOVE, CHILD = 0, 1
+# ei rows
+CHILD = 0
 # ef columns
 N, W, AN, AW = 0, 1, 2, 3
 # meta fields
@@ -84,7 +84,7 @@ NPARAMS = 8
 
 
 NODE_BYTES = 5 * 4 + 8
-EDGE_BYTES = 2 * 4 + 4 * 4 + 1
+EDGE_BYTES = 4 + 4 * 4 + 1
 
 
 @inline
@@ -106,10 +106,38 @@ def edges_per_node(geometry) -> int:
 
 
 @inline
+def _first_point(w):
+    return w + 1
+
+
+@inline
 def edge_base(s):
     """The padded point of a node's first edge (the first on-board point): its edge first + p - base
     is point p's, and first + node_edges - 1, the pass edge's, would be a border point's."""
-    return np.int64(s[bk.M_W]) + 1
+    return _first_point(np.int64(s[bk.M_W]))
+
+
+def edge_base_of(geometry) -> int:
+    """edge_base on a Geometry's board."""
+    return int(_first_point.py_func(geometry.width))
+
+
+@inline
+def edge_move(ni, node, e, base):
+    """The move of node's edge e: the padded point base + its offset, or PASS for the last edge.
+    Whether the edge is enabled is its kind's business (K_DISABLED)."""
+    k = e - np.int64(ni[node, FIRST])
+    return PASS if k == np.int64(ni[node, COUNT]) - 1 else base + k
+
+
+def node_moves(ni, ek, node: int, base: int) -> np.ndarray:
+    """The moves of node's edges, in order (int32): edge_move's, and DISABLED for a disabled edge.
+    base: edge_base_of the board's geometry."""
+    first, count = int(ni[node, FIRST]), int(ni[node, COUNT])
+    moves = np.arange(base, base + count, dtype=np.int32)
+    moves[count - 1] = PASS
+    moves[ek[first:first + count] == K_DISABLED] = DISABLED
+    return moves
 
 
 def cycle_counts(meta) -> dict[str, int]:
@@ -127,7 +155,7 @@ def new_tree(max_nodes: int, max_edges: int):
     """Empty tree arrays (ni, nh, ei, ef, ek, meta) with the given capacities."""
     ni = np.zeros((max_nodes, 5), dtype=np.int32)
     nh = np.zeros(max_nodes, dtype=np.uint64)
-    ei = np.zeros((2, max_edges), dtype=np.int32)
+    ei = np.zeros((1, max_edges), dtype=np.int32)
     ef = np.zeros((4, max_edges), dtype=np.float32)
     ek = np.zeros(max_edges, dtype=np.uint8)
     meta = np.zeros(META_SIZE, dtype=np.int64)
@@ -203,8 +231,8 @@ def prior(s, z, p, c, last, params, table):
 # ---------------------------------------------------------------- expansion
 
 @inline
-def _set_edge(ei, ef, ek, e, move, kind, n0):
-    ei[MOVE, e] = move
+def _set_edge(ei, ef, ek, e, kind, n0):
+    """Edge e enabled, of this prior kind, with no child."""
     ei[CHILD, e] = -1
     n, w = prior_visits(kind, n0)
     ef[N, e] = n
@@ -216,8 +244,7 @@ def _set_edge(ei, ef, ek, e, move, kind, n0):
 
 @inline
 def _mark_disabled(ei, ef, ek, e):
-    """Edge e DISABLED, valued -1 and of kind K_DISABLED (see disable); its child left as it is."""
-    ei[MOVE, e] = DISABLED
+    """Edge e disabled: of kind K_DISABLED and valued -1 (see disable); its child left as it is."""
     ef[N, e] = 1e30
     ef[W, e] = -1e30
     ef[AN, e] = 0.0
@@ -227,23 +254,23 @@ def _mark_disabled(ei, ef, ek, e):
 
 @inline
 def _disable_edges(ei, ef, ek, first, last):
-    """Edges first .. last - 1 DISABLED, with no child."""
+    """Edges first .. last - 1 disabled, with no child."""
     for e in range(first, last):
         _mark_disabled(ei, ef, ek, e)
         ei[CHILD, e] = -1
 
 
 @inline
-def _rate_learned(s, z, zob, ls, lz, c, ei, ef, ek, first, last, n0, gammas):
+def _rate_learned(s, z, zob, ls, lz, c, ef, ek, first, last, at, n0, gammas):
     """Give the enabled edges of first .. last - 1 (moves, no pass) the learned prior: each move's gamma
     goes into its AW field, free until then, and once their sum is known becomes its kind (see
-    K_LEARNED)."""
+    K_LEARNED). Point p's edge is at + p."""
     total = 0.0
     row = np.int64(-1)
     near = np.uint64(0)
     for e in range(first, last):  # in point order, so row by row
         if ek[e] != K_DISABLED:
-            p = np.int64(ei[MOVE, e])
+            p = e - at
             prow = bk.row_col(s, p)[0]
             if prow != row:
                 row = prow
@@ -295,7 +322,7 @@ def expand(ni, nh, ei, ef, ek, meta, s, z, zob, ls, lz, c, moves, nmoves, params
         for i in range(nmoves):
             p = np.int64(moves[i])
             kind = prior(s, z, p, c, last, params, table) if rules else K_PLAIN
-            _set_edge(ei, ef, ek, at + p, p, kind, n0)
+            _set_edge(ei, ef, ek, at + p, kind, n0)
     else:
         nw = s[bk.M_NW]
         base = bk.empty_base(nw)
@@ -306,15 +333,15 @@ def expand(ni, nh, ei, ef, ek, meta, s, z, zob, ls, lz, c, moves, nmoves, params
                 word &= word - ONE
                 if fe.may_consider(s, P, p, c):
                     kind = prior(s, z, p, c, last, params, table) if rules else K_PLAIN
-                    _set_edge(ei, ef, ek, at + p, p, kind, n0)
+                    _set_edge(ei, ef, ek, at + p, kind, n0)
     if not rules:
-        _rate_learned(s, z, zob, ls, lz, c, ei, ef, ek, first, first + count - 1, n0, gammas)
-    _set_edge(ei, ef, ek, first + count - 1, PASS, K_PASS, n0)
+        _rate_learned(s, z, zob, ls, lz, c, ef, ek, first, first + count - 1, at, n0, gammas)
+    _set_edge(ei, ef, ek, first + count - 1, K_PASS, n0)
     return node
 
 
 def disable(ni, ei, ef, ek, node, e) -> None:
-    """Forbid node's edge e (a move the game's rules forbid at this root): marked DISABLED and valued
+    """Forbid node's edge e (a move the game's rules forbid at this root): disabled and valued
     -1 (N = 1e30 visits, W = -1e30 wins: below every real value in [0, 1], whatever AMAF credit it
     gets), which select_edge never picks, and of kind K_DISABLED, which gives it no real visits. The
     node's best edge is then found again."""
@@ -385,7 +412,6 @@ def prune(ni, nh, ei, ef, ek, meta, root, min_visits, rank):
         nh[new] = h
         for e in range(first, first + count):  # edges <= e: a forward copy is safe
             child = ei[CHILD, e]
-            ei[MOVE, edges] = ei[MOVE, e]
             ei[CHILD, edges] = rank[child] if child >= 0 else -1  # rank -1: dropped
             for k in range(4):
                 ef[k, edges] = ef[k, e]
@@ -547,7 +573,7 @@ def select_uct(ni, ei, ef, ek, node, params):
     best = -1
     best_value = -1e300
     for e in range(first, first + ni[node, COUNT]):
-        if ei[MOVE, e] == DISABLED:  # its value is -1, but the exploration term could lift it
+        if ek[e] == K_DISABLED:  # its value is -1, but the exploration term could lift it
             continue
         n = ef[N, e]
         an = ef[AN, e]
@@ -699,7 +725,7 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, 
             path[depth] = e
             tstart[depth] = ntrace
             depth += 1
-            move = np.int64(ei[MOVE, e])
+            move = edge_move(ni, node, e, base)
             if move == PASS:
                 bk.play_pass(s, color)
                 passes += 1

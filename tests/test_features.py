@@ -195,12 +195,10 @@ def test_candidates_are_the_tree_edges():
     for color in (BLACK, WHITE):
         node = tk.expand(ni, nh, ei, ef, ek, meta, s2, z2, board.geometry.zobrist, s2.copy(), z2.copy(), color,
                          np.zeros(1, dtype=np.int32), -1, params, PATTERN_TABLE, fe.GAMMAS)
-        first, count = ni[node, tk.FIRST], ni[node, tk.COUNT]
-        edges = ei[tk.MOVE, first:first + count]
+        edges = tk.node_moves(ni, ek, node, tk.edge_base_of(board.geometry))
         assert edges[-1] == bk.PASS
         enabled = edges[:-1][edges[:-1] != tk.DISABLED]
         assert list(enabled) == list(fe.candidates(board, color)[0])
-        assert (ek[first:first + count][:-1][edges[:-1] == tk.DISABLED] == tk.K_DISABLED).all()
 
 
 def learned_root(board, color, gammas, prior=10.0):
@@ -212,7 +210,8 @@ def learned_root(board, color, gammas, prior=10.0):
     node = tk.expand(ni, nh, ei, ef, ek, meta, s, z, board.geometry.zobrist, s.copy(), z.copy(), color,
                      np.zeros(1, dtype=np.int32), -1, params, PATTERN_TABLE, gammas)
     first, count = ni[node, tk.FIRST], ni[node, tk.COUNT]
-    return {int(m): int(k) for m, k in zip(ei[tk.MOVE, first:first + count], ek[first:first + count])
+    moves = tk.node_moves(ni, ek, node, tk.edge_base_of(board.geometry))
+    return {int(m): int(k) for m, k in zip(moves, ek[first:first + count])
             if m != tk.DISABLED}, (ef, ek, first, count)
 
 

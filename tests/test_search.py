@@ -237,8 +237,9 @@ def test_pruning_keeps_the_subtree_exactly():
         child's shape."""
         ni, nh, ei, ef, ek = arrays
         first, count = ni[node, tk.FIRST], ni[node, tk.COUNT]
+        moves = tk.node_moves(ni, ek, node, tree.base)
         return (int(nh[node]), int(ni[node, tk.VISITS]), int(ni[node, tk.COLOR]),
-                tuple((int(ei[tk.MOVE, e]), tuple(ef[:, e].tolist()), int(ek[e]),
+                tuple((int(moves[e - first]), tuple(ef[:, e].tolist()), int(ek[e]),
                        shape(arrays, ei[tk.CHILD, e], depth + 1) if ei[tk.CHILD, e] >= 0 else None)
                       for e in range(first, first + count)))
 
@@ -341,11 +342,12 @@ def test_reused_root_never_plays_a_move_the_game_forbids(uct):
     assert node >= 0, "the position two plies down is in the tree"
     first, count = ni[node, tk.FIRST], ni[node, tk.COUNT]
     visits = tk.real_stats(ef, ek, first, count, search.config.prior)[0]
-    favourite_edge = max((e for e in range(first, first + count) if ei[tk.MOVE, e] >= 0),
+    moves = tk.node_moves(ni, ek, node, search._trees[0].base)
+    favourite_edge = max((e for e in range(first, first + count) if moves[e - first] >= 0),
                          key=lambda e: visits[e - first])
-    favourite = int(ei[tk.MOVE, favourite_edge])
+    favourite = int(moves[favourite_edge - first])
     favourite_visits = visits[favourite_edge - first]
-    disabled = list(ei[tk.MOVE, first:first + count]).count(tk.DISABLED)  # border points, stones, own eyes
+    disabled = list(moves).count(tk.DISABLED)  # border points, stones, own eyes
     assert favourite in allowed
     forbidden = [favourite]
     # as if superko forbade the move the reused subtree likes best
@@ -355,7 +357,7 @@ def test_reused_root_never_plays_a_move_the_game_forbids(uct):
     ni, nh, ei, ef, ek, meta = search._trees[0].arrays
     root = int(meta[tk.ROOT])
     first, count = ni[root, tk.FIRST], ni[root, tk.COUNT]
-    assert list(ei[tk.MOVE, first:first + count]).count(tk.DISABLED) == disabled + 1
+    assert list(tk.node_moves(ni, ek, root, search._trees[0].base)).count(tk.DISABLED) == disabled + 1
     # never selected: every visit of the root since the favourite was disabled went to an enabled edge
     enabled_visits = tk.real_stats(ef, ek, first, count, search.config.prior)[0].sum()
     assert ni[root, tk.VISITS] == enabled_visits + favourite_visits

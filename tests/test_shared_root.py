@@ -19,7 +19,7 @@ def root_real(tree):
     root = int(meta[tk.ROOT])
     first, count = int(ni[root, tk.FIRST]), int(ni[root, tk.COUNT])
     rn, rw = tk.real_stats(ef, ek, first, count, tree.n0)
-    keep = ei[tk.MOVE, first:first + count] != tk.DISABLED
+    keep = ek[first:first + count] != tk.K_DISABLED
     return float(rn.sum()), float(rw.sum()), float(ef[tk.AN, first:first + count][keep].sum())
 
 
