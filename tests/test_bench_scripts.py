@@ -1,6 +1,7 @@
 """The match scripts in bench/: merging parallel matches, and the equal-CPU calibration against Pachi."""
 
 import importlib.util
+import re
 import sys
 from pathlib import Path
 
@@ -111,3 +112,22 @@ def test_search_cycles_reports_every_part_from_a_profiling_build():
     for part in ("copy", "descent", "expansion", "playout", "backup", "amaf", "bench playout"):
         line = next(x for x in out.splitlines() if x.strip().startswith(part))
         assert float(line.split()[-2].replace(",", "")) > 0, line
+
+
+def test_heavy_rules_counts_every_move_once_and_times_the_librarys_playouts(monkeypatch, capsys):
+    heavy_rules = load("heavy_rules")
+    monkeypatch.setattr(sys, "argv", ["heavy_rules.py", "--size", "5", "--playouts", "300", "--repeats", "1",
+                                      "--positions", "500"])
+    heavy_rules.main()  # asserts that its doubled playouts are the library's heavy playouts
+    out = capsys.readouterr().out
+    rows = {}
+    for line in out.splitlines():
+        m = re.match(r"\s+(capture|atari answer|pattern|uniform \(heavy\))\s+([0-9.]+)\s+([0-9.]+)%", line)
+        if m:
+            rows[m.group(1).split()[0]] = (float(m.group(2)), float(m.group(3)) / 100)
+    calls = {rule: rows[rule][0] for rule in ("capture", "atari", "pattern", "uniform")}
+    answers = {rule: rows[rule][1] for rule in calls}
+    # every position falls through to the uniform draw unless a rule before it answered
+    answered = sum(calls[r] * answers[r] for r in ("capture", "atari", "pattern"))
+    assert calls["uniform"] == pytest.approx(1 - answered, abs=0.01)
+    assert 0 < calls["pattern"] <= calls["atari"] <= calls["capture"] <= 1
