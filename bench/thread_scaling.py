@@ -1,13 +1,17 @@
 """How playouts scale with threads: N threads against one, alternated in one run, by the wall clock.
 
     python bench/thread_scaling.py [--sizes 9,19] [--threads 2] [--repeats 5] [--min-seconds 2]
-                                   [--policy light]
+                                   [--policy light] [--search]
 
 For each size the same seeded playouts run on one thread, then on N threads (N times as many, so
 both runs last about as long), --repeats times alternated; each pair gives the ratio of their
 playouts per wall-clock second, and the table gives the median and min..max of those ratios. A
 machine's drift moves both runs of a pair alike, which comparing separate runs (one thread by the
 CPU clock, several by the wall clock, as bench/throughput.py's table does) does not cancel.
+
+With --search the runs are searches instead (Search.analyze from the empty board, a fresh Search
+each run, for --min-seconds of wall time, learned prior, shared roots as `foogo gtp --threads N`
+has them): search playouts per wall-clock second with N threads over one thread.
 
 Two more columns tell why a ratio falls short of N: "per core", the N-thread run's playouts per
 CPU second of this process over the one-thread run's (below 1: the threads slow each other, through
@@ -21,11 +25,14 @@ import argparse
 import datetime
 import os
 import statistics
+import threading
 import time
 
 from foogo import Board
 from foogo.bench import machine
+from foogo.game import Game
 from foogo.playout import run_playouts
+from foogo.search import Search, SearchConfig
 
 BUSY_FIELDS = (0, 1, 2, 5, 6, 7)  # user, nice, system, irq, softirq, steal: /proc/stat's cpu line
 
@@ -53,6 +60,46 @@ def timed(board, count: int, threads: int, policy: str) -> tuple[float, float, f
         assert after is not None
         others = max(0.0, after - busy - cpu)
     return batch.seconds, cpu, others
+
+
+def timed_search(size: int, seconds: float, threads: int, policy: str) -> tuple[float, float, float | None, int]:
+    """(wall seconds, this process's CPU seconds, other processes' CPU seconds, playouts) of one search of
+    `seconds` of wall time from the empty board on a fresh Search."""
+    game = Game(size)
+    search = Search(SearchConfig(threads=threads, seed=1, policy=policy, resign_threshold=None))
+    stop = threading.Event()
+    timer = threading.Timer(seconds, stop.set)  # a sleeping thread: no CPU of its own
+    busy = busy_seconds()
+    cpu = time.process_time()
+    wall = time.perf_counter()
+    timer.start()
+    result = search.analyze(game.board, game.to_move, 7.5, game.legal_points(game.to_move), stop, None)
+    wall = time.perf_counter() - wall
+    cpu = time.process_time() - cpu
+    timer.join()
+    others = None
+    if busy is not None:
+        after = busy_seconds()
+        assert after is not None
+        others = max(0.0, after - busy - cpu)
+    return wall, cpu, others, result.playouts
+
+
+def measure_search(size: int, threads: int, repeats: int, min_seconds: float, policy: str) -> dict:
+    """measure's pairs for searches (timed_search): per pair the playouts per wall-second ratio, the
+    per-CPU-second ratio and the others' share of the cores during the N-thread search."""
+    timed_search(size, 0.3, 1, policy)  # compile or load the kernels, warm the caches
+    timed_search(size, 0.3, threads, policy)
+    ratios, per_core, others = [], [], []
+    for _ in range(repeats):
+        wall1, cpu1, _, n1 = timed_search(size, min_seconds, 1, policy)
+        wall_n, cpu_n, other, n_n = timed_search(size, min_seconds, threads, policy)
+        ratios.append((n_n / wall_n) / (n1 / wall1))
+        per_core.append((n_n / cpu_n) / (n1 / cpu1))
+        if other is not None:
+            others.append(other / (wall_n * threads))
+    return {"size": size, "threads": threads, "playouts": None, "ratios": ratios, "per_core": per_core,
+            "others": others}
 
 
 def measure(size: int, threads: int, repeats: int, min_seconds: float, policy: str) -> dict:
@@ -93,10 +140,13 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--min-seconds", type=float, default=2.0)
     parser.add_argument("--policy", default="light", choices=("light", "heavy"))
+    parser.add_argument("--search", action="store_true", help="time searches (Search.analyze), not playouts")
     args = parser.parse_args()
-    rows = [measure(int(size), args.threads, args.repeats, args.min_seconds, args.policy)
+    run = measure_search if args.search else measure
+    rows = [run(int(size), args.threads, args.repeats, args.min_seconds, args.policy)
             for size in args.sizes.split(",")]
-    print(f"{machine()}, {datetime.date.today().isoformat()}, {args.policy} playouts, {args.repeats} alternated "
+    what = f"searches with {args.policy} playouts" if args.search else f"{args.policy} playouts"
+    print(f"{machine()}, {datetime.date.today().isoformat()}, {what}, {args.repeats} alternated "
           f"pairs of runs of >= {args.min_seconds:g} s, median (min..max)")
     print()
     print(f"| size | threads | {args.threads} threads / 1 (wall) | per core | others' share of the cores |")

@@ -131,3 +131,11 @@ def test_heavy_rules_counts_every_move_once_and_times_the_librarys_playouts(monk
     answered = sum(calls[r] * answers[r] for r in ("capture", "atari", "pattern"))
     assert calls["uniform"] == pytest.approx(1 - answered, abs=0.01)
     assert 0 < calls["pattern"] <= calls["atari"] <= calls["capture"] <= 1
+
+
+def test_thread_scaling_times_searches_on_one_and_on_two_threads():
+    module = load("thread_scaling")
+    wall, cpu, others, playouts = module.timed_search(5, 0.2, 2, "light")
+    assert playouts > 0 and wall >= 0.2 and cpu > 0
+    row = module.measure_search(5, 2, 1, 0.2, "light")
+    assert len(row["ratios"]) == len(row["per_core"]) == 1 and row["ratios"][0] > 0
