@@ -41,7 +41,7 @@ escapes, self-atari, the neighbourhood of the last move, empty edges), in
 `prior` here; with the heavy policy (params[P_POLICY], see policy.py) a move
 matching one of the policy's 3x3 patterns next to the last move also counts.
 LEARNED: each move's share of the gammas of features.py, fitted to games
-(`_rate_learned`, K_LEARNED). With the heavy policy iterations play heavy
+(`_gamma_into`, `_learned_kinds`, K_LEARNED). With the heavy policy iterations play heavy
 playouts, whichever the prior.
 
 Inside the tree moves follow the playout rule (no own-eye fills) and the board
@@ -261,23 +261,22 @@ def _disable_edges(ei, ef, ek, first, last):
 
 
 @inline
-def _rate_learned(s, z, zob, ls, lz, c, ef, ek, first, last, at, n0, gammas):
-    """Give the enabled edges of first .. last - 1 (moves, no pass) the learned prior: each move's gamma
-    goes into its AW field, free until then, and once their sum is known becomes its kind (see
-    K_LEARNED). Point p's edge is at + p."""
-    total = 0.0
-    row = np.int64(-1)
-    near = np.uint64(0)
-    for e in range(first, last):  # in point order, so row by row
-        if ek[e] != K_DISABLED:
-            p = e - at
-            prow = bk.row_col(s, p)[0]
-            if prow != row:
-                row = prow
-                near = fe.stones_near(s, z, row)
-            g = fe.move_gamma(s, z, zob, ls, lz, p, c, gammas, near)
-            ef[AW, e] = g
-            total += g
+def _gamma_into(s, z, zob, ls, lz, c, ef, e, p, row, near, gammas):
+    """Edge e of point p gets its learned gamma in its AW field (free until _learned_kinds). row and near:
+    the row whose stones_near `near` holds (-1: none yet); returns (gamma, p's row, its stones_near)."""
+    prow = bk.row_col(s, p)[0]
+    if prow != row:
+        row = prow
+        near = fe.stones_near(s, z, row)
+    g = fe.move_gamma(s, z, zob, ls, lz, p, c, gammas, near)
+    ef[AW, e] = g
+    return g, row, near
+
+
+@inline
+def _learned_kinds(ef, ek, first, last, n0, total):
+    """Every enabled edge of first .. last - 1, its gamma in AW (_gamma_into) and `total` their sum,
+    gets the learned prior's kind (K_LEARNED + j) and virtual visits; AW goes back to 0."""
     for e in range(first, last):
         if ek[e] == K_DISABLED:
             continue
@@ -318,11 +317,19 @@ def expand(ni, nh, ei, ef, ek, meta, s, z, zob, ls, lz, c, moves, nmoves, params
     rules = params[P_KNOWLEDGE] == RULES
     at = first - edge_base(s)  # point p's edge is at + p
     _disable_edges(ei, ef, ek, first, first + count - 1)
+    # the learned prior's gammas go into AW as each candidate is found, in point order (row by row:
+    # stones_near is read once a row), and become kinds once their sum is known (_learned_kinds)
+    total = 0.0
+    row = np.int64(-1)
+    near = np.uint64(0)
     if nmoves >= 0:
         for i in range(nmoves):
             p = np.int64(moves[i])
             kind = prior(s, z, p, c, last, params, table) if rules else K_PLAIN
             _set_edge(ei, ef, ek, at + p, kind, n0)
+            if not rules:
+                g, row, near = _gamma_into(s, z, zob, ls, lz, c, ef, at + p, p, row, near, gammas)
+                total += g
     else:
         nw = s[bk.M_NW]
         base = bk.empty_base(nw)
@@ -332,10 +339,14 @@ def expand(ni, nh, ei, ef, ek, meta, s, z, zob, ls, lz, c, moves, nmoves, params
                 p = i * 64 + np.int64(trailing_zeros(word))
                 word &= word - ONE
                 if fe.may_consider(s, P, p, c):
-                    kind = prior(s, z, p, c, last, params, table) if rules else K_PLAIN
-                    _set_edge(ei, ef, ek, at + p, kind, n0)
+                    if rules:
+                        _set_edge(ei, ef, ek, at + p, prior(s, z, p, c, last, params, table), n0)
+                    else:  # enabled (its child is -1, its AN 0 since _disable_edges), rated below
+                        ek[at + p] = K_PLAIN
+                        g, row, near = _gamma_into(s, z, zob, ls, lz, c, ef, at + p, p, row, near, gammas)
+                        total += g
     if not rules:
-        _rate_learned(s, z, zob, ls, lz, c, ef, ek, first, first + count - 1, at, n0, gammas)
+        _learned_kinds(ef, ek, first, first + count - 1, n0, total)
     _set_edge(ei, ef, ek, first + count - 1, K_PASS, n0)
     return node
 

@@ -139,3 +139,23 @@ def test_thread_scaling_times_searches_on_one_and_on_two_threads():
     assert playouts > 0 and wall >= 0.2 and cpu > 0
     row = module.measure_search(5, 2, 1, 0.2, "light")
     assert len(row["ratios"]) == len(row["per_core"]) == 1 and row["ratios"][0] > 0
+
+
+def test_expand_cost_rebuilds_each_nodes_position_and_expands_them_all():
+    sys.path.insert(0, str(BENCH))
+    try:
+        module = load("expand_cost")
+    finally:
+        sys.path.remove(str(BENCH))
+    from foogo import tree as tk
+    from foogo.game import Game
+    from foogo.search import Search, SearchConfig
+
+    game = Game(5)
+    S, Z, colours = module.node_positions(game, 400, 30)  # asserts each position's hash is its node's
+    assert 1 < len(S) <= 30 and set(colours) <= {1, 2}
+    arrays = tk.new_tree(2, 2 * tk.edges_per_node(game.board.geometry))
+    params = Search(SearchConfig(policy="light"))._params(game.board, 7.5)
+    made = module.expand_all(*arrays, S, Z, colours, game.board.geometry.zobrist, S[0].copy(), Z[0].copy(), params,
+                             module.PATTERN_TABLE, module.GAMMAS, 2)
+    assert made == 2 * len(S) * tk.edges_per_node(game.board.geometry)
