@@ -15,7 +15,10 @@ no early stop) from the position; with --slices N, the search grows in N analyze
 tree, each after bench playouts of the same time (as bench/search_speed.py --slices), which keeps
 the comparison steady on a machine whose speed drifts within seconds. --expand sets the search's
 expansion threshold (SearchConfig.expand_threshold; 1e9 keeps the tree to its root: the floor of
-what any tree costs). Prints
+what any tree costs). --reuse times every repeat on one Search, cleared (new_game) before each, after
+an untimed search of the same length: as in a game after its first move, the tree grows into memory
+a search has used, so the first touch of fresh pages (bench/search_speed.py --reuse) is not counted.
+Prints
 the median (min..max) over the repeats of the cycles per iteration of each part: copy (the root
 position into the scratch board), descent (selection and the tree's moves; expansion apart),
 expansion, playout (and scoring), backup, amaf (the first-play walk, the update and the next
@@ -51,6 +54,8 @@ def main() -> None:
     parser.add_argument("--knowledge", default="learned")
     parser.add_argument("--position", default="empty", choices=("empty", "middle"))
     parser.add_argument("--slices", type=int, default=1, help="grow each search in this many slices (see above)")
+    parser.add_argument("--reuse", action="store_true",
+                        help="time searches that grow into tree memory an earlier search used (see above)")
     parser.add_argument("--expand", type=float, default=None,
                         help="the search's expansion threshold (default: SearchConfig's)")
     args = parser.parse_args()
@@ -89,11 +94,17 @@ def main() -> None:
         played += playouts
         return spent, playouts, stones
 
+    def new_search() -> Search:
+        return Search(SearchConfig(threads=1, seed=2, policy=args.policy, resign_threshold=None,
+                                   knowledge=args.knowledge, **expand))
+
+    kept = new_search()  # --reuse: every repeat's search, cleared before it (new_game)
+
     def repeat(seconds: float, slices: int) -> dict[str, float]:
         """One search of `seconds` in `slices` analyze runs, each after bench playouts of the same
         time: its parts per iteration, and the bench's cycles per playout and per stone."""
-        search = Search(SearchConfig(threads=1, seed=2, policy=args.policy, resign_threshold=None,
-                                     knowledge=args.knowledge, **expand))
+        search = kept if args.reuse else new_search()
+        search.new_game()
         whole = iterations = 0
         bench = [0, 0, 0]
         for _ in range(slices):
@@ -113,6 +124,8 @@ def main() -> None:
 
     for _ in range(2):  # compile or load, and warm up: a first search may spend its budget compiling
         repeat(0.5, 1)
+    if args.reuse:  # a search as long as the timed ones, so that they grow into memory it used
+        repeat(args.seconds, 1)
     runs = [repeat(args.seconds, args.slices) for _ in range(args.repeats)]
 
     def line(name: str, key: str) -> str:
@@ -123,7 +136,8 @@ def main() -> None:
 
     print(f"{args.size}x{args.size} {args.policy} playouts, {args.knowledge} prior, {args.position} position: "
           f"cycles per search iteration, median (min..max) of {args.repeats} searches of {args.seconds:g} s "
-          f"in {args.slices} slice(s), expansion threshold {args.expand or 'default'} "
+          f"in {args.slices} slice(s), expansion threshold {args.expand or 'default'}"
+          f"{', memory reused' if args.reuse else ''} "
           f"(foogo from {os.path.dirname(foogo.__file__)})")
     for name in tk.CYCLE_PARTS:
         print(line(name, name))

@@ -14,7 +14,11 @@ guests on the host): each repeat grows one search of --seconds in N slices, each
 Search.analyze on the same position (which continues the same tree: Search reuses its root; and
 analyze, unlike a timed genmove, never stops early) preceded by bench playouts of about the same
 CPU time; the repeat's ratio is the search's playouts per CPU second over the bench's, summed over
-its slices. Prints the median (min..max) of the repeats' ratios.
+its slices. Prints the median (min..max) of the repeats' ratios. Each repeat's search is new, so its
+tree grows into memory no search has used: the first touch of each page is in the timing. In a
+game the trees are kept from move to move (Search.new_game and set_root reuse their arrays), so
+from the second move on a search grows into memory already used; --reuse times that case: each
+position's repeats share one Search (seeded alike), cleared with new_game before each.
 """
 
 from __future__ import annotations
@@ -83,8 +87,7 @@ def sliced_ratio(game: Game, seconds: float, slices: int, policy: str, seed: int
     `seconds` grown in `slices` runs of analyze_for on game's position (each continues the tree), each
     run after bench playouts of about the same CPU time."""
     if search is None:
-        search = Search(SearchConfig(threads=1, seed=seed, policy=policy, resign_threshold=None,
-                                     knowledge=knowledge))
+        search = _new_search(policy, seed, knowledge)
     board = Board(game.size)
     legal = game.legal_points(game.to_move)
     per_slice = seconds / slices
@@ -98,6 +101,11 @@ def sliced_ratio(game: Game, seconds: float, slices: int, policy: str, seed: int
         search_n += analyze_for(search, game, legal, per_slice).playouts
         search_cpu += time.process_time() - start
     return (search_n / search_cpu) / (bench_n / bench_cpu), search_n
+
+
+def _new_search(policy: str, seed: int, knowledge: str) -> Search:
+    """The one-thread Search that sliced_ratio times."""
+    return Search(SearchConfig(threads=1, seed=seed, policy=policy, resign_threshold=None, knowledge=knowledge))
 
 
 def middle_game(size: int) -> Game:
@@ -124,6 +132,9 @@ def main() -> None:
     parser.add_argument("--replies", action="store_true", help="also search with last good replies")
     parser.add_argument("--slices", type=int, default=0,
                         help="interleave each search with the bench in this many slices (see above)")
+    parser.add_argument("--reuse", action="store_true",
+                        help="with --slices: time searches that grow into tree memory an earlier search used, as "
+                             "every search of a game after its first does (see above)")
     args = parser.parse_args()
     positions = {"empty board": Game(args.size), "middle game": middle_game(args.size)}
     if args.slices:
@@ -151,13 +162,23 @@ def main() -> None:
 
 
 def sliced(args, positions: dict) -> None:
-    """The --slices report: per policy and position, the median (min..max) of --repeats sliced ratios."""
+    """The --slices report: per policy and position, the median (min..max) of --repeats sliced ratios;
+    with --reuse, each position's repeats share one Search, its tree cleared between them (new_game)."""
     for policy in args.policies.split(","):
         sliced_ratio(Game(args.size), 0.4, 2, policy, 0, args.knowledge)  # compile and warm up
         ratios: dict[str, list[float]] = {name: [] for name in positions}
+        searches = {name: _new_search(policy, 2, args.knowledge) for name in positions} if args.reuse else {}
+        if args.reuse:  # one untimed search each, so that every timed one grows into memory a search used
+            for name, game in positions.items():
+                sliced_ratio(game, args.seconds, 1, policy, 2, args.knowledge, searches[name])
         for _ in range(args.repeats):
             for name, game in positions.items():
-                ratios[name].append(sliced_ratio(game, args.seconds, args.slices, policy, 2, args.knowledge)[0])
+                search = None
+                if args.reuse:
+                    search = searches[name]
+                    search.new_game()
+                ratios[name].append(sliced_ratio(game, args.seconds, args.slices, policy, 2, args.knowledge,
+                                                 search)[0])
         for name, values in ratios.items():
             print(f"{args.size}x{args.size} {policy:5} {name:12} search/bench {statistics.median(values):.3f} "
                   f"({min(values):.3f}..{max(values):.3f}), {args.repeats} searches of {args.seconds:g} s "

@@ -16,7 +16,9 @@ warm-up misses would be compiled inside a timed run: run the script once before 
 
 --slices N takes each ratio by the sliced measure instead (bench/search_speed.py --slices: one search
 of --seconds grown in N analyze runs, each after bench playouts of the same time), from the empty
-board and from the middle game; the bench figure is then not reported.
+board and from the middle game; the bench figure is then not reported. With --reuse each of those
+searches grows into tree memory an untimed search of the same length used first, as a game's
+searches do after its first move (bench/search_speed.py --reuse).
 """
 
 from __future__ import annotations
@@ -39,11 +41,18 @@ from foogo.bench import measure
 from foogo.game import Game
 from search_speed import middle_game, search_rate
 size, policy, knowledge, seconds = int(sys.argv[3]), sys.argv[4], sys.argv[5], float(sys.argv[6])
-slices = int(sys.argv[7])
+slices, reuse = int(sys.argv[7]), sys.argv[8] == "reuse"
 if slices:
-    from search_speed import sliced_ratio
+    from search_speed import _new_search, sliced_ratio
     sliced_ratio(Game(size), 0.4, 2, policy, 0, knowledge)  # compile and warm up
-    ratios = [sliced_ratio(game, seconds, slices, policy, 2, knowledge)[0] for game in (Game(size), middle_game(size))]
+    ratios = []
+    for game in (Game(size), middle_game(size)):
+        search = None
+        if reuse:  # an untimed search first, then the timed one in the memory it used (search_speed --reuse)
+            search = _new_search(policy, 2, knowledge)
+            sliced_ratio(game, seconds, 1, policy, 2, knowledge, search)
+            search.new_game()
+        ratios.append(sliced_ratio(game, seconds, slices, policy, 2, knowledge, search)[0])
     print(json.dumps({"bench": 0.0, "empty": ratios[0], "middle": ratios[1]}))
     sys.exit()
 search_rate(Game(size), 0.3, policy, 0, knowledge)  # compile and warm up
@@ -57,7 +66,8 @@ print(json.dumps({"bench": bench, "empty": empty / bench, "middle": middle / ben
 def one_process(checkout: str, args: argparse.Namespace) -> dict:
     """The ratios measured by one child process importing foogo from `checkout`."""
     out = subprocess.run([sys.executable, "-c", _CHILD, os.path.abspath(checkout), HERE, str(args.size),
-                          args.policy, args.knowledge, str(args.seconds), str(args.slices)],
+                          args.policy, args.knowledge, str(args.seconds), str(args.slices),
+                          "reuse" if args.reuse else "fresh"],
                          capture_output=True, text=True, check=True, timeout=600)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -71,6 +81,8 @@ def main() -> None:
     parser.add_argument("--knowledge", default="learned")
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--slices", type=int, default=0, help="the sliced measure, in this many slices")
+    parser.add_argument("--reuse", action="store_true",
+                        help="with --slices: each timed search grows into memory an untimed one used first")
     args = parser.parse_args()
     runs: dict[str, list[dict]] = {c: [] for c in args.checkouts}
     for _ in range(args.repeats):
@@ -82,7 +94,8 @@ def main() -> None:
         for key in ("empty", "middle"):
             values = [r[key] for r in results]
             parts.append(f"{key} {statistics.median(values):.3f} ({min(values):.3f}..{max(values):.3f})")
-        measure = f"sliced ({args.slices})" if args.slices else f"bench {bench:.0f}/CPU s;"
+        measure = f"sliced ({args.slices}{', reused' if args.reuse else ''})" if args.slices else \
+            f"bench {bench:.0f}/CPU s;"
         print(f"{checkout}: {args.size}x{args.size} {args.policy} {measure} search/bench " + "  ".join(parts),
               flush=True)
 

@@ -77,11 +77,14 @@ def test_search_speed_ab_measures_a_checkout_in_a_child_process():
     module = load("search_speed_ab")
     # 0.3 s, not less: a timed search checks its wall-clock deadline before its first batch, and on a busy
     # machine 0.05 s could pass before it (a run of CI beside two matches got no playouts from one search)
-    args = module.argparse.Namespace(size=5, policy="light", knowledge="learned", seconds=0.3, slices=0)
+    args = module.argparse.Namespace(size=5, policy="light", knowledge="learned", seconds=0.3, slices=0, reuse=False)
     ratios = module.one_process(str(BENCH.parent), args)
     assert ratios["bench"] > 0 and ratios["empty"] > 0 and ratios["middle"] > 0
     sliced = module.one_process(str(BENCH.parent), module.argparse.Namespace(**{**vars(args), "slices": 2}))
     assert sliced["empty"] > 0 and sliced["middle"] > 0
+    reused = module.one_process(str(BENCH.parent), module.argparse.Namespace(**{**vars(args), "slices": 2,
+                                                                                "reuse": True}))
+    assert reused["empty"] > 0 and reused["middle"] > 0
 
 
 def test_search_speed_slices_one_search_between_bench_runs():
