@@ -13,8 +13,12 @@ BENCH = Path(__file__).resolve().parent.parent / "bench"
 
 
 def load(name):
+    """A bench script as a module, registered under its name: numba's cache records the module of each
+    cached kernel and imports it again when it loads one (unregistered it would be '<dynamic>', and a
+    second run, loading from the cache the first wrote, would fail)."""
     spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
 
