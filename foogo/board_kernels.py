@@ -6,7 +6,9 @@ writes a position through the named accessors below (`color_at`, `head_of`,
 into the arrays (tests/test_layout.py holds every other module to that).
 What it is not: a rules engine. Nothing here checks legality beyond
 `legality`, superko is in game.py, and kernels assume valid inputs (p empty and
-on board for `play`).
+on board for `play`). `play_scratch` moves keep everything but the hash and the
+empty-point bitset, for positions a built-in policy plays out and throws away:
+after them `check` fails by design.
 
 A position is two numpy arrays, so that copying one for a playout is two memcpys:
 
@@ -373,18 +375,21 @@ def swap_empties(s, i, j):
 
 
 @inline
-def _add_empty(s, z, P, nw, p):
-    """p became empty: into the set and at the end of the list."""
-    set_bit(z, empty_base(nw), p)
+def _add_empty(s, z, P, nw, p, full):
+    """p became empty: into the set (if full: see play_scratch) and at the end of the list."""
+    if full:
+        set_bit(z, empty_base(nw), p)
     n = s[M_EMPTIES]
     _put_empty(s, P, n, p)
     s[M_EMPTIES] = n + 1
 
 
 @inline
-def _take_empty(s, z, P, nw, p):
-    """p is no longer empty: out of the set, and out of the list (the last entry takes its slot)."""
-    clear_bit(z, empty_base(nw), p)
+def _take_empty(s, z, P, nw, p, full):
+    """p is no longer empty: out of the set (if full: see play_scratch), and out of the list (the
+    last entry takes its slot)."""
+    if full:
+        clear_bit(z, empty_base(nw), p)
     n = s[M_EMPTIES] - 1
     _put_empty(s, P, s[_at(P, SLOT, p)], s[_at(P, EMPTIES, n)])
     s[M_EMPTIES] = n
@@ -400,7 +405,7 @@ def refresh_empty(s, z):
     s[M_EMPTIES] = 0
     for p in range(P):
         if color_at(s, P, p) == EMPTY:
-            _add_empty(s, z, P, nw, p)
+            _add_empty(s, z, P, nw, p, True)
 
 
 # ---------------------------------------------------------------- the steps of a move
@@ -447,12 +452,13 @@ def _lose_liberty(s, P, h, e):
 
 
 @inline
-def _place_stone(s, z, zob, P, w, nw, p, c, e1, e2, e3, e4):
+def _place_stone(s, z, zob, P, w, nw, p, c, e1, e2, e3, e4, full):
     """Put a c stone on empty p as a new one-stone string whose pseudo-liberties are its empty
-    neighbours (e1..e4: 1 if p - w, p - 1, p + 1, p + w is empty); update the hash, the
-    neighbours' counts, and take p out of the empty set."""
+    neighbours (e1..e4: 1 if p - w, p - 1, p + 1, p + w is empty); update the hash (if full),
+    the neighbours' counts, and take p out of the empty set."""
     s[_at(P, COLOR, p)] = c
-    z[0] ^= zob[c * P + p]
+    if full:
+        z[0] ^= zob[c * P + p]
     _count_stone(s, P, w, p, c, 1)
     s[_at(P, HEAD, p)] = p
     s[_at(P, NEXT, p)] = p
@@ -465,7 +471,7 @@ def _place_stone(s, z, zob, P, w, nw, p, c, e1, e2, e3, e4):
     s[_at(P, PLN, p)] = n
     s[_at(P, PLS, p)] = n * p + d
     s[_at(P, PLQ, p)] = n * p * p + 2 * p * d + w * w * (e1 + e4) + (e2 + e3)
-    _take_empty(s, z, P, nw, p)
+    _take_empty(s, z, P, nw, p, full)
 
 
 @inline
@@ -508,17 +514,19 @@ def _touch(s, P, q, cq, p, h1, h2, h3):
 
 
 @kernel
-def _remove_string(s, z, zob, P, w, h):
+def _remove_string(s, z, zob, P, w, h, full):
     """Take string h off the board in one walk, giving each emptied point to the strings around it
-    as a pseudo-liberty and to the empty set. Its size and stone list stay as they were."""
+    as a pseudo-liberty and to the empty set (the hash too, if full). Its size and stone list stay
+    as they were."""
     victim = color_at(s, P, h)
     taker = 3 - victim
     nw = np.int64(s[M_NW])
     r = h
     while True:
         s[_at(P, COLOR, r)] = EMPTY
-        z[0] ^= zob[victim * P + r]
-        _add_empty(s, z, P, nw, r)
+        if full:
+            z[0] ^= zob[victim * P + r]
+        _add_empty(s, z, P, nw, r, full)
         _count_stone(s, P, w, r, victim, -1)
         for t in (r - w, r - 1, r + 1, r + w):
             if color_at(s, P, t) == taker:
@@ -567,7 +575,7 @@ def _stones_taken(s, P, k):
 
 
 @inline
-def _resolve_string(s, z, zob, P, w, g, c, hp):
+def _resolve_string(s, z, zob, P, w, g, c, hp, full):
     """After c played beside string g (which lost a pseudo-liberty): capture it if it is an
     opponent string left without liberties, merge it with the new stone's string hp if it is
     c's. Returns (g if it was captured else -1, new head of the new stone's string). SSIZE of
@@ -577,7 +585,7 @@ def _resolve_string(s, z, zob, P, w, g, c, hp):
         if g != hp:
             hp = _merge(s, P, g, hp)
     elif has_no_liberty(s, P, g):
-        _remove_string(s, z, zob, P, w, g)
+        _remove_string(s, z, zob, P, w, g, full)
         taken = g
     return taken, hp
 
@@ -594,6 +602,24 @@ def play(s, z, zob, p, c):
 def play_inline(s, z, zob, p, c):
     """`play`, inlined into the loops that call it on every move (playouts, the tree's descent):
     a call would pass each of the three arrays as seven machine words."""
+    return _play_steps(s, z, zob, p, c, True)
+
+
+@inline
+def play_scratch(s, z, zob, p, c):
+    """play_inline for a scratch position that a built-in playout policy plays out and then throws
+    away (foogo bench's playouts, the search's after its tree): everything but the Zobrist hash and
+    the empty-point bitset, which no built-in policy reads (they pass z on, never index it) and
+    which then go stale (`check` would say so). Keeping them cost 3% of a light playout (154.1k
+    against 149.3k playouts/s on 9x9, alternated). Positions anyone may read afterwards (Board,
+    Game, `playout`, the tree's own moves, custom policies' playouts) use play_inline."""
+    return _play_steps(s, z, zob, p, c, False)
+
+
+@inline
+def _play_steps(s, z, zob, p, c, full):
+    """play's steps; full: keep the hash and the empty set (a constant where it is called, so that
+    LLVM drops the other branch)."""
     P = stride(s)
     w = np.int64(s[M_W])
     nw = np.int64(s[M_NW])
@@ -605,7 +631,7 @@ def play_inline(s, z, zob, p, c):
     c4 = color_at(s, P, p + w)
     lonely = _no_stone_beside(nbr_counts(s, P, p))
     _place_stone(s, z, zob, P, w, nw, p, c, np.int64(c1 == EMPTY), np.int64(c2 == EMPTY),
-                 np.int64(c3 == EMPTY), np.int64(c4 == EMPTY))
+                 np.int64(c3 == EMPTY), np.int64(c4 == EMPTY), full)
     if lonely:  # fast path: no stone beside p, so nothing to capture or merge
         _finish_move(s, p, c)
         return 0
@@ -619,20 +645,20 @@ def play_inline(s, z, zob, p, c):
     # captures and merges; k1..k4 are the captured strings' heads (four guarded calls, not a
     # loop over a tuple: numba makes that an indirect jump per turn)
     hp = p
-    k1, hp = _resolve_string(s, z, zob, P, w, h1, c, hp)
+    k1, hp = _resolve_string(s, z, zob, P, w, h1, c, hp, full)
     k2 = k3 = k4 = -1
     if h2 >= 0:
-        k2, hp = _resolve_string(s, z, zob, P, w, h2, c, hp)
+        k2, hp = _resolve_string(s, z, zob, P, w, h2, c, hp, full)
         if h3 >= 0:
-            k3, hp = _resolve_string(s, z, zob, P, w, h3, c, hp)
+            k3, hp = _resolve_string(s, z, zob, P, w, h3, c, hp, full)
             if h4 >= 0:
-                k4, hp = _resolve_string(s, z, zob, P, w, h4, c, hp)
+                k4, hp = _resolve_string(s, z, zob, P, w, h4, c, hp, full)
     captured = _stones_taken(s, P, k1) + _stones_taken(s, P, k2) + _stones_taken(s, P, k3) + _stones_taken(s, P, k4)
 
     result = captured
     if has_no_liberty(s, P, hp):  # suicide (only multi-stone: a lone stone here would be eye-like)
         lost = string_size(s, P, hp)
-        _remove_string(s, z, zob, P, w, hp)
+        _remove_string(s, z, zob, P, w, hp, full)
         s[M_CAPTURES + other] += lost
         result = -lost
     else:

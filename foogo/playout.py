@@ -65,7 +65,7 @@ def playout(s, z, zob, rng, cap, trace, owners, policy, table):
     owners (int8[P]) receives the final owner of each point (see board_kernels.area); pass
     empty arrays for neither. Returns (black-minus-white area score, stones played,
     1 if the cap was hit else 0)."""
-    return play_out_with(s, z, zob, rng, cap, trace, owners, choose, policy, table, NO_REPLIES)
+    return play_out_with(s, z, zob, rng, cap, trace, owners, choose, policy, table, NO_REPLIES, True)
 
 
 @inline
@@ -83,11 +83,14 @@ def last_good_reply(s, z, c, replies):
 
 
 @inline
-def play_out_with(s, z, zob, rng, cap, trace, owners, chooser, policy, table, replies):
+def play_out_with(s, z, zob, rng, cap, trace, owners, chooser, policy, table, replies, full):
     """playout with any chooser(s, z, c, rng, policy, table) -> point or PASS: the built-in choose,
     or a custom policy's checked chooser, which answers a point below PASS when its policy broke
     the rule (the playout then stops, `capped` BROKEN). With a replies table (int32[2, P]; NO_REPLIES
-    for none) a side first plays its last good reply to the last move when it may (last_good_reply)."""
+    for none) a side first plays its last good reply to the last move when it may (last_good_reply).
+    full: the moves keep the Zobrist hash and the empty-point bitset (board_kernels.play_inline);
+    False (play_scratch) only for a position thrown away after the playout and a built-in chooser,
+    which reads neither. A constant at every call, so that LLVM keeps one of the two."""
     replying = replies.shape[0] > 0
     c = np.int64(s[bk.M_TO_MOVE])
     passes = np.int64(s[bk.M_PASSES])
@@ -108,7 +111,10 @@ def play_out_with(s, z, zob, rng, cap, trace, owners, chooser, policy, table, re
             bk.play_pass(s, c)
             passes += 1
         else:
-            bk.play_inline(s, z, zob, p, c)
+            if full:
+                bk.play_inline(s, z, zob, p, c)
+            else:
+                bk.play_scratch(s, z, zob, p, c)
             passes = 0
             if moves < room:
                 trace[moves] = p * 2 + c - 1
@@ -122,7 +128,7 @@ def playout_batch(s0, z0, zob, seed, first, cap, scores, moves, capped, policy, 
     """Run playouts first .. first + len(scores) - 1 of a seeded run from (s0, z0), filling the arrays."""
     s, z, rng, no_trace, no_owners = _batch_scratch(s0, z0)
     _batch_into(s0, z0, s, z, rng, no_trace, no_owners, zob, seed, first, cap, scores, moves, capped, choose,
-                policy, table)
+                policy, table, False)
 
 
 @jit_nogil
@@ -135,13 +141,14 @@ def _batch_scratch(s0, z0):
 
 @inline
 def _batch_into(s0, z0, s, z, rng, no_trace, no_owners, zob, seed, first, cap, scores, moves, capped, chooser,
-                policy, table):
-    """The loop of a batch, with any chooser (see play_out_with), on the caller's scratch arrays."""
+                policy, table, full):
+    """The loop of a batch, with any chooser (see play_out_with; full: False only for the built-in
+    choose), on the caller's scratch arrays."""
     for i in range(scores.shape[0]):
         bk.copy_position(s0, z0, s, z)
         seed_rng(rng, seed, first + i)
         scores[i], moves[i], capped[i] = play_out_with(s, z, zob, rng, cap, no_trace, no_owners, chooser,
-                                                       policy, table, NO_REPLIES)
+                                                       policy, table, NO_REPLIES, full)
 
 
 # ---------------------------------------------------------------- custom policies
@@ -191,7 +198,7 @@ def custom_batch(policy):
     def batch(s0, z0, zob, seed, first, cap, scores, moves, capped, _policy, table):
         s, z, rng, no_trace, no_owners = _batch_scratch(s0, z0)
         _batch_into(s0, z0, s, z, rng, no_trace, no_owners, zob, seed, first, cap, scores, moves, capped, checked,
-                    0, table)
+                    0, table, True)  # a custom policy may read the hash and the empty set
 
     _CUSTOM_BATCHES[policy] = batch
     return batch

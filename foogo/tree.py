@@ -602,7 +602,7 @@ def run_iterations(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, 
                    values, owners, ownership, scores, rng, params, table, gammas, replies, count):
     """iterate with the built-in playout policies (params[P_POLICY]); see iterate."""
     return iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, tstart, path, firstc,
-                   values, owners, ownership, scores, rng, params, table, gammas, replies, count, choose)
+                   values, owners, ownership, scores, rng, params, table, gammas, replies, count, choose, False)
 
 
 _CUSTOM_ITERATIONS: dict = {}
@@ -620,7 +620,7 @@ def custom_iterations(policy):
     def kernel_(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, tstart, path, firstc,
                 values, owners, ownership, scores, rng, params, table, gammas, replies, count):
         return iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, tstart, path, firstc,
-                       values, owners, ownership, scores, rng, params, table, gammas, replies, count, checked)
+                       values, owners, ownership, scores, rng, params, table, gammas, replies, count, checked, True)
 
     _CUSTOM_ITERATIONS[policy] = kernel_
     return kernel_
@@ -691,7 +691,7 @@ def _charge(meta, part, since):
 
 @inline
 def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, tstart, path, firstc, values,
-            owners, ownership, scores, rng, params, table, gammas, replies, count, chooser):
+            owners, ownership, scores, rng, params, table, gammas, replies, count, chooser, full):
     """Run `count` search iterations from the root position (root_s, root_z) on the tree, playing
     out with the policy params[P_POLICY] (table: policy.PATTERN_TABLE) and growing nodes with the prior
     params[P_KNOWLEDGE] (gammas: features.GAMMAS). With a replies table (int32[2, P], -1 for none;
@@ -703,7 +703,9 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, 
     owners (int8[P]). ownership (float64[P]) accumulates
     final owners (+1 black, -1 white) on one iteration in OWNERSHIP_EVERY. scores (float64[root
     edges, 3]) accumulates, per root edge, the iterations through it and the sum and sum of squares
-    of their final margins (black's area score less komi). Returns the number of iterations run
+    of their final margins (black's area score less komi). full: the playouts keep the hash and the
+    empty set (play_out_with; False only with the built-in choose: the tree's own moves always do,
+    and each iteration starts from a fresh copy of the root). Returns the number of iterations run
     (fewer if the tree is empty; -1 if a custom policy's chooser broke the rule)."""
     P = root_s[bk.M_P]
     base = edge_base(root_s)
@@ -770,7 +772,7 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, 
             score = bk.area(s, marks)
         else:
             score, nmoves, capped = play_out_with(s, z, zob, rng, cap, trace[ntrace:], marks, chooser, policy,
-                                                  table, replies)
+                                                  table, replies, full)
             if capped == BROKEN:
                 return -1
             ntrace += min(nmoves, trace.shape[0] - ntrace)

@@ -15,6 +15,7 @@ import pytest
 import sgfmill.boards
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from numba import njit
 from numba.core import config as numba_config
 
 import foogo
@@ -603,3 +604,66 @@ def test_kernels_index_without_wraparound_and_jit_functions_with_it():
     negative_test = re.compile(r"icmp slt i64 %[\w.\"]+, 0")  # numba's wrap: index < 0 ? index + n : index
     assert not negative_test.search(unwrapped.inspect_llvm(unwrapped.signatures[0]))
     assert negative_test.search(wrapped.inspect_llvm(wrapped.signatures[0]))
+
+
+@njit
+def _scratch_against_full(s, z, zob, seed, count, cap):
+    """Play `count` light playouts of run `seed` twice in step, one position with play_inline and one
+    with play_scratch, each drawing its moves from its own position with the same random numbers;
+    returns (the first move at which the draws or the s arrays differ, else -1; moves compared;
+    moves after which the scratch position's hash was stale)."""
+    rng = np.zeros(1, dtype=np.uint64)
+    twin = np.zeros(1, dtype=np.uint64)
+    full_s, full_z = s.copy(), z.copy()
+    scratch_s, scratch_z = s.copy(), z.copy()
+    moves = 0
+    stale = 0
+    for i in range(count):
+        bk.copy_position(s, z, full_s, full_z)
+        bk.copy_position(s, z, scratch_s, scratch_z)
+        pol.seed_rng(rng, seed, i)
+        c = np.int64(s[bk.M_TO_MOVE])
+        passes = 0
+        for _ in range(cap):
+            twin[0] = rng[0]  # the draw reorders the list of empty points it draws from: draw on both
+            p = pol.choose(full_s, full_z, c, rng, pol.LIGHT, pol.PATTERN_TABLE)
+            if pol.choose(scratch_s, scratch_z, c, twin, pol.LIGHT, pol.PATTERN_TABLE) != p:
+                return moves, moves, stale
+            if p == bk.PASS:
+                bk.play_pass(full_s, c)
+                bk.play_pass(scratch_s, c)
+                passes += 1
+                if passes == 2:
+                    break
+            else:
+                passes = 0
+                bk.play_inline(full_s, full_z, zob, p, c)
+                bk.play_scratch(scratch_s, scratch_z, zob, p, c)
+                moves += 1
+                for j in range(s.shape[0]):
+                    if full_s[j] != scratch_s[j]:
+                        return moves, moves, stale
+                stale += full_z[0] != scratch_z[0]
+            c = 3 - c
+    return -1, moves, stale
+
+
+@pytest.mark.parametrize("size", [2, 5, 9, 19])
+def test_scratch_moves_keep_everything_but_the_hash_and_the_empty_set(size):
+    # play_scratch, the bench's and the search's playout move, differs from play_inline only in z
+    board = Board(size)
+    s, z = board._state()
+    differ, moves, stale = _scratch_against_full(s.copy(), z.copy(), board.geometry.zobrist, 3, 20, 3 * size * size)
+    assert differ == -1 and moves > 20 * size
+    assert stale > moves // 2  # the hash is really left behind: nothing may read it after such a move
+
+
+@pytest.mark.parametrize("policy", ["light", "heavy"])
+@pytest.mark.parametrize("size", [5, 9, 13])
+def test_the_batch_plays_the_playouts_that_full_moves_play(size, policy):
+    # run_playouts' batch (scratch moves) against play_out (full moves, the golden traces' kernel)
+    board = Board(size)
+    batch = po.run_playouts(board, 40, seed=5, policy=policy)
+    for index in range(40):
+        _, score, moves, capped = po.play_out(board, seed=5, index=index, policy=policy)
+        assert (score, moves, capped) == (batch.scores[index], batch.moves[index], bool(batch.capped[index]))

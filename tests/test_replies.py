@@ -69,7 +69,7 @@ def _first_move(s, z, zob, seed, replies):
     po.seed_rng(rng, seed, 0)
     trace = np.zeros(1000, dtype=np.int32)
     po.play_out_with(s, z, zob, rng, 300, trace, np.zeros(0, dtype=np.int8), po.choose, po.LIGHT,
-                     po.PATTERN_TABLE, replies)
+                     po.PATTERN_TABLE, replies, True)
     return trace[0] >> 1
 
 
