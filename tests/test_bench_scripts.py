@@ -23,6 +23,15 @@ def load(name):
     return module
 
 
+def load_beside_bench(name):
+    """load, for a script that imports other bench scripts (bench/ on sys.path while it loads)."""
+    sys.path.insert(0, str(BENCH))
+    try:
+        return load(name)
+    finally:
+        sys.path.remove(str(BENCH))
+
+
 def summary(wins_a, wins_b, draws, seconds_a, genmoves_a, games_as_black_a):
     """A `foogo match --json` summary of engines A and B (the fields merge reads)."""
     games = wins_a + wins_b + draws
@@ -92,11 +101,7 @@ def test_search_speed_ab_measures_a_checkout_in_a_child_process():
 
 
 def test_search_speed_slices_one_search_between_bench_runs():
-    sys.path.insert(0, str(BENCH))
-    try:
-        module = load("search_speed")
-    finally:
-        sys.path.remove(str(BENCH))
+    module = load_beside_bench("search_speed")
     from foogo import tree as tk
     from foogo.game import Game
     from foogo.search import Search, SearchConfig
@@ -149,11 +154,7 @@ def test_thread_scaling_times_searches_on_one_and_on_two_threads():
 
 
 def test_expand_cost_rebuilds_each_nodes_position_and_expands_them_all():
-    sys.path.insert(0, str(BENCH))
-    try:
-        module = load("expand_cost")
-    finally:
-        sys.path.remove(str(BENCH))
+    module = load_beside_bench("expand_cost")
     from foogo import tree as tk
     from foogo.game import Game
     from foogo.search import Search, SearchConfig
