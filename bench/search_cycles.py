@@ -98,12 +98,12 @@ def main() -> None:
         return Search(SearchConfig(threads=1, seed=2, policy=args.policy, resign_threshold=None,
                                    knowledge=args.knowledge, **expand))
 
-    kept = new_search()  # --reuse: every repeat's search, cleared before it (new_game)
+    kept = new_search() if args.reuse else None  # --reuse: every repeat's search, cleared before it
 
     def repeat(seconds: float, slices: int) -> dict[str, float]:
         """One search of `seconds` in `slices` analyze runs, each after bench playouts of the same
         time: its parts per iteration, and the bench's cycles per playout and per stone."""
-        search = kept if args.reuse else new_search()
+        search = new_search() if kept is None else kept
         search.new_game()
         whole = iterations = 0
         bench = [0, 0, 0]

@@ -108,6 +108,15 @@ def _new_search(policy: str, seed: int, knowledge: str) -> Search:
     return Search(SearchConfig(threads=1, seed=seed, policy=policy, resign_threshold=None, knowledge=knowledge))
 
 
+def used_search(game: Game, seconds: float, policy: str, seed: int, knowledge: str) -> Search:
+    """sliced_ratio's Search after one untimed search of `seconds` on game's position, cleared (new_game):
+    a search timed on it grows into tree memory a search has used (--reuse)."""
+    search = _new_search(policy, seed, knowledge)
+    sliced_ratio(game, seconds, 1, policy, seed, knowledge, search)
+    search.new_game()
+    return search
+
+
 def middle_game(size: int) -> Game:
     """A game a third of the way through a random game (fixed seed)."""
     game = Game(size)
@@ -167,15 +176,12 @@ def sliced(args, positions: dict) -> None:
     for policy in args.policies.split(","):
         sliced_ratio(Game(args.size), 0.4, 2, policy, 0, args.knowledge)  # compile and warm up
         ratios: dict[str, list[float]] = {name: [] for name in positions}
-        searches = {name: _new_search(policy, 2, args.knowledge) for name in positions} if args.reuse else {}
-        if args.reuse:  # one untimed search each, so that every timed one grows into memory a search used
-            for name, game in positions.items():
-                sliced_ratio(game, args.seconds, 1, policy, 2, args.knowledge, searches[name])
+        searches = {name: used_search(game, args.seconds, policy, 2, args.knowledge)
+                    for name, game in positions.items()} if args.reuse else {}
         for _ in range(args.repeats):
             for name, game in positions.items():
-                search = None
-                if args.reuse:
-                    search = searches[name]
+                search = searches.get(name)
+                if search is not None:
                     search.new_game()
                 ratios[name].append(sliced_ratio(game, args.seconds, args.slices, policy, 2, args.knowledge,
                                                  search)[0])

@@ -43,15 +43,11 @@ from search_speed import middle_game, search_rate
 size, policy, knowledge, seconds = int(sys.argv[3]), sys.argv[4], sys.argv[5], float(sys.argv[6])
 slices, reuse = int(sys.argv[7]), sys.argv[8] == "reuse"
 if slices:
-    from search_speed import _new_search, sliced_ratio
+    from search_speed import sliced_ratio, used_search
     sliced_ratio(Game(size), 0.4, 2, policy, 0, knowledge)  # compile and warm up
     ratios = []
     for game in (Game(size), middle_game(size)):
-        search = None
-        if reuse:  # an untimed search first, then the timed one in the memory it used (search_speed --reuse)
-            search = _new_search(policy, 2, knowledge)
-            sliced_ratio(game, seconds, 1, policy, 2, knowledge, search)
-            search.new_game()
+        search = used_search(game, seconds, policy, 2, knowledge) if reuse else None
         ratios.append(sliced_ratio(game, seconds, slices, policy, 2, knowledge, search)[0])
     print(json.dumps({"bench": 0.0, "empty": ratios[0], "middle": ratios[1]}))
     sys.exit()
