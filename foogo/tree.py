@@ -466,16 +466,15 @@ def _screen(n_, w_, an_, aw_, equiv, values):
 @fast_inline
 def _passing(values, count, bar):
     """(how many, sum of the offsets of) values[:count] that reach bar: one loop LLVM vectorises,
-    which gives the offset itself when only one does. Summed in float32, 16 lanes to a vector,
-    exactly: every partial sum is a whole number below 2**24 (count * count / 2 is at most 3e5)."""
-    passed = np.float32(0.0)
-    where = np.float32(0.0)
-    offset = np.float32(0.0)  # i itself, counted in float32: converting the int64 i lane by lane kept
-    for i in range(count):    # the loop scalar (212 cycles for 98 edges, against 39 so)
-        hit = np.float32(values[i] >= bar)
-        passed += hit
-        where += offset * hit
-        offset += np.float32(1.0)
+    which gives the offset itself when only one does. Counted in int32 lanes (count * count / 2 is
+    at most 3e5), each sum cast back to int32 (numba widens int32 arithmetic to int64, which halves
+    the lanes): 8 ns for 90 values here, against 11 for the float32 sums it replaced."""
+    passed = np.int32(0)
+    where = np.int32(0)
+    for i in range(count):
+        hit = np.int32(values[i] >= bar)
+        passed = np.int32(passed + hit)
+        where = np.int32(where + np.int32(np.int32(i) * hit))
     return np.int64(passed), np.int64(where)
 
 
@@ -533,14 +532,17 @@ def _pick(ef, first, count, equiv, values, top):
     # value has an estimate within 2e-6 of that maximum: only the edges within SCREEN_MARGIN of it
     # are compared exactly, in order, and the choice is the exact one. Mostly one edge passes, and a
     # second vectorised pass gives its offset. Real values lie in [0, 1] and a disabled edge's is -1
-    # (see disable): a choice must beat -0.5.
+    # (see disable): a choice must beat -0.5. So an edge that passes alone is real, beats -0.5 and
+    # is the choice, with no exact comparison (8 ns a node of 90 edges).
     bar = max(top - np.float32(SCREEN_MARGIN), np.float32(-0.5))
     passed, where = _passing(values, count, bar)
-    lo, hi = (where, where + 1) if passed == 1 else (0, count if passed > 1 else 0)
+    if passed == 1:
+        return first + where
+    hi = count if passed > 1 else 0
     best = -1
     best_a = -0.5
     best_b = 1.0
-    for i in range(lo, hi):
+    for i in range(hi):
         if values[i] >= bar:
             a, b = _exact_value(ef, first + i, equiv)
             if a * best_b > best_a * b:
