@@ -1,7 +1,7 @@
 """Fit the learned prior's feature gammas to games by Minorization-Maximization, and write the table.
 
     python bench/learn_gammas.py SGF_DIR [SGF_DIR ...] [--out foogo/data/gammas.npz]
-                                 [--iterations 40] [--held-out 0.1] [--min-moves 10]
+                                 [--iterations 40] [--held-out 0.1] [--test DIR ...]
 
 Reads every *.sgf under the directories (sorted, so the same files give the same table), replays
 each game on a foogo Board and, before every move, takes the features (foogo/features.py) of all
@@ -9,7 +9,9 @@ the moves the tree would consider; the move played is the winner among them. A m
 would not consider (an own-eye fill, say) or a pass teaches nothing and is skipped; so are games
 with setup stones or an illegal move (from that move on). Games are split by index into training
 and held-out sets (every k-th game held out), so the held-out figures measure prediction on games
-the fit never saw.
+the fit never saw. With --test DIR ..., the games under those directories are the held-out set
+instead and every game of SGF_DIR is trained on: two fits from different training sets (more
+games, say) then compare on the same held-out games.
 
 The model (Coulom 2007): a move's gamma is the product of its features' gammas, one per group,
 and P(move j chosen) = gamma_j / sum of the candidates' gammas. MM updates one group at a time,
@@ -188,14 +190,17 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=Path(fe.DATA_PATH))
     parser.add_argument("--iterations", type=int, default=40)
     parser.add_argument("--held-out", type=float, default=0.1, help="share of the games held out (0..0.5)")
+    parser.add_argument("--test", nargs="+", type=Path, default=[],
+                        help="directories of held-out games (then --held-out is not used)")
     parser.add_argument("--source", default="", help="where the games came from, stored with the table")
     args = parser.parse_args()
     if not 0 <= args.held_out <= 0.5 or args.iterations < 1:
         parser.error("--held-out must lie in 0..0.5 and --iterations be at least 1")
     files = sorted(p for d in args.dirs for p in d.rglob("*.sgf"))
-    if not files:
+    test_files = sorted(p for d in args.test for p in d.rglob("*.sgf"))
+    if not files or (args.test and not test_files):
         parser.error("no .sgf files found")
-    every = round(1 / args.held_out) if args.held_out > 0 else 0
+    every = round(1 / args.held_out) if args.held_out > 0 and not args.test else 0
     started = time.process_time()
     train, test = [], []
     used = 0
@@ -203,6 +208,8 @@ def main() -> int:
         samples = game_samples(path)
         used += bool(samples)
         (test if every and k % every == every - 1 else train).extend(samples)
+    for path in test_files:
+        test.extend(game_samples(path))
     print(f"{len(files)} files, {used} games used: {len(train)} training and {len(test)} held-out positions "
           f"({time.process_time() - started:.0f} s)", file=sys.stderr)
     if not train:

@@ -356,6 +356,28 @@ def test_the_learning_script_writes_a_table_the_engine_loads(tmp_path, monkeypat
         assert str(data["source"]) == "test" and int(data["games"]) == 4
 
 
+def test_the_learning_script_holds_out_the_test_directories_games(tmp_path, monkeypatch, capsys):
+    learner = load_learner()
+    train, test = tmp_path / "train", tmp_path / "test"
+    train.mkdir()
+    test.mkdir()
+    (train / "a.sgf").write_text("(;GM[1]FF[4]SZ[9];B[ee];W[cc];B[gc];W[gg];B[cg];W[dc];B[fd])")
+    (train / "b.sgf").write_text("(;GM[1]FF[4]SZ[9];B[dd];W[ff];B[fd];W[df];B[ed];W[ec];B[fc])")
+    (test / "c.sgf").write_text("(;GM[1]FF[4]SZ[9];B[ee];W[de];B[ed];W[cd];B[dc])")
+    out = tmp_path / "gammas.npz"
+    monkeypatch.setattr("sys.argv", ["learn_gammas", str(train), "--test", str(test), "--out", str(out),
+                                     "--iterations", "2"])
+    assert learner.main() == 0
+    printed = capsys.readouterr()
+    assert "14 training and 5 held-out positions" in printed.err  # both training games, all of the test's
+    assert "held out, 5 positions" in printed.out
+    with np.load(out) as data:
+        assert int(data["games"]) == 2 and int(data["positions"]) == 14
+    monkeypatch.setattr("sys.argv", ["learn_gammas", str(train), "--test", str(tmp_path / "none")])
+    with pytest.raises(SystemExit):
+        learner.main()
+
+
 def test_the_learned_playout_patterns_are_the_shapes_with_a_high_gamma_for_either_colour():
     gammas = np.ones(fe.TABLE_SIZE, dtype=np.float32)
     board = board_from_ascii(CAPTURES)
