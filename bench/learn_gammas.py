@@ -22,13 +22,18 @@ move of gamma 1 (Coulom's prior, which keeps rare features near 1). After each u
 scaled so that its mean log gamma over the candidates is 0 (which changes no probability: every
 candidate has one feature of each group), so gamma 1 stands for an average feature of the group.
 3x3 patterns are folded by the 8 symmetries first (features.pattern_classes); a class never seen
-among the candidates gets gamma 1, an average shape.
+among the candidates gets gamma 1, an average shape. The spatial patterns (features.RING: the 5x5
+square less its corners, and its inner 12 points) are a sixth group: each candidate's is its
+level-2 pattern if that was seen at least features.SPATIAL_MIN_COUNT times among the training
+candidates, else its level-1 pattern if that was, else none (gamma 1, which the engine also gives a
+pattern its table lacks).
 
 Prints per iteration the training log-likelihood per move, and at the end the held-out mean log
 probability of the move played, how often it was the top-rated candidate and how often among the
 top 5, against the same for uniform choice; then the gammas of the small groups and the
-strongest and weakest patterns. Writes the table (features.TABLE_SIZE float32) with its
-provenance (`source`, `games`, `positions`, held-out figures) to --out.
+strongest and weakest patterns. Writes the table (features.TABLE_SIZE float32), the spatial
+patterns' canonical keys and gammas (`spatial_keys`, `spatial_gammas`), and the provenance
+(`source`, `games`, `positions`, held-out figures) to --out.
 """
 
 from __future__ import annotations
@@ -76,6 +81,7 @@ def game_samples(path: Path, max_bytes: int = 1 << 20):
             continue
         p = board.geometry.point(*move)
         moves, feats = fe.candidates(board, c)
+        feats = np.concatenate([feats.astype(np.int64), fe.spatial_codes(board, c, moves)[:, None]], axis=1)
         hit = np.flatnonzero(moves == p)
         try:
             board.play(c, move)
@@ -86,9 +92,13 @@ def game_samples(path: Path, max_bytes: int = 1 << 20):
     return samples
 
 
+SPATIAL = len(fe.GROUPS)  # the column of a sample's feats holding the raw spatial code
+
+
 class Data:
-    """Candidates of many positions as flat arrays: feature ids F[R, G] (compact, global), the
-    position of each row, the chosen row of each position."""
+    """Candidates of many positions as flat arrays: raw features (the pattern column folded to its
+    class; the spatial column, if any, the raw code), the position of each row, the chosen row of
+    each position."""
 
     def __init__(self, samples, class_of: np.ndarray):
         self.positions = len(samples)
@@ -107,15 +117,34 @@ def class_index(classes: np.ndarray, codes: np.ndarray) -> np.ndarray:
     return np.where(classes[index] == codes, index, -1)
 
 
-def feature_ids(raw: np.ndarray, classes: np.ndarray) -> np.ndarray:
+def spatial_levels(raw: np.ndarray) -> list[np.ndarray]:
+    """The canonical level-1 and level-2 keys (features.spatial_keys) of each row's spatial code."""
+    return [fe.spatial_keys(raw[:, SPATIAL], level) for level in (1, 2)]
+
+
+def frequent_spatial(raw: np.ndarray) -> np.ndarray:
+    """The sorted spatial keys, of either level, seen at least features.SPATIAL_MIN_COUNT times."""
+    keys, counts = np.unique(np.concatenate(spatial_levels(raw)), return_counts=True)
+    return keys[counts >= fe.SPATIAL_MIN_COUNT]
+
+
+def feature_ids(raw: np.ndarray, classes: np.ndarray, spatial: np.ndarray | None = None) -> np.ndarray:
     """Global compact ids: pattern classes 0..len(classes)-1 (unknown classes -1), then each small
-    group at its offset after them."""
-    ids = np.empty_like(raw)
+    group at its offset after them, then (given the frequent spatial keys) each row's largest
+    frequent spatial pattern (-1: none)."""
+    groups = len(fe.GROUPS)
+    ids = np.empty((len(raw), groups + (spatial is not None)), dtype=np.int64)
     ids[:, 0] = class_index(classes, raw[:, 0])
     offset = len(classes)
-    for g in range(1, len(fe.GROUPS)):
+    for g in range(1, groups):
         ids[:, g] = offset + raw[:, g]
         offset += fe.GROUP_SIZES[g]
+    if spatial is not None:
+        col = np.full(len(raw), -1, dtype=np.int64)
+        for keys in spatial_levels(raw):  # level 2 last: the larger pattern wins
+            index = class_index(spatial, keys) if len(spatial) else np.full(len(raw), -1)
+            col = np.where(index >= 0, offset + index, col)
+        ids[:, groups] = col
     return ids
 
 
@@ -218,13 +247,14 @@ def main() -> int:
     class_of = fe.pattern_classes()
     data = Data(train, class_of)
     classes = np.unique(data.raw[:, 0])
-    ids = feature_ids(data.raw, classes)
-    nfeatures = len(classes) + sum(fe.GROUP_SIZES[1:])
+    spatial = frequent_spatial(data.raw)
+    ids = feature_ids(data.raw, classes, spatial)
+    nfeatures = len(classes) + sum(fe.GROUP_SIZES[1:]) + len(spatial)
     gamma = fit(data, ids, nfeatures, args.iterations, log=lambda m: print(m, file=sys.stderr))
     figures = {}
     if test:
         held = Data(test, class_of)
-        figures = evaluate(held, feature_ids(held.raw, classes), gamma)
+        figures = evaluate(held, feature_ids(held.raw, classes, spatial), gamma)
         print(f"held out, {figures['positions']} positions: mean log p {figures['log_p']:.3f} "
               f"(uniform {figures['log_p_uniform']:.3f}), top-1 {figures['top1']:.1%} "
               f"(uniform {figures['top1_uniform']:.1%}), top-5 {figures['top5']:.1%} "
@@ -247,11 +277,14 @@ def main() -> int:
         shown = [i for i in picks if counts[i] >= 50][:8]
         print(f"{title} patterns (seen 50+ times):",
               "  ".join(f"{pattern_diagram(int(classes[i]))} {gamma[i]:.3g}" for i in shown))
+    spatial_gammas = gamma[offset:offset + len(spatial)]
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(args.out, table=table, source=np.array(args.source), games=np.array(used),
+    np.savez_compressed(args.out, table=table, spatial_keys=spatial, spatial_gammas=spatial_gammas,
+                        source=np.array(args.source), games=np.array(used),
                         positions=np.array(data.positions),
                         **{f"held_out_{k}": np.array(v) for k, v in figures.items()})
-    print(f"wrote {args.out}: {len(classes)} pattern classes from {data.positions} positions "
+    print(f"wrote {args.out}: {len(classes)} pattern classes and {len(spatial)} spatial patterns from "
+          f"{data.positions} positions "
           f"({time.process_time() - started:.0f} s)")
     return 0
 

@@ -1,7 +1,7 @@
 """What the tree's learned prior knows about a move: its features, and the gammas that rate them.
 
 What it is: the feature code of a candidate move (colour c at empty point p), in
-five groups, one feature from each:
+five groups, one feature from each, and its spatial pattern:
   PATTERN  its 3x3 neighbourhood (policy.pattern_code), colours seen from the
            mover (the mover's stones as BLACK); the learning script folds the 8
            rotations and reflections into one class (`pattern_classes`)
@@ -17,6 +17,10 @@ five groups, one feature from each:
   LAST2    likewise to the move before (the mover's own last move)
   LINE     its line (distance to the edge) 0, 1, 2, 3 or 4+, plus 5 when no stone
            lies in the 5x5 square around it
+  SPATIAL  the colours of the 5x5 square around it less the corners (20 points),
+           or of its inner 12 points when the table lacks the 20-point pattern
+           (`spatial_code`, RING: the largest pattern the table knows, as in
+           Coulom's paper); none when it knows neither
 and the gamma table that rates them: a Bradley-Terry model (Coulom, "Computing
 Elo ratings of move patterns in the game of Go", 2007) in which a move's gamma
 is the product of its features' gammas, and the chance that a strong player
@@ -24,15 +28,20 @@ picks it among the candidates is its gamma over their sum. The gammas are fitted
 by Minorization-Maximization to games (bench/learn_gammas.py makes them) and
 shipped as foogo/data/gammas.npz: one float32 table, TABLE_SIZE long, the
 pattern group indexed by raw code (each code holding its class's gamma) and each
-other group at its OFFSET.
+other group at its OFFSET; and the spatial patterns seen often enough in the
+games, as canonical keys and gammas. At import they become GAMMAS, the prior
+table the kernels read (`prior_table`): the group table, then a hash table of
+every rotation and reflection of each spatial pattern.
 
 The candidates are the moves the tree gives an edge (`may_consider`): empty
 points the playout rule and the board's rules allow, pass aside. The heavy
 playouts may also take their 3x3 shapes from the gammas
 (`learned_pattern_table`, SearchConfig.playout_patterns).
 
-What it is not: a playout policy (playouts never read the gammas), nor larger
-patterns or liberties beyond atari; ladders are read only after an atari escape
+What it is not: a playout policy (playouts never read the gammas), nor patterns
+beyond the 5x5 square or liberties beyond atari (liberty counts after the move
+moved the held-out log p of Pachi's moves by 0.02, the spatial pattern by 0.27:
+bench/results/learn_gammas-spatial.txt); ladders are read only after an atari escape
 (ladders.py). Whether an atari starts a working ladder is not a feature: in
 Pachi's games it made such an atari 1.26 times as likely as another (gammas
 2.06 and 1.63), and reading it made each expansion of the search bench's 19x19
@@ -228,7 +237,8 @@ def move_features(s, z, zob, ls, lz, p, c, out):
 
 @inline
 def move_gamma(s, z, zob, ls, lz, p, c, gammas, near):
-    """The gamma of c at empty p: the product of its features' gammas in table `gammas`; near:
+    """The gamma of c at empty p: the product of its features' gammas and its spatial pattern's in
+    table `gammas` (the prior table: GAMMAS' layout); near:
     stones_near of p's row (one reading serves a row's candidates); (ls, lz): tactics' scratch."""
     P = bk.stride(s)
     w = np.int64(s[bk.M_W])
@@ -237,7 +247,7 @@ def move_gamma(s, z, zob, ls, lz, p, c, gammas, near):
     g *= gammas[OFFSETS[G_LAST] + distance_feature(s, p, np.int64(s[bk.M_LAST]))]
     g *= gammas[OFFSETS[G_LAST2] + distance_feature(s, p, np.int64(s[bk.M_LAST2]))]
     g *= gammas[OFFSETS[G_LINE] + line_feature(s, p, near)]
-    return g
+    return g * spatial_gamma(gammas, spatial_code(s, p, c))
 
 
 @kernel
@@ -266,6 +276,134 @@ def candidates(board, color) -> tuple[np.ndarray, np.ndarray]:
     return moves[:n], feats[:n]
 
 
+# ---------------------------------------------------------------- the spatial pattern
+
+# The SPATIAL feature: the colours of the 20 points of the 5x5 square around a move less its corners,
+# seen from the mover, at two sizes. Its code is 40 bits, 2 per point (EMPTY, the mover's, the
+# opponent's, off board): bits 0-15 the 3x3 code (mover_code), 16-23 the four points two steps
+# away on the lines through the move (RING[:4]), 24-39 the eight a knight's move away (RING[4:]).
+# Level 1 is the first 24 bits (12 points), level 2 all 40; a key is a level's bits with the level
+# at bit LEVEL_SHIFT. A move's spatial gamma is its level-2 key's if the table has it, else its
+# level-1 key's, else 1 (Coulom's largest matching pattern). The table holds the keys seen at least
+# SPATIAL_MIN_COUNT times in the training games (bench/learn_gammas.py), each under its 8 rotations
+# and reflections, so that no lookup needs to turn the board.
+RING = ((2, 0), (0, 2), (-2, 0), (0, -2), (2, 1), (1, 2), (-1, 2), (-2, 1), (-2, -1), (-1, -2), (1, -2), (2, -1))
+LEVEL_BITS = (24, 40)  # the code bits of levels 1 and 2
+LEVEL_SHIFT = 48
+SPATIAL_MIN_COUNT = 20
+SPATIAL_SLOTS = 1 << 18  # the hash table's slots: at most ~100k keys (8 images of ~12k classes)
+_SLOT_SHIFT = np.uint64(64 - 18)
+_HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
+LEVEL_MASKS = tuple((1 << bits) - 1 for bits in LEVEL_BITS)
+
+
+@inline
+def _ring_color(s, P, n, w, row, col, p, dr, dc, c):
+    """The colour, seen from mover c (1 the mover's, 2 the opponent's), of the point (dr, dc) from p
+    at (row, col); 3 off the board."""
+    r = row + dr
+    k = col + dc
+    if r < 1 or r > n or k < 1 or k > n:
+        return np.int64(3)
+    x = np.int64(bk.color_at(s, P, p + dr * w + dc))
+    if c == bk.WHITE and (x == bk.BLACK or x == bk.WHITE):
+        x = 3 - x
+    return x
+
+
+@inline
+def spatial_code(s, p, c):
+    """The 40-bit SPATIAL code of c at on-board p (see RING)."""
+    P = bk.stride(s)
+    n = np.int64(s[bk.M_SIZE])
+    w = np.int64(s[bk.M_W])
+    row, col = bk.row_col(s, p)
+    code = mover_code(s, p, c)
+    shift = 16
+    for dr, dc in RING:
+        code |= _ring_color(s, P, n, w, row, col, p, dr, dc, c) << shift
+        shift += 2
+    return code
+
+
+@inline
+def _slot(key):
+    """A key's first slot in the spatial hash table."""
+    return np.int64((np.uint64(key) * _HASH_MULTIPLIER) >> _SLOT_SHIFT)
+
+
+@inline
+def _spatial_lookup(gammas, key):
+    """The gamma stored for key in the prior table's spatial part (after the TABLE_SIZE group gammas:
+    SPATIAL_SLOTS pairs key, gamma, key 0 for an empty slot), or 0 if it has none."""
+    if gammas.shape[0] == TABLE_SIZE:
+        return 0.0
+    i = _slot(key)
+    while True:
+        k = gammas[TABLE_SIZE + 2 * i]
+        if k == 0:
+            return 0.0
+        if k == key:
+            return gammas[TABLE_SIZE + 2 * i + 1]
+        i = (i + 1) & (SPATIAL_SLOTS - 1)
+
+
+@inline
+def spatial_gamma(gammas, code):
+    """The SPATIAL gamma of a move of this code: its level-2 pattern's, else its level-1's, else 1."""
+    g = _spatial_lookup(gammas, (code & LEVEL_MASKS[1]) | (2 << LEVEL_SHIFT))
+    if g == 0.0:
+        g = _spatial_lookup(gammas, (code & LEVEL_MASKS[0]) | (1 << LEVEL_SHIFT))
+    return g if g > 0.0 else 1.0
+
+
+@kernel
+def candidate_gammas(s, z, zob, ls, lz, c, moves, n, gammas, out):
+    """out[i] = move_gamma of c at moves[i], for i < n, with prior table `gammas`; (ls, lz): scratch."""
+    for i in range(n):
+        p = np.int64(moves[i])
+        out[i] = move_gamma(s, z, zob, ls, lz, p, c, gammas, stones_near(s, z, bk.row_col(s, p)[0]))
+
+
+def move_gammas(board, color, moves, gammas=None) -> np.ndarray:
+    """The learned prior's gamma (move_gamma) of `color` at each of `moves` (padded points, as candidates
+    gives them), float64, with prior table `gammas` (default GAMMAS)."""
+    s, z = board._state()
+    moves = np.asarray(moves, dtype=np.int32)
+    out = np.zeros(len(moves))
+    candidate_gammas(s, z, board.geometry.zobrist, s.copy(), z.copy(), int(color), moves, len(moves),
+                     GAMMAS if gammas is None else gammas, out)
+    return out
+
+
+@kernel
+def candidate_spatial(s, c, moves, n, out):
+    """out[i] = the SPATIAL code of c at moves[i], for i < n."""
+    for i in range(n):
+        out[i] = spatial_code(s, np.int64(moves[i]), c)
+
+
+def spatial_codes(board, color, moves) -> np.ndarray:
+    """The SPATIAL codes (int64) of `color` at `moves` (padded points, as candidates gives them)."""
+    s, _ = board._state()
+    moves = np.asarray(moves, dtype=np.int32)
+    out = np.zeros(len(moves), dtype=np.int64)
+    candidate_spatial(s, int(color), moves, len(moves), out)
+    return out
+
+
+@kernel
+def _insert(table, keys, values):
+    """Put each (key, value) into the spatial part of prior table `table` (linear probing)."""
+    for j in range(keys.shape[0]):
+        key = keys[j]
+        i = _slot(key)
+        while table[TABLE_SIZE + 2 * i] != 0 and table[TABLE_SIZE + 2 * i] != key:
+            i = (i + 1) & (SPATIAL_SLOTS - 1)
+        table[TABLE_SIZE + 2 * i] = key
+        table[TABLE_SIZE + 2 * i + 1] = values[j]
+
+
 # ---------------------------------------------------------------- pattern classes (Python side)
 
 # (row, col) offsets from the centre of code fields 0..7 (pattern_code: NW N NE W E SW S SE, north up)
@@ -283,6 +421,28 @@ def symmetric_codes(codes: np.ndarray) -> np.ndarray:
             j = _CELL_OFFSETS.index(transform(r, c))
             out[t] |= ((codes >> (2 * i)) & 3) << (2 * j)
     return out
+
+
+def symmetric_spatial(codes: np.ndarray) -> np.ndarray:
+    """int64[8, len(codes)]: each SPATIAL code (or key: the level bits pass through) under the 8
+    rotations and reflections, identity first."""
+    codes = np.asarray(codes, dtype=np.int64)
+    out = np.zeros((8, codes.size), dtype=np.int64)
+    out[:] = codes & ~np.int64((1 << LEVEL_BITS[1]) - 1)  # the level tag, if any
+    for t, transform in enumerate(_TRANSFORMS):
+        for offsets, base in ((_CELL_OFFSETS, 0), (RING, 16)):
+            for i, (r, c) in enumerate(offsets):
+                j = offsets.index(transform(r, c))
+                out[t] |= ((codes >> (base + 2 * i)) & 3) << (base + 2 * j)
+    return out
+
+
+def spatial_keys(codes: np.ndarray, level: int) -> np.ndarray:
+    """The canonical keys of SPATIAL codes at level 1 or 2: the level's bits of the smallest of the
+    8 symmetric images, tagged with the level (the form the table and the learning script use)."""
+    mask = np.int64(LEVEL_MASKS[level - 1])
+    key = symmetric_spatial(np.asarray(codes, dtype=np.int64) & mask).min(axis=0)
+    return key | np.int64(level << LEVEL_SHIFT)
 
 
 def pattern_classes() -> np.ndarray:
@@ -306,13 +466,47 @@ def load_gammas(path: str = DATA_PATH) -> np.ndarray:
     return table
 
 
-GAMMAS = load_gammas()
+def load_spatial(path: str = DATA_PATH) -> tuple[np.ndarray, np.ndarray]:
+    """(canonical keys int64, gammas float64) of the spatial patterns in an npz written by
+    bench/learn_gammas.py; empty when it has none."""
+    if not os.path.exists(path):
+        return np.zeros(0, dtype=np.int64), np.zeros(0)
+    with np.load(path, allow_pickle=False) as data:
+        if "spatial_keys" not in data:
+            return np.zeros(0, dtype=np.int64), np.zeros(0)
+        keys = np.asarray(data["spatial_keys"], dtype=np.int64)
+        gammas = np.asarray(data["spatial_gammas"], dtype=np.float64)
+    levels = keys >> LEVEL_SHIFT
+    if (keys.shape != gammas.shape or keys.size * 8 > SPATIAL_SLOTS * 0.7 or not np.all(np.isfinite(gammas))
+            or np.any(gammas <= 0) or not np.all((levels == 1) | (levels == 2))):
+        raise ValueError(f"{path}: not a spatial pattern table")
+    return keys, gammas
+
+
+def prior_table(table: np.ndarray, keys: np.ndarray, gammas: np.ndarray) -> np.ndarray:
+    """The prior table the kernels read (float64): the group gammas (load_gammas' table), then, if
+    there are spatial patterns, SPATIAL_SLOTS slots of (key, gamma), every symmetric image of each
+    canonical key (spatial_keys) entered. Keys are below 2**51, so float64 holds them exactly."""
+    if keys.size == 0:
+        return table.astype(np.float64)
+    out = np.zeros(TABLE_SIZE + 2 * SPATIAL_SLOTS)
+    out[:TABLE_SIZE] = table
+    images = symmetric_spatial(keys)
+    flat = images.ravel()
+    values = np.broadcast_to(gammas, images.shape).ravel()
+    flat, first = np.unique(flat, return_index=True)  # a symmetric pattern is its own image
+    _insert(out, flat.astype(np.float64), values[first])
+    return out
+
+
+GROUP_GAMMAS = load_gammas()
+GAMMAS = prior_table(GROUP_GAMMAS, *load_spatial())  # what the tree's learned prior reads
 
 PLAYOUT_PATTERN_GAMMA = 8.0  # a 3x3 shape whose learned gamma reaches this is a playout pattern: on Pachi's
 # games as many candidates match as match MoGo's patterns (12%), and more of the moves played (75% vs 67%)
 
 
-def learned_pattern_table(gammas: np.ndarray = GAMMAS, threshold: float = PLAYOUT_PATTERN_GAMMA) -> np.ndarray:
+def learned_pattern_table(gammas: np.ndarray = GROUP_GAMMAS, threshold: float = PLAYOUT_PATTERN_GAMMA) -> np.ndarray:
     """A pattern table for the heavy policy (policy.PATTERN_TABLE's format: uint8[65536], bit colour - 1
     set where that colour playing the centre matches) made from the learned 3x3 gammas: a shape matches
     when its gamma, seen from the mover, reaches `threshold`."""

@@ -403,3 +403,92 @@ def test_a_heavy_search_plays_with_the_learned_playout_patterns():
     assert result.move in game.legal_points(BLACK)
     with pytest.raises(ValueError, match="playout_patterns must be one of mogo, learned"):
         SearchConfig(playout_patterns="fancy")
+
+
+# ---------------------------------------------------------------- the spatial pattern
+
+SPATIAL = """
+    . . . . . . .
+    . . X O . . .
+    . . . . . . .
+    . O . . X . .
+    . . . . . . .
+    . . . X . . .
+    . . . . . . .
+"""
+
+
+def ring_colours(code):
+    """The 12 ring fields of a spatial code (features.RING order)."""
+    return [(code >> (16 + 2 * i)) & 3 for i in range(len(fe.RING))]
+
+
+def test_the_spatial_code_reads_the_ring_from_the_mover():
+    board = board_from_ascii(SPATIAL)
+    d4 = board.geometry.parse("D4")
+    black = int(fe.spatial_codes(board, BLACK, [d4])[0])
+    white = int(fe.spatial_codes(board, WHITE, [d4])[0])
+    assert black & 0xFFFF == fe.mover_code.py_func(*board._state()[:1], d4, BLACK)
+    # RING: N2 E2 S2 W2, then the knight's moves (2,1) (1,2) (-1,2) (-2,1) (-2,-1) (-1,-2) (1,-2) (2,-1)
+    # from D4: D6 F4 D2 B4 E6 F5 F3 E2 C2 B3 B5 C6 -> O . X O . . . . . . . X, seen by black
+    assert ring_colours(black) == [2, 0, 1, 2, 0, 0, 0, 0, 0, 0, 0, 1]
+    assert ring_colours(white) == [1, 0, 2, 1, 0, 0, 0, 0, 0, 0, 0, 2]  # the colours swap for white
+    corner = int(fe.spatial_codes(board, BLACK, [board.geometry.parse("A1")])[0])
+    assert ring_colours(corner) == [0, 0, 3, 3, 0, 0, 3, 3, 3, 3, 3, 3]  # off the board south and west
+
+
+def test_a_spatial_pattern_is_found_under_every_rotation_and_reflection():
+    board = board_from_ascii(SPATIAL)
+    d4 = board.geometry.parse("D4")
+    code = int(fe.spatial_codes(board, BLACK, [d4])[0])
+    key = fe.spatial_keys(np.array([code]), 2)
+    table = fe.prior_table(np.ones(fe.TABLE_SIZE, dtype=np.float32), key, np.array([5.0]))
+    for image in fe.symmetric_spatial(np.array([code]))[:, 0]:
+        assert fe.spatial_gamma.py_func(table, int(image)) == 5.0
+    # its 12-point level is not in the table, nor is another 20-point pattern: gamma 1
+    assert fe.spatial_gamma.py_func(table, code ^ (1 << 30)) == 1.0
+    level1 = fe.prior_table(np.ones(fe.TABLE_SIZE, dtype=np.float32), fe.spatial_keys(np.array([code]), 1),
+                            np.array([3.0]))
+    assert fe.spatial_gamma.py_func(level1, code ^ (1 << 30)) == 3.0  # the inner 12 points still match
+    assert fe.spatial_gamma.py_func(fe.prior_table(np.ones(fe.TABLE_SIZE, dtype=np.float32),
+                                                   np.zeros(0, dtype=np.int64), np.zeros(0)), code) == 1.0
+
+
+def test_the_engine_rates_each_candidate_as_the_learning_script_does():
+    """The tree's move_gamma (group gammas times the spatial lookup) equals the product of the gammas of
+    the features the learning script gave the move, on positions of a random playout."""
+    learner = load_learner()
+    rng = np.zeros(1, dtype=np.uint64)
+    seed_rng(rng, 9, 5)
+    board = Board(9)
+    s, z = board._state()
+    playout(s, z, board.geometry.zobrist, rng, 30, np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.int8), LIGHT,
+            PATTERN_TABLE)
+    moves, feats = fe.candidates(board, BLACK)
+    raw = np.concatenate([feats.astype(np.int64), fe.spatial_codes(board, BLACK, moves)[:, None]], axis=1)
+    raw[:, 0] = fe.pattern_classes()[raw[:, 0]]
+    classes = np.unique(raw[:, 0])
+    spatial = np.unique(np.concatenate(learner.spatial_levels(raw)))[::3]  # some of them, of both levels
+    ids = learner.feature_ids(raw, classes, spatial)
+    gamma = np.exp(np.random.default_rng(3).normal(0, 1, ids.max() + 1))
+    table = np.ones(fe.TABLE_SIZE, dtype=np.float32)
+    table[:1 << 16] = np.where(learner.class_index(classes, fe.pattern_classes()) >= 0,
+                               gamma[np.maximum(learner.class_index(classes, fe.pattern_classes()), 0)], 1.0)
+    offset = len(classes)
+    for g in range(1, len(fe.GROUPS)):
+        table[fe.OFFSETS[g]:fe.OFFSETS[g] + fe.GROUP_SIZES[g]] = gamma[offset:offset + fe.GROUP_SIZES[g]]
+        offset += fe.GROUP_SIZES[g]
+    prior = fe.prior_table(table, spatial, gamma[offset:offset + len(spatial)])
+    expected = learner.team_gammas(ids, gamma.astype(np.float32).astype(np.float64))
+    assert fe.move_gammas(board, BLACK, moves, prior) == pytest.approx(expected, rel=1e-5)
+    assert (ids[:, -1] >= 0).any() and (ids[:, -1] < 0).any()
+
+
+def test_a_damaged_spatial_table_is_refused(tmp_path):
+    bad = tmp_path / "bad.npz"
+    np.savez(bad, table=np.ones(fe.TABLE_SIZE, dtype=np.float32), spatial_keys=np.array([5], dtype=np.int64),
+             spatial_gammas=np.array([2.0]))
+    with pytest.raises(ValueError, match="not a spatial pattern table"):
+        fe.load_spatial(str(bad))
+    keys, gammas = fe.load_spatial()
+    assert keys.size > 1000 and (gammas > 0).all()
