@@ -242,12 +242,13 @@ def move_gamma(s, z, zob, ls, lz, p, c, gammas, near):
     stones_near of p's row (one reading serves a row's candidates); (ls, lz): tactics' scratch."""
     P = bk.stride(s)
     w = np.int64(s[bk.M_W])
-    g = gammas[OFFSETS[G_PATTERN] + mover_code(s, p, c)]
+    code = spatial_code(s, p, c)  # its low 16 bits: mover_code
+    g = gammas[OFFSETS[G_PATTERN] + (code & 0xFFFF)]
     g *= gammas[OFFSETS[G_TACTICS] + ladder_tactics(s, z, zob, ls, lz, P, w, p, c)]
     g *= gammas[OFFSETS[G_LAST] + distance_feature(s, p, np.int64(s[bk.M_LAST]))]
     g *= gammas[OFFSETS[G_LAST2] + distance_feature(s, p, np.int64(s[bk.M_LAST2]))]
     g *= gammas[OFFSETS[G_LINE] + line_feature(s, p, near)]
-    return g * spatial_gamma(gammas, spatial_code(s, p, c))
+    return g * spatial_gamma(gammas, code)
 
 
 @kernel
@@ -298,31 +299,45 @@ LEVEL_MASKS = tuple((1 << bits) - 1 for bits in LEVEL_BITS)
 
 
 @inline
-def _ring_color(s, P, n, w, row, col, p, dr, dc, c):
-    """The colour, seen from mover c (1 the mover's, 2 the opponent's), of the point (dr, dc) from p
-    at (row, col); 3 off the board."""
-    r = row + dr
-    k = col + dc
-    if r < 1 or r > n or k < 1 or k > n:
-        return np.int64(3)
-    x = np.int64(bk.color_at(s, P, p + dr * w + dc))
-    if c == bk.WHITE and (x == bk.BLACK or x == bk.WHITE):
-        x = 3 - x
-    return x
+def _ring_point(s, P, n, w, row, col, p, dr, dc, inside):
+    """The board colour of the point (dr, dc) from p at (row, col), 3 off the board; inside: the
+    whole ring is on the board (no test needed)."""
+    if not inside:
+        r = row + dr
+        k = col + dc
+        if r < 1 or r > n or k < 1 or k > n:
+            return np.int64(3)
+    return np.int64(bk.color_at(s, P, p + dr * w + dc))
+
+
+@inline
+def _ring(s, P, n, w, p):
+    """The 24 ring bits of p (RING order, 2 per point, board colours), read point by point: one
+    named step per point, so that each offset is a constant."""
+    row, col = bk.row_col(s, p)
+    inside = row >= 3 and col >= 3 and row <= n - 2 and col <= n - 2
+    return (_ring_point(s, P, n, w, row, col, p, 2, 0, inside)
+            | (_ring_point(s, P, n, w, row, col, p, 0, 2, inside) << 2)
+            | (_ring_point(s, P, n, w, row, col, p, -2, 0, inside) << 4)
+            | (_ring_point(s, P, n, w, row, col, p, 0, -2, inside) << 6)
+            | (_ring_point(s, P, n, w, row, col, p, 2, 1, inside) << 8)
+            | (_ring_point(s, P, n, w, row, col, p, 1, 2, inside) << 10)
+            | (_ring_point(s, P, n, w, row, col, p, -1, 2, inside) << 12)
+            | (_ring_point(s, P, n, w, row, col, p, -2, 1, inside) << 14)
+            | (_ring_point(s, P, n, w, row, col, p, -2, -1, inside) << 16)
+            | (_ring_point(s, P, n, w, row, col, p, -1, -2, inside) << 18)
+            | (_ring_point(s, P, n, w, row, col, p, 1, -2, inside) << 20)
+            | (_ring_point(s, P, n, w, row, col, p, 2, -1, inside) << 22))
 
 
 @inline
 def spatial_code(s, p, c):
-    """The 40-bit SPATIAL code of c at on-board p (see RING)."""
+    """The 40-bit SPATIAL code of c at on-board p (see RING); its low 16 bits are mover_code's."""
     P = bk.stride(s)
-    n = np.int64(s[bk.M_SIZE])
-    w = np.int64(s[bk.M_W])
-    row, col = bk.row_col(s, p)
-    code = mover_code(s, p, c)
-    shift = 16
-    for dr, dc in RING:
-        code |= _ring_color(s, P, n, w, row, col, p, dr, dc, c) << shift
-        shift += 2
+    code = pattern_code(s, p) | (_ring(s, P, np.int64(s[bk.M_SIZE]), np.int64(s[bk.M_W]), p) << 16)
+    if c == bk.WHITE:  # swap_colours over all 20 fields
+        differ = (code ^ (code >> 1)) & 0x5555555555
+        code ^= differ | (differ << 1)
     return code
 
 
