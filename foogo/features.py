@@ -510,6 +510,8 @@ def prior_table(table: np.ndarray, keys: np.ndarray, gammas: np.ndarray) -> np.n
     flat = images.ravel()
     values = np.broadcast_to(gammas, images.shape).ravel()
     flat, first = np.unique(flat, return_index=True)  # a symmetric pattern is its own image
+    if flat.size > 0.7 * SPATIAL_SLOTS or np.any(flat <= 0) or np.any(flat >= 1 << 51):
+        raise ValueError(f"{flat.size} spatial patterns (keys in 1..2**51) do not fit {SPATIAL_SLOTS} slots")
     _insert(out, flat.astype(np.float64), values[first])
     return out
 

@@ -492,3 +492,9 @@ def test_a_damaged_spatial_table_is_refused(tmp_path):
         fe.load_spatial(str(bad))
     keys, gammas = fe.load_spatial()
     assert keys.size > 1000 and (gammas > 0).all()
+
+
+def test_a_spatial_table_too_large_for_its_slots_is_refused():
+    codes = np.random.default_rng(1).integers(0, 1 << 40, 30000)
+    with pytest.raises(ValueError, match="do not fit"):
+        fe.prior_table(np.ones(fe.TABLE_SIZE, dtype=np.float32), fe.spatial_keys(codes, 2), np.ones(30000))
