@@ -92,10 +92,10 @@ def may_consider(s, P, p, c):
 
 @inline
 def swap_colours(code):
-    """A 3x3 code with BLACK and WHITE swapped: 1 and 2 trade places in every 2-bit field (the fields
-    whose two bits differ flip both). Plain integer operations, so that `swap_colours.py_func` does
-    the same to a numpy array of codes."""
-    differ = (code ^ (code >> 1)) & 0x5555
+    """A 3x3 or SPATIAL code with BLACK and WHITE swapped: 1 and 2 trade places in every 2-bit field (the
+    fields whose two bits differ flip both; 20 fields, the most a code has). Plain integer operations, so
+    that `swap_colours.py_func` does the same to a numpy array of codes."""
+    differ = (code ^ (code >> 1)) & 0x5555555555
     return code ^ (differ | (differ << 1))
 
 
@@ -293,6 +293,7 @@ LEVEL_BITS = (24, 40)  # the code bits of levels 1 and 2
 LEVEL_SHIFT = 48
 SPATIAL_MIN_COUNT = 20
 SPATIAL_SLOTS = 1 << 18  # the hash table's slots: at most ~100k keys (8 images of ~12k classes)
+SPATIAL_MAX_LOAD = 0.7  # the share of the slots the keys may fill (the lookup's probing needs free ones)
 _SLOT_SHIFT = np.uint64(64 - 18)
 _HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
 LEVEL_MASKS = tuple((1 << bits) - 1 for bits in LEVEL_BITS)
@@ -335,10 +336,7 @@ def spatial_code(s, p, c):
     """The 40-bit SPATIAL code of c at on-board p (see RING); its low 16 bits are mover_code's."""
     P = bk.stride(s)
     code = pattern_code(s, p) | (_ring(s, P, np.int64(s[bk.M_SIZE]), np.int64(s[bk.M_W]), p) << 16)
-    if c == bk.WHITE:  # swap_colours over all 20 fields
-        differ = (code ^ (code >> 1)) & 0x5555555555
-        code ^= differ | (differ << 1)
-    return code
+    return swap_colours(code) if c == bk.WHITE else code
 
 
 @inline
@@ -427,14 +425,20 @@ _TRANSFORMS = (lambda r, c: (r, c), lambda r, c: (r, -c), lambda r, c: (-r, c), 
                lambda r, c: (c, r), lambda r, c: (c, -r), lambda r, c: (-c, r), lambda r, c: (-c, -r))
 
 
+def _turn_fields(codes: np.ndarray, out: np.ndarray, offsets, base: int) -> None:
+    """Or into out[t] the 2-bit fields of codes from bit `base` on, one per (row, col) offset, moved to
+    where transform t takes their offsets."""
+    for t, transform in enumerate(_TRANSFORMS):
+        for i, (r, c) in enumerate(offsets):
+            j = offsets.index(transform(r, c))
+            out[t] |= ((codes >> (base + 2 * i)) & 3) << (base + 2 * j)
+
+
 def symmetric_codes(codes: np.ndarray) -> np.ndarray:
     """int64[8, len(codes)]: each 3x3 code under the 8 rotations and reflections (identity first)."""
     codes = np.asarray(codes, dtype=np.int64)
     out = np.zeros((8, codes.size), dtype=np.int64)
-    for t, transform in enumerate(_TRANSFORMS):
-        for i, (r, c) in enumerate(_CELL_OFFSETS):
-            j = _CELL_OFFSETS.index(transform(r, c))
-            out[t] |= ((codes >> (2 * i)) & 3) << (2 * j)
+    _turn_fields(codes, out, _CELL_OFFSETS, 0)
     return out
 
 
@@ -444,11 +448,8 @@ def symmetric_spatial(codes: np.ndarray) -> np.ndarray:
     codes = np.asarray(codes, dtype=np.int64)
     out = np.zeros((8, codes.size), dtype=np.int64)
     out[:] = codes & ~np.int64((1 << LEVEL_BITS[1]) - 1)  # the level tag, if any
-    for t, transform in enumerate(_TRANSFORMS):
-        for offsets, base in ((_CELL_OFFSETS, 0), (RING, 16)):
-            for i, (r, c) in enumerate(offsets):
-                j = offsets.index(transform(r, c))
-                out[t] |= ((codes >> (base + 2 * i)) & 3) << (base + 2 * j)
+    _turn_fields(codes, out, _CELL_OFFSETS, 0)
+    _turn_fields(codes, out, RING, 16)
     return out
 
 
@@ -492,8 +493,8 @@ def load_spatial(path: str = DATA_PATH) -> tuple[np.ndarray, np.ndarray]:
         keys = np.asarray(data["spatial_keys"], dtype=np.int64)
         gammas = np.asarray(data["spatial_gammas"], dtype=np.float64)
     levels = keys >> LEVEL_SHIFT
-    if (keys.shape != gammas.shape or keys.size * 8 > SPATIAL_SLOTS * 0.7 or not np.all(np.isfinite(gammas))
-            or np.any(gammas <= 0) or not np.all((levels == 1) | (levels == 2))):
+    if (keys.shape != gammas.shape or keys.size * 8 > SPATIAL_SLOTS * SPATIAL_MAX_LOAD
+            or not np.all(np.isfinite(gammas)) or np.any(gammas <= 0) or not np.all((levels == 1) | (levels == 2))):
         raise ValueError(f"{path}: not a spatial pattern table")
     return keys, gammas
 
@@ -510,7 +511,7 @@ def prior_table(table: np.ndarray, keys: np.ndarray, gammas: np.ndarray) -> np.n
     flat = images.ravel()
     values = np.broadcast_to(gammas, images.shape).ravel()
     flat, first = np.unique(flat, return_index=True)  # a symmetric pattern is its own image
-    if flat.size > 0.7 * SPATIAL_SLOTS or np.any(flat <= 0) or np.any(flat >= 1 << 51):
+    if flat.size > SPATIAL_MAX_LOAD * SPATIAL_SLOTS or np.any(flat <= 0) or np.any(flat >= 1 << 51):
         raise ValueError(f"{flat.size} spatial patterns (keys in 1..2**51) do not fit {SPATIAL_SLOTS} slots")
     _insert(out, flat.astype(np.float64), values[first])
     return out

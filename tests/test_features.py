@@ -472,8 +472,8 @@ def test_the_engine_rates_each_candidate_as_the_learning_script_does():
     ids = learner.feature_ids(raw, classes, spatial)
     gamma = np.exp(np.random.default_rng(3).normal(0, 1, ids.max() + 1))
     table = np.ones(fe.TABLE_SIZE, dtype=np.float32)
-    table[:1 << 16] = np.where(learner.class_index(classes, fe.pattern_classes()) >= 0,
-                               gamma[np.maximum(learner.class_index(classes, fe.pattern_classes()), 0)], 1.0)
+    index = learner.class_index(classes, fe.pattern_classes())
+    table[:1 << 16] = np.where(index >= 0, gamma[np.maximum(index, 0)], 1.0)
     offset = len(classes)
     for g in range(1, len(fe.GROUPS)):
         table[fe.OFFSETS[g]:fe.OFFSETS[g] + fe.GROUP_SIZES[g]] = gamma[offset:offset + fe.GROUP_SIZES[g]]
