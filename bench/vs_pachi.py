@@ -10,7 +10,9 @@ says how. It plays `-t =N` (N playouts a move) with its default pattern priors a
 Equal CPU per move, from measured rates: the two engines, started as GTP processes exactly as the
 match starts them, play --calibration-games games against each other, Pachi at --pachi-playouts
 and foogo at a probe count, and the CPU time each process used per genmove (user + system, from
-/proc, after one untimed move that loads its tables and kernels) is measured. foogo's count for
+/proc, after one untimed move that loads its tables and kernels) is measured. foogo calibrates with
+its opening book off (--calibration-args), so the CPU is equal per move it searches; a move from
+its book (made offline by foogo's own searches, foogo/book.py) costs it none in the match. foogo's count for
 the match is the probe count scaled by the ratio of the two, rounded to a hundred. Fixed counts,
 not seconds, then keep the match fair however busy the machine is, so --jobs matches can share
 it (bench/parallel_match.py).
@@ -95,6 +97,10 @@ def main() -> None:
                              "gtp' to measure another version)")
     parser.add_argument("--probe-playouts", type=int, default=20000, help="foogo's count while calibrating")
     parser.add_argument("--calibration-games", type=int, default=2)
+    parser.add_argument("--calibration-args", default="--no-book",
+                        help="foogo gtp options for the calibration games only (default --no-book: every move "
+                             "searched, so that the match gives both engines equal CPU per searched move; '' for "
+                             "a foogo without a book)")
     parser.add_argument("--foogo-playouts", type=int, help="skip the calibration and use this count")
     parser.add_argument("--calibrate-only", action="store_true")
     parser.add_argument("--games", type=int, default=50)
@@ -113,7 +119,7 @@ def main() -> None:
     if playouts is None:
         print(f"calibrating: {args.calibration_games} games at foogo {args.probe_playouts} playouts ...",
               file=sys.stderr, flush=True)
-        probe = f"{foogo} --playouts {args.probe_playouts}"
+        probe = f"{foogo} --playouts {args.probe_playouts} {args.calibration_args}".rstrip()
         measured = calibration_games(pachi, probe, args.size, args.komi, args.calibration_games, 3 * args.size ** 2)
         calibration.update(measured)
         ratio = measured["pachi"]["cpu_per_move"] / measured["foogo"]["cpu_per_move"]

@@ -53,11 +53,12 @@ def test_the_owner_itself_spells_them():
 # geometry -> board -> policy -> playout -> game -> search -> gtp / match / stats / bench -> cli, with
 # the kernels beside their modules, render (pictures of any board-like object) between geometry
 # and board, the learned prior's move features (read by the search, built on the policy's 3x3
-# codes) beside the playouts, and leaves that import nothing of foogo below all
+# codes) beside the playouts, the opening book (positions read off a Board) beside the game, and leaves
+# that import nothing of foogo below all
 LAYERS = {
     "jit": 0, "bits": 0, "intervals": 0, "numbers": 0,
     "geometry": 1, "render": 2, "board_kernels": 3, "board": 3, "policy": 4, "playout": 5, "features": 5, "ladders": 5,
-    "game": 6,
+    "game": 6, "book": 6,
     "tree": 7, "shared_root": 7, "search": 7, "gtp": 8, "match": 8, "stats": 8, "bench": 8, "cli": 9,
 }
 GROUPS = {"board_kernels": "board", "tree": "search", "shared_root": "search", "bits": "jit",

@@ -16,5 +16,5 @@ def test_the_wheel_holds_every_module_and_data_file(tmp_path):
     (wheel,) = tmp_path.glob("foogo-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     wanted = {p.relative_to(ROOT).as_posix() for p in (ROOT / "foogo").rglob("*")
-              if p.suffix in (".py", ".npz") and "__pycache__" not in p.parts}
+              if p.suffix in (".py", ".npz", ".json") and "__pycache__" not in p.parts}
     assert wanted and not wanted - names, sorted(wanted - names)

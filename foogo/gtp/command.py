@@ -9,6 +9,7 @@ import threading
 import time
 import traceback
 
+from ..book import BOOK_PATH
 from ..game import RULES, SGF_MAX_BYTES, SGF_MAX_MOVES
 from ..geometry import BLACK
 from ..playout import default_threads
@@ -41,6 +42,10 @@ def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser
     parser.add_argument("--sgf-max-moves", type=int, default=SGF_MAX_MOVES, metavar="N",
                         help=f"loadsgf refuses longer main lines (default {SGF_MAX_MOVES})")
     parser.add_argument("--komi", type=float, default=7.0, help="initial komi (default 7)")
+    parser.add_argument("--book", default=BOOK_PATH, metavar="FILE",
+                        help="opening book genmove plays from before searching (default: the shipped 9x9 book, "
+                             "made by bench/make_book.py from foogo's own searches)")
+    parser.add_argument("--no-book", action="store_true", help="always search, never play from the book")
     tuning = parser.add_argument_group("search tuning (defaults: SearchConfig's)")
     tuning.add_argument("--expand", type=float, default=None, metavar="N",
                         help="grow a tree node below a move once it has N visits (default 8)")
@@ -104,7 +109,7 @@ def run(args) -> int:
                            policy=args.policy, seed=args.seed, resign=not args.no_resign,
                            resign_threshold=args.resign_threshold, size=args.size, komi=args.komi,
                            sgf_max_bytes=args.sgf_max_bytes, sgf_max_moves=args.sgf_max_moves,
-                           memory_mb=args.memory, tuning=tuning)
+                           memory_mb=args.memory, tuning=tuning, book=None if args.no_book else args.book)
     except ValueError as error:
         print(f"foogo gtp: {error}", file=sys.stderr)
         return 2

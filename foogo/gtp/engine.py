@@ -15,6 +15,7 @@ import sys
 import threading
 import time
 import traceback
+from typing import TYPE_CHECKING
 
 from ..board import IllegalMove
 from ..game import (
@@ -43,6 +44,9 @@ from ..intervals import wilson
 from ..numbers import finite_number
 from .clock import TimeManager
 from .protocol import MAX_LINE, PROTOCOL_VERSION, GtpError, _frame, _leading_id, _Streamed, preprocess
+
+if TYPE_CHECKING:
+    from ..book import Book
 
 ENGINE_NAME = "foogo"
 POLICIES = ("light", "heavy")  # policy.POLICIES, repeated so that GTP starts without numba
@@ -73,11 +77,12 @@ class GtpEngine:
                  threads: int = 1, policy: str = "light", seed: int = 0, resign: bool = True,
                  resign_threshold: float = 0.1, search_factory=None, size: int = 9, komi: float = 7.0,
                  log=None, sgf_max_bytes: int = SGF_MAX_BYTES, sgf_max_moves: int = SGF_MAX_MOVES,
-                 memory_mb: int | None = None, tuning: dict | None = None):
+                 memory_mb: int | None = None, tuning: dict | None = None, book: str | None = None):
         """An engine with an empty size x size game. Search options go to SearchConfig (memory_mb None:
         SearchConfig's; tuning: more SearchConfig fields, such as expand_threshold, prior, equiv or
         uct); search_factory(options) builds the search object (default: foogo.search, imported at the
-        first command that needs it)."""
+        first command that needs it). book: the path of an opening book (foogo/book.py) that genmove
+        answers from before it searches, read at the first genmove; None: no book."""
         self.rules = check_rules(rules)
         self.game = Game(size, komi, self.rules)
         self.search_options = dict(playouts=playouts, seconds=seconds, threads=threads, policy=policy,
@@ -92,7 +97,9 @@ class GtpEngine:
         self.time = TimeManager()
         self.log = log if log is not None else sys.stderr
         self.quit_requested = False
-        self.last_result = None  # the SearchResult of the last genmove
+        self.last_result = None  # the SearchResult of the last genmove (None after a book move)
+        self.book_path = book
+        self._book: Book | None = None  # read at the first genmove that asks it
         self.commands = {
             "protocol_version": self.cmd_protocol_version,
             "name": self.cmd_name,
@@ -447,10 +454,40 @@ class GtpEngine:
         self._arity(args, 1)
         return self._genmove(self._color(args[0]), cleanup)
 
+    def _book_move(self, color: int):
+        """(point, book entry) of the opening book's move for color here, if there is a book, it has
+        this position (board size, komi, no capture so far) and the move is legal; else None. A book
+        that cannot be read is logged once and not used."""
+        if self.book_path is None:
+            return None
+        if self._book is None:
+            from ..book import load_book
+            try:
+                self._book = load_book(self.book_path)
+            except (OSError, ValueError) as error:
+                self._log(f"opening book {self.book_path} not used: {error}")
+                self.book_path = None
+                return None
+        found = self._book.lookup(self.game.board, color, self.game.komi) if self._book is not None else None
+        if found is None or found[0] not in self.game.legal_points(color):
+            return None
+        return found
+
     def _genmove(self, color: int, cleanup: bool = False, progress=None, interval: float = 0.5) -> str:
-        """Search for color within the clock's budget, play the move and return its name."""
+        """Search for color within the clock's budget (or take the opening book's move), play the move
+        and return its name."""
         budget = self.time.budget(color, self._empty_points())
         start = time.perf_counter()
+        found = None if cleanup or progress is not None else self._book_move(color)
+        if found is not None:
+            move, entry = found
+            self.game.play(color, move)
+            self.time.spend(color, time.perf_counter() - start)
+            self.last_result = None
+            playouts = self._book.playouts if self._book is not None else 0
+            self._log(f"genmove {COLOR_NAMES[color]}: {self._name(move)} | opening book (foogo's search of "
+                      f"{playouts} playouts: win rate {entry.winrate:.1%}, {entry.visits:.0%} of the visits)")
+            return self._name(move)
         result, legal = self._think(color, budget, progress, interval)
         move = PASS if result is None else self._checked(result.move, legal)
         if cleanup and move in (PASS, RESIGN):
@@ -500,6 +537,9 @@ class GtpEngine:
         """reg_genmove COLOR: the move genmove would choose, without playing it."""
         self._arity(args, 1)
         color = self._color(args[0])
+        found = self._book_move(color)
+        if found is not None:
+            return self._name(found[0])
         result, legal = self._think(color, None)
         return self._name(PASS if result is None else self._checked(result.move, legal))
 

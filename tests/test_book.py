@@ -1,0 +1,141 @@
+"""The opening book: symmetric lookup, what it refuses to answer, damaged files, the shipped book,
+and `foogo gtp`'s use of it (with the scripted search double of test_gtp)."""
+
+import argparse
+import io
+import json
+
+import pytest
+from test_gtp import ScriptedSearch, body, ok
+
+from foogo import book as bk_
+from foogo.board import Board
+from foogo.geometry import BLACK, WHITE
+from foogo.gtp import GtpEngine, configure_parser
+
+
+def one_entry_book(tmp_path, moves, color, reply, komi=7.0, size=9):
+    """A book file with one position (moves played on an empty board, color to move) answered by reply."""
+    board = Board(size)
+    for c, v in moves:
+        board.play(c, v)
+    k, frame = bk_.key(board, color)
+    g = board.geometry
+    row, col = bk_.transform(size, frame, *g.row_col(g.parse(reply)))
+    data = {"format": 1, "size": size, "komi": komi, "playouts": 1000, "source": "test",
+            "entries": {k: {"move": g.name(g.point(row, col)), "winrate": 0.55, "visits": 0.5}}}
+    path = tmp_path / "book.json"
+    path.write_text(json.dumps(data))
+    return str(path)
+
+
+def test_symmetries_are_a_group_of_eight_distinct_maps():
+    n = 9
+    images = set()
+    for k in range(bk_.SYMMETRIES):
+        image = tuple(bk_.transform(n, k, r, c) for r in range(n) for c in range(n))
+        assert sorted(image) == [(r, c) for r in range(n) for c in range(n)]  # a permutation
+        assert all(bk_.inverse(n, k, *bk_.transform(n, k, r, c)) == (r, c) for r in range(n) for c in range(n))
+        images.add(image)
+    assert len(images) == 8
+
+
+def test_every_rotation_and_reflection_of_a_position_gets_the_mirrored_answer(tmp_path):
+    # the book knows black F6, white to move: answer D4 (the point diagonally across the centre)
+    book = bk_.load_book(one_entry_book(tmp_path, [(BLACK, "F6")], WHITE, "D4"))
+    answers = {}
+    for first in ("F6", "D6", "F4", "D4"):  # the four images of F6
+        board = Board(9)
+        board.play(BLACK, first)
+        p = book.move(board, WHITE, 7.0)
+        answers[first] = board.geometry.name(p)
+    assert answers == {"F6": "D4", "D6": "F4", "F4": "D6", "D4": "F6"}
+
+
+def test_the_book_answers_only_its_size_komi_side_and_positions_without_captures(tmp_path):
+    book = bk_.load_book(one_entry_book(tmp_path, [], BLACK, "E5"))
+    assert book.vertex(Board(9), "b", 7.0) == "E5"
+    assert book.move(Board(9), BLACK, 6.5) is None  # another komi
+    assert book.move(Board(9), WHITE, 7.0) is None  # the other side to move
+    assert book.move(Board(13), BLACK, 7.0) is None  # another size
+    board = Board(9)
+    for c, v in [(BLACK, "A2"), (WHITE, "A1"), (BLACK, "B1")]:  # black captures A1: the board is empty of white
+        board.play(c, v)
+    assert board.captures(BLACK) == 1
+    assert book.move(board, WHITE, 7.0) is None
+
+
+@pytest.mark.parametrize("damage", [
+    b"not json", b"[]", b'{"format": 2}', b'{"format": 1, "size": 30, "komi": 7, "playouts": 1, "entries": {}}',
+    b'{"format": 1, "size": 9, "komi": "x", "playouts": 1, "entries": {}}',
+    b'{"format": 1, "size": 9, "komi": 7, "playouts": 1, "entries": {"bad": {"move": "E5"}}}',
+    b'{"format": 1, "size": 9, "komi": 7, "playouts": 1, "entries": {"' + b"." * 81 + b'X": {"move": "Z9",'
+    b' "winrate": 0.5, "visits": 0.5}}}',
+    b'{"format": 1, "size": 9, "komi": 7, "playouts": 1, "entries": {"' + b"X" + b"." * 80 + b'O": {"move": "A1",'
+    b' "winrate": 0.5, "visits": 0.5}}}',  # a move on a stone
+    b'{"format": 1, "size": 9, "komi": 7, "playouts": 1, "entries": {"' + b"." * 81 + b'X": {"move": "E5",'
+    b' "winrate": NaN, "visits": 0.5}}}',
+    b" " * (bk_.MAX_BOOK_BYTES + 1),
+])
+def test_a_damaged_book_is_a_clear_error(damage):
+    with pytest.raises(ValueError, match="book"):
+        bk_.parse_book(damage)
+
+
+def test_the_shipped_book_reads_and_opens_on_a_legal_point():
+    book = bk_.load_book()
+    assert book.size == 9 and book.komi == 7.0 and book.playouts >= 100_000
+    board = Board(9)
+    assert board.is_legal(BLACK, board.geometry.name(book.move(board, BLACK, 7.0)))
+    # every first move of black has an answer
+    g = board.geometry
+    for p in g.points.tolist():
+        b = Board(9)
+        b.play(BLACK, g.name(p))
+        reply = book.move(b, WHITE, 7.0)
+        assert reply is not None and b.is_legal(WHITE, g.name(reply))
+
+
+def book_engine(path, script=()):
+    holder = {}
+
+    def factory(options):
+        holder["search"] = ScriptedSearch(options, script)
+        return holder["search"]
+
+    engine = GtpEngine(search_factory=factory, log=io.StringIO(), book=path)
+    engine.holder = holder
+    return engine
+
+
+def test_gtp_genmove_plays_the_book_move_without_searching_and_says_so(tmp_path):
+    engine = book_engine(one_entry_book(tmp_path, [(BLACK, "F6")], WHITE, "D4"), script=["C3"])
+    ok(engine, "play b D4")  # an image of F6
+    assert body(engine.execute("reg_genmove w")) == "F6"
+    assert body(engine.execute("genmove w")) == "F6"
+    assert "search" not in engine.holder  # no search was built
+    assert "opening book" in engine.log.getvalue()
+    assert body(engine.execute("genmove b")) == "C3"  # out of the book: the search answers
+
+
+def test_gtp_without_a_book_or_with_a_bad_one_searches(tmp_path):
+    engine = book_engine(None, script=["C3"])
+    assert body(engine.execute("genmove b")) == "C3"
+    bad = tmp_path / "bad.json"
+    bad.write_text("{")
+    engine = book_engine(str(bad), script=["C3", "C4"])
+    assert body(engine.execute("genmove b")) == "C3"
+    assert body(engine.execute("genmove w")) == "C4"
+    assert engine.log.getvalue().count("not used") == 1  # logged once
+
+
+def test_gtp_book_is_not_used_under_another_komi(tmp_path):
+    engine = book_engine(one_entry_book(tmp_path, [], BLACK, "E5"), script=["C3"])
+    ok(engine, "komi 0.5")
+    assert body(engine.execute("genmove b")) == "C3"
+
+
+def test_foogo_gtp_reads_the_shipped_book_unless_told_not_to():
+    parser = configure_parser(argparse.ArgumentParser())
+    assert parser.parse_args([]).book == bk_.BOOK_PATH and not parser.parse_args([]).no_book
+    assert parser.parse_args(["--no-book"]).no_book
