@@ -7,8 +7,11 @@ The positions, each taken up to the board's 8 symmetries (book.key) so that each
   2. every first move of black, white to move (15 positions on 9x9);
   3. the book's first move for black and every answer of white, black to move (14 after E5).
 Each is searched by `Search` with the settings `foogo gtp` plays with (heavy playouts, the learned
-prior, one thread) for --playouts playouts, seed 0, so the same commit and count give the same
-book. The chosen move is stored with its win rate and its share of the root's visits. Searches run
+prior, one thread) for --playouts playouts, once for each of the seeds 0 .. --seeds - 1, and the
+move most of those searches chose is stored (ties: the larger mean share of the root's visits), with
+their mean win rate and visit share. One seed is not enough: a search concentrates its visits on one
+move early and keeps them there, so two seeds of 1,000,000 playouts answered black's F6 with E5 (97%
+of the visits) and with D4 (67%). The same commit, count and seeds give the same book. Searches run
 --jobs at a time in worker processes (one per core). Prints each position's answer and writes the
 book; the README gives the command and what the book is worth.
 """
@@ -29,13 +32,14 @@ from foogo.search import Search, SearchConfig
 
 
 def search(task):
-    """(key, entry dict, seconds) for one position given as (size, komi, moves, color, playouts)."""
-    size, komi, moves, color, playouts = task
+    """(key, entry dict, moves, chosen vertex, seconds) for one search of a position given as (size, komi,
+    moves, color, playouts, seed)."""
+    size, komi, moves, color, playouts, seed = task
     board = Board(size)
     for c, vertex in moves:
         board.play(c, vertex)
     k, _ = bk_.key(board, color)
-    config = SearchConfig(playouts=playouts, threads=1, policy="heavy", seed=0, resign_threshold=None)
+    config = SearchConfig(playouts=playouts, threads=1, policy="heavy", seed=seed, resign_threshold=None)
     started = time.perf_counter()
     result = Search(config).genmove(board, color, komi)
     # the move in the key's frame: the book turns it back into any asking position's
@@ -74,21 +78,35 @@ def main() -> int:
     parser.add_argument("--size", type=int, default=9)
     parser.add_argument("--komi", type=float, default=7.0)
     parser.add_argument("--playouts", type=int, default=1_000_000)
+    parser.add_argument("--seeds", type=int, default=3,
+                        help="searches a position, one per seed 0..N-1; the move most of them chose is kept")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", type=Path, default=Path(bk_.BOOK_PATH))
     args = parser.parse_args()
-    if args.playouts < 1 or args.jobs < 1:
-        parser.error("--playouts and --jobs must be at least 1")
+    if args.playouts < 1 or args.jobs < 1 or args.seeds < 1:
+        parser.error("--playouts, --seeds and --jobs must be at least 1")
     started = time.perf_counter()
     entries: dict = {}
 
-    def run(tasks):
+    def run(positions):
+        """Search each position (size, komi, moves, color, playouts) once per seed; keep the move most
+        seeds chose (ties: the larger mean share of the visits), with its searches' mean figures."""
+        tasks = [position + (seed,) for position in positions for seed in range(args.seeds)]
+        votes: dict = {}
         with ProcessPoolExecutor(max_workers=args.jobs) as pool:
             for k, entry, moves, vertex, seconds in pool.map(search, tasks):
-                entries[k] = entry
+                votes.setdefault(k, []).append(entry)
                 line = " ".join(f"{'B' if c == BLACK else 'W'} {v}" for c, v in moves) or "(empty board)"
                 print(f"{line:>16} -> {vertex:4} win rate {entry['winrate']:.3f}, visits {entry['visits']:.1%}"
                       f" ({seconds:.0f} s)", flush=True)
+        for k, found in votes.items():
+            moves_ = [e["move"] for e in found]
+            best = max(set(moves_), key=lambda m: (moves_.count(m), sum(e["visits"] for e in found if e["move"] == m)))
+            chosen = [e for e in found if e["move"] == best]
+            entries[k] = {"move": best, "winrate": round(sum(e["winrate"] for e in chosen) / len(chosen), 4),
+                          "visits": round(sum(e["visits"] for e in chosen) / len(chosen), 4)}
+            if len(chosen) < len(found):
+                print(f"  seeds disagree: {' '.join(moves_)} (key frame) -> {best}", flush=True)
 
     # 1. the empty board
     run([(args.size, args.komi, [], BLACK, args.playouts)])
@@ -103,8 +121,8 @@ def main() -> int:
               for v in distinct_moves(args.size, opening, WHITE)]
     run(tasks)
     book = {"format": bk_.FORMAT, "size": args.size, "komi": args.komi, "playouts": args.playouts,
-            "source": f"bench/make_book.py --playouts {args.playouts}: foogo's heavy search with the learned "
-                      f"prior, one thread, seed 0",
+            "source": f"bench/make_book.py --playouts {args.playouts} --seeds {args.seeds}: foogo's heavy search "
+                      f"with the learned prior, one thread, the move most of seeds 0..{args.seeds - 1} chose",
             "entries": dict(sorted(entries.items()))}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(book, indent=1) + "\n")

@@ -135,7 +135,9 @@ def test_gtp_book_is_not_used_under_another_komi(tmp_path):
     assert body(engine.execute("genmove b")) == "C3"
 
 
-def test_foogo_gtp_reads_the_shipped_book_unless_told_not_to():
+def test_foogo_gtp_reads_a_book_only_when_asked():
     parser = configure_parser(argparse.ArgumentParser())
-    assert parser.parse_args([]).book == bk_.BOOK_PATH and not parser.parse_args([]).no_book
-    assert parser.parse_args(["--no-book"]).no_book
+    assert parser.parse_args([]).book is None  # no book by default: it did not measurably help (README)
+    assert parser.parse_args(["--book"]).book == bk_.BOOK_PATH
+    assert parser.parse_args(["--book", "mine.json"]).book == "mine.json"
+    assert parser.parse_args(["--book", "--no-book"]).no_book

@@ -42,10 +42,10 @@ def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser
     parser.add_argument("--sgf-max-moves", type=int, default=SGF_MAX_MOVES, metavar="N",
                         help=f"loadsgf refuses longer main lines (default {SGF_MAX_MOVES})")
     parser.add_argument("--komi", type=float, default=7.0, help="initial komi (default 7)")
-    parser.add_argument("--book", default=BOOK_PATH, metavar="FILE",
-                        help="opening book genmove plays from before searching (default: the shipped 9x9 book, "
-                             "made by bench/make_book.py from foogo's own searches)")
-    parser.add_argument("--no-book", action="store_true", help="always search, never play from the book")
+    parser.add_argument("--book", nargs="?", const=BOOK_PATH, default=None, metavar="FILE",
+                        help="play from an opening book before searching: the shipped 9x9 one (made by "
+                             "bench/make_book.py from foogo's own searches) or FILE (default: no book)")
+    parser.add_argument("--no-book", action="store_true", help="never play from a book, even with --book")
     tuning = parser.add_argument_group("search tuning (defaults: SearchConfig's)")
     tuning.add_argument("--expand", type=float, default=None, metavar="N",
                         help="grow a tree node below a move once it has N visits (default 8)")
