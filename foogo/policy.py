@@ -14,11 +14,16 @@ index) by splitmix64 (`seed_rng`), so playout i of a run is the same whatever
 the thread count. The playout loop itself is in playout.py, above this module.
 
 The rules, in MoGo's and Pachi's order. Each of (a)-(c) looks only around the
-last move (none after a pass or on an empty history), runs with the probability
+last move ((a) also around the one before it; none after a pass or on an empty
+history), runs with the probability
 given below, and falls through to the next when it does not run or finds
 nothing; every candidate is also checked against playable(c) minus ko.
   (a) capture   an opponent string in atari with a stone in the 3x3 block around
-                the last move: the largest, ties at random (CAPTURE_PERMIL).
+                the last move: the largest, ties at random (CAPTURE_PERMIL); if there is
+                none, the same around the move before last (the side's own last move,
+                whose atari the opponent may have left unanswered): 72.8% of 200 games
+                and 74.0% of 100 against Pachi at =2500 where the last move alone won
+                68.5% and 66.0% (README, "Playout knowledge").
   (b) atari     an own string in atari next to the last move: capture an adjacent
                 attacker in atari, or extend on the last liberty when that leaves
                 the string >= 2 liberties or captures; one of these at random
@@ -446,6 +451,11 @@ def choose_heavy(s, z, c, rng, table):
             p = capture_move(s, z, c, last, rng)
             if p != PASS:
                 return p
+            before = np.int64(s[bk.M_LAST2])  # the move before last (PASS, NO_MOVE: below 0)
+            if before >= 0:
+                p = capture_move(s, z, c, before, rng)
+                if p != PASS:
+                    return p
         if random_below(rng, 1000) < ATARI_PERMIL:
             p = atari_answer(s, z, c, last, rng)
             if p != PASS:

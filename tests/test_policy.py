@@ -95,6 +95,26 @@ def test_no_capture_when_nothing_near_the_last_move_is_in_atari():
     assert found == {"pass": 20}
 
 
+def test_heavy_choice_captures_an_atari_the_opponent_left_unanswered():
+    board = board_from_ascii("""
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . X . . . . .
+        . . X O . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+    """)
+    board.play(BLACK, "D4")  # black's atari on D5, whose last liberty is E5
+    board.play(WHITE, "H2")  # white plays elsewhere: nothing near H2 is in atari
+    assert board.liberties("D5") == 1
+    found = draws(board, lambda s, z, c, r: pol.choose_heavy(s, z, c, r, TABLE), BLACK, n=1000)
+    # rule (a) finds nothing around H2 and takes D5 around D4, the move before last
+    assert found["E5"] >= 1000 * pol.CAPTURE_PERMIL / 1000 - 40
+
+
 def test_capture_never_takes_the_ko_back():
     board = board_from_ascii("""
         . . . . .
