@@ -86,7 +86,7 @@ def decisions(S, Z, rng, table, calls, answers):
         if last >= 0:
             if pk.random_below(rng, 1000) < pk.CAPTURE_PERMIL:
                 calls[0] += 1
-                if pk.capture_move(s, z, c, last, rng) != pk.PASS:
+                if pk.capture_rule(s, z, c, last, rng) != pk.PASS:
                     answers[0] += 1
                     done = True
             if not done and pk.random_below(rng, 1000) < pk.ATARI_PERMIL:
@@ -114,8 +114,8 @@ def choose_twice(s, z, c, rng, spare, table, rule):
         if pk.random_below(rng, 1000) < pk.CAPTURE_PERMIL:
             if rule == 0:
                 spare[0] = rng[0]
-                spare[1] += np.uint64(pk.capture_move(s, z, c, last, spare[:1]) + 1)
-            p = pk.capture_move(s, z, c, last, rng)
+                spare[1] += np.uint64(pk.capture_rule(s, z, c, last, spare[:1]) + 1)
+            p = pk.capture_rule(s, z, c, last, rng)
             if p != pk.PASS:
                 return p
         if pk.random_below(rng, 1000) < pk.ATARI_PERMIL:

@@ -350,6 +350,19 @@ def capture_move(s, z, c, last, rng):
 
 
 @inline
+def capture_rule(s, z, c, last, rng):
+    """Rule (a) as choose_heavy runs it: capture_move around `last`, else around the move before it
+    (s's M_LAST2: an atari the opponent left unanswered); PASS if neither finds a capture."""
+    p = capture_move(s, z, c, last, rng)
+    if p != PASS:
+        return p
+    before = np.int64(s[bk.M_LAST2])  # PASS or NO_MOVE: below 0
+    if before >= 0:
+        return capture_move(s, z, c, before, rng)
+    return PASS
+
+
+@inline
 def atari_answer(s, z, c, last, rng):
     """Rule (b): for c's strings in atari next to `last`, a move that saves one: capturing an
     adjacent opponent string in atari, or extending on the last liberty when that leaves >= 2
@@ -448,14 +461,9 @@ def choose_heavy(s, z, c, rng, table):
     last = np.int64(s[bk.M_LAST])
     if last >= 0:
         if random_below(rng, 1000) < CAPTURE_PERMIL:
-            p = capture_move(s, z, c, last, rng)
+            p = capture_rule(s, z, c, last, rng)
             if p != PASS:
                 return p
-            before = np.int64(s[bk.M_LAST2])  # the move before last (PASS, NO_MOVE: below 0)
-            if before >= 0:
-                p = capture_move(s, z, c, before, rng)
-                if p != PASS:
-                    return p
         if random_below(rng, 1000) < ATARI_PERMIL:
             p = atari_answer(s, z, c, last, rng)
             if p != PASS:
