@@ -38,14 +38,13 @@ def search(task):
     board = Board(size)
     for c, vertex in moves:
         board.play(c, vertex)
-    k, _ = bk_.key(board, color)
+    k, frame = bk_.key(board, color)
     config = SearchConfig(playouts=playouts, threads=1, policy="heavy", seed=seed, resign_threshold=None)
     started = time.perf_counter()
     result = Search(config).genmove(board, color, komi)
     # the move in the key's frame: the book turns it back into any asking position's
     g = board.geometry
-    _, k_frame = bk_.key(board, color)
-    row, col = bk_.transform(size, k_frame, *g.row_col(result.move))
+    row, col = bk_.transform(size, frame, *g.row_col(result.move))
     total = sum(result.visits.values()) or 1
     entry = {"move": g.name(g.point(row, col)), "winrate": round(result.winrate, 4),
              "visits": round(result.visits.get(result.move, 0) / total, 4)}
@@ -55,16 +54,17 @@ def search(task):
 def distinct_moves(size: int, moves, color: int) -> list[str]:
     """The moves of color after `moves` that lead to positions distinct up to symmetry (first of each)."""
     g = geometry(size)
+    base = Board(size)
+    for c, vertex in moves:
+        base.play(c, vertex)
     seen = set()
     out = []
     for row in range(size):
         for col in range(size):
-            board = Board(size)
-            for c, vertex in moves:
-                board.play(c, vertex)
             vertex = g.name(g.point(row, col))
-            if board.color_at(vertex) != 0:
+            if base.color_at(vertex) != 0:
                 continue
+            board = base.copy()
             board.play(color, vertex)
             k, _ = bk_.key(board, 3 - color)
             if k not in seen:

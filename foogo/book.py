@@ -69,21 +69,21 @@ def inverse(size: int, k: int, row: int, col: int) -> tuple[int, int]:
     return row, col
 
 
-def _line(board: Board, color: int, k: int) -> str:
-    """The position under symmetry k as one line: the points in reading order (. X O), then the side to move."""
-    n = board.size
+def _line(n: int, stones: list[tuple[int, int]], color: int, k: int) -> str:
+    """The position (stones: (row-major index from A1, colour)) under symmetry k as one line: the
+    points in reading order (. X O), then the side to move."""
     cells = ["."] * (n * n)
-    colors = board._colors()[board.geometry.points]  # row-major from A1
-    for i in np.flatnonzero(colors).tolist():
+    for i, c in stones:
         row, col = transform(n, k, i // n, i % n)
-        cells[row * n + col] = "X" if colors[i] == BLACK else "O"
+        cells[row * n + col] = "X" if c == BLACK else "O"
     return "".join(cells) + ("X" if color == BLACK else "O")
 
 
 def key(board: Board, color: int) -> tuple[str, int]:
     """(the position's book key, a symmetry k that takes the position to the key's frame)."""
-    lines = [(_line(board, color, k), k) for k in range(SYMMETRIES)]
-    return min(lines)
+    colors = board._colors()[board.geometry.points]  # row-major from A1
+    stones = [(i, int(colors[i])) for i in np.flatnonzero(colors).tolist()]
+    return min((_line(board.size, stones, color, k), k) for k in range(SYMMETRIES))
 
 
 @dataclass(frozen=True)

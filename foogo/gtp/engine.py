@@ -454,24 +454,27 @@ class GtpEngine:
         self._arity(args, 1)
         return self._genmove(self._color(args[0]), cleanup)
 
-    def _book_move(self, color: int):
-        """(point, book entry) of the opening book's move for color here, if there is a book, it has
-        this position (board size, komi, no capture so far) and the move is legal; else None. A book
-        that cannot be read is logged once and not used."""
+    def _book_move(self, color: int) -> tuple[int, str] | None:
+        """(point, what the book says of it) of the opening book's move for color here, if there is a
+        book, it has this position (board size, komi, no capture so far) and the move is legal; else
+        None. A book that cannot be read is logged once and not used."""
         if self.book_path is None:
             return None
-        if self._book is None:
+        book = self._book
+        if book is None:
             from ..book import load_book
             try:
-                self._book = load_book(self.book_path)
+                book = self._book = load_book(self.book_path)
             except (OSError, ValueError) as error:
                 self._log(f"opening book {self.book_path} not used: {error}")
                 self.book_path = None
                 return None
-        found = self._book.lookup(self.game.board, color, self.game.komi) if self._book is not None else None
+        found = book.lookup(self.game.board, color, self.game.komi)
         if found is None or found[0] not in self.game.legal_points(color):
             return None
-        return found
+        point, entry = found
+        return point, (f"opening book (foogo's search of {book.playouts} playouts: win rate {entry.winrate:.1%}, "
+                       f"{entry.visits:.0%} of the visits)")
 
     def _genmove(self, color: int, cleanup: bool = False, progress=None, interval: float = 0.5) -> str:
         """Search for color within the clock's budget (or take the opening book's move), play the move
@@ -480,13 +483,11 @@ class GtpEngine:
         start = time.perf_counter()
         found = None if cleanup or progress is not None else self._book_move(color)
         if found is not None:
-            move, entry = found
+            move, said = found
             self.game.play(color, move)
             self.time.spend(color, time.perf_counter() - start)
             self.last_result = None
-            playouts = self._book.playouts if self._book is not None else 0
-            self._log(f"genmove {COLOR_NAMES[color]}: {self._name(move)} | opening book (foogo's search of "
-                      f"{playouts} playouts: win rate {entry.winrate:.1%}, {entry.visits:.0%} of the visits)")
+            self._log(f"genmove {COLOR_NAMES[color]}: {self._name(move)} | {said}")
             return self._name(move)
         result, legal = self._think(color, budget, progress, interval)
         move = PASS if result is None else self._checked(result.move, legal)
