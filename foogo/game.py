@@ -186,7 +186,7 @@ class Game:
     def __init__(self, size: int = 9, komi: float = 7.0, rules: str = "chinese"):
         """An empty size x size game; ValueError for a bad size, komi or ruleset."""
         self.rules = check_rules(rules)
-        self.komi = _check_komi(komi)
+        self.komi = check_komi(komi)
         self._reset(Board(size, allow_suicide=self.rules == "tromp-taylor"))
         self.handicap = 0
 
@@ -274,8 +274,8 @@ class Game:
         self.handicap = 0
 
     def set_komi(self, komi: float) -> None:
-        """Set komi (a finite number)."""
-        self.komi = _check_komi(komi)
+        """Set komi (a finite number, at most MAX_KOMI either way); ValueError otherwise."""
+        self.komi = check_komi(komi)
         self._score_cache = None
 
     # ------------------------------------------------------------ moves
@@ -620,10 +620,16 @@ def format_score(score: float) -> str:
     return f"{'B' if score > 0 else 'W'}+{abs(score):.1f}"
 
 
-def _check_komi(komi) -> float:
+MAX_KOMI = 1000.0  # beyond any board's area (25 x 25 = 625): a larger komi only overflows the statistics
+
+
+def check_komi(komi) -> float:
+    """komi as a float; ValueError if it is not a finite number of at most MAX_KOMI either way."""
     value = float(komi)
     if not np.isfinite(value):
         raise ValueError(f"komi must be a finite number, got {komi!r}")
+    if abs(value) > MAX_KOMI:
+        raise ValueError(f"komi must lie between -{MAX_KOMI:g} and {MAX_KOMI:g}, got {value:g}")
     return value
 
 

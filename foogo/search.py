@@ -42,6 +42,7 @@ import numpy as np
 from . import board_kernels as bk
 from . import tree as tk
 from .features import GAMMAS, LEARNED_PATTERN_TABLE
+from .game import check_komi
 from .geometry import BLACK, PASS, RESIGN, WHITE, geometry, parse_color
 from .playout import NO_REPLIES, custom_policy_function, move_cap, policy_kind
 from .policy import PATTERN_TABLE, POLICIES, policy_id  # noqa: F401 (POLICIES: this module's API)
@@ -417,6 +418,7 @@ class Search:
         Pass is always allowed. time_budget overrides config.seconds; stop ends the search early; progress(result) is
         called about every `interval` seconds while searching."""
         color = parse_color(color)
+        komi = check_komi(komi)
         start = time.perf_counter()
         legal = self._root_moves(board, color, legal_moves)
         if board.last_move == PASS and self._wins_by_passing(board, color, komi):
@@ -434,6 +436,7 @@ class Search:
         """Search until `stop` is set, calling progress(result) every `interval` seconds (progress None: in
         this thread, with no calls); return the last result."""
         color = parse_color(color)
+        komi = check_komi(komi)
         legal = self._root_moves(board, color, legal_moves)
         return self._search(board, color, komi, legal, None, None, stop, progress, interval,
                             time.perf_counter(), decide=False)

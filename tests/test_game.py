@@ -358,6 +358,11 @@ def test_bad_rules_and_komi_are_refused():
         Game(9, rules="japanese")
     with pytest.raises(ValueError):
         Game(9, komi=float("nan"))
+    with pytest.raises(ValueError, match="komi must lie between -1000 and 1000"):
+        Game(9).set_komi(1e308)  # finite, but its square overflows a search's score statistics
+    assert Game(9, komi=-1000).komi == -1000.0
+    with pytest.raises(SgfError, match="komi must lie between"):
+        Game(9).load_sgf_bytes(b"(;GM[1]FF[4]SZ[9]KM[99999])")
     assert Game(9, rules="Tromp-Taylor").rules == "tromp-taylor"
 
 

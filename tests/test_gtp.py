@@ -220,7 +220,7 @@ def test_state_is_unchanged_after_each_error():
     for line in ["play b D4", "play w E5", "komi 6.5"]:
         ok(engine, line)
     before = state(engine)
-    for line in ["play b D4", "play b Z1", "play x A1", "boardsize 0", "boardsize 99", "komi inf", "komi",
+    for line in ["play b D4", "play b Z1", "play x A1", "boardsize 0", "boardsize 99", "komi inf", "komi 1e308", "komi",
                  "fixed_handicap 4", "place_free_handicap 3", "set_free_handicap A1 A1", "set_free_handicap",
                  "loadsgf /nonexistent", "time_settings -1 0 0", "time_left b x 0", "kgs-time_settings foo",
                  "kgs-time_settings byoyomi 1 2", "genmove", "genmove purple", "reg_genmove", "is_legal b",

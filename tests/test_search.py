@@ -1,6 +1,7 @@
 """UCT-RAVE search: legal root moves, Go sense on small diagrams, passing, resigning, reuse, threads."""
 
 import threading
+import warnings
 
 import numpy as np
 import pytest
@@ -587,3 +588,15 @@ def test_an_ordinary_build_counts_no_cycles():
     assert not jit.PROFILE
     assert meta[tk.NODES] > 1
     assert not any(tk.cycle_counts(meta).values()) and tk.playout_stones(meta) == 0
+
+
+def test_a_komi_out_of_range_is_refused_before_searching():
+    search = Search(SearchConfig(playouts=50, seed=1))
+    board = Board(9)
+    for komi in (1e308, float("nan"), -2000.0):
+        with pytest.raises(ValueError, match="komi must"):
+            search.genmove(board, BLACK, komi)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # 1e308 squared had overflowed the score statistics (a NaN warning)
+        result = search.genmove(board, BLACK, 1000.0)
+    assert result.winrate == 0.0 and all(np.isfinite(v[1]) for v in result.scores.values())

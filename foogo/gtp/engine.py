@@ -318,9 +318,12 @@ class GtpEngine:
         return ""
 
     def cmd_komi(self, args):
-        """komi K (a finite number)."""
+        """komi K (a finite number, at most game.MAX_KOMI either way)."""
         self._arity(args, 1)
-        self.game.set_komi(self._float(args[0]))
+        try:
+            self.game.set_komi(self._float(args[0]))
+        except ValueError as error:
+            raise GtpError(f"syntax error: {error}") from None
         return ""
 
     def _handicap_count(self, args) -> int:
