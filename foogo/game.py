@@ -33,6 +33,7 @@ from sgfmill import sgf
 
 from .board import Board, IllegalMove, MoveResult, board_from_ascii
 from .geometry import BLACK, COLOR_NAMES, EMPTY, PASS, WHITE, Geometry, check_size, geometry, opponent, parse_color
+from .numbers import check_komi
 from .playout import ownership
 
 RULES = ("chinese", "tromp-taylor")
@@ -274,7 +275,7 @@ class Game:
         self.handicap = 0
 
     def set_komi(self, komi: float) -> None:
-        """Set komi (a finite number, at most MAX_KOMI either way); ValueError otherwise."""
+        """Set komi (a finite number, at most numbers.MAX_KOMI either way); ValueError otherwise."""
         self.komi = check_komi(komi)
         self._score_cache = None
 
@@ -620,17 +621,6 @@ def format_score(score: float) -> str:
     return f"{'B' if score > 0 else 'W'}+{abs(score):.1f}"
 
 
-MAX_KOMI = 1000.0  # beyond any board's area (25 x 25 = 625): a larger komi only overflows the statistics
-
-
-def check_komi(komi) -> float:
-    """komi as a float; ValueError if it is not a finite number of at most MAX_KOMI either way."""
-    value = float(komi)
-    if not np.isfinite(value):
-        raise ValueError(f"komi must be a finite number, got {komi!r}")
-    if abs(value) > MAX_KOMI:
-        raise ValueError(f"komi must lie between -{MAX_KOMI:g} and {MAX_KOMI:g}, got {value:g}")
-    return value
 
 
 def _version() -> str:

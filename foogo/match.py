@@ -38,7 +38,6 @@ import argparse
 import collections
 import datetime
 import json
-import math
 import os
 import queue
 import re
@@ -56,6 +55,7 @@ from sgfmill import sgf
 from tqdm import tqdm
 
 from .intervals import wilson
+from .numbers import check_komi
 
 DEFAULT_REFEREE = "/usr/games/gnugo --mode gtp --chinese-rules --level 0"
 REFEREE_MIN_TIMEOUT = 60.0  # the referee is not on trial; give it time
@@ -382,9 +382,10 @@ class _Match:
         self.games = int(args.games)
         if self.games < 1:
             raise ValueError("--games must be at least 1")
-        self.komi = float(args.komi)
-        if not math.isfinite(self.komi):
-            raise ValueError(f"--komi must be a finite number, got {args.komi}")
+        try:
+            self.komi = check_komi(args.komi)
+        except ValueError as error:
+            raise ValueError(f"--{error}") from None
         self.names = {"A": getattr(args, "black_name", None), "B": getattr(args, "white_name", None)}
         self.timeout = float(args.timeout)
         if not self.timeout > 0:

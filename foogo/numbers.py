@@ -1,4 +1,5 @@
-"""Reading numbers from text: the one finite-number parser that GTP arguments and `foogo stats` options share.
+"""Reading numbers from text: the one finite-number parser that GTP arguments and `foogo stats` options share,
+and the one komi check that games, searches, matches and statistics share.
 
 Imports nothing from foogo, like intervals.py, so any module may use it.
 """
@@ -18,4 +19,17 @@ def finite_number(text: str) -> float:
         raise ValueError(f"{word!r} is not a number") from None
     if not math.isfinite(value):
         raise ValueError(f"{word!r} is not a finite number")
+    return value + 0.0
+
+
+MAX_KOMI = 1000.0  # beyond any board's area (25 x 25 = 625): a larger komi only overflows score statistics
+
+
+def check_komi(komi) -> float:
+    """komi as a float; ValueError if it is not a finite number of at most MAX_KOMI either way."""
+    value = float(komi)
+    if not math.isfinite(value):
+        raise ValueError(f"komi must be a finite number, got {komi!r}")
+    if abs(value) > MAX_KOMI:
+        raise ValueError(f"komi must lie between -{MAX_KOMI:g} and {MAX_KOMI:g}, got {value:g}")
     return value + 0.0

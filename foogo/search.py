@@ -42,8 +42,8 @@ import numpy as np
 from . import board_kernels as bk
 from . import tree as tk
 from .features import GAMMAS, LEARNED_PATTERN_TABLE
-from .game import check_komi
 from .geometry import BLACK, PASS, RESIGN, WHITE, geometry, parse_color
+from .numbers import check_komi
 from .playout import NO_REPLIES, custom_policy_function, move_cap, policy_kind
 from .policy import PATTERN_TABLE, POLICIES, policy_id  # noqa: F401 (POLICIES: this module's API)
 from .shared_root import SharedRoot

@@ -435,6 +435,7 @@ def test_sgf_names_the_players_apart(tmp_path, fake):
 
 def test_bad_options_exit_with_code_2(tmp_path, fake):
     assert play_match(tmp_path, "--black", fake(), "--white", fake(), "--komi", "nan")[0] == 2
+    assert play_match(tmp_path, "--black", fake(), "--white", fake(), "--komi", "1e308")[0] == 2
     assert play_match(tmp_path, "--black", fake(), "--white", fake(), "--games", "0")[0] == 2
     assert play_match(tmp_path, "--black", fake(), "--white", fake(), "--size", "30")[0] == 2
 

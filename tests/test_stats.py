@@ -72,9 +72,9 @@ def test_bad_sizes_are_refused(text):
         parse_sizes(text)
 
 
-def test_komi_must_be_finite_numbers():
+def test_komi_must_be_finite_numbers_within_bounds():
     assert parse_komi("7.5,0,-0") == [0.0, 7.5]
-    for text in ("abc", "7.5,x", "nan", "inf"):
+    for text in ("abc", "7.5,x", "nan", "inf", "1e308", "7.5,-1000.5"):
         with pytest.raises(StatsError, match="komi"):
             parse_komi(text)
 

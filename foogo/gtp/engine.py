@@ -318,7 +318,7 @@ class GtpEngine:
         return ""
 
     def cmd_komi(self, args):
-        """komi K (a finite number, at most game.MAX_KOMI either way)."""
+        """komi K (a finite number, at most numbers.MAX_KOMI either way)."""
         self._arity(args, 1)
         try:
             self.game.set_komi(self._float(args[0]))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 
 from ..geometry import MAX_SIZE, MIN_SIZE
-from ..numbers import finite_number
+from ..numbers import check_komi, finite_number
 
 FORMAT = "foogo-stats/1"  # results.json's format
 DEFAULT_KOMI = (0.0, 0.5, 5.5, 6.5, 7.5)
@@ -43,13 +43,18 @@ def parse_sizes(text: str) -> list[int]:
 
 
 def parse_komi(text: str) -> list[float]:
-    """Komi values from "0,0.5,7.5", sorted and distinct; StatsError for a value that is not a finite number."""
+    """Komi values from "0,0.5,7.5", sorted and distinct; StatsError for a value that is not a finite number
+    or lies beyond numbers.MAX_KOMI."""
     values = set()
     for part in str(text).split(","):
         try:
-            values.add(finite_number(part))
+            value = finite_number(part)
         except ValueError as error:
             raise StatsError(f"komi {error}") from None
+        try:
+            values.add(check_komi(value))
+        except ValueError as error:
+            raise StatsError(str(error)) from None
     return sorted(values)
 
 
