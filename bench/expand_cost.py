@@ -1,7 +1,7 @@
 """What creating a tree node costs: tree.expand timed on the positions of a real search's nodes.
 
     python bench/expand_cost.py [--size 9] [--playouts 20000] [--positions 5000] [--repeats 5]
-                                [--seconds 2] [--position empty|middle]
+                                [--seconds 2] [--position empty|middle] [--parts]
 
 A search of --playouts playouts (light, learned prior, one thread, seed 1: the same tree on every
 run of the same foogo) is grown from the empty board or bench/search_speed.py's middle game; its
@@ -12,6 +12,11 @@ the search's first touches of fresh memory are not in this figure), --repeats ru
 --seconds of CPU time. Prints the median (min..max) nanoseconds per expansion and a digest of the
 positions, which two checkouts must share for their figures to compare: run it once per checkout
 (`PYTHONPATH=DIR python bench/expand_cost.py`), alternating.
+
+--parts splits the learned prior's work per candidate instead: over every empty point of the same
+positions, nanoseconds a point to read its SPATIAL code (features.spatial_code), to look codes up in
+the spatial table (features.spatial_gamma, in point order and shuffled), and for the whole gamma
+(features.move_gamma), each the median of --repeats runs of about --seconds.
 """
 
 from __future__ import annotations
@@ -27,7 +32,9 @@ import numpy as np
 from numba import njit
 
 from foogo import board_kernels as bk
+from foogo import features as fe
 from foogo import tree as tk
+from foogo.bits import ONE, trailing_zeros
 from foogo.features import GAMMAS
 from foogo.game import Game
 from foogo.policy import PATTERN_TABLE
@@ -76,6 +83,87 @@ def expand_all(ni, nh, ei, ef, ek, meta, S, Z, colours, zob, ls, lz, params, tab
     return made
 
 
+@njit
+def spatial_codes_all(S, Z, colours, out, rounds):
+    """out[k] = the SPATIAL code of the k-th empty point of the positions (for its node's colour), `rounds`
+    times over; returns (their sum, so that nothing is left uncomputed, and the number of points)."""
+    total = 0
+    k = 0
+    for _ in range(rounds):
+        k = 0
+        for i in range(S.shape[0]):
+            s = S[i]
+            z = Z[i]
+            nw = s[bk.M_NW]
+            base = bk.empty_base(nw)
+            for j in range(nw):
+                word = z[base + j]
+                while word:
+                    p = j * 64 + np.int64(trailing_zeros(word))
+                    word &= word - ONE
+                    code = fe.spatial_code(s, p, colours[i])
+                    out[k] = code
+                    k += 1
+                    total += code
+    return total, k
+
+
+@njit
+def spatial_lookups(codes, gammas, rounds):
+    """The sum of the spatial gammas of `codes`, `rounds` times over."""
+    total = 0.0
+    for _ in range(rounds):
+        for i in range(codes.shape[0]):
+            total += fe.spatial_gamma(gammas, codes[i])
+    return total
+
+
+@njit
+def gammas_all(S, Z, colours, zob, ls, lz, gammas, rounds):
+    """The sum of the learned gammas (features.move_gamma) of every empty point of the positions."""
+    total = 0.0
+    for _ in range(rounds):
+        for i in range(S.shape[0]):
+            s = S[i]
+            z = Z[i]
+            nw = s[bk.M_NW]
+            base = bk.empty_base(nw)
+            for j in range(nw):
+                word = z[base + j]
+                while word:
+                    p = j * 64 + np.int64(trailing_zeros(word))
+                    word &= word - ONE
+                    total += fe.move_gamma(s, z, zob, ls, lz, p, colours[i], gammas,
+                                           fe.stones_near(s, z, bk.row_col(s, p)[0]))
+    return total
+
+
+def part_costs(S, Z, colours, zob, repeats: int, seconds: float) -> dict[str, list[float]]:
+    """Nanoseconds a point of each part (see --parts), `repeats` runs each, parts alternated."""
+    out = np.zeros(S.shape[0] * int(S[0][bk.M_P]), dtype=np.int64)
+    points = spatial_codes_all(S, Z, colours, out, 1)[1]
+    codes = out[:points].copy()
+    shuffled = codes[np.random.default_rng(1).permutation(points)]
+    ls, lz = S[0].copy(), Z[0].copy()
+    parts = {"spatial code": lambda r: spatial_codes_all(S, Z, colours, out, r),
+             "spatial lookups, point order": lambda r: spatial_lookups(codes, GAMMAS, r),
+             "spatial lookups, shuffled": lambda r: spatial_lookups(shuffled, GAMMAS, r),
+             "whole gamma": lambda r: gammas_all(S, Z, colours, zob, ls, lz, GAMMAS, r)}
+    rounds = {}
+    for name, run in parts.items():  # compile, warm up and size each part's runs
+        run(1)
+        start = time.process_time()
+        run(4)
+        rounds[name] = max(1, int(4 * seconds / max(time.process_time() - start, 1e-9)))
+    ns = {name: [] for name in parts}
+    for _ in range(repeats):
+        for name, run in parts.items():
+            start = time.process_time()
+            run(rounds[name])
+            ns[name].append((time.process_time() - start) / (rounds[name] * points) * 1e9)
+    return ns
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=9)
@@ -84,6 +172,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--position", default="empty", choices=("empty", "middle"))
+    parser.add_argument("--parts", action="store_true", help="the learned prior's cost a point, by part (see above)")
     args = parser.parse_args()
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from search_speed import middle_game
@@ -92,6 +181,13 @@ def main() -> None:
     S, Z, colours = node_positions(game, args.playouts, args.positions)
     digest = hashlib.sha256(S.tobytes() + colours.tobytes()).hexdigest()[:12]
     geometry = game.board.geometry
+    if args.parts:
+        ns = part_costs(S, Z, colours, geometry.zobrist, args.repeats, args.seconds)
+        print(f"{args.size}x{args.size} {args.position}: the learned prior's parts on every empty point of {len(S)} "
+              f"node positions (digest {digest}), ns a point, median (min..max) of {args.repeats} runs")
+        for name, values in ns.items():
+            print(f"  {name:30s} {statistics.median(values):6.1f} ({min(values):.1f}..{max(values):.1f})")
+        return
     arrays = tk.new_tree(4, 4 * tk.edges_per_node(geometry))
     params = Search(SearchConfig(policy="light"))._params(game.board, 7.5)
     ls, lz = S[0].copy(), Z[0].copy()

@@ -167,3 +167,20 @@ def test_expand_cost_rebuilds_each_nodes_position_and_expands_them_all():
     made = module.expand_all(*arrays, S, Z, colours, game.board.geometry.zobrist, S[0].copy(), Z[0].copy(), params,
                              module.PATTERN_TABLE, module.GAMMAS, 2)
     assert made == 2 * len(S) * tk.edges_per_node(game.board.geometry)
+
+
+def test_expand_cost_parts_time_each_part_on_every_empty_point():
+    module = load_beside_bench("expand_cost")
+    import numpy as np
+
+    from foogo import board_kernels as bk
+    from foogo.game import Game
+
+    game = Game(5)
+    S, Z, colours = module.node_positions(game, 400, 10)
+    ns = module.part_costs(S, Z, colours, game.board.geometry.zobrist, 2, 0.01)
+    assert set(ns) == {"spatial code", "spatial lookups, point order", "spatial lookups, shuffled", "whole gamma"}
+    assert all(len(v) == 2 and min(v) > 0 for v in ns.values())
+    out = np.zeros(S.shape[0] * 100, dtype=np.int64)
+    _, points = module.spatial_codes_all(S, Z, colours, out, 1)
+    assert points == sum(int(s[bk.M_EMPTIES]) for s in S)  # every empty point, once
