@@ -621,8 +621,6 @@ def format_score(score: float) -> str:
     return f"{'B' if score > 0 else 'W'}+{abs(score):.1f}"
 
 
-
-
 def _version() -> str:
     try:
         from importlib.metadata import version
