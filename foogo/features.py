@@ -154,17 +154,32 @@ def ladder_tactics(s, z, zob, ls, lz, P, w, p, c):
     return t
 
 
+NOWHERE = -1000  # the row and column of no point (a PASS or NO_MOVE): every point is far from it
+
+
 @inline
-def distance_feature(s, p, q):
-    """The LAST / LAST2 feature of p for an earlier move q (a point, PASS or NO_MOVE)."""
+def place_of(s, q):
+    """(row, column) of an earlier move q for distance_between: NOWHERE for a PASS or NO_MOVE."""
     if q < 0:
-        return 0
-    prow, pcol = bk.row_col(s, p)
-    qrow, qcol = bk.row_col(s, q)
+        return np.int64(NOWHERE), np.int64(NOWHERE)
+    return bk.row_col(s, q)
+
+
+@inline
+def distance_between(prow, pcol, qrow, qcol):
+    """The LAST / LAST2 feature of the point at (prow, pcol) for an earlier move at (qrow, qcol) (place_of)."""
     dx = abs(pcol - qcol)
     dy = abs(prow - qrow)
     d = dx + dy + max(dx, dy)
     return d - 1 if 2 <= d <= FAR_DISTANCE else 0  # d = 0: q's stone was captured since
+
+
+@inline
+def distance_feature(s, p, q):
+    """The LAST / LAST2 feature of p for an earlier move q (a point, PASS or NO_MOVE)."""
+    prow, pcol = bk.row_col(s, p)
+    qrow, qcol = place_of(s, q)
+    return distance_between(prow, pcol, qrow, qcol)
 
 
 @inline
@@ -196,7 +211,13 @@ def stones_near(s, z, row):
 @inline
 def empty_square_in(s, p, near):
     """True if no stone lies in the 5x5 square around on-board p, given near = stones_near of p's row."""
-    col = bk.row_col(s, p)[1]
+    return open_column(near, bk.row_col(s, p)[1])
+
+
+@inline
+def open_column(near, col):
+    """True if no stone lies in the 5x5 square around the point of column col, given near = stones_near
+    of its row."""
     return (near >> np.uint64(col - 1)) & ONE == 0
 
 
@@ -209,17 +230,27 @@ def empty_square(s, z, p):
 @inline
 def line_of(s, p):
     """The line of on-board p: its distance to the nearest edge (0 on the first line)."""
-    n = np.int64(s[bk.M_SIZE])
     row, col = bk.row_col(s, p)
-    row -= 1
-    col -= 1
-    return min(min(row, col), min(n - 1 - row, n - 1 - col))
+    return line_at(np.int64(s[bk.M_SIZE]), row, col)
+
+
+@inline
+def line_at(n, row, col):
+    """The line of the on-board point at (row, col) of an n x n board (see line_of)."""
+    return min(min(row - 1, col - 1), min(n - row, n - col))
 
 
 @inline
 def line_feature(s, p, near):
     """The LINE feature of on-board p, given near = stones_near of p's row."""
-    return min(line_of(s, p), 4) + (EMPTY_SQUARE if empty_square_in(s, p, near) else 0)
+    row, col = bk.row_col(s, p)
+    return line_feature_at(np.int64(s[bk.M_SIZE]), row, col, near)
+
+
+@inline
+def line_feature_at(n, row, col, near):
+    """The LINE feature of the on-board point at (row, col), given near = stones_near of its row."""
+    return min(line_at(n, row, col), 4) + (EMPTY_SQUARE if open_column(near, col) else 0)
 
 
 @inline
@@ -240,14 +271,24 @@ def move_gamma(s, z, zob, ls, lz, p, c, gammas, near):
     """The gamma of c at empty p: the product of its features' gammas and its spatial pattern's in
     table `gammas` (the prior table: GAMMAS' layout); near:
     stones_near of p's row (one reading serves a row's candidates); (ls, lz): tactics' scratch."""
+    row, col = bk.row_col(s, p)
+    lrow, lcol = place_of(s, np.int64(s[bk.M_LAST]))
+    l2row, l2col = place_of(s, np.int64(s[bk.M_LAST2]))
+    return gamma_at(s, z, zob, ls, lz, p, c, gammas, near, row, col, lrow, lcol, l2row, l2col)
+
+
+@inline
+def gamma_at(s, z, zob, ls, lz, p, c, gammas, near, row, col, lrow, lcol, l2row, l2col):
+    """move_gamma of c at empty p, at (row, col), the last two moves at (lrow, lcol) and (l2row, l2col)
+    (place_of): what a node's expansion rates point after point, with the moves' places read once."""
     P = bk.stride(s)
     w = np.int64(s[bk.M_W])
-    code = spatial_code(s, p, c)  # its low 16 bits: mover_code
+    code = spatial_code_at(s, p, c, row, col)  # its low 16 bits: mover_code
     g = gammas[OFFSETS[G_PATTERN] + (code & 0xFFFF)]
     g *= gammas[OFFSETS[G_TACTICS] + ladder_tactics(s, z, zob, ls, lz, P, w, p, c)]
-    g *= gammas[OFFSETS[G_LAST] + distance_feature(s, p, np.int64(s[bk.M_LAST]))]
-    g *= gammas[OFFSETS[G_LAST2] + distance_feature(s, p, np.int64(s[bk.M_LAST2]))]
-    g *= gammas[OFFSETS[G_LINE] + line_feature(s, p, near)]
+    g *= gammas[OFFSETS[G_LAST] + distance_between(row, col, lrow, lcol)]
+    g *= gammas[OFFSETS[G_LAST2] + distance_between(row, col, l2row, l2col)]
+    g *= gammas[OFFSETS[G_LINE] + line_feature_at(np.int64(s[bk.M_SIZE]), row, col, near)]
     return g * spatial_gamma(gammas, code)
 
 
@@ -312,10 +353,9 @@ def _ring_point(s, P, n, w, row, col, p, dr, dc, inside):
 
 
 @inline
-def _ring(s, P, n, w, p):
-    """The 24 ring bits of p (RING order, 2 per point, board colours), read point by point: one
-    named step per point, so that each offset is a constant."""
-    row, col = bk.row_col(s, p)
+def _ring(s, P, n, w, p, row, col):
+    """The 24 ring bits of p at (row, col) (RING order, 2 per point, board colours), read point by
+    point: one named step per point, so that each offset is a constant."""
     inside = row >= 3 and col >= 3 and row <= n - 2 and col <= n - 2
     return (_ring_point(s, P, n, w, row, col, p, 2, 0, inside)
             | (_ring_point(s, P, n, w, row, col, p, 0, 2, inside) << 2)
@@ -334,8 +374,15 @@ def _ring(s, P, n, w, p):
 @inline
 def spatial_code(s, p, c):
     """The 40-bit SPATIAL code of c at on-board p (see RING); its low 16 bits are mover_code's."""
+    row, col = bk.row_col(s, p)
+    return spatial_code_at(s, p, c, row, col)
+
+
+@inline
+def spatial_code_at(s, p, c, row, col):
+    """spatial_code of c at on-board p, at (row, col)."""
     P = bk.stride(s)
-    code = pattern_code(s, p) | (_ring(s, P, np.int64(s[bk.M_SIZE]), np.int64(s[bk.M_W]), p) << 16)
+    code = pattern_code(s, p) | (_ring(s, P, np.int64(s[bk.M_SIZE]), np.int64(s[bk.M_W]), p, row, col) << 16)
     return swap_colours(code) if c == bk.WHITE else code
 
 

@@ -261,14 +261,15 @@ def _disable_edges(ei, ef, ek, first, last):
 
 
 @inline
-def _gamma_into(s, z, zob, ls, lz, c, ef, e, p, row, near, gammas):
+def _gamma_into(s, z, zob, ls, lz, c, ef, e, p, row, near, gammas, lrow, lcol, l2row, l2col):
     """Edge e of point p gets its learned gamma in its AW field (free until _learned_kinds). row and near:
-    the row whose stones_near `near` holds (-1: none yet); returns (gamma, p's row, its stones_near)."""
-    prow = bk.row_col(s, p)[0]
+    the row whose stones_near `near` holds (-1: none yet); the last two moves at (lrow, lcol) and
+    (l2row, l2col) (features.place_of); returns (gamma, p's row, its stones_near)."""
+    prow, pcol = bk.row_col(s, p)
     if prow != row:
         row = prow
         near = fe.stones_near(s, z, row)
-    g = fe.move_gamma(s, z, zob, ls, lz, p, c, gammas, near)
+    g = fe.gamma_at(s, z, zob, ls, lz, p, c, gammas, near, prow, pcol, lrow, lcol, l2row, l2col)
     ef[AW, e] = g
     return g, row, near
 
@@ -322,13 +323,16 @@ def expand(ni, nh, ei, ef, ek, meta, s, z, zob, ls, lz, c, moves, nmoves, params
     total = 0.0
     row = np.int64(-1)
     near = np.uint64(0)
+    lrow, lcol = fe.place_of(s, np.int64(s[bk.M_LAST]))
+    l2row, l2col = fe.place_of(s, np.int64(s[bk.M_LAST2]))
     if nmoves >= 0:
         for i in range(nmoves):
             p = np.int64(moves[i])
             kind = prior(s, z, p, c, last, params, table) if rules else K_PLAIN
             _set_edge(ei, ef, ek, at + p, kind, n0)
             if not rules:
-                g, row, near = _gamma_into(s, z, zob, ls, lz, c, ef, at + p, p, row, near, gammas)
+                g, row, near = _gamma_into(s, z, zob, ls, lz, c, ef, at + p, p, row, near, gammas,
+                                           lrow, lcol, l2row, l2col)
                 total += g
     else:
         nw = s[bk.M_NW]
@@ -342,8 +346,9 @@ def expand(ni, nh, ei, ef, ek, meta, s, z, zob, ls, lz, c, moves, nmoves, params
                     if rules:
                         _set_edge(ei, ef, ek, at + p, prior(s, z, p, c, last, params, table), n0)
                     else:  # enabled (its child is -1, its AN 0 since _disable_edges), rated below
-                        ek[at + p] = K_PLAIN
-                        g, row, near = _gamma_into(s, z, zob, ls, lz, c, ef, at + p, p, row, near, gammas)
+                        g, row, near = _gamma_into(s, z, zob, ls, lz, c, ef, at + p, p, row, near, gammas,
+                                                   lrow, lcol, l2row, l2col)
+                        ek[at + p] = K_PLAIN  # after the rating: its loads of s may reuse may_consider's
                         total += g
     if not rules:
         _learned_kinds(ef, ek, first, first + count - 1, n0, total)

@@ -319,6 +319,25 @@ def test_distance_to_a_point_whose_stone_was_captured_is_feature_zero():
     assert fe.distance_feature(s, p, p + 1) == 1
 
 
+
+@pytest.mark.parametrize("size", [2, 5, 9, 19])
+def test_the_expansions_read_once_features_equal_the_point_by_point_ones(size):
+    """What tree.expand reads once a node (the last moves' places) or once a point (its row and column)
+    gives each point the features distance_feature and line_feature give it, for every pair of points
+    and for a PASS or no move (NOWHERE: feature 0)."""
+    board = Board(size)
+    s, _ = board._state()
+    letters = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
+    points = [board.geometry.parse(f"{letters[c]}{r + 1}") for r in range(size) for c in range(size)]
+    assert fe.place_of.py_func(s, bk.PASS) == (fe.NOWHERE, fe.NOWHERE)
+    for p in points:
+        row, col = bk.row_col.py_func(s, p)
+        near = np.uint64(0) if p % 2 else np.uint64((1 << size) - 1)
+        assert fe.line_feature_at.py_func(size, row, col, near) == fe.line_feature.py_func(s, p, near)
+        for q in points + [bk.PASS, bk.NO_MOVE]:
+            qrow, qcol = fe.place_of.py_func(s, q)
+            assert fe.distance_between.py_func(row, col, qrow, qcol) == fe.distance_feature.py_func(s, p, q)
+
 @pytest.mark.parametrize("size", [5, 9, 19])
 def test_every_feature_lies_in_its_group_on_random_positions(size):
     rng = np.zeros(1, dtype=np.uint64)
