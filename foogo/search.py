@@ -238,27 +238,6 @@ class _Tree:
             self._rank = np.zeros(self.capacity[0], dtype=np.int32)
         tk.prune(ni, nh, ei, ef, ek, meta, root, min_visits, self._rank)
 
-    def make_room(self, nodes: int) -> None:
-        """Before a search of a known budget, which can create at most `nodes` nodes: if the tree kept
-        from the last move leaves less room than that, drop its nodes below the root with fewer than m
-        visits (and their subtrees), m the smallest power of two that leaves the room, as collect does
-        but before the search and with the expansion threshold left as configured. So a fixed-playout
-        search never collects halfway, where collect would raise the threshold for the rest of it."""
-        ni, nh, ei, ef, ek, meta = self.arrays
-        per_node = tk.edges_per_node(self.geometry)
-        max_nodes, max_edges = self.capacity
-        room_edges = min(max_edges, (max_nodes - 16) * per_node) - nodes * per_node
-        if meta[tk.EDGES] <= room_edges:
-            return
-        used, root = int(meta[tk.NODES]), int(meta[tk.ROOT])
-        visits = ni[:used, tk.VISITS].copy()
-        visits[root] = np.iinfo(np.int32).max
-        counts = ni[:used, tk.COUNT]
-        m = 2
-        while m < 2**30 and counts[visits >= m].sum() > room_edges:
-            m *= 2
-        self._compact(root, m)
-
     def collect(self) -> None:
         """Make room in a full tree during a search: drop the nodes below the root with fewer than
         m visits (and their subtrees; their edges keep their statistics), m the smallest power of
@@ -487,9 +466,8 @@ class Search:
         per_node = tk.edges_per_node(geometry)
         per_edge = tk.EDGE_BYTES + (tk.NODE_BYTES + 4) / per_node
         max_edges = int(per_tree_mb * 2**20 * 0.98 / per_edge)
-        if playouts is not None:  # no need for more than the budget can fill: its own nodes (new_nodes),
-            # and as many again for the tree kept from the last move (make_room trims a larger one)
-            want = 2 * self._new_nodes(playouts) * per_node
+        if playouts is not None:  # no need for more than the budget can fill
+            want = int(playouts / threads / max(self.config.expand_threshold, 1) + 2) * per_node
             max_edges = min(max_edges, max(want, 4 * per_node))
         max_nodes = max_edges // per_node + 16
         self._trees = [_Tree(geometry, max_nodes, max_edges, self.config.seed * 1000 + k + 1, self.config.prior,
@@ -498,19 +476,12 @@ class Search:
                        for k in range(threads)]
         self._geometry = geometry
 
-    def _new_nodes(self, playouts: int) -> int:
-        """The most nodes one tree can create in a search of `playouts` playouts: one an expansion, and an
-        expansion needs expand_threshold visits of its edge."""
-        return int(playouts / self.config.threads / max(self.config.expand_threshold, 1)) + 2
-
     def _search(self, board, color, komi, legal, seconds, playouts, stop, progress, interval, start,
                 decide: bool) -> SearchResult:
         params = self._params(board, komi)
         self._ensure_trees(board.geometry, playouts)
         for tree in self._trees:
             tree.set_root(board, color, legal, params)
-            if playouts is not None:
-                tree.make_room(self._new_nodes(playouts))
         shared = SharedRoot(self._trees) if self.config.share_root and len(self._trees) > 1 else None
         self._shared = shared
         deadline = start + seconds if seconds is not None else None

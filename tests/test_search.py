@@ -511,26 +511,6 @@ def test_a_full_tree_is_collected_and_keeps_growing():
     assert search._trees[0].meta[tk.EXPAND_AT] == 0
 
 
-def test_a_fixed_playout_search_never_collects_halfway_even_with_a_reused_tree():
-    """A search of a fixed budget has room for its own nodes on top of the tree kept from the last move
-    (Tree.make_room trims that tree first if need be): it never collects during the search, which
-    would raise its expansion threshold for the rest of it, and it keeps part of the tree it reused."""
-    game = Game(9)
-    search = Search(SearchConfig(playouts=3000, threads=1, seed=2, policy="heavy", resign_threshold=None))
-    kept = []
-    for _ in range(12):
-        color = game.to_move
-        tree = search._trees[0] if search._trees else None
-        before = int(tree.meta[tk.NODES]) if tree is not None else 0
-        result = search.genmove(game.board, color, 7.0, game.legal_points(color))
-        tree = search._trees[0]
-        assert tree.meta[tk.COLLECTIONS] == 0 and tree.meta[tk.EXPAND_AT] == 0
-        assert tree.iterations == 3000
-        kept.append(before)
-        game.play(color, result.move)
-    assert max(kept) > 0
-
-
 def test_the_default_tree_memory_grows_with_the_board_and_fits_the_machine(monkeypatch):
     assert search_module.default_memory_mb(9) == 64
     assert search_module.default_memory_mb(19) == 285
