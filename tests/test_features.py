@@ -319,7 +319,6 @@ def test_distance_to_a_point_whose_stone_was_captured_is_feature_zero():
     assert fe.distance_feature(s, p, p + 1) == 1
 
 
-
 @pytest.mark.parametrize("size", [2, 5, 9, 19])
 def test_the_expansions_read_once_features_equal_the_point_by_point_ones(size):
     """What tree.expand reads once a node (the last moves' places) or once a point (its row and column)
@@ -327,8 +326,7 @@ def test_the_expansions_read_once_features_equal_the_point_by_point_ones(size):
     and for a PASS or no move (NOWHERE: feature 0)."""
     board = Board(size)
     s, _ = board._state()
-    letters = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
-    points = [board.geometry.parse(f"{letters[c]}{r + 1}") for r in range(size) for c in range(size)]
+    points = [int(p) for p in board.geometry.points]
     assert fe.place_of.py_func(s, bk.PASS) == (fe.NOWHERE, fe.NOWHERE)
     for p in points:
         row, col = bk.row_col.py_func(s, p)
@@ -337,6 +335,7 @@ def test_the_expansions_read_once_features_equal_the_point_by_point_ones(size):
         for q in points + [bk.PASS, bk.NO_MOVE]:
             qrow, qcol = fe.place_of.py_func(s, q)
             assert fe.distance_between.py_func(row, col, qrow, qcol) == fe.distance_feature.py_func(s, p, q)
+
 
 @pytest.mark.parametrize("size", [5, 9, 19])
 def test_every_feature_lies_in_its_group_on_random_positions(size):
