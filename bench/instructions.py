@@ -2,6 +2,7 @@
 
     python bench/instructions.py CHECKOUT [CHECKOUT ...] [--what bench|search] [--size 9]
                                  [--policy light] [--expand 8] [--low 5000] [--high 25000] [--runs 2]
+                                 [--branches]
 
 Timing needs a machine nobody else uses; an instruction count does not, so a kernel change can be
 screened while a match fills both cores. For each checkout (a directory holding the foogo
@@ -12,7 +13,11 @@ given policy and expansion threshold, the checkout's
 default unless --expand), once with --low and once with --high playouts. The
 difference of the two instruction counts over the difference of the counts is the cost of one
 playout or iteration: what a process's start costs (about 10^9 instructions, which vary by
-+-3*10^7 from run to run) cancels out. Each count is the least of --runs runs.
++-3*10^7 from run to run) cancels out. Each count is the least of --runs runs. --branches also
+runs valgrind's branch simulation and gives the mispredicted branches per playout or iteration
+beside the instructions: a simple predictor (a table of two-bit counters), so a proxy for what a
+processor mispredicts, good for telling a change that removes unpredictable branches (a random
+neighbour's colour) from one that only removes instructions; the simulation makes runs slower.
 
 Valgrind 3.19 does not decode AVX-512, so the children compile the kernels for haswell
 (NUMBA_CPU_NAME and NUMBA_CPU_FEATURES, in a numba cache of their own under the temporary
@@ -62,19 +67,28 @@ def child_env(checkout: str) -> dict:
     return env
 
 
-def count(checkout: str, args, playouts: int) -> int:
-    """Instructions of one child run (the least of args.runs) at `playouts`."""
+def _counted(pattern: str, text: str) -> int:
+    """The number valgrind printed after `pattern` (digits with thousands commas)."""
+    found = re.search(pattern + r"\s+([\d,]+)", text)
+    if found is None:
+        raise RuntimeError(f"no {pattern!r} count in valgrind's output:\n{text[-2000:]}")
+    return int(found.group(1).replace(",", ""))
+
+
+def count(checkout: str, args, playouts: int) -> tuple[int, int]:
+    """(instructions, mispredicted branches or 0 without --branches) of one child run at `playouts`,
+    each the least of args.runs runs."""
     argv = [sys.executable, "-c", _CHILD, checkout, args.what, str(args.size), args.policy, str(args.expand),
             str(playouts)]
+    branch = ["--branch-sim=yes"] if args.branches else []
     best = None
     for _ in range(args.runs):
-        done = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
-                               *argv], env=child_env(checkout), capture_output=True, text=True, check=True)
-        found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
-        if found is None:
-            raise RuntimeError(f"no instruction count in valgrind's output:\n{done.stderr[-2000:]}")
-        value = int(found.group(1).replace(",", ""))
-        best = value if best is None else min(best, value)
+        done = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", *branch,
+                               "--cachegrind-out-file=/dev/null", *argv],
+                              env=child_env(checkout), capture_output=True, text=True, check=True)
+        value = (_counted(r"I\s+refs:", done.stderr),
+                 _counted(r"Mispredicts:", done.stderr) if args.branches else 0)
+        best = value if best is None else (min(best[0], value[0]), min(best[1], value[1]))
     return best
 
 
@@ -89,6 +103,8 @@ def main() -> None:
     parser.add_argument("--low", type=int, default=5000)
     parser.add_argument("--high", type=int, default=25000)
     parser.add_argument("--runs", type=int, default=2, help="runs per count; the least is kept")
+    parser.add_argument("--branches", action="store_true",
+                        help="also count mispredicted branches (valgrind's branch simulation)")
     args = parser.parse_args()
     if shutil.which("valgrind") is None:
         sys.exit("instructions.py: valgrind is not installed (Debian: apt-get install valgrind)")
@@ -102,7 +118,9 @@ def main() -> None:
         subprocess.run([sys.executable, "-c", _CHILD, checkout, args.what, str(args.size), args.policy,
                         str(args.expand), "200"], env=child_env(checkout), check=True)  # compile, uncounted
         low, high = count(checkout, args, args.low), count(checkout, args, args.high)
-        print(f"  {checkout}: {(high - low) / (args.high - args.low):,.0f}")
+        span = args.high - args.low
+        print(f"  {checkout}: {(high[0] - low[0]) / span:,.0f}"
+              + (f", mispredicted branches {(high[1] - low[1]) / span:,.1f}" if args.branches else ""))
 
 
 if __name__ == "__main__":

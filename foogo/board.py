@@ -34,6 +34,7 @@ _CHECK_MESSAGES = {
     bk.BAD_HASH: "Zobrist hash differs from the stones",
     bk.BAD_KO: "ko point is not an empty point",
     bk.BAD_COUNTS: "neighbour counts differ from the stones around",
+    bk.BAD_BALANCE: "the stone balance (black less white) differs from the stones",
 }
 
 

@@ -77,6 +77,7 @@ M_TO_MOVE = 5
 M_PASSES = 6  # consecutive passes at the end of the move sequence
 M_MOVES = 7  # moves (not passes) played since the position was created
 M_CAPTURES = 8  # M_CAPTURES + colour: stones captured BY that colour
+M_BALANCE = 8  # black stones less white stones (the slot M_CAPTURES + EMPTY, which no colour uses)
 M_GEN = 11  # current generation for MARK
 M_LAST = 12  # last move point, PASS (-1) or NO_MOVE
 M_KO_COLOR = 13  # the colour that may not play at M_KO
@@ -457,6 +458,7 @@ def _place_stone(s, z, zob, P, w, nw, p, c, e1, e2, e3, e4, full):
     neighbours (e1..e4: 1 if p - w, p - 1, p + 1, p + w is empty); update the hash (if full),
     the neighbours' counts, and take p out of the empty set."""
     s[_at(P, COLOR, p)] = c
+    s[M_BALANCE] += 3 - 2 * c
     if full:
         z[0] ^= zob[c * P + p]
     _count_stone(s, P, w, p, c, 1)
@@ -534,6 +536,7 @@ def _remove_string(s, z, zob, P, w, h, full):
         r = next_stone(s, P, r)
         if r == h:
             break
+    s[M_BALANCE] -= (3 - 2 * victim) * string_size(s, P, h)
 
 
 @inline
@@ -755,17 +758,84 @@ def liberty_count(s, p):
 
 # ---------------------------------------------------------------- scoring
 
-@kernel
-def area(s, owners):
-    """Black area minus white area: stones plus empty regions whose border is one colour only.
+@inline
+def _flood_region(s, P, w, p, gen, tail):
+    """Mark the empty region of unmarked empty point p (generation gen) and queue its points in
+    QUEUE from entry tail on. Returns (the queue's new end, the OR of the border's stone colours:
+    BLACK, WHITE, both (3) or none (0))."""
+    s[_at(P, MARK, p)] = gen
+    s[_at(P, QUEUE, tail)] = p
+    head = tail
+    tail += 1
+    border = 0
+    while head < tail:
+        e = s[_at(P, QUEUE, head)]
+        head += 1
+        for q in (e - w, e - 1, e + 1, e + w):
+            cq = color_at(s, P, q)
+            if cq == EMPTY:
+                if s[_at(P, MARK, q)] != gen:
+                    s[_at(P, MARK, q)] = gen
+                    s[_at(P, QUEUE, tail)] = q
+                    tail += 1
+            elif cq != OFFBOARD:
+                border |= cq
+    return tail, border
 
-    If owners is non-empty (int8[P]) it receives each point's owner: BLACK, WHITE or EMPTY (dame)."""
+
+@inline
+def _region_points(border, n):
+    """What an empty region of n points whose border's colours OR to `border` adds to black's area
+    less white's: n, -n, or 0 for dame (both colours, or none)."""
+    return n if border == BLACK else (-n if border == WHITE else 0)
+
+
+@inline
+def _lone_point(n):
+    """For an empty point with no empty neighbour (its packed counts n, see NBR): +1 if its stone
+    neighbours are all black, -1 if all white, 0 if both. Off-board neighbours count as both
+    colours in n, so each colour's own count is its field less the off-board count."""
+    off = n >> 8
+    return np.int64((n >> 4) & 15 == off) - np.int64(n & 15 == off)
+
+
+@inline
+def _empty_neighbours(n):
+    """The empty orthogonal neighbours of a point with packed counts n (see NBR)."""
+    off = n >> 8
+    return 4 - (n & 15) - ((n >> 4) & 15) + off
+
+
+@inline
+def _area_of_empties(s):
+    """area without owners: the stone balance, then each empty point of the list: a point with no
+    empty neighbour (nearly all of them at the end of a playout) is read from its neighbour counts,
+    the others by flooding their region once."""
+    P = stride(s)
+    w = np.int64(s[M_W])
+    score = np.int64(s[M_BALANCE])
+    gen = 0
+    for i in range(s[M_EMPTIES]):
+        p = empty_point(s, i)
+        n = nbr_counts(s, P, p)
+        if _empty_neighbours(n) == 0:
+            score += _lone_point(n)
+        else:
+            if gen == 0:
+                gen = _next_generation(s)
+            if s[_at(P, MARK, p)] != gen:
+                tail, border = _flood_region(s, P, w, p, gen, 0)
+                score += _region_points(border, tail)
+    return score
+
+
+@inline
+def _area_with_owners(s, owners):
+    """area, writing each point's owner into owners: a scan of every point."""
     P = stride(s)
     w = np.int64(s[M_W])
     gen = _next_generation(s)
-    record = owners.shape[0] > 0
     score = 0
-    tail = 0
     for p in range(P):
         c = color_at(s, P, p)
         if c == BLACK:
@@ -773,42 +843,31 @@ def area(s, owners):
         elif c == WHITE:
             score -= 1
         elif c == EMPTY and s[_at(P, MARK, p)] != gen:
-            s[_at(P, MARK, p)] = gen
-            start = tail
-            s[_at(P, QUEUE, tail)] = p
-            tail += 1
-            head = start
-            border = 0
-            while head < tail:
-                e = s[_at(P, QUEUE, head)]
-                head += 1
-                for q in (e - w, e - 1, e + 1, e + w):
-                    cq = color_at(s, P, q)
-                    if cq == EMPTY:
-                        if s[_at(P, MARK, q)] != gen:
-                            s[_at(P, MARK, q)] = gen
-                            s[_at(P, QUEUE, tail)] = q
-                            tail += 1
-                    elif cq != OFFBOARD:
-                        border |= cq
-            if border == BLACK:
-                score += tail - start
-            elif border == WHITE:
-                score -= tail - start
-            if record:
-                owner = border if border == BLACK or border == WHITE else EMPTY
-                for i in range(start, tail):
-                    owners[s[_at(P, QUEUE, i)]] = owner
-        if record and c != EMPTY:
+            tail, border = _flood_region(s, P, w, p, gen, 0)
+            score += _region_points(border, tail)
+            owner = border if border == BLACK or border == WHITE else EMPTY
+            for i in range(tail):
+                owners[s[_at(P, QUEUE, i)]] = owner
+        if c != EMPTY:
             owners[p] = c if c != OFFBOARD else EMPTY
     return score
+
+
+@kernel
+def area(s, owners):
+    """Black area minus white area: stones plus empty regions whose border is one colour only.
+
+    If owners is non-empty (int8[P]) it receives each point's owner: BLACK, WHITE or EMPTY (dame)."""
+    if owners.shape[0] > 0:
+        return _area_with_owners(s, owners)
+    return _area_of_empties(s)
 
 
 # ---------------------------------------------------------------- consistency check
 
 # what check() found wrong; messages in board.py
 (CHECK_OK, BAD_COLOR, BAD_HEAD, BAD_LIST, BAD_PSEUDO, BAD_SIZE, BAD_PLAYABLE, BAD_HASH, BAD_KO,
- BAD_COUNTS, BAD_EMPTY_SET) = range(11)
+ BAD_COUNTS, BAD_EMPTY_SET, BAD_BALANCE) = range(12)
 
 
 @jit
@@ -852,10 +911,12 @@ def check(s, z, zob):
     members = np.zeros(P, dtype=np.int64)
     h_hash = np.uint64(0)
     nstring = 0
+    balance = 0
     for p in range(P):
         c = s[_at(P, COLOR, p)]
         if c != BLACK and c != WHITE:
             continue
+        balance += 1 if c == BLACK else -1
         h_hash ^= zob[c * P + p]
         if seen[p]:
             continue
@@ -912,6 +973,8 @@ def check(s, z, zob):
             return BAD_SIZE, h
     if h_hash != z[0]:
         return BAD_HASH, -1
+    if balance != s[M_BALANCE]:
+        return BAD_BALANCE, -1
     ko = s[M_KO]
     if ko != NO_KO and (ko < 0 or ko >= P or s[_at(P, COLOR, ko)] != EMPTY):
         return BAD_KO, ko

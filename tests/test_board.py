@@ -693,6 +693,8 @@ def test_random_games_stay_consistent_after_every_move(size):
                 seen["captured"] += bool(result.captured)
                 seen["suicided"] += bool(result.suicided)
             board.check_consistency()
+            owners = board.owners()  # the scan of every point, against the list-of-empties count
+            assert board.area_score() == np.count_nonzero(owners == BLACK) - np.count_nonzero(owners == WHITE)
             color = 3 - color
     assert seen["captured"] and seen["illegal"]
     assert seen["suicided"] or size < 4
@@ -730,6 +732,13 @@ def test_consistency_check_catches_a_stone_changed_behind_its_back():
     s, _ = board._state()
     bk.colors_view(s)[board.geometry.parse("A1")] = BLACK
     with pytest.raises(BoardInconsistent):
+        board.check_consistency()
+
+
+def test_consistency_check_catches_a_wrong_stone_balance():
+    board = board_from_ascii(EYE_MIDDLE)
+    board._state()[0][bk.M_BALANCE] += 1
+    with pytest.raises(BoardInconsistent, match="balance"):
         board.check_consistency()
 
 
