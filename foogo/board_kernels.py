@@ -311,10 +311,9 @@ def can_capture_at(s, p, c):
     P = stride(s)
     w = np.int64(s[M_W])
     other = 3 - c
-    for q in (p - w, p - 1, p + 1, p + w):
-        if color_at(s, P, q) == other and string_in_atari(s, P, head_of(s, P, q)):
-            return True
-    return False
+    # branch-free: which neighbours hold opponent strings in atari is unpredictable
+    return (stone_in_atari(s, P, p - w, other) | stone_in_atari(s, P, p - 1, other)
+            | stone_in_atari(s, P, p + 1, other) | stone_in_atari(s, P, p + w, other))
 
 
 @inline
@@ -496,23 +495,27 @@ def _is_stone(color):
 
 
 @inline
-def _touch(s, P, q, cq, p, h1, h2, h3):
-    """If q holds a stone (its colour cq), its string loses pseudo-liberty p. Returns (h1, h2, h3,
-    g): the first three distinct strings seen so far, and g, a fourth distinct string (else -1)."""
-    g4 = -1
-    if _is_stone(cq):
-        g = head_of(s, P, q)
-        _lose_liberty(s, P, g, p)
-        if g != h1 and g != h2 and g != h3:
-            if h1 < 0:
-                h1 = g
-            elif h2 < 0:
-                h2 = g
-            elif h3 < 0:
-                h3 = g
-            else:
-                g4 = g
-    return h1, h2, h3, g4
+def _touch(s, P, q, cq, p):
+    """The string at q, if q holds a stone (its colour cq), loses pseudo-liberty p. Branch-free, as a
+    neighbour's colour is unpredictable: any other q has a stale head that is a point, which
+    loses nothing."""
+    stone = np.int64(_is_stone(cq))
+    g = head_of(s, P, q)
+    e = np.int64(p)
+    s[_at(P, PLN, g)] -= stone
+    s[_at(P, PLS, g)] -= stone * e
+    s[_at(P, PLQ, g)] -= stone * (e * e)
+
+
+@inline
+def _give_liberty(s, P, t, taker, r):
+    """If t holds a `taker` stone, its string gains pseudo-liberty r. Branch-free, as _touch."""
+    gain = np.int64(color_at(s, P, t) == taker)
+    g = head_of(s, P, t)
+    e = np.int64(r)
+    s[_at(P, PLN, g)] += gain
+    s[_at(P, PLS, g)] += gain * e
+    s[_at(P, PLQ, g)] += gain * (e * e)
 
 
 @kernel
@@ -530,9 +533,10 @@ def _remove_string(s, z, zob, P, w, h, full):
             z[0] ^= zob[victim * P + r]
         _add_empty(s, z, P, nw, r, full)
         _count_stone(s, P, w, r, victim, -1)
-        for t in (r - w, r - 1, r + 1, r + w):
-            if color_at(s, P, t) == taker:
-                _add_liberty(s, P, head_of(s, P, t), r)
+        _give_liberty(s, P, r - w, taker, r)
+        _give_liberty(s, P, r - 1, taker, r)
+        _give_liberty(s, P, r + 1, taker, r)
+        _give_liberty(s, P, r + w, taker, r)
         r = next_stone(s, P, r)
         if r == h:
             break
@@ -572,25 +576,21 @@ def _finish_move(s, p, c):
 
 
 @inline
-def _stones_taken(s, P, k):
-    """The size of captured string k, or 0 for k = -1 (no capture)."""
-    return string_size(s, P, k) if k >= 0 else 0
-
-
-@inline
-def _resolve_string(s, z, zob, P, w, g, c, hp, full):
-    """After c played beside string g (which lost a pseudo-liberty): capture it if it is an
-    opponent string left without liberties, merge it with the new stone's string hp if it is
-    c's. Returns (g if it was captured else -1, new head of the new stone's string). SSIZE of
-    a captured g stays valid."""
-    taken = -1
-    if color_at(s, P, g) == c:
+def _resolve(s, z, zob, P, w, q, c, hp, captured, taken, full):
+    """After c played beside q: if q holds an opponent string left without liberties, capture it;
+    if it holds another string of c's, merge it with the new stone's string hp. Neighbours are
+    resolved in order, so a string met again is by then captured (its point empty) or merged (its
+    head hp). Returns (hp, stones captured so far, the head of the last string captured)."""
+    cq = color_at(s, P, q)
+    g = head_of(s, P, q)
+    if cq == c:
         if g != hp:
             hp = _merge(s, P, g, hp)
-    elif has_no_liberty(s, P, g):
+    elif cq == 3 - c and has_no_liberty(s, P, g):
+        captured += string_size(s, P, g)
         _remove_string(s, z, zob, P, w, g, full)
         taken = g
-    return taken, hp
+    return hp, captured, taken
 
 
 @kernel
@@ -639,24 +639,18 @@ def _play_steps(s, z, zob, p, c, full):
         _finish_move(s, p, c)
         return 0
 
-    # p is a lost pseudo-liberty of each neighbouring string; h1..h4 record each once
-    h1, h2, h3, g4 = _touch(s, P, p - w, c1, p, -1, -1, -1)
-    h1, h2, h3, g4 = _touch(s, P, p - 1, c2, p, h1, h2, h3)
-    h1, h2, h3, g4 = _touch(s, P, p + 1, c3, p, h1, h2, h3)
-    h1, h2, h3, h4 = _touch(s, P, p + w, c4, p, h1, h2, h3)
+    # p is a lost pseudo-liberty of each neighbouring string, once for each adjacency
+    _touch(s, P, p - w, c1, p)
+    _touch(s, P, p - 1, c2, p)
+    _touch(s, P, p + 1, c3, p)
+    _touch(s, P, p + w, c4, p)
 
-    # captures and merges; k1..k4 are the captured strings' heads (four guarded calls, not a
-    # loop over a tuple: numba makes that an indirect jump per turn)
-    hp = p
-    k1, hp = _resolve_string(s, z, zob, P, w, h1, c, hp, full)
-    k2 = k3 = k4 = -1
-    if h2 >= 0:
-        k2, hp = _resolve_string(s, z, zob, P, w, h2, c, hp, full)
-        if h3 >= 0:
-            k3, hp = _resolve_string(s, z, zob, P, w, h3, c, hp, full)
-            if h4 >= 0:
-                k4, hp = _resolve_string(s, z, zob, P, w, h4, c, hp, full)
-    captured = _stones_taken(s, P, k1) + _stones_taken(s, P, k2) + _stones_taken(s, P, k3) + _stones_taken(s, P, k4)
+    # captures and merges, neighbour by neighbour (four calls, not a loop over a tuple: numba makes
+    # that an indirect jump per turn)
+    hp, captured, taken = _resolve(s, z, zob, P, w, p - w, c, p, 0, -1, full)
+    hp, captured, taken = _resolve(s, z, zob, P, w, p - 1, c, hp, captured, taken, full)
+    hp, captured, taken = _resolve(s, z, zob, P, w, p + 1, c, hp, captured, taken, full)
+    hp, captured, taken = _resolve(s, z, zob, P, w, p + w, c, hp, captured, taken, full)
 
     result = captured
     if has_no_liberty(s, P, hp):  # suicide (only multi-stone: a lone stone here would be eye-like)
@@ -666,7 +660,7 @@ def _play_steps(s, z, zob, p, c, full):
         result = -lost
     else:
         if captured == 1 and string_size(s, P, hp) == 1 and string_in_atari(s, P, hp):
-            s[M_KO] = max(max(k1, k2), max(k3, k4))  # the one stone taken
+            s[M_KO] = taken  # the one stone taken
             s[M_KO_COLOR] = other
         s[M_CAPTURES + c] += captured
     _finish_move(s, p, c)
