@@ -801,6 +801,12 @@ def _empty_neighbours(n):
 
 
 @inline
+def empty_neighbours(s, P, p):
+    """How many orthogonal neighbours of p are empty, from its packed counts (one load)."""
+    return _empty_neighbours(nbr_counts(s, P, p))
+
+
+@inline
 def _area_of_empties(s):
     """area without owners: the stone balance, then each empty point of the list: a point with no
     empty neighbour (nearly all of them at the end of a playout) is read from its neighbour counts,

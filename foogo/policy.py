@@ -265,6 +265,8 @@ def matches_pattern(s, p, c, table):
 def self_atari(s, p, c):
     """True if a c stone at empty p would leave its string with at most one liberty and capture nothing."""
     P = bk.stride(s)
+    if bk.empty_neighbours(s, P, p) >= 2:  # two liberties of its own: one load, not four branches
+        return False
     w = np.int64(s[bk.M_W])
     lib1 = -1  # the one liberty found so far; a second distinct one ends the test
     for q in (p - w, p - 1, p + 1, p + w):
