@@ -434,21 +434,13 @@ def _count_stone(s, P, w, p, c, sign):
 
 
 @inline
-def _add_liberty(s, P, h, e):
-    """String h gains pseudo-liberty e (one adjacency)."""
+def _adjust_liberty(s, P, h, e, k):
+    """String h gains k adjacencies of pseudo-liberty e (k = 1 gains one, -1 loses one, 0 changes
+    nothing: the branch-free callers pass a 0/1 flag for "is this a string of that colour")."""
     e = np.int64(e)
-    s[_at(P, PLN, h)] += 1
-    s[_at(P, PLS, h)] += e
-    s[_at(P, PLQ, h)] += e * e
-
-
-@inline
-def _lose_liberty(s, P, h, e):
-    """String h loses pseudo-liberty e (one adjacency)."""
-    e = np.int64(e)
-    s[_at(P, PLN, h)] -= 1
-    s[_at(P, PLS, h)] -= e
-    s[_at(P, PLQ, h)] -= e * e
+    s[_at(P, PLN, h)] += k
+    s[_at(P, PLS, h)] += k * e
+    s[_at(P, PLQ, h)] += k * (e * e)
 
 
 @inline
@@ -489,6 +481,19 @@ def no_stone_beside(s, P, p):
 
 
 @inline
+def _empty_neighbours(n):
+    """The empty orthogonal neighbours of a point with packed counts n (see NBR)."""
+    off = n >> 8
+    return 4 - (n & 15) - ((n >> 4) & 15) + off
+
+
+@inline
+def empty_neighbours(s, P, p):
+    """How many orthogonal neighbours of p are empty, from its packed counts (one load)."""
+    return _empty_neighbours(nbr_counts(s, P, p))
+
+
+@inline
 def _is_stone(color):
     """True for BLACK and WHITE (colours are EMPTY 0, BLACK 1, WHITE 2, OFFBOARD 3)."""
     return (color ^ (color >> 1)) & 1 != 0
@@ -499,23 +504,13 @@ def _touch(s, P, q, cq, p):
     """The string at q, if q holds a stone (its colour cq), loses pseudo-liberty p. Branch-free, as a
     neighbour's colour is unpredictable: any other q has a stale head that is a point, which
     loses nothing."""
-    stone = np.int64(_is_stone(cq))
-    g = head_of(s, P, q)
-    e = np.int64(p)
-    s[_at(P, PLN, g)] -= stone
-    s[_at(P, PLS, g)] -= stone * e
-    s[_at(P, PLQ, g)] -= stone * (e * e)
+    _adjust_liberty(s, P, head_of(s, P, q), p, -np.int64(_is_stone(cq)))
 
 
 @inline
 def _give_liberty(s, P, t, taker, r):
     """If t holds a `taker` stone, its string gains pseudo-liberty r. Branch-free, as _touch."""
-    gain = np.int64(color_at(s, P, t) == taker)
-    g = head_of(s, P, t)
-    e = np.int64(r)
-    s[_at(P, PLN, g)] += gain
-    s[_at(P, PLS, g)] += gain * e
-    s[_at(P, PLQ, g)] += gain * (e * e)
+    _adjust_liberty(s, P, head_of(s, P, t), r, np.int64(color_at(s, P, t) == taker))
 
 
 @kernel
@@ -791,19 +786,6 @@ def _lone_point(n):
     colours in n, so each colour's own count is its field less the off-board count."""
     off = n >> 8
     return np.int64((n >> 4) & 15 == off) - np.int64(n & 15 == off)
-
-
-@inline
-def _empty_neighbours(n):
-    """The empty orthogonal neighbours of a point with packed counts n (see NBR)."""
-    off = n >> 8
-    return 4 - (n & 15) - ((n >> 4) & 15) + off
-
-
-@inline
-def empty_neighbours(s, P, p):
-    """How many orthogonal neighbours of p are empty, from its packed counts (one load)."""
-    return _empty_neighbours(nbr_counts(s, P, p))
 
 
 @inline
