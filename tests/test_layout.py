@@ -1,6 +1,6 @@
-"""One owner per packed layout: only board_kernels.py spells offsets into a position's arrays.
+"""One owner per packed layout: only board_layout.py spells offsets into a position's arrays.
 
-Every other module (and every other test) reads and writes a position through board_kernels'
+Every other module (and every other test) reads and writes a position through board_layout's
 named accessors (color_at, head_of, string_in_atari, empty_base, section_view, ...), so the
 layout can change in one file. This test fails on the raw spellings elsewhere.
 """
@@ -11,7 +11,7 @@ import re
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-OWNER = ROOT / "foogo" / "board_kernels.py"
+OWNER = ROOT / "foogo" / "board_layout.py"
 SECTIONS = "COLOR|HEAD|NEXT|PLN|PLS|PLQ|SSIZE|NBR|MARK|QUEUE"
 FORBIDDEN = {
     "the meta block's end (META)": re.compile(r"\bMETA\b"),
@@ -27,7 +27,7 @@ def sources():
 
 
 @pytest.mark.parametrize("path", sources(), ids=lambda p: str(p.relative_to(ROOT)))
-def test_no_raw_layout_offsets_outside_board_kernels(path):
+def test_no_raw_layout_offsets_outside_board_layout(path):
     found = [f"{path.name}:{n}: {what}: {line.strip()}"
              for n, line in enumerate(path.read_text().splitlines(), 1)
              for what, pattern in FORBIDDEN.items() if pattern.search(line)]
@@ -57,13 +57,19 @@ def test_the_owner_itself_spells_them():
 # that import nothing of foogo below all
 LAYERS = {
     "jit": 0, "bits": 0, "intervals": 0, "numbers": 0,
-    "geometry": 1, "render": 2, "board_kernels": 3, "board": 3, "policy": 4, "playout": 5, "features": 5, "ladders": 5,
+    "geometry": 1, "render": 2,
+    "board_layout": 3, "board_moves": 3, "board_playable": 3, "board_liberties": 3, "board_score": 3, "board_check": 3,
+    "board_kernels": 3, "board": 3,
+    "policy": 4, "playout": 5, "features": 5, "ladders": 5,
     "game": 6, "book": 6,
     "tree": 7, "shared_root": 7, "search": 7, "gtp": 8, "match": 8, "stats": 8, "bench": 8, "cli": 9,
 }
-GROUPS = {"board_kernels": "board", "tree": "search", "shared_root": "search", "bits": "jit",
-          "ladders": "features"}  # kernels with their drivers, and root sharing with the search that
-# drives it; bit intrinsics with the compiler set-up; the ladder reader with the features that read it
+BOARD_KERNELS = ("board_layout", "board_moves", "board_playable", "board_liberties", "board_score", "board_check",
+                 "board_kernels")
+GROUPS = {**{name: "board" for name in BOARD_KERNELS}, "tree": "search", "shared_root": "search", "bits": "jit",
+          "ladders": "features"}  # kernels with their drivers (the board's in one module per job, board_kernels
+# their namespace), and root sharing with the search that drives it; bit intrinsics with the compiler
+# set-up; the ladder reader with the features that read it
 
 
 def foogo_imports(path):

@@ -1,0 +1,74 @@
+"""Exact liberties on demand: what the API and a few policy questions need, and the hot path does not.
+
+The moves keep pseudo-liberties (board_moves.py), which answer "in atari?" and "which liberty?"
+exactly; these kernels count the rest when asked.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .board_layout import (
+    EMPTY,
+    M_W,
+    MARK,
+    PLN,
+    PLQ,
+    PLS,
+    _at,
+    _is_stone,
+    _next_generation,
+    color_at,
+    head_of,
+    next_stone,
+    stride,
+    string_in_atari,
+)
+from .jit import inline, kernel
+
+
+@inline
+def _touches(s, P, q, h):
+    """1 if q holds a stone of string h, else 0."""
+    return np.int64(_is_stone(color_at(s, P, q)) & (head_of(s, P, q) == h))
+
+
+@inline
+def other_liberties(s, P, w, h, p):
+    """Liberties of string h other than its liberty p, counted up to 2: (count 0..2, the one such
+    liberty when the count is 1, else -1). O(1): take p's pseudo-liberties out of h's count,
+    sum and sum of squares; what is left is one point exactly when n * q == s * s."""
+    k = (_touches(s, P, p - w, h) + _touches(s, P, p - 1, h) + _touches(s, P, p + 1, h)
+         + _touches(s, P, p + w, h))
+    n = np.int64(s[_at(P, PLN, h)]) - k
+    t = np.int64(s[_at(P, PLS, h)]) - k * p
+    q = np.int64(s[_at(P, PLQ, h)]) - k * p * p
+    if n == 0:
+        return 0, -1
+    if n * q == t * t:
+        return 1, t // n
+    return 2, -1
+
+
+@kernel
+def liberty_count(s, p):
+    """Exact number of liberties of the string holding the stone at p (a walk over its stones,
+    each liberty marked once)."""
+    P = stride(s)
+    w = np.int64(s[M_W])
+    h = head_of(s, P, p)
+    if string_in_atari(s, P, h):
+        return 1
+    gen = _next_generation(s)
+    count = 0
+    r = h
+    while True:
+        for e in (r - w, r - 1, r + 1, r + w):
+            if color_at(s, P, e) == EMPTY and s[_at(P, MARK, e)] != gen:
+                s[_at(P, MARK, e)] = gen
+                count += 1
+        r = next_stone(s, P, r)
+        if r == h:
+            break
+    return count
+
