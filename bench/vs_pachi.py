@@ -30,7 +30,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from foogo.match import GtpClient
+from foogo.gtp_client import GtpClient
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 

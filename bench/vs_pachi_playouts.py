@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from vs_pachi import process_cpu_seconds  # noqa: E402
 
 from foogo.bench import measure  # noqa: E402
-from foogo.match import GtpClient  # noqa: E402
+from foogo.gtp_client import GtpClient  # noqa: E402
 
 
 def pachi_rate(client: GtpClient, games: int) -> float:

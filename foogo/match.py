@@ -1,7 +1,7 @@
 """Match runner: two GTP engines play a series of games, gogui-twogtp style.
 
 What it is: `foogo match` drives two Go engines as subprocesses over GTP
-(`GtpClient`), lets them play `--games` games on one board size (colours
+(`foogo.gtp_client.GtpClient`), lets them play `--games` games on one board size (colours
 swapped every game with `--alternate`), has a referee engine (GNU Go by
 default) check every move with `play` and score finished games with
 `final_score`, writes one SGF per game and prints a results table (wins per
@@ -39,21 +39,19 @@ import collections
 import datetime
 import json
 import os
-import queue
 import re
 import shlex
 import signal
-import subprocess
 import sys
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
 
 from sgfmill import sgf
 from tqdm import tqdm
 
+from .gtp_client import GtpClient, GtpError, GtpFailure, GtpTimeout
 from .intervals import wilson
 from .numbers import check_komi
 
@@ -61,273 +59,7 @@ DEFAULT_REFEREE = "/usr/games/gnugo --mode gtp --chinese-rules --level 0"
 REFEREE_MIN_TIMEOUT = 60.0  # the referee is not on trial; give it time
 
 _VERTEX_RE = re.compile(r"^[a-hj-z][1-9][0-9]?$", re.IGNORECASE)
-_RESPONSE_RE = re.compile(r"^([=?])(\d*)(.*)$", re.DOTALL)
 _SCORE_RE = re.compile(r"^([BW])\+(\d+(?:\.\d+)?)$", re.IGNORECASE)
-_CONTROL: dict[int, str | None] = {c: None for c in range(32) if c not in (9, 10)}
-_CONTROL[9] = " "
-_CONTROL[127] = None
-
-
-# --------------------------------------------------------------------------
-# GTP client
-# --------------------------------------------------------------------------
-
-
-class GtpError(Exception):
-    """The engine answered a command with `?`; the message is the engine's text."""
-
-
-class GtpFailure(Exception):
-    """The engine failed as a process: it is no longer usable until restarted."""
-
-
-class GtpTimeout(GtpFailure):
-    """The engine did not finish its response within the timeout."""
-
-
-class GtpCrash(GtpFailure):
-    """The engine exited, could not be started, or broke the GTP framing."""
-
-
-def _clean_line(raw: bytes) -> str:
-    """Decode one output line and drop CR and control characters (HT becomes a space)."""
-    return raw.decode("utf-8", "replace").rstrip("\n").translate(_CONTROL)
-
-
-class GtpClient:
-    """One GTP engine run as a subprocess, spoken to over its stdin/stdout pipes.
-
-    Commands carry numeric ids; a response must echo the id or carry none.
-    Reading is done by a thread feeding a queue, so every command can time out.
-    On a timeout or a crash the process is killed and `alive` turns false;
-    `start()` starts a fresh process. The engine's stderr is drained by another
-    thread into `log_path` (appended) if given, and its last lines are kept for
-    error messages; it never reaches our stdout.
-    """
-
-    def __init__(self, command: str | Sequence[str], *, log_path: str | os.PathLike | None = None,
-                 tail_lines: int = 20) -> None:
-        """Prepare a client for `command` (a shell-like string or an argv list); does not start it."""
-        argv = shlex.split(command) if isinstance(command, str) else [str(a) for a in command]
-        if not argv:
-            raise ValueError("empty engine command")
-        self.argv: list[str] = argv
-        self.log_path = Path(log_path) if log_path is not None else None
-        self._tail: collections.deque[str] = collections.deque(maxlen=tail_lines)
-        self._proc: subprocess.Popen | None = None
-        self._lines: queue.Queue = queue.Queue()
-        self._threads: list[threading.Thread] = []
-        self._next_id = 0
-        self._broken = False
-
-    # -- process management ------------------------------------------------
-
-    def start(self) -> None:
-        """Start (or restart) the engine process; raise GtpCrash if it cannot be started."""
-        self.kill()
-        try:
-            proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, bufsize=0, start_new_session=True)
-        except OSError as exc:
-            raise GtpCrash(f"cannot start {shlex.join(self.argv)}: {exc}") from exc
-        self._proc = proc
-        self._lines = queue.Queue()
-        self._broken = False
-        self._threads = [
-            threading.Thread(target=_pump_stdout, args=(proc.stdout, self._lines), daemon=True),
-            threading.Thread(target=_pump_stderr, args=(proc.stderr, self._tail, self.log_path), daemon=True),
-        ]
-        for thread in self._threads:
-            thread.start()
-
-    @property
-    def alive(self) -> bool:
-        """True while the process runs and the client has seen no timeout or crash."""
-        return self._proc is not None and not self._broken and self._proc.poll() is None
-
-    @property
-    def pid(self) -> int | None:
-        """The engine process's id while it has one (e.g. to read its CPU time), else None."""
-        return None if self._proc is None else self._proc.pid
-
-    @property
-    def returncode(self) -> int | None:
-        """The process's exit status once it has exited, else None."""
-        return None if self._proc is None else self._proc.poll()
-
-    def stderr_tail(self) -> str:
-        """The last lines the engine wrote to stderr (for error reports)."""
-        return "\n".join(self._tail)
-
-    def kill(self) -> None:
-        """Kill the process (and its process group) at once and reap it; safe to call twice."""
-        proc, self._proc = self._proc, None
-        self._broken = True
-        if proc is None:
-            return
-        if proc.poll() is None:
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)  # its own session: see start()
-            except (ProcessLookupError, PermissionError, AttributeError):
-                proc.kill()
-        try:
-            proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:  # pragma: no cover - unkillable process
-            pass
-        self._finish(proc)
-
-    def close(self, timeout: float = 2.0) -> None:
-        """Send `quit`, wait up to `timeout` seconds for the process to exit, then kill it."""
-        proc = self._proc
-        if proc is None:
-            return
-        if self.alive:
-            try:
-                self.send("quit", timeout=timeout)
-            except (GtpError, GtpFailure):
-                pass
-            try:
-                proc.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                pass
-        self.kill()
-
-    def _finish(self, proc: subprocess.Popen) -> None:
-        """Let the pump threads see EOF, then close the pipes."""
-        for thread in self._threads:
-            thread.join(timeout=1.0)
-        for stream in (proc.stdin, proc.stdout, proc.stderr):
-            try:
-                if stream is not None:
-                    stream.close()
-            except OSError:
-                pass
-
-    def _fail(self, exc: GtpFailure) -> GtpFailure:
-        """Kill the engine and return `exc` with the engine's last stderr lines appended."""
-        proc = self._proc
-        if proc is not None and isinstance(exc, GtpCrash):
-            try:
-                proc.wait(timeout=0.5)  # let an exiting engine finish so its code and stderr are known
-            except subprocess.TimeoutExpired:
-                pass
-        self.kill()
-        tail = self.stderr_tail()
-        if tail:
-            exc.args = (f"{exc.args[0]}; stderr ends: {tail[-500:]}",)
-        return exc
-
-    # -- protocol ----------------------------------------------------------
-
-    def send(self, command: str, timeout: float | None = None) -> str:
-        """Send one command; return the response text, raise GtpError on `?`, GtpTimeout or GtpCrash."""
-        if not self.alive:
-            code = self.returncode
-            raise GtpCrash("engine is not running" if code is None else f"engine exited with code {code}")
-        command = command.replace("\n", " ").strip()
-        self._next_id += 1
-        cid = self._next_id
-        deadline = None if timeout is None else time.monotonic() + timeout
-        proc = self._proc
-        assert proc is not None and proc.stdin is not None  # alive
-        try:
-            proc.stdin.write(f"{cid} {command}\n".encode())
-            proc.stdin.flush()
-        except (OSError, ValueError) as exc:
-            raise self._fail(GtpCrash(f"engine exited before {command!r} (code {self.returncode})")) from exc
-        while True:
-            sign, rid, text = self._read_response(command, timeout, deadline)
-            if rid is None or rid == cid:
-                break
-            if rid > cid:
-                raise self._fail(GtpCrash(f"response id {rid} to command {cid} {command!r}"))
-            # rid < cid: a late answer to an earlier command; skip it
-        if sign == "?":
-            raise GtpError(text)
-        return text
-
-    def _read_response(self, command: str, timeout: float | None, deadline: float | None):
-        """Read one response: (sign, id or None, text). Blank lines before it are skipped."""
-        lines: list[str] = []
-        while True:
-            line = self._get_line(command, timeout, deadline)
-            if not lines:
-                if not line.strip():
-                    continue
-                if line[0] not in "=?":
-                    raise self._fail(GtpCrash(f"malformed response to {command!r}: {line[:200]!r}"))
-                lines.append(line)
-            elif not line.strip():
-                break
-            else:
-                lines.append(line)
-        match = _RESPONSE_RE.match(lines[0])
-        assert match is not None  # lines[0] was read as starting with = or ?
-        sign, rid, first = match.group(1), match.group(2), match.group(3).strip()
-        text = "\n".join([first] + [ln.rstrip() for ln in lines[1:]]).strip("\n")
-        return sign, (int(rid) if rid else None), text
-
-    def _get_line(self, command: str, timeout: float | None, deadline: float | None) -> str:
-        """Next stdout line, or raise GtpTimeout at the deadline / GtpCrash at EOF."""
-        remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
-        try:
-            item = self._lines.get(timeout=remaining)
-        except queue.Empty:
-            raise self._fail(GtpTimeout(f"no answer to {command!r} within {timeout:g} s")) from None
-        if item is None:
-            proc = self._proc
-            code = None
-            if proc is not None:
-                try:
-                    code = proc.wait(timeout=1.0)
-                except subprocess.TimeoutExpired:
-                    pass
-            raise self._fail(GtpCrash(f"engine closed its output during {command!r} (exit code {code})"))
-        return _clean_line(item)
-
-    def __enter__(self) -> GtpClient:
-        if self._proc is None:
-            self.start()
-        return self
-
-    def __exit__(self, *exc_info) -> None:
-        self.close()
-
-
-def _pump_stdout(stream, lines: queue.Queue) -> None:
-    """Thread body: move raw stdout lines into the queue, then None at EOF."""
-    try:
-        for raw in iter(stream.readline, b""):
-            lines.put(raw)
-    except (OSError, ValueError):
-        pass
-    finally:
-        lines.put(None)
-
-
-def _pump_stderr(stream, tail: collections.deque, log_path: Path | None) -> None:
-    """Thread body: drain stderr into the log file (if any) and the tail buffer."""
-    log = None
-    try:
-        if log_path is not None:
-            log = open(log_path, "ab")
-        for raw in iter(stream.readline, b""):
-            tail.append(_clean_line(raw))
-            if log is not None:
-                log.write(raw)
-                log.flush()
-    except (OSError, ValueError):
-        pass
-    finally:
-        if log is not None:
-            log.close()
-
-
-# --------------------------------------------------------------------------
-# Statistics
-# --------------------------------------------------------------------------
-
-
 
 # --------------------------------------------------------------------------
 # Match

@@ -13,8 +13,9 @@ import time
 import pytest
 from sgfmill import sgf
 
+from foogo.gtp_client import GtpClient, GtpCrash, GtpError, GtpTimeout
 from foogo.intervals import wilson as wilson_interval
-from foogo.match import GtpClient, GtpCrash, GtpError, GtpTimeout, configure_parser, run
+from foogo.match import configure_parser, run
 
 GNUGO = "/usr/games/gnugo"
 GNUGO_CMD = f"{GNUGO} --mode gtp --level 0 --chinese-rules"

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from foogo.match import GtpClient
+from foogo.gtp_client import GtpClient
 
 GNUGO = "/usr/games/gnugo"
 
