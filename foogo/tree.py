@@ -1,48 +1,14 @@
-"""Compiled UCT-RAVE tree: flat node and edge arrays, and the search iteration over them.
+"""Compiled UCT-RAVE tree: its growth (expansion, pruning) and the search iteration over it.
 
-A tree is six arrays, so that a whole iteration (descent, expansion, playout,
-backup, AMAF update) runs in one compiled call without touching Python:
-
-``ni`` int32[N, 5]   per node: first edge, edge count, visits, colour to move, best edge (its
-                     offset from the first; -1: not known, select_edge finds it)
-``nh`` uint64[N]     per node: Zobrist hash of its position (for tree reuse)
-``ei`` int32[1, E]   per edge: its child node or -1 (its move it has by position: below)
-``ef`` float32[4, E] per edge, one row each: visits and wins including the prior (N, W),
-                     AMAF visits and wins (AN, AW); wins are counted for the colour
-                     that plays the edge's move
-``ek`` uint8[E]      per edge: the kind of its prior (K_*), which gives the prior's
-                     virtual visits and wins (prior_visits): real visits are N minus
-                     them, so they take no room of their own
-``meta`` int64[16]   nodes used, edges used, root node, full flag, iterations run, the
-                     expansion threshold raised by collections (0: params'), nodes
-                     ever created, collections run; then, in profiling builds
-                     (jit.PROFILE), the cycles spent in each part of an iteration
-                     (CYCLE_PARTS) and the stones the playouts played
-
-An edge is 21 bytes. A node's edges are contiguous, one for every padded point
-from the first on-board point to the last (`node_edges`; the border points
-between rows, occupied points and moves the rules forbid are disabled: kind
-K_DISABLED), then pass: edge `first + p - base` is point p (`edge_base`), so an
-edge's move is its position (`edge_move`, `node_moves`) and takes no room. Each field has a row of
-its own. So the AMAF update needs no lookup: the colour that first played each
-point is a row too (iterate's firstc, over the same span), and the update runs
-over whole rows, which LLVM vectorises. The same pass estimates each updated
-edge's value for select_edge's screen, which picks the node's best edge; the
-node keeps it (BEST): the next descent through the node reads it, for a node's
-statistics change only in an iteration's backup through it, so the choice is
-the one select_edge would make then. These passes are most of the search's
+A whole iteration (descent, expansion, playout, backup, AMAF update) runs in one
+compiled call without touching Python. The arrays and their fields are
+tree_layout's, the choice at a node tree_select's, the knowledge a new node's
+edges start with tree_priors'; this module re-exports the layout's names, so
+`tree.FIRST`, `tree.K_LEARNED` and the like read as before. The AMAF update
+needs no lookup: the colour that first played each point is a row too
+(iterate's firstc, over the same span as a node's edges), and the update runs
+over whole rows, which LLVM vectorises. These passes are most of the search's
 cost beyond its playouts.
-
-Selection maximises the RAVE blend (1 - beta) * Q + beta * Q_amaf, with
-beta = AN / (AN + N + AN * N / equiv) (Gelly and Silver; Fuego's form), plus an
-optional UCT term. Priors are virtual visits from Go knowledge, of one of two
-kinds (params[P_KNOWLEDGE]). RULES: hand-written rules (captures, atari
-escapes, self-atari, the neighbourhood of the last move, empty edges), in
-`prior` here; with the heavy policy (params[P_POLICY], see policy.py) a move
-matching one of the policy's 3x3 patterns next to the last move also counts.
-LEARNED: each move's share of the gammas of features.py, fitted to games
-(`_gamma_into`, `_learned_kinds`, K_LEARNED). With the heavy policy iterations play heavy
-playouts, whichever the prior.
 
 Inside the tree moves follow the playout rule (no own-eye fills) and the board
 rule (no suicide, simple ko); the root's moves are given by the caller, who
@@ -56,177 +22,59 @@ import numpy as np
 from . import board_kernels as bk
 from . import features as fe
 from .bits import ONE, trailing_zeros
-from .jit import PROFILE, fast_inline, inline, kernel, prefetch, rdtsc, screen_max, uncached_nogil
-from .playout import BROKEN, PASS, checked_chooser, play_out_with
-from .policy import HEAVY, choose, matches_pattern, self_atari  # noqa: F401 (self_atari: tree API)
-
-DISABLED = -3  # an edge that is no move here: a border or occupied point, one the tree does not
-#                consider (expand), or a move the game's rules forbid at this root (disable)
-
-# ni columns
-FIRST, COUNT, VISITS, COLOR, BEST = 0, 1, 2, 3, 4
-# ei rows
-CHILD = 0
-# ef columns
-N, W, AN, AW = 0, 1, 2, 3
-# meta fields
-NODES, EDGES, ROOT, FULL, SAMPLES, EXPAND_AT, CREATED, COLLECTIONS = 0, 1, 2, 3, 4, 5, 6, 7
-CYCLES = 8  # meta[CYCLES + C_*]: cycles spent in each part of the iterations (profiling builds only)
-CYCLE_PARTS = ("copy", "descent", "expansion", "playout", "backup", "amaf")  # descent includes expansion
-C_COPY, C_DESCENT, C_EXPANSION, C_PLAYOUT, C_BACKUP, C_AMAF = range(len(CYCLE_PARTS))
-PLAYOUT_STONES = CYCLES + len(CYCLE_PARTS)  # meta[PLAYOUT_STONES]: stones the playouts played (profiling)
-META_SIZE = 16
-OWNERSHIP_EVERY = 16
-# params fields (float64 array)
-P_KOMI, P_EQUIV, P_UCT, P_EXPAND, P_PRIOR, P_CAP, P_POLICY, P_KNOWLEDGE = 0, 1, 2, 3, 4, 5, 6, 7
-# P_POLICY: LIGHT or HEAVY; P_KNOWLEDGE: RULES or LEARNED (the prior)
-NPARAMS = 8
-
-
-NODE_BYTES = 5 * 4 + 8
-EDGE_BYTES = 4 + 4 * 4 + 1
-
-
-@inline
-def _span_edges(n, w):
-    """The edges of a node on an n x n board of padded width w: padded points first (the first
-    on-board point) .. last (the last on-board point), then pass."""
-    return (n - 1) * w + n + 1
-
-
-@inline
-def node_edges(s):
-    """The edges of every node of position s's board (_span_edges)."""
-    return _span_edges(np.int64(s[bk.M_SIZE]), np.int64(s[bk.M_W]))
-
-
-def edges_per_node(geometry) -> int:
-    """The edges of every node on a Geometry's board (node_edges)."""
-    return int(_span_edges.py_func(geometry.size, geometry.width))
-
-
-@inline
-def _first_point(w):
-    return w + 1
-
-
-@inline
-def edge_base(s):
-    """The padded point of a node's first edge (the first on-board point): its edge first + p - base
-    is point p's, and first + node_edges - 1, the pass edge's, would be a border point's."""
-    return _first_point(np.int64(s[bk.M_W]))
-
-
-def edge_base_of(geometry) -> int:
-    """edge_base on a Geometry's board."""
-    return int(_first_point.py_func(geometry.width))
-
-
-@inline
-def edge_move(ni, node, e, base):
-    """The move of node's edge e: the padded point base + its offset, or PASS for the last edge.
-    Whether the edge is enabled is its kind's business (K_DISABLED)."""
-    k = e - np.int64(ni[node, FIRST])
-    return PASS if k == np.int64(ni[node, COUNT]) - 1 else base + k
-
-
-def node_moves(ni, ek, node: int, base: int) -> np.ndarray:
-    """The moves of node's edges, in order (int32): edge_move's, and DISABLED for a disabled edge.
-    base: edge_base_of the board's geometry."""
-    first, count = int(ni[node, FIRST]), int(ni[node, COUNT])
-    moves = np.arange(base, base + count, dtype=np.int32)
-    moves[count - 1] = PASS
-    moves[ek[first:first + count] == K_DISABLED] = DISABLED
-    return moves
-
-
-def cycle_counts(meta) -> dict[str, int]:
-    """Part name (CYCLE_PARTS) -> cycles its iterations spent there, from a tree's meta: all 0 unless
-    the kernels were built for profiling (jit.PROFILE)."""
-    return {name: int(meta[CYCLES + k]) for k, name in enumerate(CYCLE_PARTS)}
-
-
-def playout_stones(meta) -> int:
-    """Stones the tree's playouts played, from its meta (profiling builds; else 0)."""
-    return int(meta[PLAYOUT_STONES])
-
-
-def new_tree(max_nodes: int, max_edges: int):
-    """Empty tree arrays (ni, nh, ei, ef, ek, meta) with the given capacities."""
-    ni = np.zeros((max_nodes, 5), dtype=np.int32)
-    nh = np.zeros(max_nodes, dtype=np.uint64)
-    ei = np.zeros((1, max_edges), dtype=np.int32)
-    ef = np.zeros((4, max_edges), dtype=np.float32)
-    ek = np.zeros(max_edges, dtype=np.uint8)
-    meta = np.zeros(META_SIZE, dtype=np.int64)
-    return ni, nh, ei, ef, ek, meta
-
-
-# ---------------------------------------------------------------- priors
-
-# prior kinds: what Go knowledge says of a move, and the prior it earns (KIND_WEIGHT * params[P_PRIOR]
-# virtual visits winning KIND_VALUE of them). With the rules' prior (params[P_KNOWLEDGE] == RULES) an
-# edge gets one of the first ten; with the learned prior (LEARNED) a move gets K_LEARNED + j, where
-# j = round(LEARNED_SCALE * sqrt(pi)) (at most LEARNED_LEVELS - 1) for pi, the share of its gamma
-# (features.py) among the node's moves: n0 virtual visits at 0.5 and n0 * j virtual wins, the
-# shape of Pachi's pattern prior (whose ratio of pattern to even prior is 15 too). Every weight
-# is a whole number, so that real visits stay exact (real_stats).
-K_PLAIN, K_PASS, K_CAPTURE, K_SAVE, K_RISKY, K_NEAR, K_PATTERN, K_LINE0, K_LINE1, K_DISABLED = range(10)
-K_LEARNED = 10
-LEARNED_LEVELS = 16
-LEARNED_SCALE = 15.0
-KIND_NAMES = ("plain", "pass", "capture", "save", "self-atari", "near last move", "pattern",
-              "empty first line", "empty second line", "disabled") + tuple(
-              f"learned {j}" for j in range(LEARNED_LEVELS))
-KIND_WEIGHT = np.array([1.0, 1.0, 2.0, 2.0, 2.0, 1.0, 1.0, 1.0, 1.0, 0.0]
-                       + [1.0 + j for j in range(LEARNED_LEVELS)])
-KIND_VALUE = np.array([0.5, 0.1, 0.9, 0.8, 0.2, 0.6, 0.7, 0.3, 0.45, 0.0]
-                      + [(0.5 + j) / (1.0 + j) for j in range(LEARNED_LEVELS)])
-RULES, LEARNED = 0, 1  # params[P_KNOWLEDGE]
-KNOWLEDGE = ("rules", "learned")  # names, indexed by id
-
-
-@inline
-def prior_visits(kind, n0):
-    """The prior's virtual (visits, wins) for an edge of this kind, n0 = params[P_PRIOR]."""
-    n = n0 * KIND_WEIGHT[kind]
-    return n, n * KIND_VALUE[kind]
-
-
-# the rules' prior kind of each tactics feature (features.T_*): an atari is plain here
-_TACTICS_KIND = np.array([K_PLAIN, K_CAPTURE, K_CAPTURE, K_SAVE, K_PLAIN, K_RISKY, K_RISKY])  # (no ladders read)
-
-
-@inline
-def prior(s, z, p, c, last, params, table):
-    """The kind of prior (K_*) Go knowledge gives c playing p in position s: captures, atari
-    escapes, self-atari, the neighbourhood of the last move (with the heavy policy, a move there
-    matching one of its 3x3 patterns), an empty edge far from stones."""
-    if p == PASS:
-        return K_PASS
-    P = bk.stride(s)
-    w = np.int64(s[bk.M_W])
-    kind = K_PLAIN
-    if not bk.no_stone_beside(s, P, p):  # tactics need a stone beside p
-        kind = _TACTICS_KIND[fe.tactics(s, P, w, p, c)]
-        if kind != K_PLAIN:
-            return kind
-    if last >= 0:
-        prow, pcol = bk.row_col(s, p)
-        lrow, lcol = bk.row_col(s, last)
-        dr = abs(prow - lrow)
-        dc = abs(pcol - lcol)
-        if dr <= 1 and dc <= 1:
-            kind = K_NEAR
-            if params[P_POLICY] == HEAVY and matches_pattern(s, p, c, table):
-                kind = K_PATTERN
-    # an empty first or second line far from stones is a poor move in the opening
-    n = s[bk.M_SIZE]
-    line = fe.line_of(s, p)
-    if line <= 1 and n >= 7 and fe.empty_square(s, z, p):
-        kind = K_LINE0 if line == 0 else K_LINE1
-    return kind
-
+from .jit import PROFILE, inline, kernel, prefetch, rdtsc, uncached_nogil
+from .playout import BROKEN, checked_chooser, play_out_with
+from .policy import choose, self_atari  # noqa: F401 (self_atari: tree API)
+from .tree_layout import *  # noqa: F401,F403 (the layout's names, read as tree.*)
+from .tree_layout import (
+    AN,
+    AW,
+    BEST,
+    C_AMAF,
+    C_BACKUP,
+    C_COPY,
+    C_DESCENT,
+    C_EXPANSION,
+    C_PLAYOUT,
+    CHILD,
+    COLOR,
+    COUNT,
+    CREATED,
+    CYCLES,
+    EDGES,
+    EXPAND_AT,
+    FIRST,
+    FULL,
+    K_DISABLED,
+    K_PASS,
+    K_PLAIN,
+    KIND_VALUE,
+    KIND_WEIGHT,
+    NODES,
+    OWNERSHIP_EVERY,
+    P_CAP,
+    P_EQUIV,
+    P_EXPAND,
+    P_KNOWLEDGE,
+    P_KOMI,
+    P_POLICY,
+    P_PRIOR,
+    P_UCT,
+    PASS,
+    PLAYOUT_STONES,
+    ROOT,
+    RULES,
+    SAMPLES,
+    VISITS,
+    N,
+    W,
+    edge_base,
+    edge_move,
+    node_edges,
+    prior_visits,
+)
+from .tree_priors import gamma_into, learned_kinds, prior
+from .tree_select import best_edge, credit_and_screen, keep_best, pick, select_edge, select_uct  # noqa: F401 (select_edge: tree API)
 
 # ---------------------------------------------------------------- expansion
 
@@ -260,36 +108,6 @@ def _disable_edges(ei, ef, ek, first, last):
         ei[CHILD, e] = -1
 
 
-@inline
-def _gamma_into(s, z, zob, ls, lz, c, ef, e, p, row, near, gammas, lrow, lcol, l2row, l2col):
-    """Edge e of point p gets its learned gamma in its AW field (free until _learned_kinds). row and near:
-    the row whose stones_near `near` holds (-1: none yet); the last two moves at (lrow, lcol) and
-    (l2row, l2col) (features.place_of); returns (gamma, p's row, its stones_near)."""
-    prow, pcol = bk.row_col(s, p)
-    if prow != row:
-        row = prow
-        near = fe.stones_near(s, z, row)
-    g = fe.gamma_at(s, z, zob, ls, lz, p, c, gammas, near, prow, pcol, lrow, lcol, l2row, l2col)
-    ef[AW, e] = g
-    return g, row, near
-
-
-@inline
-def _learned_kinds(ef, ek, first, last, n0, total):
-    """Every enabled edge of first .. last - 1, its gamma in AW (_gamma_into) and `total` their sum,
-    gets the learned prior's kind (K_LEARNED + j) and virtual visits; AW goes back to 0."""
-    for e in range(first, last):
-        if ek[e] == K_DISABLED:
-            continue
-        j = min(np.int64(LEARNED_SCALE * np.sqrt(ef[AW, e] / total) + 0.5), LEARNED_LEVELS - 1)
-        kind = K_LEARNED + j
-        n, w = prior_visits(kind, n0)
-        ef[N, e] = n
-        ef[W, e] = w
-        ef[AW, e] = 0.0
-        ek[e] = kind
-
-
 @kernel
 def expand(ni, nh, ei, ef, ek, meta, s, z, zob, ls, lz, c, moves, nmoves, params, table, gammas):
     """Create a node for position (s, z) with c to move; its enabled edges are `moves[:nmoves]` (no PASS
@@ -319,7 +137,7 @@ def expand(ni, nh, ei, ef, ek, meta, s, z, zob, ls, lz, c, moves, nmoves, params
     at = first - edge_base(s)  # point p's edge is at + p
     _disable_edges(ei, ef, ek, first, first + count - 1)
     # the learned prior's gammas go into AW as each candidate is found, in point order (row by row:
-    # stones_near is read once a row), and become kinds once their sum is known (_learned_kinds)
+    # stones_near is read once a row), and become kinds once their sum is known (learned_kinds)
     total = 0.0
     row = np.int64(-1)
     near = np.uint64(0)
@@ -331,7 +149,7 @@ def expand(ni, nh, ei, ef, ek, meta, s, z, zob, ls, lz, c, moves, nmoves, params
             kind = prior(s, z, p, c, last, params, table) if rules else K_PLAIN
             _set_edge(ei, ef, ek, at + p, kind, n0)
             if not rules:
-                g, row, near = _gamma_into(s, z, zob, ls, lz, c, ef, at + p, p, row, near, gammas,
+                g, row, near = gamma_into(s, z, zob, ls, lz, c, ef, at + p, p, row, near, gammas,
                                            lrow, lcol, l2row, l2col)
                 total += g
     else:
@@ -346,12 +164,12 @@ def expand(ni, nh, ei, ef, ek, meta, s, z, zob, ls, lz, c, moves, nmoves, params
                     if rules:
                         _set_edge(ei, ef, ek, at + p, prior(s, z, p, c, last, params, table), n0)
                     else:  # enabled (its child is -1, its AN 0 since _disable_edges), rated below
-                        g, row, near = _gamma_into(s, z, zob, ls, lz, c, ef, at + p, p, row, near, gammas,
+                        g, row, near = gamma_into(s, z, zob, ls, lz, c, ef, at + p, p, row, near, gammas,
                                                    lrow, lcol, l2row, l2col)
                         ek[at + p] = K_PLAIN  # after the rating: its loads of s may reuse may_consider's
                         total += g
     if not rules:
-        _learned_kinds(ef, ek, first, first + count - 1, n0, total)
+        learned_kinds(ef, ek, first, first + count - 1, n0, total)
     _set_edge(ei, ef, ek, first + count - 1, K_PASS, n0)
     return node
 
@@ -438,170 +256,6 @@ def prune(ni, nh, ei, ef, ek, meta, root, min_visits, rank):
     meta[ROOT] = 0
     meta[FULL] = 0
     return kept
-
-
-# ---------------------------------------------------------------- one iteration
-
-SCREEN_MARGIN = 1e-5  # far above the screen's float32 error (< 1e-6 on values in [-1, 1])
-
-
-@fast_inline
-def _estimate(n, w, an, aw, eq):
-    """An edge's RAVE value (see select_edge) in float32 under fast math, to within 1e-6 (a
-    reciprocal estimate and a Newton step for the division). A never-visited edge (N = AN = 0)
-    gets 0.5."""
-    a = w * (eq + an) + eq * aw
-    b = n * (eq + an) + eq * an
-    return (a + np.float32(0.5e-30)) / (b + np.float32(1e-30))
-
-
-@fast_inline
-def _screen(n_, w_, an_, aw_, equiv, values):
-    """values[i] = the estimate (_estimate) of edge i of a node's edges' rows; returns the largest.
-    One loop LLVM vectorises."""
-    eq = np.float32(equiv)
-    top = np.float32(-1e30)
-    for i in range(n_.shape[0]):
-        v = _estimate(n_[i], w_[i], an_[i], aw_[i], eq)
-        values[i] = v
-        top = screen_max(top, v)
-    return top
-
-
-@fast_inline
-def _passing(values, count, bar):
-    """(how many, sum of the offsets of) values[:count] that reach bar: one loop LLVM vectorises,
-    which gives the offset itself when only one does. Counted in int32 lanes (count * count / 2 is
-    at most 3e5), each sum cast back to int32 (numba widens int32 arithmetic to int64, which halves
-    the lanes): 8 ns for 90 values here, against 11 for the float32 sums it replaced."""
-    passed = np.int32(0)
-    where = np.int32(0)
-    for i in range(count):
-        hit = np.int32(values[i] >= bar)
-        passed = np.int32(passed + hit)
-        where = np.int32(where + np.int32(np.int32(i) * hit))
-    return np.int64(passed), np.int64(where)
-
-
-@fast_inline
-def _credit_and_screen(firstc, n_, w_, an_, aw_, color, result, equiv, values):
-    """A node's AMAF update over its edges' rows, and _screen of the updated rows, in one pass LLVM
-    vectorises: edge i, whose point's first player from here to the end of the iteration is
-    firstc[i], gains an AMAF visit and `result` wins if that is `color` (the pass edge's point is
-    a border point: firstc 0, never); values[i] = its estimate then. Returns the largest. The update
-    is exact under fast math, which adds 0, 0.5 or 1 to whole numbers and halves."""
-    c = np.int8(color)
-    eq = np.float32(equiv)
-    top = np.float32(-1e30)
-    for i in range(an_.shape[0]):
-        hit = np.float32(firstc[i] == c)
-        an = an_[i] + hit
-        aw = aw_[i] + hit * result
-        an_[i] = an
-        aw_[i] = aw
-        v = _estimate(n_[i], w_[i], an, aw, eq)
-        values[i] = v
-        top = screen_max(top, v)
-    return top
-
-
-@inline
-def _exact_value(ef, e, equiv):
-    """Edge e's RAVE value as a fraction (a, b), b > 0, in float64 (see select_edge)."""
-    n = np.float64(ef[N, e])
-    an = np.float64(ef[AN, e])
-    if n + an > 0:
-        return ef[W, e] * (equiv + an) + equiv * ef[AW, e], n * (equiv + an) + equiv * an
-    return 0.5, 1.0
-
-
-@kernel
-def select_edge(ni, ef, node, equiv, values):
-    """The edge of `node` with the highest RAVE value (disabled edges never); -1 if none.
-    values: float32 scratch at least as long as the node's edges."""
-    first = np.int64(ni[node, FIRST])
-    count = np.int64(ni[node, COUNT])
-    last = first + count
-    top = _screen(ef[N, first:last], ef[W, first:last], ef[AN, first:last], ef[AW, first:last], equiv, values)
-    return _pick(ef, first, count, equiv, values, top)
-
-
-@inline
-def _pick(ef, first, count, equiv, values, top):
-    """select_edge's choice among edges first .. first + count - 1, given their screen: values, the
-    estimates (_screen), and top, the largest."""
-    # (1 - beta) * W/N + beta * AW/AN with beta = AN / (AN + N + AN * N / equiv) is a / b with
-    # a = W * (equiv + AN) + equiv * AW and b = N * (equiv + AN) + equiv * AN. An edge beats the best
-    # so far when a * best_b > best_a * b, exactly (ties keep the first edge). A vectorised pass
-    # estimates every value, to within 1e-6, and their maximum first, so every edge of the best exact
-    # value has an estimate within 2e-6 of that maximum: only the edges within SCREEN_MARGIN of it
-    # are compared exactly, in order, and the choice is the exact one. Mostly one edge passes, and a
-    # second vectorised pass gives its offset. Real values lie in [0, 1] and a disabled edge's is -1
-    # (see disable): a choice must beat -0.5. So an edge that passes alone is real, beats -0.5 and
-    # is the choice, with no exact comparison (8 ns a node of 90 edges).
-    bar = max(top - np.float32(SCREEN_MARGIN), np.float32(-0.5))
-    passed, where = _passing(values, count, bar)
-    if passed == 1:
-        return first + where
-    hi = count if passed > 1 else 0
-    best = -1
-    best_a = -0.5
-    best_b = 1.0
-    for i in range(hi):
-        if values[i] >= bar:
-            a, b = _exact_value(ef, first + i, equiv)
-            if a * best_b > best_a * b:
-                best_a = a
-                best_b = b
-                best = first + i
-    return best
-
-
-@inline
-def _keep_best(ni, node, e):
-    """Keep edge e (-1: none) as the node's BEST, an offset from its first edge (-1 for none)."""
-    ni[node, BEST] = e - ni[node, FIRST] if e >= 0 else -1
-
-
-@inline
-def _rank(ni, ef, node, equiv, values):
-    """select_edge, kept as the node's BEST."""
-    e = select_edge(ni, ef, node, equiv, values)
-    _keep_best(ni, node, e)
-    return e
-
-
-@inline
-def _best_edge(ni, ef, node, equiv, values):
-    """select_edge, known since the node's last update (ni's BEST) or found now and kept."""
-    best = ni[node, BEST]
-    if best >= 0:
-        return np.int64(ni[node, FIRST]) + best
-    return _rank(ni, ef, node, equiv, values)
-
-
-@kernel
-def select_uct(ni, ei, ef, ek, node, params):
-    """select_edge with an exploration term params[P_UCT] * sqrt(log(visits + 1) / (real visits + 1))."""
-    equiv = params[P_EQUIV]
-    c_uct = params[P_UCT]
-    n0 = params[P_PRIOR]
-    first = ni[node, FIRST]
-    log_visits = np.log(ni[node, VISITS] + 1.0)
-    best = -1
-    best_value = -1e300
-    for e in range(first, first + ni[node, COUNT]):
-        if ek[e] == K_DISABLED:  # its value is -1, but the exploration term could lift it
-            continue
-        n = ef[N, e]
-        an = ef[AN, e]
-        r = equiv / (equiv + an)
-        q = (ef[W, e] + r * ef[AW, e]) / (n + r * an) if n + an > 0 else 0.5
-        q += c_uct * np.sqrt(log_visits / (n - prior_visits(ek[e], n0)[0] + 1.0))
-        if q > best_value:
-            best_value = q
-            best = e
-    return best
 
 
 @kernel
@@ -739,7 +393,7 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, 
         color = np.int64(ni[root, COLOR])
         s[bk.M_TO_MOVE] = color
         while True:
-            e = select_uct(ni, ei, ef, ek, node, params) if uct else _best_edge(ni, ef, node, equiv, values)
+            e = select_uct(ni, ei, ef, ek, node, params) if uct else best_edge(ni, ef, node, equiv, values)
             if e < 0 or depth >= max_depth:
                 break
             path[depth] = e
@@ -830,11 +484,11 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, 
             first = np.int64(ni[parent, FIRST])
             width = np.int64(ni[parent, COUNT])
             last = first + width
-            top = _credit_and_screen(firstc[base:base + width], ef[N, first:last], ef[W, first:last],
+            top = credit_and_screen(firstc[base:base + width], ef[N, first:last], ef[W, first:last],
                                      ef[AN, first:last], ef[AW, first:last], pcolor, np.float32(result), equiv,
                                      values)
             # its statistics changed only here (see BEST)
-            _keep_best(ni, parent, _pick(ef, first, width, equiv, values, top))
+            keep_best(ni, parent, pick(ef, first, width, equiv, values, top))
         firstc[:] = 0  # a memset: cheaper than clearing the trace's points one by one
         _charge(meta, C_AMAF, clock)
     return count

@@ -47,15 +47,15 @@ def test_without_numbas_internals_kernels_fall_back_with_a_warning(monkeypatch):
 def test_the_tree_screen_and_amaf_update_compile_to_vector_code():
     # README once said the selection screen vectorised when it did not (numba's max() kept the loop
     # scalar); an uncached wrapper, whose machine code numba shows, inlines each loop as the search does
-    from foogo import tree as tk
+    from foogo import tree_select as ts
 
     @njit
     def screen(n, w, an, aw, eq, values):
-        return tk._screen(n, w, an, aw, eq, values)
+        return ts._screen(n, w, an, aw, eq, values)
 
     @njit
     def credit(firstc, n, w, an, aw, color, result, eq, values):
-        return tk._credit_and_screen(firstc, n, w, an, aw, color, result, eq, values)
+        return ts.credit_and_screen(firstc, n, w, an, aw, color, result, eq, values)
 
     row = np.ones(98, dtype=np.float32)
     screen(row, row, row, row, 1000.0, np.zeros(98, dtype=np.float32))
@@ -71,11 +71,11 @@ def test_the_pass_over_the_screen_compiles_to_vector_code():
     # _passing's count and offset sum were scalar while the offset came from converting the int64
     # loop index lane by lane (vcvtsi2ss each): 212 cycles for a 98-edge node, 39 when vectorised;
     # they are int32 lanes now (vpaddd), 16 to a 512-bit vector
-    from foogo import tree as tk
+    from foogo import tree_select as ts
 
     @njit
     def passing(values, count, bar):
-        return tk._passing(values, count, bar)
+        return ts._passing(values, count, bar)
 
     values = np.arange(98, dtype=np.float32)
     assert passing(values, 98, np.float32(97.0)) == (1, 97)
