@@ -4,7 +4,7 @@
 
 Runs one search from the empty board for a playout count and prints, ten times along the way, the
 playouts so far, the nodes in the trees, the nodes ever created, the collections run (a full tree
-drops its little-visited nodes and raises its expansion threshold, search.py's _Tree.collect) and
+drops its little-visited nodes and raises its expansion threshold, search_tree.SearchTree.collect) and
 the expansion threshold. Without collections a tree stops growing once it is full. Prints the
 peak resident memory at the end. Not a speed benchmark: it reports counts, not rates.
 """

@@ -41,17 +41,17 @@ import numpy as np
 
 from . import board_kernels as bk
 from . import tree as tk
-from .features import GAMMAS, LEARNED_PATTERN_TABLE
+from .features import LEARNED_PATTERN_TABLE
 from .geometry import BLACK, PASS, RESIGN, WHITE, geometry, parse_color
 from .numbers import check_komi
-from .playout import NO_REPLIES, custom_policy_function, move_cap, policy_kind
+from .playout import move_cap, policy_kind
 from .policy import PATTERN_TABLE, POLICIES, policy_id  # noqa: F401 (POLICIES: this module's API)
+from .search_tree import SearchTree
 from .shared_root import SharedRoot
 
 DEFAULT_PLAYOUTS = 5000
 PLAYOUT_PATTERNS = {"mogo": PATTERN_TABLE, "learned": LEARNED_PATTERN_TABLE}  # SearchConfig.playout_patterns
 EARLY_CHECK_SECONDS = 0.05  # how often a timed search asks whether its best move is settled
-MAX_DEPTH = 400
 SOFT = 0.5  # fraction of a time budget after which a clear position stops the search
 CLEAR = 0.2  # a position is clear when the best win rate is below CLEAR or above 1 - CLEAR
 OPENING = 0.15  # the opening: fewer than this fraction of the points hold stones
@@ -62,7 +62,7 @@ MEMORY_MAX_MB = 512  # ... at most this, and at most an eighth of the machine's 
 def default_memory_mb(size: int) -> int:
     """The trees' memory cap when none is given: MEMORY_PER_81_POINTS_MB per 81 points of the board, at
     most MEMORY_MAX_MB and an eighth of the machine's memory. A full tree is collected and keeps
-    growing (_Tree.collect), so a cap costs little: on 9x9 it keeps a game at `--time 2` under
+    growing (SearchTree.collect), so a cap costs little: on 9x9 it keeps a game at `--time 2` under
     250 MB, of which about 170 MB is numba's own."""
     want = MEMORY_PER_81_POINTS_MB * size * size / 81
     try:
@@ -177,230 +177,12 @@ class SearchResult:
         return {self._name(p): w for p, w in self.winrates.items()}
 
 
-class _Tree:
-    """One thread's tree with its scratch arrays and random stream."""
-
-    def __init__(self, geometry, max_nodes: int, max_edges: int, seed: int, prior: float,
-                 expand_threshold: float, policy="light", patterns: np.ndarray = PATTERN_TABLE,
-                 replies: bool = False):
-        self.geometry = geometry
-        self.base = tk.edge_base_of(geometry)  # the point of a node's first edge (tree.node_moves)
-        self.policy = policy
-        self.patterns = patterns  # the heavy policy's pattern table (SearchConfig.playout_patterns)
-        # the built-in policies' cached kernel, or one compiled for a custom policy function
-        function = custom_policy_function(policy)
-        self.kernel = tk.run_iterations if function is None else tk.custom_iterations(function)
-        self.n0 = prior  # the prior's weight (SearchConfig.prior): real visits are N less the prior
-        self.expand_threshold = expand_threshold  # SearchConfig's, before any collection
-        # numpy's zeros are mapped, not touched: memory is taken as the tree fills, up to the cap
-        self.capacity = (max_nodes, max_edges)
-        self.arrays = tk.new_tree(max_nodes, max_edges)
-        self._rank: np.ndarray | None = None  # prune's scratch, made on first use
-        P = geometry.npoints
-        cap = move_cap(geometry.size)
-        self.trace = np.zeros(cap + MAX_DEPTH + 8, dtype=np.int32)
-        self.tstart = np.zeros(MAX_DEPTH, dtype=np.int64)
-        self.path = np.zeros(MAX_DEPTH, dtype=np.int64)
-        self.firstc = np.zeros(P, dtype=np.int8)
-        self.values = np.zeros(P + 1, dtype=np.float32)  # select_edge's screen
-        self.owners = np.zeros(P, dtype=np.int8)
-        self.ownership = np.zeros(P, dtype=np.float64)
-        self.scores = np.zeros((P + 1, 3), dtype=np.float64)  # per root edge: n, sum, sum of squares
-        # per colour, its last good reply to each point (-1: none), kept across moves, or none at all
-        self.replies = np.full((2, P), -1, dtype=np.int32) if replies else NO_REPLIES
-        self.rng = np.array([np.uint64(seed * 0x9E3779B97F4A7C15 % 2**64) | np.uint64(1)], dtype=np.uint64)
-        # the root position and the iteration's scratch copy, set by set_root
-        self.root_s = self.root_z = self.s = self.z = self.ls = self.lz = np.zeros(0, dtype=np.int32)
-        self.iterations = 0
-        self.komi: float | None = None  # the komi the tree's statistics were counted under
-
-    @property
-    def meta(self):
-        return self.arrays[5]
-
-    def clear(self):
-        """An empty tree, in the same arrays: their counts go back to zero. Not fresh arrays: the old
-        ones, freed, can stay resident in the allocator's heap (glibc serves arrays under its
-        dynamic mmap threshold, up to 32 MB, from there) while the new ones fill, which took a
-        9x9 game with two 32 MB trees to 263 MB; and the pages a tree touched are wanted again."""
-        self.meta[:] = 0  # nodes, edges, root, full, samples, threshold, created, collections
-        self.replies.fill(-1)
-
-    def _prune(self, root: int) -> None:
-        """Keep only the subtree under `root` (the new root), moved in place to the front of the
-        arrays: what the game left behind is dropped, and the tree has room to grow again, within
-        the same arrays (so memory stays under the cap)."""
-        self._compact(root, 0)
-
-    def _compact(self, root: int, min_visits: int) -> None:
-        ni, nh, ei, ef, ek, meta = self.arrays
-        if self._rank is None:
-            self._rank = np.zeros(self.capacity[0], dtype=np.int32)
-        tk.prune(ni, nh, ei, ef, ek, meta, root, min_visits, self._rank)
-
-    def collect(self) -> None:
-        """Make room in a full tree during a search: drop the nodes below the root with fewer than
-        m visits (and their subtrees; their edges keep their statistics), m the smallest power of
-        two that frees at least half the edges, and raise this tree's expansion threshold by m so
-        that they do not grow back at once. The tree then keeps growing where the search spends
-        its playouts, as deep as it goes, within the same memory (Pachi's tree garbage
-        collection, here during the search as well as at the next move)."""
-        ni, nh, ei, ef, ek, meta = self.arrays
-        nodes, root = int(meta[tk.NODES]), int(meta[tk.ROOT])
-        visits = ni[:nodes, tk.VISITS].copy()
-        visits[root] = np.iinfo(np.int32).max
-        counts = ni[:nodes, tk.COUNT]
-        m = 2
-        while m < 2**30 and counts[visits < m].sum() * 2 < meta[tk.EDGES]:
-            m *= 2
-        threshold = max(int(meta[tk.EXPAND_AT]), int(self.expand_threshold))
-        self._compact(root, m)
-        meta[tk.EXPAND_AT] = threshold + m
-        meta[tk.COLLECTIONS] += 1
-
-    def set_root(self, board, color: int, legal: np.ndarray, params: np.ndarray) -> bool:
-        """Make (board, color) the root, reusing (under the same komi) the root itself if the position is
-        the same in every respect (stones, colour, ko, passes, last moves: bk.situation), or else a
-        matching child or grandchild; True if reused. A node that does not consider every legal move
-        (its candidates were decided under another history) is not reused."""
-        s, z = board._state()
-        same_root = self.root_s.shape[0] == s.shape[0] and bk.situation(self.root_s) == bk.situation(s)
-        self.root_s, self.root_z = s.copy(), z.copy()
-        self.root_s[bk.M_TO_MOVE] = color
-        self.s, self.z = self.root_s.copy(), self.root_z.copy()
-        self.ls, self.lz = self.root_s.copy(), self.root_z.copy()  # the ladder reader's (tree.expand)
-        self.ownership[:] = 0
-        self.scores[:] = 0
-        self.iterations = 0
-        self.meta[tk.SAMPLES] = 0
-        self.meta[tk.EXPAND_AT] = 0  # a new search: the configured threshold again
-        komi = float(params[tk.P_KOMI])
-        same_komi = self.komi == komi
-        self.komi = komi
-        reused = self._find(board.hash, color, same_root) if self.meta[tk.NODES] and same_komi else -1
-        if reused >= 0 and self._considers(reused, legal):
-            if reused != self.meta[tk.ROOT]:
-                self._prune(reused)
-            ni, nh, ei, ef, ek, meta = self.arrays
-            reused = int(meta[tk.ROOT])
-            first = int(ni[reused, tk.FIRST])
-            allowed = set(int(p) for p in legal) | {PASS}
-            for k, move in enumerate(tk.node_moves(ni, ek, reused, self.base).tolist()):
-                if move != tk.DISABLED and move not in allowed:
-                    tk.disable(ni, ei, ef, ek, reused, first + k)
-            return True
-        self.clear()
-        ni, nh, ei, ef, ek, meta = self.arrays
-        root = tk.expand(ni, nh, ei, ef, ek, meta, self.root_s, self.root_z, self.geometry.zobrist, self.ls,
-                         self.lz, color, legal.astype(np.int32), len(legal), params, self.patterns, GAMMAS)
-        if root < 0:
-            raise MemoryError("search tree too small for one root")
-        meta[tk.ROOT] = root
-        return False
-
-    def _considers(self, node: int, legal: np.ndarray) -> bool:
-        """True if every move of `legal` has an enabled edge at node."""
-        ni, nh, ei, ef, ek, meta = self.arrays
-        moves = tk.node_moves(ni, ek, node, self.base)
-        return bool(np.isin(legal, moves[moves != tk.DISABLED]).all())
-
-    def _find(self, hash_: int, color: int, same_root: bool = False) -> int:
-        """The current root if same_root (the caller compared the rest of the position) and it holds these
-        stones with this colour to move, or else a child or grandchild of it that does; or -1."""
-        ni, nh, ei, ef, ek, meta = self.arrays
-        root = int(meta[tk.ROOT])
-        if same_root and nh[root] == np.uint64(hash_) and ni[root, tk.COLOR] == color:
-            return root
-        frontier = [root]
-        for _ in range(2):
-            nxt = []
-            for node in frontier:
-                first, count = ni[node, tk.FIRST], ni[node, tk.COUNT]
-                for child in ei[tk.CHILD, first:first + count]:
-                    if child >= 0:
-                        if nh[child] == np.uint64(hash_) and ni[child, tk.COLOR] == color:
-                            return int(child)
-                        nxt.append(int(child))
-            frontier = nxt
-        return -1
-
-    def run(self, count: int, params: np.ndarray) -> int:
-        """Run `count` iterations; returns how many ran."""
-        ni, nh, ei, ef, ek, meta = self.arrays
-        done = self.kernel(ni, nh, ei, ef, ek, meta, self.root_s, self.root_z, self.geometry.zobrist, self.s,
-                           self.z, self.ls, self.lz, self.trace, self.tstart, self.path, self.firstc, self.values,
-                           self.owners, self.ownership, self.scores, self.rng, params, self.patterns, GAMMAS,
-                           self.replies, count)
-        if done < 0:
-            raise ValueError(f"the playout policy {self.policy!r} chose a point it may not take "
-                             "(occupied, ko or a single-stone suicide)")
-        self.iterations += done
-        return done
-
-    def root_block(self) -> tuple[int, int, int]:
-        """(root node, its first edge, its edge count): its statistic rows are ef[:, first:first + count]."""
-        ni, nh, ei, ef, ek, meta = self.arrays
-        root = int(meta[tk.ROOT])
-        return root, int(ni[root, tk.FIRST]), int(ni[root, tk.COUNT])
-
-    def _root_slice(self):
-        """(first edge, edge count, enabled mask) of the root's edges."""
-        ni, nh, ei, ef, ek, meta = self.arrays
-        _, first, count = self.root_block()
-        return first, count, ek[first:first + count] != tk.K_DISABLED
-
-    def root_enabled(self) -> np.ndarray:
-        """The mask of the root's enabled edges among all its edges (root_edges' order)."""
-        return self._root_slice()[2]
-
-    def root_edges(self):
-        """(moves, real visits, real wins) of the root's enabled edges."""
-        ni, nh, ei, ef, ek, meta = self.arrays
-        first, count, keep = self._root_slice()
-        rn, rw = tk.real_stats(ef, ek, first, count, self.n0)
-        return tk.node_moves(ni, ek, int(meta[tk.ROOT]), self.base)[keep], rn[keep], rw[keep]
-
-    def root_knowledge(self):
-        """(moves, prior kinds, score statistics [n, sum, sum of squares] of this search) of the
-        root's enabled edges."""
-        ni, nh, ei, ef, ek, meta = self.arrays
-        first, count, keep = self._root_slice()
-        moves = tk.node_moves(ni, ek, int(meta[tk.ROOT]), self.base)
-        return moves[keep], ek[first:first + count][keep], self.scores[:count][keep]
-
-    def principal_variation(self, first_move: int, limit: int = 12) -> list[int]:
-        """Moves from the root starting with first_move, then the most visited child at each step."""
-        ni, nh, ei, ef, ek, meta = self.arrays
-        node = int(meta[tk.ROOT])
-        pv: list[int] = []
-        move: int | None = first_move
-        while node >= 0 and len(pv) < limit:
-            first, count = ni[node, tk.FIRST], ni[node, tk.COUNT]
-            if count == 0:
-                break
-            moves = tk.node_moves(ni, ek, node, self.base)
-            if move is None:
-                visits = tk.real_stats(ef, ek, first, count, self.n0)[0]
-                e = first + int(np.argmax(visits))
-                if visits[e - first] < 1:
-                    break
-            else:
-                matches = np.flatnonzero(moves == move)
-                if not len(matches):
-                    break
-                e = first + int(matches[0])
-            pv.append(int(moves[e - first]))
-            node = int(ei[tk.CHILD, e])
-            move = None
-        return pv
-
-
 class Search:
     """UCT-RAVE search with tree reuse and root-parallel threads. Construct with a SearchConfig."""
 
     def __init__(self, config: SearchConfig | None = None):
         self.config = config or SearchConfig()
-        self._trees: list[_Tree] = []
+        self._trees: list[SearchTree] = []
         self._shared: SharedRoot | None = None  # while a search shares its trees' roots
         self._geometry = None
 
@@ -470,7 +252,7 @@ class Search:
             want = int(playouts / threads / max(self.config.expand_threshold, 1) + 2) * per_node
             max_edges = min(max_edges, max(want, 4 * per_node))
         max_nodes = max_edges // per_node + 16
-        self._trees = [_Tree(geometry, max_nodes, max_edges, self.config.seed * 1000 + k + 1, self.config.prior,
+        self._trees = [SearchTree(geometry, max_nodes, max_edges, self.config.seed * 1000 + k + 1, self.config.prior,
                              self.config.expand_threshold, self.config.policy,
                              PLAYOUT_PATTERNS[self.config.playout_patterns], self.config.replies)
                        for k in range(threads)]

@@ -31,7 +31,7 @@ from . import tree as tk
 
 
 class SharedRoot:
-    """The root statistics that a search's trees (search._Tree, roots set to the same position) share."""
+    """The root statistics that a search's trees (search_tree.SearchTree, roots set to the same position) share."""
 
     def __init__(self, trees):
         """Begin sharing: the trees' roots are set and no thread runs yet."""
