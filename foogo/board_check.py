@@ -50,7 +50,7 @@ def check(s, z, zob):
     hash from the colours alone; compare with the incremental state and with `playable_at`, the
     on-demand rule. Returns (CHECK_OK, -1) or (problem code, point).
 
-    Deliberately shares no code with the incremental kernels above: it reads the fields directly."""
+    Deliberately shares no code with the incremental kernels (board_moves.py): it reads the fields directly."""
     P = np.int64(s[M_P])
     w = np.int64(s[M_W])
     n = s[M_SIZE]

@@ -24,7 +24,7 @@ from . import features as fe
 from .bits import ONE, trailing_zeros
 from .jit import PROFILE, inline, kernel, prefetch, rdtsc, uncached_nogil
 from .playout import BROKEN, checked_chooser, play_out_with
-from .policy import choose, self_atari  # noqa: F401 (self_atari: tree API)
+from .policy import choose
 from .tree_layout import *  # noqa: F401,F403 (the layout's names, read as tree.*)
 from .tree_layout import (
     AN,
