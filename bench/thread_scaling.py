@@ -1,7 +1,7 @@
 """How playouts scale with threads: N threads against one, alternated in one run, by the wall clock.
 
     python bench/thread_scaling.py [--sizes 9,19] [--threads 2] [--repeats 5] [--min-seconds 2]
-                                   [--policy light] [--search]
+                                   [--policy light] [--search [--parallel root|tree]]
 
 For each size the same seeded playouts run on one thread, then on N threads (N times as many, so
 both runs last about as long), --repeats times alternated; each pair gives the ratio of their
@@ -11,7 +11,8 @@ CPU clock, several by the wall clock, as bench/throughput.py's table does) does 
 
 With --search the runs are searches instead (Search.analyze from the empty board, a fresh Search
 each run, for --min-seconds of wall time, learned prior, shared roots as `foogo gtp --threads N`
-has them): search playouts per wall-clock second with N threads over one thread.
+has them; --parallel tree: one tree that the N threads grow, as `foogo gtp --parallel tree`): search
+playouts per wall-clock second with N threads over one thread.
 
 Two more columns tell why a ratio falls short of N: "per core", the N-thread run's playouts per
 CPU second of this process over the one-thread run's (below 1: the threads slow each other, through
@@ -62,11 +63,13 @@ def timed(board, count: int, threads: int, policy: str) -> tuple[float, float, f
     return batch.seconds, cpu, others
 
 
-def timed_search(size: int, seconds: float, threads: int, policy: str) -> tuple[float, float, float | None, int]:
+def timed_search(size: int, seconds: float, threads: int, policy: str,
+                 parallel: str = "root") -> tuple[float, float, float | None, int]:
     """(wall seconds, this process's CPU seconds, other processes' CPU seconds, playouts) of one search of
-    `seconds` of wall time from the empty board on a fresh Search."""
+    `seconds` of wall time from the empty board on a fresh Search (SearchConfig.parallel: `parallel`)."""
     game = Game(size)
-    search = Search(SearchConfig(threads=threads, seed=1, policy=policy, resign_threshold=None))
+    extra = {"parallel": parallel} if parallel != "root" else {}  # named only when asked: older checkouts
+    search = Search(SearchConfig(threads=threads, seed=1, policy=policy, resign_threshold=None, **extra))
     stop = threading.Event()
     timer = threading.Timer(seconds, stop.set)  # a sleeping thread: no CPU of its own
     busy = busy_seconds()
@@ -85,15 +88,16 @@ def timed_search(size: int, seconds: float, threads: int, policy: str) -> tuple[
     return wall, cpu, others, result.playouts
 
 
-def measure_search(size: int, threads: int, repeats: int, min_seconds: float, policy: str) -> dict:
+def measure_search(size: int, threads: int, repeats: int, min_seconds: float, policy: str,
+                   parallel: str = "root") -> dict:
     """measure's pairs for searches (timed_search): per pair the playouts per wall-second ratio, the
     per-CPU-second ratio and the others' share of the cores during the N-thread search."""
     timed_search(size, 0.3, 1, policy)  # compile or load the kernels, warm the caches
-    timed_search(size, 0.3, threads, policy)
+    timed_search(size, 0.3, threads, policy, parallel)
     ratios, per_core, others = [], [], []
     for _ in range(repeats):
         wall1, cpu1, _, n1 = timed_search(size, min_seconds, 1, policy)
-        wall_n, cpu_n, other, n_n = timed_search(size, min_seconds, threads, policy)
+        wall_n, cpu_n, other, n_n = timed_search(size, min_seconds, threads, policy, parallel)
         ratios.append((n_n / wall_n) / (n1 / wall1))
         per_core.append((n_n / cpu_n) / (n1 / cpu1))
         if other is not None:
@@ -141,11 +145,17 @@ def main() -> None:
     parser.add_argument("--min-seconds", type=float, default=2.0)
     parser.add_argument("--policy", default="light", choices=("light", "heavy"))
     parser.add_argument("--search", action="store_true", help="time searches (Search.analyze), not playouts")
+    parser.add_argument("--parallel", default="root", choices=("root", "tree"),
+                        help="with --search: a tree per thread, or one tree for all (SearchConfig.parallel)")
     args = parser.parse_args()
-    run = measure_search if args.search else measure
-    rows = [run(int(size), args.threads, args.repeats, args.min_seconds, args.policy)
-            for size in args.sizes.split(",")]
-    what = f"searches with {args.policy} playouts" if args.search else f"{args.policy} playouts"
+    if args.search:
+        rows = [measure_search(int(size), args.threads, args.repeats, args.min_seconds, args.policy, args.parallel)
+                for size in args.sizes.split(",")]
+    else:
+        rows = [measure(int(size), args.threads, args.repeats, args.min_seconds, args.policy)
+                for size in args.sizes.split(",")]
+    what = (f"searches with {args.policy} playouts, {args.parallel} parallelism" if args.search
+            else f"{args.policy} playouts")
     print(f"{machine()}, {datetime.date.today().isoformat()}, {what}, {args.repeats} alternated "
           f"pairs of runs of >= {args.min_seconds:g} s, median (min..max)")
     print()

@@ -23,6 +23,9 @@
             llvm.prefetch, into L2): a hint that never faults and changes no result. The
             tree asks for the statistics of the nodes it descends through, which its
             AMAF update reads after the playout.
+* `atomic_add`, `atomic_cas`  an array element's atomic add (LLVM's atomicrmw, integers
+            and floats) and compare-and-swap (cmpxchg): for the tree that several
+            threads grow at once (tree.iterate with params[P_SHARED]).
 * `rdtsc`   the processor's cycle counter, for profiling builds (PROFILE below).
 * `jit`     an ordinary cached numba function (may allocate): drivers, checks.
 * `uncached_nogil`  a driver made at run time around a user's function (custom
@@ -254,3 +257,55 @@ def rdtsc(typingctx):
         return builder.call(counter, [])
 
     return types.int64(), codegen
+
+
+def _element_pointer(context, builder, array_type, array_value, index):
+    """A pointer to array[index] of a 1-d array, with neither wrap nor bounds check (the caller's index
+    is in range, as a kernel's indices are)."""
+    array = context.make_array(array_type)(context, builder, array_value)
+    return cgutils.get_item_pointer(context, builder, array_type, array, [index], wraparound=False,
+                                    boundscheck=False)
+
+
+_ATOMIC_TYPES = (types.int32, types.int64, types.float32, types.float64)
+
+
+@intrinsic
+def atomic_add(typingctx, a, i, v):
+    """a[i] += v as one atomic step (a 1-d int32/int64/float32/float64 array; v converted to its type),
+    returning a[i]'s value before: LLVM's atomicrmw add or fadd, monotonic (no ordering beyond the
+    element itself), so that threads adding to one element lose none of the additions."""
+    if (not isinstance(a, types.Array) or a.ndim != 1 or a.dtype not in _ATOMIC_TYPES
+            or not isinstance(i, types.Integer) or not isinstance(v, (types.Integer, types.Float))):
+        return None
+    dtype = a.dtype
+
+    def codegen(context, builder, signature, args):
+        where = _element_pointer(context, builder, signature.args[0], args[0], args[1])
+        value = context.cast(builder, args[2], signature.args[2], dtype)
+        op = "fadd" if isinstance(dtype, types.Float) else "add"
+        return builder.atomic_rmw(op, where, value, "monotonic")
+
+    return dtype(a, i, v), codegen
+
+
+@intrinsic
+def atomic_cas(typingctx, a, i, expected, new):
+    """If a[i] == expected, set it to new, as one atomic step (a 1-d int32 or int64 array); returns a[i]'s
+    value before, so the swap happened if and only if that is `expected`. LLVM's cmpxchg, acquire and
+    release: what this thread wrote before it is seen by a thread that reads the new value (a node
+    published by its edge's child field, a lock released), and what it reads after it is not read early."""
+    if (not isinstance(a, types.Array) or a.ndim != 1 or a.dtype not in (types.int32, types.int64)
+            or not isinstance(i, types.Integer) or not isinstance(expected, types.Integer)
+            or not isinstance(new, types.Integer)):
+        return None
+    dtype = a.dtype
+
+    def codegen(context, builder, signature, args):
+        where = _element_pointer(context, builder, signature.args[0], args[0], args[1])
+        old = context.cast(builder, args[2], signature.args[2], dtype)
+        value = context.cast(builder, args[3], signature.args[3], dtype)
+        pair = builder.cmpxchg(where, old, value, "acq_rel", "acquire")
+        return builder.extract_value(pair, 0)
+
+    return dtype(a, i, expected, new), codegen

@@ -55,6 +55,7 @@ EARLY_CHECK_SECONDS = 0.05  # how often a timed search asks whether its best mov
 SOFT = 0.5  # fraction of a time budget after which a clear position stops the search
 CLEAR = 0.2  # a position is clear when the best win rate is below CLEAR or above 1 - CLEAR
 OPENING = 0.15  # the opening: fewer than this fraction of the points hold stones
+PARALLEL = ("root", "tree")  # SearchConfig.parallel
 MEMORY_PER_81_POINTS_MB = 64  # the trees' default memory: 64 MB on 9x9, 285 MB on 19x19 ...
 MEMORY_MAX_MB = 512  # ... at most this, and at most an eighth of the machine's memory
 
@@ -97,6 +98,8 @@ class SearchConfig:
     replies: bool = False  # last good replies in the playouts (Drake's LGRF-1: tree.learn_replies)
     share_root: bool = True  # with threads, each tree's root sees every tree's statistics (shared_root.py):
     # 63.5% of 100 games against independent trees (bench/results/share-root-vs-independent-9x9-2t-30000po.txt)
+    parallel: str = "root"  # with threads: "root", a tree per thread (share_root says whether their roots
+    # share statistics), or "tree", one tree that every thread grows, with virtual loss (tree.iterate)
     memory_mb: int | None = None  # cap on the trees' memory, all threads together (foogo gtp --memory);
     # None: default_memory_mb(board size)
 
@@ -119,6 +122,8 @@ class SearchConfig:
                              f"got {self.playout_patterns!r}")
         if self.knowledge not in tk.KNOWLEDGE:
             raise ValueError(f"knowledge must be one of {', '.join(tk.KNOWLEDGE)}, got {self.knowledge!r}")
+        if self.parallel not in PARALLEL:
+            raise ValueError(f"parallel must be one of {', '.join(PARALLEL)}, got {self.parallel!r}")
         if not (math.isfinite(self.equiv) and self.equiv > 0):
             raise ValueError(f"equiv must be a finite number > 0, got {self.equiv}")
 
@@ -236,26 +241,32 @@ class Search:
         params[tk.P_CAP] = move_cap(board.size)
         params[tk.P_POLICY] = policy_kind(c.policy)
         params[tk.P_KNOWLEDGE] = tk.KNOWLEDGE.index(c.knowledge)
+        params[tk.P_SHARED] = 1.0 if self._tree_parallel() else 0.0
         return params
+
+    def _tree_parallel(self) -> bool:
+        """True if the threads grow one tree (SearchConfig.parallel "tree" with more than one thread)."""
+        return self.config.parallel == "tree" and self.config.threads > 1
 
     def _ensure_trees(self, geometry, playouts: int | None) -> None:
         threads = self.config.threads
-        if self._geometry is geometry and len(self._trees) == threads:
+        trees, workers = (1, threads) if self._tree_parallel() else (threads, 1)
+        if self._geometry is geometry and len(self._trees) == trees:
             return
         memory_mb = self.config.memory_mb or default_memory_mb(geometry.size)
-        per_tree_mb = memory_mb / threads
+        per_tree_mb = memory_mb / trees
         # every node has per_node edges (tree.node_edges), and its int32 of prune's scratch
         per_node = tk.edges_per_node(geometry)
         per_edge = tk.EDGE_BYTES + (tk.NODE_BYTES + 4) / per_node
         max_edges = int(per_tree_mb * 2**20 * 0.98 / per_edge)
         if playouts is not None:  # no need for more than the budget can fill
-            want = int(playouts / threads / max(self.config.expand_threshold, 1) + 2) * per_node
+            want = int(playouts / trees / max(self.config.expand_threshold, 1) + 2) * per_node
             max_edges = min(max_edges, max(want, 4 * per_node))
         max_nodes = max_edges // per_node + 16
         self._trees = [SearchTree(geometry, max_nodes, max_edges, self.config.seed * 1000 + k + 1, self.config.prior,
                              self.config.expand_threshold, self.config.policy,
-                             PLAYOUT_PATTERNS[self.config.playout_patterns], self.config.replies)
-                       for k in range(threads)]
+                             PLAYOUT_PATTERNS[self.config.playout_patterns], self.config.replies, workers)
+                       for k in range(trees)]
         self._geometry = geometry
 
     def _search(self, board, color, komi, legal, seconds, playouts, stop, progress, interval, start,
@@ -267,7 +278,7 @@ class Search:
         shared = SharedRoot(self._trees) if self.config.share_root and len(self._trees) > 1 else None
         self._shared = shared
         deadline = start + seconds if seconds is not None else None
-        threads = len(self._trees)
+        threads = self.config.threads
         quota = [None] * threads
         if playouts is not None:
             quota = [playouts // threads + (1 if k < playouts % threads else 0) for k in range(threads)]
@@ -279,8 +290,10 @@ class Search:
         if check_early and not self._opening(board):
             soft = start + SOFT * seconds
 
+        shared_tree = self._tree_parallel()
+
         def work(k: int) -> None:
-            tree = self._trees[k]
+            tree, worker = (self._trees[0], k) if shared_tree else (self._trees[k], 0)
             last_check = start
             while True:
                 if ended.is_set():
@@ -304,14 +317,12 @@ class Search:
                 n = batch
                 left = quota[k]
                 if left is not None:
-                    n = min(n, left - tree.iterations)
+                    n = min(n, left - tree.workers[worker].iterations)
                     if n <= 0:
                         return
-                if tree.run(n, params) == 0:
+                if tree.run(n, params, worker) == 0:  # (a full tree is collected there)
                     why[0] = "empty"
                     return
-                if tree.meta[tk.FULL]:
-                    tree.collect()
                 if shared is not None:
                     shared.turn(k)
 

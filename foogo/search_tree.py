@@ -1,17 +1,21 @@
-"""One thread's search tree as Python sees it: the compiled tree's arrays, their reuse and their root.
+"""A search tree as Python sees it: the compiled arrays, their reuse and their root, and the threads that grow it.
 
-What it is: `SearchTree`, the handle `Search` keeps per thread around the arrays of tree.py. It
-makes a position the root (reusing the root itself, a child or a grandchild when the game
-reached it, and pruning the rest in place: `set_root`), makes room in a full tree during a
-search (`collect`), runs compiled iterations (`run`), and reads the root's statistics, prior
-kinds and principal variation back. It owns the scratch arrays and the random stream of its
-thread's iterations.
+What it is: `SearchTree`, the handle `Search` keeps around the arrays of tree.py, one per
+thread (root parallelism) or one for all (tree parallelism). It makes a position the root
+(reusing the root itself, a child or a grandchild when the game reached it, and pruning the
+rest in place: `set_root`), runs compiled iterations (`run`) and makes room in a full tree
+between them (`collect`), and reads the root's statistics, prior kinds and principal variation
+back. Each thread that runs iterations on it has a `Worker`: its scratch arrays, its random
+stream and its sums. With several workers, the tree is shared (tree.iterate's params[P_SHARED])
+and a gate lets them run at once and collect the tree while none runs.
 
 What it is not: the search (search.py decides how long to run, how threads combine and what
 to play) or the tree's layout and kernels (tree_layout.py, tree.py).
 """
 
 from __future__ import annotations
+
+import threading
 
 import numpy as np
 
@@ -25,12 +29,71 @@ from .policy import PATTERN_TABLE
 MAX_DEPTH = 400  # the deepest descent an iteration makes (its path and trace scratch)
 
 
+class Worker:
+    """One thread's part in a tree's iterations: its scratch arrays (board copies, path, trace, the AMAF
+    and screen rows), its random stream, and what its iterations add up (iterations, ownership, scores)."""
+
+    def __init__(self, geometry, seed: int):
+        P = geometry.npoints
+        cap = move_cap(geometry.size)
+        self.trace = np.zeros(cap + MAX_DEPTH + 8, dtype=np.int32)
+        self.tstart = np.zeros(MAX_DEPTH, dtype=np.int64)
+        self.path = np.zeros(MAX_DEPTH, dtype=np.int64)
+        self.firstc = np.zeros(P, dtype=np.int8)
+        self.values = np.zeros(P + 1, dtype=np.float32)  # select_edge's screen
+        self.owners = np.zeros(P, dtype=np.int8)
+        self.ownership = np.zeros(P, dtype=np.float64)
+        self.scores = np.zeros((P + 1, 3), dtype=np.float64)  # per root edge: n, sum, sum of squares
+        self.rng = np.array([np.uint64(seed * 0x9E3779B97F4A7C15 % 2**64) | np.uint64(1)], dtype=np.uint64)
+        self.s = self.z = self.ls = self.lz = np.zeros(0, dtype=np.int32)  # set by start
+        self.iterations = 0
+
+    def start(self, root_s: np.ndarray, root_z: np.ndarray) -> None:
+        """A new search from the root position (root_s, root_z): fresh board copies, sums at zero."""
+        self.s, self.z = root_s.copy(), root_z.copy()
+        self.ls, self.lz = root_s.copy(), root_z.copy()  # the ladder reader's (tree.expand)
+        self.ownership[:] = 0
+        self.scores[:] = 0
+        self.iterations = 0
+
+
+class _Gate:
+    """Lets a tree's workers run iterations at once, and one of them collect the full tree while none runs."""
+
+    def __init__(self):
+        self.cond = threading.Condition()
+        self.running = 0
+        self.collecting = False
+
+    def enter(self) -> None:
+        """Wait while the tree is being collected, then count this thread as running."""
+        with self.cond:
+            while self.collecting:
+                self.cond.wait()
+            self.running += 1
+
+    def leave(self, tree: "SearchTree") -> None:
+        """This thread's iterations ended; if the tree is full (its meta's flag) and nobody collects it yet,
+        wait until no other thread runs and collect it."""
+        with self.cond:
+            self.running -= 1
+            if tree.meta[tk.FULL] and not self.collecting:
+                self.collecting = True
+                try:
+                    while self.running:
+                        self.cond.wait()
+                    tree.collect()
+                finally:
+                    self.collecting = False
+            self.cond.notify_all()
+
+
 class SearchTree:
-    """One thread's tree with its scratch arrays and random stream."""
+    """A tree with its workers' scratch arrays and random streams (one worker: a thread's own tree)."""
 
     def __init__(self, geometry, max_nodes: int, max_edges: int, seed: int, prior: float,
                  expand_threshold: float, policy="light", patterns: np.ndarray = PATTERN_TABLE,
-                 replies: bool = False):
+                 replies: bool = False, workers: int = 1):
         self.geometry = geometry
         self.base = tk.edge_base_of(geometry)  # the point of a node's first edge (tree.node_moves)
         self.policy = policy
@@ -44,23 +107,29 @@ class SearchTree:
         self.capacity = (max_nodes, max_edges)
         self.arrays = tk.new_tree(max_nodes, max_edges)
         self._rank: np.ndarray | None = None  # prune's scratch, made on first use
-        P = geometry.npoints
-        cap = move_cap(geometry.size)
-        self.trace = np.zeros(cap + MAX_DEPTH + 8, dtype=np.int32)
-        self.tstart = np.zeros(MAX_DEPTH, dtype=np.int64)
-        self.path = np.zeros(MAX_DEPTH, dtype=np.int64)
-        self.firstc = np.zeros(P, dtype=np.int8)
-        self.values = np.zeros(P + 1, dtype=np.float32)  # select_edge's screen
-        self.owners = np.zeros(P, dtype=np.int8)
-        self.ownership = np.zeros(P, dtype=np.float64)
-        self.scores = np.zeros((P + 1, 3), dtype=np.float64)  # per root edge: n, sum, sum of squares
-        # per colour, its last good reply to each point (-1: none), kept across moves, or none at all
-        self.replies = np.full((2, P), -1, dtype=np.int32) if replies else NO_REPLIES
-        self.rng = np.array([np.uint64(seed * 0x9E3779B97F4A7C15 % 2**64) | np.uint64(1)], dtype=np.uint64)
-        # the root position and the iteration's scratch copy, set by set_root
-        self.root_s = self.root_z = self.s = self.z = self.ls = self.lz = np.zeros(0, dtype=np.int32)
-        self.iterations = 0
+        # per colour, its last good reply to each point (-1: none), kept across moves, or none at all;
+        # one table for all the workers (a race between two of them loses one reply, no more)
+        self.replies = np.full((2, geometry.npoints), -1, dtype=np.int32) if replies else NO_REPLIES
+        # worker k's stream from seed + k: one worker's is the single-thread tree's, whatever the threads
+        self.workers = [Worker(geometry, seed + k) for k in range(workers)]
+        self._gate = _Gate()
+        self.root_s = self.root_z = np.zeros(0, dtype=np.int32)  # the root position, set by set_root
         self.komi: float | None = None  # the komi the tree's statistics were counted under
+
+    @property
+    def iterations(self) -> int:
+        """Iterations its workers ran in this search."""
+        return sum(w.iterations for w in self.workers)
+
+    @property
+    def ownership(self) -> np.ndarray:
+        """Its workers' ownership sums (per padded point: black's samples less white's)."""
+        return np.sum([w.ownership for w in self.workers], axis=0)
+
+    @property
+    def scores(self) -> np.ndarray:
+        """Its workers' score sums per root edge: iterations, sum and sum of squares of black's margin."""
+        return np.sum([w.scores for w in self.workers], axis=0)
 
     @property
     def meta(self):
@@ -115,11 +184,8 @@ class SearchTree:
         same_root = self.root_s.shape[0] == s.shape[0] and bk.situation(self.root_s) == bk.situation(s)
         self.root_s, self.root_z = s.copy(), z.copy()
         self.root_s[bk.M_TO_MOVE] = color
-        self.s, self.z = self.root_s.copy(), self.root_z.copy()
-        self.ls, self.lz = self.root_s.copy(), self.root_z.copy()  # the ladder reader's (tree.expand)
-        self.ownership[:] = 0
-        self.scores[:] = 0
-        self.iterations = 0
+        for worker in self.workers:
+            worker.start(self.root_s, self.root_z)
         self.meta[tk.SAMPLES] = 0
         self.meta[tk.EXPAND_AT] = 0  # a new search: the configured threshold again
         komi = float(params[tk.P_KOMI])
@@ -139,8 +205,9 @@ class SearchTree:
             return True
         self.clear()
         ni, nh, ei, ef, ek, meta = self.arrays
-        root = tk.expand(ni, nh, ei, ef, ek, meta, self.root_s, self.root_z, self.geometry.zobrist, self.ls,
-                         self.lz, color, legal.astype(np.int32), len(legal), params, self.patterns, GAMMAS)
+        ladder = self.workers[0]
+        root = tk.expand(ni, nh, ei, ef, ek, meta, self.root_s, self.root_z, self.geometry.zobrist, ladder.ls,
+                         ladder.lz, color, legal.astype(np.int32), len(legal), params, self.patterns, GAMMAS)
         if root < 0:
             raise MemoryError("search tree too small for one root")
         meta[tk.ROOT] = root
@@ -172,17 +239,22 @@ class SearchTree:
             frontier = nxt
         return -1
 
-    def run(self, count: int, params: np.ndarray) -> int:
-        """Run `count` iterations; returns how many ran."""
+    def run(self, count: int, params: np.ndarray, k: int = 0) -> int:
+        """Run `count` iterations as worker k, then collect the tree if it is full (collect); returns how
+        many ran. Workers may run at once from their own threads when params[P_SHARED] is set."""
         ni, nh, ei, ef, ek, meta = self.arrays
-        done = self.kernel(ni, nh, ei, ef, ek, meta, self.root_s, self.root_z, self.geometry.zobrist, self.s,
-                           self.z, self.ls, self.lz, self.trace, self.tstart, self.path, self.firstc, self.values,
-                           self.owners, self.ownership, self.scores, self.rng, params, self.patterns, GAMMAS,
-                           self.replies, count)
+        w = self.workers[k]
+        self._gate.enter()
+        try:
+            done = self.kernel(ni, nh, ei, ef, ek, meta, self.root_s, self.root_z, self.geometry.zobrist, w.s,
+                               w.z, w.ls, w.lz, w.trace, w.tstart, w.path, w.firstc, w.values, w.owners,
+                               w.ownership, w.scores, w.rng, params, self.patterns, GAMMAS, self.replies, count)
+        finally:
+            self._gate.leave(self)
         if done < 0:
             raise ValueError(f"the playout policy {self.policy!r} chose a point it may not take "
                              "(occupied, ko or a single-stone suicide)")
-        self.iterations += done
+        w.iterations += done
         return done
 
     def root_block(self) -> tuple[int, int, int]:

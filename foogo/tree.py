@@ -22,7 +22,7 @@ import numpy as np
 from . import board_kernels as bk
 from . import features as fe
 from .bits import ONE, trailing_zeros
-from .jit import PROFILE, inline, kernel, prefetch, rdtsc, uncached_nogil
+from .jit import PROFILE, atomic_add, atomic_cas, inline, kernel, prefetch, rdtsc, uncached_nogil
 from .playout import BROKEN, checked_chooser, play_out_with
 from .policy import choose
 from .tree_layout import *  # noqa: F401,F403 (the layout's names, read as tree.*)
@@ -45,11 +45,14 @@ from .tree_layout import (
     EXPAND_AT,
     FIRST,
     FULL,
+    GROWING,
     K_DISABLED,
     K_PASS,
     K_PLAIN,
     KIND_VALUE,
     KIND_WEIGHT,
+    LOCK,
+    NO_CHILD,
     NODES,
     OWNERSHIP_EVERY,
     P_CAP,
@@ -59,12 +62,14 @@ from .tree_layout import (
     P_KOMI,
     P_POLICY,
     P_PRIOR,
+    P_SHARED,
     P_UCT,
     PASS,
     PLAYOUT_STONES,
     ROOT,
     RULES,
     SAMPLES,
+    VIRTUAL_LOSS,
     VISITS,
     N,
     W,
@@ -108,24 +113,43 @@ def _disable_edges(ei, ef, ek, first, last):
         ei[CHILD, e] = -1
 
 
+@inline
+def _allocate(ni, ei, meta, count, shared):
+    """Room for a node of `count` edges: (its node, its first edge), or (-1, -1) with the full flag set
+    if the tree has none. In a shared tree (tree parallelism) under meta's LOCK, a spin lock: nodes
+    are made once in every few iterations and this holds it for a few loads and stores."""
+    if shared:
+        while atomic_cas(meta, LOCK, 0, 1) != 0:
+            pass
+    node = np.int64(-1)
+    first = np.int64(-1)
+    if meta[NODES] >= ni.shape[0] or meta[EDGES] + count > ei.shape[1]:
+        meta[FULL] = 1
+    else:
+        node = meta[NODES]
+        meta[NODES] = node + 1
+        meta[CREATED] += 1
+        first = meta[EDGES]
+        meta[EDGES] = first + count
+    if shared:
+        atomic_cas(meta, LOCK, 1, 0)
+    return node, first
+
+
 @kernel
 def expand(ni, nh, ei, ef, ek, meta, s, z, zob, ls, lz, c, moves, nmoves, params, table, gammas):
     """Create a node for position (s, z) with c to move; its enabled edges are `moves[:nmoves]` (no PASS
     among them) if nmoves >= 0, else c's playable points minus ko and suicides, and pass.
     table is the pattern table for the heavy policy's priors (policy.PATTERN_TABLE), gammas the
     learned prior's (features.GAMMAS); zob the board's Zobrist keys and (ls, lz) scratch shaped like
-    (s, z), for the ladder reader. Returns the node, or -1 (and the full flag set) if the tree has no room."""
+    (s, z), for the ladder reader. Returns the node, or -1 (and the full flag set) if the tree has no room.
+    The node is the caller's to publish: no other thread reaches it before an edge's CHILD names it."""
     P = s[bk.M_P]
     count = node_edges(s)
-    if meta[NODES] >= ni.shape[0] or meta[EDGES] + count > ei.shape[1]:
-        meta[FULL] = 1
+    node, first = _allocate(ni, ei, meta, count, params[P_SHARED] > 0)
+    if node < 0:
         return -1
     n0 = params[P_PRIOR]
-    node = meta[NODES]
-    meta[NODES] = node + 1
-    meta[CREATED] += 1
-    first = meta[EDGES]
-    meta[EDGES] = first + count
     ni[node, FIRST] = first
     ni[node, COUNT] = count
     ni[node, VISITS] = 0
@@ -330,6 +354,56 @@ def _prefetch_stats(ni, ef, node):
         _prefetch_row(ef[k], first, last)
 
 
+# ---------------------------------------------------------------- threads sharing the tree
+
+# With params[P_SHARED] several threads run iterate on one tree at once, each with scratch arrays of
+# its own (tree parallelism, as in Pachi and Fuego). What needs it is atomic: a descent's virtual
+# loss, a backup's visit and win, the claim and publication of a new node (_grow) and the allocation
+# of its room (_allocate's lock). The AMAF rows and a node's BEST are updated as they are with one
+# thread: two threads crediting one node's row at the same instant can lose one of the credits, a
+# rare and harmless loss (Fuego's lock-free search accepts the same; Enzenberger and Mueller 2009).
+
+
+@inline
+def _take(ni, ef, node, e, shared):
+    """The descent takes node's edge e. In a shared tree, e counts a visit with no win (a virtual loss)
+    at once, which the backup turns into the real result (_back_up), so that the other threads see e
+    as worse while this iteration runs and spread over other moves; and the node's best edge, which
+    does not show the loss, is found again at the next descent through it."""
+    if shared:
+        atomic_add(ef[N], e, VIRTUAL_LOSS)
+        ni[node, BEST] = -1
+
+
+@inline
+def _back_up(ni, ef, node, e, result, shared):
+    """The backup's visit to node and its edge e, won `result` for the edge's mover (a shared tree
+    counted e's visit at the descent: _take)."""
+    if shared:
+        atomic_add(ni[node], VISITS, 1)
+        atomic_add(ef[W], e, result)
+    else:
+        ni[node, VISITS] += 1
+        ef[N, e] += 1.0
+        ef[W, e] += result
+
+
+@inline
+def _grow(ni, nh, ei, ef, ek, meta, s, z, zob, ls, lz, color, trace, params, table, gammas, e, shared):
+    """Expand edge e's child (position s, z with `color` to move) and link it: the child, or -1 if the
+    tree is full or, in a shared tree, another thread is growing it. A shared tree's thread claims the
+    edge first (CHILD GROWING) and publishes the node when it is whole; readers take any CHILD below 0
+    for none."""
+    if shared and atomic_cas(ei[CHILD], e, NO_CHILD, GROWING) != NO_CHILD:
+        return -1
+    child = expand(ni, nh, ei, ef, ek, meta, s, z, zob, ls, lz, color, trace, -1, params, table, gammas)
+    if shared:
+        atomic_cas(ei[CHILD], e, GROWING, child)
+    else:
+        ei[CHILD, e] = child
+    return child
+
+
 # ---------------------------------------------------------------- profiling builds
 
 @inline
@@ -378,6 +452,8 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, 
     cap = np.int64(params[P_CAP])
     policy = np.int64(params[P_POLICY])
     max_depth = path.shape[0]
+    shared = params[P_SHARED] > 0
+    seen = 0.0 if shared else 1.0  # this iteration's visit to an edge: counted at the descent if shared
     root = meta[ROOT]
     if meta[NODES] == 0:
         return 0
@@ -396,6 +472,7 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, 
             e = select_uct(ni, ei, ef, ek, node, params) if uct else best_edge(ni, ef, node, equiv, values)
             if e < 0 or depth >= max_depth:
                 break
+            _take(ni, ef, node, e, shared)
             path[depth] = e
             tstart[depth] = ntrace
             depth += 1
@@ -414,12 +491,11 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, 
                 break
             child = ei[CHILD, e]
             if child < 0:
-                if ef[N, e] - prior_visits(ek[e], n0)[0] + 1 >= expand_at:  # real visits + this one
+                if ef[N, e] - prior_visits(ek[e], n0)[0] + seen >= expand_at:  # real visits with this one
                     started = _clock()
-                    child = expand(ni, nh, ei, ef, ek, meta, s, z, zob, ls, lz, color, trace, -1, params, table,
-                                   gammas)
+                    _grow(ni, nh, ei, ef, ek, meta, s, z, zob, ls, lz, color, trace, params, table, gammas, e,
+                          shared)
                     _charge(meta, C_EXPANSION, started)
-                    ei[CHILD, e] = child
                 break
             node = child
             _prefetch_stats(ni, ef, node)
@@ -457,11 +533,9 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, 
         node = root
         k = ntrace - 1
         for d in range(depth):
-            ni[node, VISITS] += 1
             e = path[d]
             result = black_result if mover == bk.BLACK else 1.0 - black_result
-            ef[N, e] += 1.0
-            ef[W, e] += result
+            _back_up(ni, ef, node, e, result, shared)
             node = ei[CHILD, e]
             mover = 3 - mover
             if node < 0:

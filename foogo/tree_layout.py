@@ -19,7 +19,8 @@ backup, AMAF update) runs in one compiled call without touching Python:
                      expansion threshold raised by collections (0: params'), nodes
                      ever created, collections run; then, in profiling builds
                      (jit.PROFILE), the cycles spent in each part of an iteration
-                     (CYCLE_PARTS) and the stones the playouts played
+                     (CYCLE_PARTS) and the stones the playouts played; then the lock
+                     that threads sharing the tree take to allocate a node (LOCK)
 
 An edge is 21 bytes. A node's edges are contiguous, one for every padded point
 from the first on-board point to the last (`node_edges`; the border points
@@ -49,7 +50,8 @@ DISABLED = -3  # an edge that is no move here: a border or occupied point, one t
 # ni columns
 FIRST, COUNT, VISITS, COLOR, BEST = 0, 1, 2, 3, 4
 # ei rows
-CHILD = 0
+CHILD = 0  # the child node, or NO_CHILD, or GROWING while a thread of a shared tree expands it
+NO_CHILD, GROWING = -1, -2
 # ef columns
 N, W, AN, AW = 0, 1, 2, 3
 # meta fields
@@ -58,12 +60,15 @@ CYCLES = 8  # meta[CYCLES + C_*]: cycles spent in each part of the iterations (p
 CYCLE_PARTS = ("copy", "descent", "expansion", "playout", "backup", "amaf")  # descent includes expansion
 C_COPY, C_DESCENT, C_EXPANSION, C_PLAYOUT, C_BACKUP, C_AMAF = range(len(CYCLE_PARTS))
 PLAYOUT_STONES = CYCLES + len(CYCLE_PARTS)  # meta[PLAYOUT_STONES]: stones the playouts played (profiling)
+LOCK = PLAYOUT_STONES + 1  # meta[LOCK]: 1 while a thread takes room for a node in a shared tree (expand)
 META_SIZE = 16
 OWNERSHIP_EVERY = 16
 # params fields (float64 array)
-P_KOMI, P_EQUIV, P_UCT, P_EXPAND, P_PRIOR, P_CAP, P_POLICY, P_KNOWLEDGE = 0, 1, 2, 3, 4, 5, 6, 7
-# P_POLICY: LIGHT or HEAVY; P_KNOWLEDGE: RULES or LEARNED (the prior)
-NPARAMS = 8
+P_KOMI, P_EQUIV, P_UCT, P_EXPAND, P_PRIOR, P_CAP, P_POLICY, P_KNOWLEDGE, P_SHARED = 0, 1, 2, 3, 4, 5, 6, 7, 8
+# P_POLICY: LIGHT or HEAVY; P_KNOWLEDGE: RULES or LEARNED (the prior); P_SHARED: 1 when several threads
+# run iterations on the tree at once (tree parallelism: tree.iterate), else 0
+NPARAMS = 9
+VIRTUAL_LOSS = 1.0  # a shared tree's descent counts this many lost visits on each edge it takes until its backup
 
 
 NODE_BYTES = 5 * 4 + 8

@@ -151,6 +151,8 @@ def test_thread_scaling_times_searches_on_one_and_on_two_threads():
     assert playouts > 0 and wall >= 0.2 and cpu > 0
     row = module.measure_search(5, 2, 1, 0.2, "light")
     assert len(row["ratios"]) == len(row["per_core"]) == 1 and row["ratios"][0] > 0
+    wall, cpu, others, playouts = module.timed_search(5, 0.2, 2, "light", "tree")
+    assert playouts > 0 and wall >= 0.2 and cpu > 0
 
 
 def test_expand_cost_rebuilds_each_nodes_position_and_expands_them_all():
