@@ -1,4 +1,4 @@
-"""The GTP engine: one handler per command over a Game and a Search.
+"""The GTP engine: one handler per command over a Game and a Search (the analysis commands: analysis.py).
 
 `GtpEngine.execute(line)` preprocesses and frames (protocol.py), dispatches to a `cmd_*` method
 that calls `Game` (rules) and the search (imported lazily, so that the protocol works, and is
@@ -40,8 +40,8 @@ from ..geometry import (
     is_star_point,
     parse_color,
 )
-from ..intervals import wilson
 from ..numbers import finite_number
+from .analysis import AnalysisCommands
 from .clock import TimeManager
 from .protocol import MAX_LINE, PROTOCOL_VERSION, GtpError, _frame, _leading_id, _Streamed, preprocess
 
@@ -50,9 +50,6 @@ if TYPE_CHECKING:
 
 ENGINE_NAME = "foogo"
 POLICIES = ("light", "heavy")  # policy.POLICIES, repeated so that GTP starts without numba
-DEFAULT_INTERVAL = 100  # lz-analyze interval in centiseconds when none is given
-ANALYZE_KEYS = ("interval", "minmoves", "maxmoves", "ownership")  # the analysis commands' key-value pairs
-ANALYSIS_OWNERSHIP_PLAYOUTS = 300
 _VERTEX_SHAPE = re.compile(r"^[A-Za-z][0-9]+$")
 
 
@@ -70,7 +67,7 @@ def default_search_factory(options: dict):
     return Search(SearchConfig(**options))
 
 
-class GtpEngine:
+class GtpEngine(AnalysisCommands):
     """A GTP engine over one Game; `execute(line)` answers one command line."""
 
     def __init__(self, rules: str = "chinese", playouts: int | None = None, seconds: float | None = None,
@@ -662,170 +659,3 @@ class GtpEngine:
         else:
             self.time.set_gtp(*values)
         return ""
-
-    # ------------------------------------------------------------ analysis
-
-    def cmd_gogui_analyze_commands(self, args):
-        """gogui-analyze_commands -> type/label/command lines for GoGui's analysis menu."""
-        self._arity(args, 0)
-        return "\n".join([
-            "dboard/Ownership/foogo-ownership",
-            "dboard/Visits/foogo-visits",
-            "string/Final Score/final_score",
-            "plist/Dead Stones/final_status_list dead",
-        ])
-
-    def _dboard(self, values) -> str:
-        """Rows top first of size numbers each, from a row*size+col indexed sequence of strings."""
-        n = self.game.size
-        return "\n".join(" ".join(values[row * n + col] for col in range(n)) for row in range(n - 1, -1, -1))
-
-    def cmd_foogo_ownership(self, args):
-        """foogo-ownership -> dboard of mean playout ownership, +1 black to -1 white."""
-        self._arity(args, 0)
-        from ..playout import ownership
-        own = ownership(self.game.board, playouts=ANALYSIS_OWNERSHIP_PLAYOUTS, seed=self.seed)
-        return self._dboard([f"{v:.2f}" for v in own])
-
-    def cmd_foogo_visits(self, args):
-        """foogo-visits -> dboard of the root visit counts of a search for the side to move."""
-        self._arity(args, 0)
-        color = self.game.to_move
-        result, _ = self._think(color, None)
-        visits = result.visits
-        g = self.game.geometry
-        return self._dboard([str(visits.get(int(p), 0)) for p in g.points])
-
-    def _parse_analyze_args(self, args) -> tuple[int, int, bool]:
-        """[COLOR] [INTERVAL] then key-value pairs (interval N, minmoves N, maxmoves N, ownership
-        true|false) -> (colour, interval in centiseconds, ownership wanted)."""
-        color, interval, ownership = self.game.to_move, DEFAULT_INTERVAL, False
-        rest = list(args)
-        if rest and not rest[0].isdigit() and rest[0] not in ANALYZE_KEYS:
-            color = self._color(rest.pop(0))
-        if rest and rest[0].isdigit():
-            interval = self._int(rest.pop(0))
-        while rest:
-            key = rest.pop(0)
-            if key not in ANALYZE_KEYS or not rest:
-                raise GtpError(f"syntax error: unexpected analysis argument {key!r}")
-            value = rest.pop(0)
-            if key == "interval":
-                interval = self._int(value)
-            elif key == "ownership":
-                if value not in ("true", "false"):
-                    raise GtpError(f"syntax error: ownership takes true or false, got {value!r}")
-                ownership = value == "true"
-            else:  # minmoves, maxmoves: foogo reports every move it visited
-                self._int(value)
-        if interval < 0:
-            raise GtpError("syntax error: interval must be >= 0")
-        return color, interval, ownership
-
-    def info_line(self, result, kata: bool = False, ownership: bool = False) -> str:
-        """One analysis report for a SearchResult: `info move V visits N ...` per root move, most
-        visited first, from the point of view of the side that searched. Leela Zero's format
-        (winrate, prior, lcb in 0..10000) or, with kata, KataGo's (floats in [0, 1], scoreMean,
-        scoreStdev, scoreLead in points; with ownership, an `ownership` list of size*size values
-        in [-1, 1], rows from the top left). prior: the move's share of foogo's prior (Go
-        knowledge: captures, atari escapes, ...); lcb: the lower end of the win rate's 95%
-        Wilson interval; scores come from the playouts' final margins."""
-        sign = 1.0 if result.color == BLACK else -1.0
-        ranked = sorted(((n, p) for p, n in result.visits.items() if n > 0), key=lambda t: -t[0])
-        parts = []
-        for order, (n, p) in enumerate(ranked):
-            line = result.pv if result.pv and result.pv[0] == p else [p]
-            rate = min(1.0, max(0.0, result.winrates.get(p, result.winrate)))
-            prior = result.priors.get(p, 0.0)
-            lcb = wilson(rate * n, n)[0]
-            pv = " ".join(self._name(q) for q in line)
-            if kata:
-                mean, stdev = result.scores.get(p, (0.0, 0.0))
-                lead = sign * mean
-                parts.append(f"info move {self._name(p)} visits {n} winrate {rate:.6f} scoreMean {lead:.3f} "
-                             f"scoreStdev {stdev:.3f} scoreLead {lead:.3f} prior {prior:.6f} lcb {lcb:.6f} "
-                             f"order {order} pv {pv}")
-            else:
-                parts.append(f"info move {self._name(p)} visits {n} winrate {_per10000(rate)} "
-                             f"prior {_per10000(prior)} lcb {_per10000(lcb)} order {order} pv {pv}")
-        if kata and ownership and parts and result.ownership is not None:
-            n = self.game.size
-            own = result.ownership
-            values = [sign * float(own[row * n + col]) for row in range(n - 1, -1, -1) for col in range(n)]
-            parts.append("ownership " + " ".join(f"{v:.4f}" for v in values))
-        return " ".join(parts)
-
-    def cmd_lz_analyze(self, args):
-        """lz-analyze [COLOR] [INTERVAL] [interval N]: `=` then an info line every INTERVAL centiseconds
-        until the next input line arrives, then the empty line that ends the response."""
-        return self._analyze(args, kata=False)
-
-    def cmd_kata_analyze(self, args):
-        """kata-analyze [COLOR] [INTERVAL] [interval N] [ownership true]: as lz-analyze, in KataGo's format."""
-        return self._analyze(args, kata=True)
-
-    def _reports(self, kata: bool, want_ownership: bool):
-        """Where an analysis command's info lines go: `=id` and each line written at once when the
-        server streams, else kept for the response. Returns (report(result) -> True if it gave a
-        line, close(tail) -> the response with `tail` as its last line(s))."""
-        head = _frame(True, self._cid, "")[:-1]  # "=id\n": the response stays open
-        stream = self._stream
-        lines: list[str] = []
-        if stream is not None:
-            stream(head)
-
-        def report(result) -> bool:
-            text = self.info_line(result, kata, want_ownership)
-            if text and stream is not None:
-                stream(text + "\n")
-            elif text:
-                lines.append(text)
-            return bool(text)
-
-        def close(tail: str) -> _Streamed:
-            return _Streamed(tail if stream is not None else head + "".join(line + "\n" for line in lines) + tail)
-
-        return report, close
-
-    def _analyze(self, args, kata: bool):
-        color, interval, want_ownership = self._parse_analyze_args(args)
-        legal = self.game.legal_points(color)
-        interrupt = self._interrupt
-        stop = interrupt if interrupt is not None else threading.Event()
-        report, close = self._reports(kata, want_ownership)
-        emitted = [0]
-
-        def progress(result):
-            emitted[0] += report(result)
-            if interrupt is None:
-                stop.set()  # no input to wait for: answer one snapshot
-
-        try:
-            if legal:
-                final = self.search.analyze(self.game.board.copy(), color, self.game.komi, legal, stop=stop,
-                                            progress=progress, interval=max(interval, 1) / 100.0)
-                if not emitted[0] and final is not None:
-                    progress(final)
-        except Exception:
-            self._log(f"analysis failed:\n{traceback.format_exc()}")
-        return close("\n")
-
-    def cmd_lz_genmove_analyze(self, args):
-        """lz-genmove_analyze [COLOR] [INTERVAL] ...: genmove, with lz-analyze lines while it searches,
-        and `play MOVE` as the last line."""
-        return self._genmove_analyze(args, kata=False)
-
-    def cmd_kata_genmove_analyze(self, args):
-        """kata-genmove_analyze [COLOR] [INTERVAL] ...: as lz-genmove_analyze, in KataGo's format."""
-        return self._genmove_analyze(args, kata=True)
-
-    def _genmove_analyze(self, args, kata: bool):
-        color, interval, want_ownership = self._parse_analyze_args(args)
-        report, close = self._reports(kata, want_ownership)
-        move = self._genmove(color, progress=report, interval=max(interval, 1) / 100.0)
-        return close(f"play {move}\n\n")
-
-
-def _per10000(x: float) -> int:
-    """A fraction in [0, 1] as Leela Zero's integer in [0, 10000]."""
-    return min(10000, max(0, int(round(10000 * x))))
