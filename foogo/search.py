@@ -3,9 +3,11 @@
 `Search.genmove(board, color, komi, legal_moves)` grows trees from the position
 for a playout count or a time budget and returns a `SearchResult`: the move,
 its win rate, the principal variation, root visits and win rates, and an
-ownership map. With `threads = T` it runs T independent trees, one per thread
-and seed (root parallelisation), and sums their root statistics: the compiled
-iterations release the GIL, so T threads use T cores.
+ownership map. With `threads = T` it runs T trees, one per thread and seed (root
+parallelisation; their roots share statistics, shared_root.py), and sums their
+root statistics; or, with `parallel = "tree"`, one tree that the T threads grow
+at once with virtual loss (tree parallelisation: tree.iterate, search_tree's
+workers). The compiled iterations release the GIL, so T threads use T cores.
 
 Trees are reused: when the next genmove's position is the last root itself (a
 GUI asking again, a genmove after analysis) or a child or grandchild of it, that

@@ -698,8 +698,9 @@ def test_tuning_options_reach_the_search_config_and_bad_ones_are_refused(monkeyp
 
     monkeypatch.setattr(command, "GtpEngine", Recorder)
     monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
-    assert main(["--no-warm-up", "--expand", "16", "--prior", "30", "--equiv", "3000", "--uct", "0.2"]) == 0
-    assert seen == dict(expand_threshold=16.0, prior=30.0, equiv=3000.0, uct=0.2)
+    assert main(["--no-warm-up", "--expand", "16", "--prior", "30", "--equiv", "3000", "--uct", "0.2",
+                 "--parallel", "tree"]) == 0
+    assert seen == dict(expand_threshold=16.0, prior=30.0, equiv=3000.0, uct=0.2, parallel="tree")
     engine = make_engine(tuning=seen)
     engine.execute("genmove b")
     assert engine.holder["search"].options["equiv"] == 3000.0
