@@ -100,7 +100,10 @@ class SearchTree:
         self.patterns = patterns  # the heavy policy's pattern table (SearchConfig.playout_patterns)
         # the built-in policies' cached kernel, or one compiled for a custom policy function
         function = custom_policy_function(policy)
-        self.kernel = tk.run_iterations if function is None else tk.custom_iterations(function)
+        if function is not None:
+            self.kernel = tk.custom_iterations(function)
+        else:  # several workers share the tree: the kernel with the atomic steps (tree.iterate)
+            self.kernel = tk.run_iterations if workers == 1 else tk.run_shared_iterations
         self.n0 = prior  # the prior's weight (SearchConfig.prior): real visits are N less the prior
         self.expand_threshold = expand_threshold  # SearchConfig's, before any collection
         # numpy's zeros are mapped, not touched: memory is taken as the tree fills, up to the cap

@@ -998,10 +998,14 @@ def test_the_engine_process_exits_cleanly_on_quit_with_stdin_still_open():
     assert b"Fatal" not in err
 
 
-def test_the_warm_up_loads_every_kernel_a_game_runs_including_tree_reuse():
-    # in a fresh process, so that no other test has loaded them first
-    code = ("from foogo.gtp.command import warm_up; from foogo import tree; warm_up('light'); "
-            "print(len(tree.prune.signatures), len(tree.run_iterations.signatures), len(tree.expand.signatures))")
+@pytest.mark.parametrize("threads, parallel, iterations", [(1, "root", "run_iterations"),
+                                                         (2, "tree", "run_shared_iterations")])
+def test_the_warm_up_loads_every_kernel_a_game_runs_including_tree_reuse(threads, parallel, iterations):
+    # in a fresh process, so that no other test has loaded them first; threads sharing one tree run a
+    # kernel of their own
+    code = (f"from foogo.gtp.command import warm_up; from foogo import tree; warm_up('light', {threads}, "
+            f"'{parallel}'); print(len(tree.prune.signatures), len(tree.{iterations}.signatures), "
+            "len(tree.expand.signatures))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600, check=True)
     assert [int(n) >= 1 for n in out.stdout.split()] == [True, True, True]
 
@@ -1047,7 +1051,7 @@ def test_the_protocol_answers_while_the_kernels_warm_up_and_the_search_waits(mon
     from foogo.gtp import command
     started, release = threading.Event(), threading.Event()
 
-    def slow_warm_up(policy):
+    def slow_warm_up(policy, threads=1, parallel="root"):
         started.set()
         release.wait(30)
 

@@ -120,18 +120,18 @@ def run(args) -> int:
     if not args.no_warm_up:
         print("foogo gtp: loading kernels in the background (compiled once after an install: about 20 s); "
               "commands are answered meanwhile, genmove and analysis wait for them", file=sys.stderr, flush=True)
-        engine.kernels_ready = start_warm_up(args.policy)
+        engine.kernels_ready = start_warm_up(args.policy, args.threads, args.parallel or "root")
     return serve(engine, sys.stdin, sys.stdout)
 
 
-def start_warm_up(policy: str = "light") -> threading.Event:
+def start_warm_up(policy: str = "light", threads: int = 1, parallel: str = "root") -> threading.Event:
     """warm_up in a background thread; the Event is set when it has finished (or failed, logged), so
     that the protocol answers at once while the kernels compile and only the search waits."""
     done = threading.Event()
 
     def work() -> None:
         try:
-            warm_up(policy)
+            warm_up(policy, threads, parallel)
         except Exception:  # the search will compile on demand, or fail, where it is used
             print(f"foogo gtp: warm-up failed:\n{traceback.format_exc()}", file=sys.stderr, flush=True)
         finally:
@@ -141,9 +141,11 @@ def start_warm_up(policy: str = "light") -> threading.Event:
     return done
 
 
-def warm_up(policy: str = "light") -> None:
+def warm_up(policy: str = "light", threads: int = 1, parallel: str = "root") -> None:
     """Compile (or load from numba's cache) every kernel a game uses, the board's first (about 4 s on a
-    fresh install, so that play and friends wait little), then the search's (about 16 s more).
+    fresh install, so that play and friends wait little), then the search's (about 16 s more): those
+    of a search with this many threads and this parallelism (SearchConfig.parallel), whose trees are
+    grown by another kernel when several threads share one.
 
     Otherwise the first genmove would pay for compilation inside its time budget, enough to lose
     on time under byo-yomi. With a warm cache this takes about a second."""
@@ -162,7 +164,8 @@ def warm_up(policy: str = "light") -> None:
     # two searches in a row, as in a game: the second reuses the first one's tree, which compacts it
     # (tree.prune, also what a full tree's collection runs); without it, the first reuse after an
     # install compiled prune inside its move
-    search = Search(SearchConfig(playouts=64, policy=policy, resign_threshold=None))
+    search = Search(SearchConfig(playouts=64, policy=policy, resign_threshold=None, threads=min(threads, 2),
+                                 parallel=parallel))
     for _ in range(2):
         result = search.genmove(game.board, game.to_move, 0.5, game.legal_moves(game.to_move))
         game.play(game.to_move, result.vertex)
