@@ -218,6 +218,14 @@ def screen_max(typingctx, a, b):
     return types.float32(types.float32, types.float32), codegen
 
 
+def _element_pointer(context, builder, array_type, array_value, index):
+    """A pointer to array[index] of a 1-d array, with neither wrap nor bounds check (the caller's index
+    is in range, as a kernel's indices are)."""
+    array = context.make_array(array_type)(context, builder, array_value)
+    return cgutils.get_item_pointer(context, builder, array_type, array, [index], wraparound=False,
+                                    boundscheck=False)
+
+
 PREFETCH_L2 = 2  # llvm.prefetch's locality: 3 is L1 (and all levels), 2 is L2 outward, 0 no reuse
 PREFETCH_DATA = 1  # llvm.prefetch's cache type: 1 data, 0 instructions
 
@@ -231,11 +239,7 @@ def prefetch(typingctx, a, i):
         return None
 
     def codegen(context, builder, signature, args):
-        array_type = signature.args[0]
-        array = context.make_array(array_type)(context, builder, args[0])
-        # an address past the end would not fault, so no bounds check
-        where = cgutils.get_item_pointer(context, builder, array_type, array, [args[1]], wraparound=False,
-                                         boundscheck=False)
+        where = _element_pointer(context, builder, signature.args[0], args[0], args[1])  # past the end: no fault
         i8p = ir.IntType(8).as_pointer()
         i32 = ir.IntType(32)
         fn = builder.module.declare_intrinsic("llvm.prefetch.p0",
@@ -257,14 +261,6 @@ def rdtsc(typingctx):
         return builder.call(counter, [])
 
     return types.int64(), codegen
-
-
-def _element_pointer(context, builder, array_type, array_value, index):
-    """A pointer to array[index] of a 1-d array, with neither wrap nor bounds check (the caller's index
-    is in range, as a kernel's indices are)."""
-    array = context.make_array(array_type)(context, builder, array_value)
-    return cgutils.get_item_pointer(context, builder, array_type, array, [index], wraparound=False,
-                                    boundscheck=False)
 
 
 _ATOMIC_TYPES = (types.int32, types.int64, types.float32, types.float64)
