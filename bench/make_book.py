@@ -13,7 +13,7 @@ their mean win rate and visit share. One seed is not enough: a search concentrat
 move early and keeps them there, so two seeds of 1,000,000 playouts answered black's F6 with E5 (97%
 of the visits) and with D4 (67%). The same commit, count and seeds give the same book. Searches run
 --jobs at a time in worker processes (one per core). Prints each position's answer and writes the
-book; the README gives the command and what the book is worth.
+book; bench/RESULTS.md ("The opening book") gives the command and what the book is worth.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The README's throughput table: playouts/s, ns per move and moves per playout by size and threads.
+"""The throughput table of bench/RESULTS.md: playouts/s, ns per move and moves per playout by size and threads.
 
     python bench/throughput.py [--sizes 9,13,19] [--threads 1,2] [--repeats 5] [--min-seconds 2]
                                [--policy light]

@@ -3,7 +3,7 @@
 What it is: a small table from positions to moves, made by `bench/make_book.py` with searches
 of about a hundred times a game's playouts (1,000,000 a position on 9x9, three seeds, the move
 most of them chose), and read by `foogo gtp --book` before it searches (off by default: it
-measured level against Pachi, see the README). A
+measured level against Pachi, see bench/RESULTS.md). A
 search of 11,000 to 33,000 playouts from the empty 9x9 board opens next to the centre; one of
 1,000,000 opens on it (E5). The book keeps those slower answers for the positions every game
 starts from.

@@ -24,7 +24,7 @@ nothing; every candidate is also checked against playable(c) minus ko.
                 whose atari the opponent may have left unanswered): 72.8% of 200 games
                 and 74.0% of 100 against Pachi at =2500 where the last move alone won
                 68.5% and 66.0%, but level at the full budget: 57.0% of 200 against
-                59.2% (README, "Playout knowledge"). It costs nothing, so it stays.
+                59.2% (bench/RESULTS.md, "Playout knowledge"). It costs nothing, so it stays.
   (b) atari     an own string in atari next to the last move: capture an adjacent
                 attacker in atari, or extend on the last liberty when that leaves
                 the string >= 2 liberties or captures; one of these at random

@@ -93,9 +93,9 @@ class SearchConfig:
     prior: float = 10.0  # weight of the prior in virtual visits
     playout_patterns: str = "mogo"  # the heavy policy's 3x3 shapes: "mogo" (policy.PATTERNS, MoGo's hane, cut
     # and edge shapes) or "learned" (the shapes whose learned gamma is high: features.learned_pattern_table;
-    # 23% slower playouts, and 38% against Pachi where mogo's gave 53.8%: README)
+    # 23% slower playouts, and 38% against Pachi where mogo's gave 53.8%: bench/RESULTS.md)
     knowledge: str = "learned"  # the prior: "learned" (the gammas of features.py, fitted to games by
-    # bench/learn_gammas.py: 53.8% of 200 games against Pachi where "rules" won 20.5%, README) or
+    # bench/learn_gammas.py: 53.8% of 200 games against Pachi where "rules" won 20.5%, bench/RESULTS.md) or
     # "rules" (captures, escapes, shapes: tree.prior)
     replies: bool = False  # last good replies in the playouts (Drake's LGRF-1: tree.learn_replies)
     share_root: bool = True  # with threads, each tree's root sees every tree's statistics (shared_root.py):
