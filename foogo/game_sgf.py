@@ -1,0 +1,164 @@
+"""A game as SGF: writing it (FF[4]) and reading an SGF file's main line back, within limits.
+
+What it is: `SgfRecord`, the part of `Game` (game.py) that writes `to_sgf` and reads `load_sgf`
+(a path: regular files only, at most SGF_MAX_BYTES) and `load_sgf_bytes`, with sgfmill doing
+the parsing. A file that cannot be read, is over a limit, or cannot be parsed or replayed
+raises `SgfError` and leaves the game unchanged: the main line is replayed into a new game,
+which replaces this one only when every move was legal. What it is not: a full SGF editor
+(variations are ignored, the main line is read).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from typing import TYPE_CHECKING
+
+from sgfmill import sgf
+
+from .board import Board
+from .geometry import BLACK, EMPTY, PASS, WHITE, Geometry
+
+SGF_RULES = {"chinese": "Chinese", "tromp-taylor": "Tromp-Taylor"}
+SGF_MAX_BYTES = 1024 * 1024  # load_sgf's default limits (foogo gtp --sgf-max-bytes, --sgf-max-moves)
+SGF_MAX_MOVES = 10_000
+
+
+class SgfError(ValueError):
+    """An SGF file that cannot be read, parsed or replayed; the game is left unchanged."""
+
+
+class SgfRecord:
+    """Game's SGF reading and writing (a base of Game: it reads the game's fields and replays moves)."""
+
+    if TYPE_CHECKING:  # what it uses of Game
+        board: Board
+        base: Board
+        komi: float
+        rules: str
+        handicap: int
+        history: list[tuple[int, int]]
+
+        def __init__(self, size: int = 9, komi: float = 7.0, rules: str = "chinese") -> None: ...
+        @property
+        def size(self) -> int: ...
+        @property
+        def geometry(self) -> Geometry: ...
+        def play(self, color, vertex): ...
+        def setup(self, black=(), white=(), to_move=None) -> None: ...
+
+    def to_sgf(self) -> str:
+        """The game as SGF text (FF[4]): size, komi, rules, handicap, setup stones and every move."""
+        g = self.geometry
+        game = sgf.Sgf_game(self.size)
+        root = game.get_root()
+        root.set("KM", self.komi)
+        root.set("RU", SGF_RULES[self.rules])
+        root.set("AP", ("foogo", _version()))
+        if self.handicap:
+            root.set("HA", self.handicap)
+        black = [g.row_col(int(p)) for p in g.points if self.base.color_at(int(p)) == BLACK]
+        white = [g.row_col(int(p)) for p in g.points if self.base.color_at(int(p)) == WHITE]
+        if black or white:
+            root.set_setup_stones(black, white)
+            root.set("PL", "b" if self.base.to_move == BLACK else "w")
+        node = root
+        for color, p in self.history:  # new_child on the last node: extend_main_sequence walks the line
+            node = node.new_child()
+            node.set_move("b" if color == BLACK else "w", None if p == PASS else g.row_col(p))
+        text = game.serialise().decode("utf-8")
+        return "\n".join(line for line in text.splitlines() if line.strip())
+
+    def load_sgf(self, path: str, move_number: int | None = None, max_bytes: int = SGF_MAX_BYTES,
+                 max_moves: int = SGF_MAX_MOVES) -> None:
+        """Replace this game by the main line of an SGF file, stopping before move `move_number`
+        (1-based; None: all moves). Keeps the rules; takes size and komi from the file.
+        Reads regular files only (never waits on a pipe or a device), of at most max_bytes, with
+        at most max_moves nodes in the main line; nothing is read before the file is checked.
+        SgfError, with the game unchanged, for a file that cannot be read, is over a limit (the
+        message names it), or cannot be parsed or replayed."""
+        try:
+            # O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then tells what it is
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        except OSError as error:
+            raise SgfError(f"cannot read {path}: {error.strerror or error}") from None
+        try:
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode):
+                raise SgfError(f"cannot read {path}: not a regular file")
+            if info.st_size > max_bytes:
+                raise SgfError(f"{path} is {info.st_size} bytes, over the SGF size limit of {max_bytes}")
+            with os.fdopen(fd, "rb", closefd=False) as f:
+                data = f.read(max_bytes + 1)
+        except OSError as error:
+            raise SgfError(f"cannot read {path}: {error.strerror or error}") from None
+        finally:
+            os.close(fd)
+        if len(data) > max_bytes:  # it grew since fstat
+            raise SgfError(f"{path} is over the SGF size limit of {max_bytes} bytes")
+        self.load_sgf_bytes(data, move_number, max_moves)
+
+    def load_sgf_bytes(self, data: bytes, move_number: int | None = None, max_moves: int = SGF_MAX_MOVES) -> None:
+        """As load_sgf, from the file's bytes (the size limit is the caller's)."""
+        if move_number is not None and move_number < 1:
+            raise SgfError(f"move number must be 1 or more, got {move_number}")
+        try:
+            game = sgf.Sgf_game.from_bytes(data)
+            size = game.get_size()
+            komi = game.get_komi()
+            nodes = game.get_main_sequence()
+        except ValueError as error:
+            raise SgfError(f"corrupt SGF: {error}") from None
+        if len(nodes) - 1 > max_moves:
+            raise SgfError(f"the main line has {len(nodes) - 1} nodes after the root, over the SGF move "
+                           f"limit of {max_moves}")
+        try:
+            new = type(self)(size, komi, self.rules)
+        except ValueError as error:
+            raise SgfError(f"unsupported SGF: {error}") from None
+        root = nodes[0]
+        try:
+            if root.has_property("HA"):
+                new.handicap = max(0, int(root.get("HA")))
+        except ValueError:
+            pass
+        played = 0
+        g = new.geometry
+        for number, node in enumerate(nodes):
+            try:
+                black, white, empty = node.get_setup_stones()
+                color, move = node.get_move()
+                to_play = node.get("PL") if node.has_property("PL") else None
+            except ValueError as error:
+                raise SgfError(f"corrupt SGF node {number}: {error}") from None
+            if black or white or empty or to_play:
+                stones = {int(p): new.board.color_at(int(p)) for p in g.points}
+                for rc_set, c in ((black, BLACK), (white, WHITE), (empty, EMPTY)):
+                    for row, col in rc_set:
+                        stones[g.point(row, col)] = c
+                try:
+                    new.setup([p for p, c in stones.items() if c == BLACK],
+                              [p for p, c in stones.items() if c == WHITE],
+                              to_move=to_play)
+                except ValueError as error:
+                    raise SgfError(f"bad setup in SGF node {number}: {error}") from None
+            if color is None:
+                continue
+            if move_number is not None and played + 1 >= move_number:
+                break
+            vertex = PASS if move is None else g.point(*move)
+            try:
+                new.play(color, vertex)
+            except ValueError as error:
+                raise SgfError(f"SGF move {played + 1} ({color.upper()} "
+                               f"{g.name(vertex)}) is illegal: {error}") from None
+            played += 1
+        self.__dict__.update(new.__dict__)
+
+
+def _version() -> str:
+    try:
+        from importlib.metadata import version
+        return version("foogo")
+    except Exception:  # not installed: running from the source tree
+        return "0.1.0"
