@@ -35,8 +35,8 @@ from foogo import board_kernels as bk
 from foogo import features as fe
 from foogo import tree as tk
 from foogo.bits import ONE, trailing_zeros
-from foogo.features import GAMMAS
 from foogo.game import Game
+from foogo.gamma_table import GAMMAS
 from foogo.policy import PATTERN_TABLE
 from foogo.search import Search, SearchConfig
 

@@ -48,6 +48,7 @@ from sgfmill import sgf
 
 from foogo import BLACK, WHITE
 from foogo import features as fe
+from foogo import gamma_table as gt
 from foogo.board import Board, IllegalMove
 
 
@@ -119,7 +120,7 @@ def class_index(classes: np.ndarray, codes: np.ndarray) -> np.ndarray:
 
 def spatial_levels(raw: np.ndarray) -> list[np.ndarray]:
     """The canonical level-1 and level-2 keys (features.spatial_keys) of each row's spatial code."""
-    return [fe.spatial_keys(raw[:, SPATIAL], level) for level in (1, 2)]
+    return [gt.spatial_keys(raw[:, SPATIAL], level) for level in (1, 2)]
 
 
 def frequent_spatial(raw: np.ndarray) -> np.ndarray:
@@ -216,7 +217,7 @@ def pattern_diagram(code: int) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("dirs", nargs="+", type=Path, help="directories of SGF games (searched recursively)")
-    parser.add_argument("--out", type=Path, default=Path(fe.DATA_PATH))
+    parser.add_argument("--out", type=Path, default=Path(gt.DATA_PATH))
     parser.add_argument("--iterations", type=int, default=40)
     parser.add_argument("--held-out", type=float, default=0.1, help="share of the games held out (0..0.5)")
     parser.add_argument("--test", nargs="+", type=Path, default=[],
@@ -244,7 +245,7 @@ def main() -> int:
     if not train:
         print("no usable positions", file=sys.stderr)
         return 1
-    class_of = fe.pattern_classes()
+    class_of = gt.pattern_classes()
     data = Data(train, class_of)
     classes = np.unique(data.raw[:, 0])
     spatial = frequent_spatial(data.raw)

@@ -29,14 +29,16 @@ by Minorization-Maximization to games (bench/learn_gammas.py makes them) and
 shipped as foogo/data/gammas.npz: one float32 table, TABLE_SIZE long, the
 pattern group indexed by raw code (each code holding its class's gamma) and each
 other group at its OFFSET; and the spatial patterns seen often enough in the
-games, as canonical keys and gammas. At import they become GAMMAS, the prior
-table the kernels read (`prior_table`): the group table, then a hash table of
-every rotation and reflection of each spatial pattern.
+games, as canonical keys and gammas. At import gamma_table.py makes them
+GAMMAS, the prior table the kernels read (`gamma_table.prior_table`): the group
+table, then a hash table of every rotation and reflection of each spatial
+pattern, whose layout this module owns (`spatial_gamma` reads it,
+`insert_spatial` fills it).
 
 The candidates are the moves the tree gives an edge (`may_consider`): empty
 points the playout rule and the board's rules allow, pass aside. The heavy
 playouts may also take their 3x3 shapes from the gammas
-(`learned_pattern_table`, SearchConfig.playout_patterns).
+(`gamma_table.learned_pattern_table`, SearchConfig.playout_patterns).
 
 What it is not: a playout policy (playouts never read the gammas), nor patterns
 beyond the 5x5 square or liberties beyond atari (liberty counts after the move
@@ -49,9 +51,6 @@ middle game 16 us instead of 10, more than the tree could spare.
 """
 
 from __future__ import annotations
-
-import os
-import warnings
 
 import numpy as np
 
@@ -73,7 +72,6 @@ FAR_DISTANCE = 10  # LAST and LAST2 tell distances 2..FAR_DISTANCE apart
 EMPTY_SQUARE = 5  # LINE + EMPTY_SQUARE: no stone in the 5x5 square around the move
 TWO = np.uint64(2)
 
-DATA_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "gammas.npz")
 
 
 # ---------------------------------------------------------------- the candidates
@@ -448,18 +446,6 @@ def candidate_gammas(s, z, zob, ls, lz, c, moves, n, gammas, out):
         p = np.int64(moves[i])
         out[i] = move_gamma(s, z, zob, ls, lz, p, c, gammas, stones_near(s, z, bk.row_col(s, p)[0]))
 
-
-def move_gammas(board, color, moves, gammas=None) -> np.ndarray:
-    """The learned prior's gamma (move_gamma) of `color` at each of `moves` (padded points, as candidates
-    gives them), float64, with prior table `gammas` (default GAMMAS)."""
-    s, z = board._state()
-    moves = np.asarray(moves, dtype=np.int32)
-    out = np.zeros(len(moves))
-    candidate_gammas(s, z, board.geometry.zobrist, s.copy(), z.copy(), int(color), moves, len(moves),
-                     GAMMAS if gammas is None else gammas, out)
-    return out
-
-
 @kernel
 def candidate_spatial(s, c, moves, n, out):
     """out[i] = the SPATIAL code of c at moves[i], for i < n."""
@@ -477,7 +463,7 @@ def spatial_codes(board, color, moves) -> np.ndarray:
 
 
 @kernel
-def _insert(table, keys, values):
+def insert_spatial(table, keys, values):
     """Put each (key, value) into the spatial part of prior table `table` (linear probing)."""
     for j in range(keys.shape[0]):
         key = keys[j]
@@ -486,123 +472,3 @@ def _insert(table, keys, values):
             i = (i + 1) & (SPATIAL_SLOTS - 1)
         table[TABLE_SIZE + 2 * i] = key
         table[TABLE_SIZE + 2 * i + 1] = values[j]
-
-
-# ---------------------------------------------------------------- pattern classes (Python side)
-
-# (row, col) offsets from the centre of code fields 0..7 (pattern_code: NW N NE W E SW S SE, north up)
-_CELL_OFFSETS = ((1, -1), (1, 0), (1, 1), (0, -1), (0, 1), (-1, -1), (-1, 0), (-1, 1))
-_TRANSFORMS = (lambda r, c: (r, c), lambda r, c: (r, -c), lambda r, c: (-r, c), lambda r, c: (-r, -c),
-               lambda r, c: (c, r), lambda r, c: (c, -r), lambda r, c: (-c, r), lambda r, c: (-c, -r))
-
-
-def _turn_fields(codes: np.ndarray, out: np.ndarray, offsets, base: int) -> None:
-    """Or into out[t] the 2-bit fields of codes from bit `base` on, one per (row, col) offset, moved to
-    where transform t takes their offsets."""
-    for t, transform in enumerate(_TRANSFORMS):
-        for i, (r, c) in enumerate(offsets):
-            j = offsets.index(transform(r, c))
-            out[t] |= ((codes >> (base + 2 * i)) & 3) << (base + 2 * j)
-
-
-def symmetric_codes(codes: np.ndarray) -> np.ndarray:
-    """int64[8, len(codes)]: each 3x3 code under the 8 rotations and reflections (identity first)."""
-    codes = np.asarray(codes, dtype=np.int64)
-    out = np.zeros((8, codes.size), dtype=np.int64)
-    _turn_fields(codes, out, _CELL_OFFSETS, 0)
-    return out
-
-
-def symmetric_spatial(codes: np.ndarray) -> np.ndarray:
-    """int64[8, len(codes)]: each SPATIAL code (or key: the level bits pass through) under the 8
-    rotations and reflections, identity first."""
-    codes = np.asarray(codes, dtype=np.int64)
-    out = np.zeros((8, codes.size), dtype=np.int64)
-    out[:] = codes & ~np.int64((1 << LEVEL_BITS[1]) - 1)  # the level tag, if any
-    _turn_fields(codes, out, _CELL_OFFSETS, 0)
-    _turn_fields(codes, out, RING, 16)
-    return out
-
-
-def spatial_keys(codes: np.ndarray, level: int) -> np.ndarray:
-    """The canonical keys of SPATIAL codes at level 1 or 2: the level's bits of the smallest of the
-    8 symmetric images, tagged with the level (the form the table and the learning script use)."""
-    mask = np.int64(LEVEL_MASKS[level - 1])
-    key = symmetric_spatial(np.asarray(codes, dtype=np.int64) & mask).min(axis=0)
-    return key | np.int64(level << LEVEL_SHIFT)
-
-
-def pattern_classes() -> np.ndarray:
-    """int64[65536]: each 3x3 code's class, the smallest code among its 8 symmetric images."""
-    return symmetric_codes(np.arange(1 << 16)).min(axis=0)
-
-
-# ---------------------------------------------------------------- the shipped table
-
-def load_gammas(path: str = DATA_PATH) -> np.ndarray:
-    """The gamma table (float32[TABLE_SIZE]) from an npz written by bench/learn_gammas.py; all ones
-    (every candidate alike), with a warning, when the file is missing."""
-    if not os.path.exists(path):
-        warnings.warn(f"foogo: no learned gammas at {path}; the learned prior rates every move alike",
-                      stacklevel=2)
-        return np.ones(TABLE_SIZE, dtype=np.float32)
-    with np.load(path, allow_pickle=False) as data:
-        table = np.asarray(data["table"], dtype=np.float32)
-    if table.shape != (TABLE_SIZE,) or not np.all(np.isfinite(table)) or np.any(table <= 0):
-        raise ValueError(f"{path}: not a gamma table of {TABLE_SIZE} positive numbers")
-    return table
-
-
-def load_spatial(path: str = DATA_PATH) -> tuple[np.ndarray, np.ndarray]:
-    """(canonical keys int64, gammas float64) of the spatial patterns in an npz written by
-    bench/learn_gammas.py; empty when it has none."""
-    if not os.path.exists(path):
-        return np.zeros(0, dtype=np.int64), np.zeros(0)
-    with np.load(path, allow_pickle=False) as data:
-        if "spatial_keys" not in data:
-            return np.zeros(0, dtype=np.int64), np.zeros(0)
-        keys = np.asarray(data["spatial_keys"], dtype=np.int64)
-        gammas = np.asarray(data["spatial_gammas"], dtype=np.float64)
-    levels = keys >> LEVEL_SHIFT
-    if (keys.shape != gammas.shape or keys.size * 8 > SPATIAL_SLOTS * SPATIAL_MAX_LOAD
-            or not np.all(np.isfinite(gammas)) or np.any(gammas <= 0) or not np.all((levels == 1) | (levels == 2))):
-        raise ValueError(f"{path}: not a spatial pattern table")
-    return keys, gammas
-
-
-def prior_table(table: np.ndarray, keys: np.ndarray, gammas: np.ndarray) -> np.ndarray:
-    """The prior table the kernels read (float64): the group gammas (load_gammas' table), then, if
-    there are spatial patterns, SPATIAL_SLOTS slots of (key, gamma), every symmetric image of each
-    canonical key (spatial_keys) entered. Keys are below 2**51, so float64 holds them exactly."""
-    if keys.size == 0:
-        return table.astype(np.float64)
-    out = np.zeros(TABLE_SIZE + 2 * SPATIAL_SLOTS)
-    out[:TABLE_SIZE] = table
-    images = symmetric_spatial(keys)
-    flat = images.ravel()
-    values = np.broadcast_to(gammas, images.shape).ravel()
-    flat, first = np.unique(flat, return_index=True)  # a symmetric pattern is its own image
-    if flat.size > SPATIAL_MAX_LOAD * SPATIAL_SLOTS or np.any(flat <= 0) or np.any(flat >= 1 << 51):
-        raise ValueError(f"{flat.size} spatial patterns (keys in 1..2**51) do not fit {SPATIAL_SLOTS} slots")
-    _insert(out, flat.astype(np.float64), values[first])
-    return out
-
-
-GROUP_GAMMAS = load_gammas()
-GAMMAS = prior_table(GROUP_GAMMAS, *load_spatial())  # what the tree's learned prior reads
-
-PLAYOUT_PATTERN_GAMMA = 8.0  # a 3x3 shape whose learned gamma reaches this is a playout pattern: on Pachi's
-# games as many candidates match as match MoGo's patterns (12%), and more of the moves played (75% vs 67%)
-
-
-def learned_pattern_table(gammas: np.ndarray = GROUP_GAMMAS, threshold: float = PLAYOUT_PATTERN_GAMMA) -> np.ndarray:
-    """A pattern table for the heavy policy (policy.PATTERN_TABLE's format: uint8[65536], bit colour - 1
-    set where that colour playing the centre matches) made from the learned 3x3 gammas: a shape matches
-    when its gamma, seen from the mover, reaches `threshold`."""
-    pattern = np.asarray(gammas[:1 << 16])
-    black = pattern >= threshold  # indexed by code: black to play sees it as it is
-    white = black[swap_colours.py_func(np.arange(1 << 16, dtype=np.int64))]  # white sees it swapped
-    return black.astype(np.uint8) | (white.astype(np.uint8) << 1)
-
-
-LEARNED_PATTERN_TABLE = learned_pattern_table()

@@ -43,7 +43,7 @@ import numpy as np
 
 from . import board_kernels as bk
 from . import tree as tk
-from .features import LEARNED_PATTERN_TABLE
+from .gamma_table import LEARNED_PATTERN_TABLE
 from .geometry import BLACK, PASS, RESIGN, WHITE, geometry, parse_color
 from .numbers import check_komi
 from .playout import move_cap, policy_kind
@@ -92,7 +92,7 @@ class SearchConfig:
     # equal time (bench/results/expand-8-vs-2-9x9-1s.txt) and halves the tree's work per iteration
     prior: float = 10.0  # weight of the prior in virtual visits
     playout_patterns: str = "mogo"  # the heavy policy's 3x3 shapes: "mogo" (policy.PATTERNS, MoGo's hane, cut
-    # and edge shapes) or "learned" (the shapes whose learned gamma is high: features.learned_pattern_table;
+    # and edge shapes) or "learned" (the shapes whose learned gamma is high: gamma_table.learned_pattern_table;
     # 23% slower playouts, and 38% against Pachi where mogo's gave 53.8%: bench/RESULTS.md)
     knowledge: str = "learned"  # the prior: "learned" (the gammas of features.py, fitted to games by
     # bench/learn_gammas.py: 53.8% of 200 games against Pachi where "rules" won 20.5%, bench/RESULTS.md) or

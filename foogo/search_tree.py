@@ -21,7 +21,7 @@ import numpy as np
 
 from . import board_kernels as bk
 from . import tree as tk
-from .features import GAMMAS
+from .gamma_table import GAMMAS
 from .geometry import PASS
 from .playout import NO_REPLIES, custom_policy_function, move_cap
 from .policy import PATTERN_TABLE

@@ -141,7 +141,7 @@ def expand(ni, nh, ei, ef, ek, meta, s, z, zob, ls, lz, c, moves, nmoves, params
     """Create a node for position (s, z) with c to move; its enabled edges are `moves[:nmoves]` (no PASS
     among them) if nmoves >= 0, else c's playable points minus ko and suicides, and pass.
     table is the pattern table for the heavy policy's priors (policy.PATTERN_TABLE), gammas the
-    learned prior's (features.GAMMAS); zob the board's Zobrist keys and (ls, lz) scratch shaped like
+    learned prior's (gamma_table.GAMMAS); zob the board's Zobrist keys and (ls, lz) scratch shaped like
     (s, z), for the ladder reader. Returns the node, or -1 (and the full flag set) if the tree has no room.
     The node is the caller's to publish: no other thread reaches it before an edge's CHILD names it."""
     P = s[bk.M_P]
@@ -443,7 +443,7 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, 
             owners, ownership, scores, rng, params, table, gammas, replies, count, chooser, full, shared):
     """Run `count` search iterations from the root position (root_s, root_z) on the tree, playing
     out with the policy params[P_POLICY] (table: policy.PATTERN_TABLE) and growing nodes with the prior
-    params[P_KNOWLEDGE] (gammas: features.GAMMAS). With a replies table (int32[2, P], -1 for none;
+    params[P_KNOWLEDGE] (gammas: gamma_table.GAMMAS). With a replies table (int32[2, P], -1 for none;
     playout.NO_REPLIES's shape for none) the playouts play last good replies, which each iteration
     updates (learn_replies).
 

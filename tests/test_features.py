@@ -9,6 +9,7 @@ import pytest
 from foogo import BLACK, WHITE, Board, board_from_ascii
 from foogo import board_kernels as bk
 from foogo import features as fe
+from foogo import gamma_table as gt
 from foogo import policy as pol
 from foogo import tree as tk
 from foogo.game import Game
@@ -164,9 +165,9 @@ def test_the_mover_code_is_the_same_shape_for_either_colour():
 
 
 def test_pattern_classes_fold_the_eight_symmetries():
-    classes = fe.pattern_classes()
+    classes = gt.pattern_classes()
     codes = np.random.default_rng(1).integers(0, 1 << 16, 500)
-    images = fe.symmetric_codes(codes)
+    images = gt.symmetric_codes(codes)
     assert (images[0] == codes).all()
     for t in range(8):
         assert (classes[images[t]] == classes[codes]).all()
@@ -194,7 +195,7 @@ def test_candidates_are_the_tree_edges():
     params[tk.P_KNOWLEDGE] = tk.LEARNED
     for color in (BLACK, WHITE):
         node = tk.expand(ni, nh, ei, ef, ek, meta, s2, z2, board.geometry.zobrist, s2.copy(), z2.copy(), color,
-                         np.zeros(1, dtype=np.int32), -1, params, PATTERN_TABLE, fe.GAMMAS)
+                         np.zeros(1, dtype=np.int32), -1, params, PATTERN_TABLE, gt.GAMMAS)
         edges = tk.node_moves(ni, ek, node, tk.edge_base_of(board.geometry))
         assert edges[-1] == bk.PASS
         enabled = edges[:-1][edges[:-1] != tk.DISABLED]
@@ -232,7 +233,7 @@ def test_the_learned_prior_follows_the_gammas():
 
 
 def test_learned_priors_leave_real_visits_exact():
-    kinds, (ef, ek, first, count) = learned_root(board_from_ascii(CAPTURES), WHITE, fe.GAMMAS, prior=7.0)
+    kinds, (ef, ek, first, count) = learned_root(board_from_ascii(CAPTURES), WHITE, gt.GAMMAS, prior=7.0)
     ef[tk.N, first:first + count] += 3.0
     ef[tk.W, first:first + count] += 2.0
     rn, rw = tk.real_stats(ef, ek, first, count, 7.0)
@@ -260,18 +261,18 @@ def test_an_unknown_knowledge_is_refused():
 
 
 def test_the_shipped_table_is_there_and_valid(tmp_path):
-    assert Path(fe.DATA_PATH).exists(), "foogo/data/gammas.npz is missing: make it with bench/learn_gammas.py"
-    table = fe.load_gammas()
+    assert Path(gt.DATA_PATH).exists(), "foogo/data/gammas.npz is missing: make it with bench/learn_gammas.py"
+    table = gt.load_gammas()
     assert table.shape == (fe.TABLE_SIZE,) and (table > 0).all()
     bad = tmp_path / "bad.npz"
     np.savez(bad, table=np.ones(10, dtype=np.float32))
     with pytest.raises(ValueError, match="not a gamma table"):
-        fe.load_gammas(str(bad))
+        gt.load_gammas(str(bad))
     np.savez(bad, table=-np.ones(fe.TABLE_SIZE, dtype=np.float32))
     with pytest.raises(ValueError, match="not a gamma table"):
-        fe.load_gammas(str(bad))
+        gt.load_gammas(str(bad))
     with pytest.warns(UserWarning, match="no learned gammas"):
-        assert (fe.load_gammas(str(tmp_path / "missing.npz")) == 1).all()
+        assert (gt.load_gammas(str(tmp_path / "missing.npz")) == 1).all()
 
 
 # ---------------------------------------------------------------- the MM fit (bench/learn_gammas.py)
@@ -368,7 +369,7 @@ def test_the_learning_script_writes_a_table_the_engine_loads(tmp_path, monkeypat
                                      "--held-out", "0.34", "--source", "test"])
     assert learner.main() == 0
     assert "wrote" in capsys.readouterr().out
-    table = fe.load_gammas(str(out))
+    table = gt.load_gammas(str(out))
     assert table.shape == (fe.TABLE_SIZE,) and (table > 0).all() and not (table == 1).all()
     with np.load(out) as data:
         assert str(data["source"]) == "test" and int(data["games"]) == 4
@@ -403,12 +404,12 @@ def test_the_learned_playout_patterns_are_the_shapes_with_a_high_gamma_for_eithe
     b2 = board.geometry.parse("B2")
     white_view = features_of(board, WHITE, "B2")[fe.G_PATTERN]  # B2's shape with white to play, mover-coded
     gammas[white_view] = 20.0
-    table = fe.learned_pattern_table(gammas, threshold=8.0)
+    table = gt.learned_pattern_table(gammas, threshold=8.0)
     raw = int(pol.pattern_code(s, b2))
     assert table[raw] == 2  # white playing B2 matches; black playing it sees another shape
     assert table[white_view] == 1  # the same shape, colours swapped, matches for black
     assert table.sum() == 3  # and nothing else matches
-    shipped = fe.LEARNED_PATTERN_TABLE
+    shipped = gt.LEARNED_PATTERN_TABLE
     swapped = fe.swap_colours.py_func(np.arange(1 << 16))
     assert ((shipped & 1) == ((shipped[swapped] >> 1) & 1)).all()  # white's table is black's, colours swapped
     assert 0 < (shipped & 1).sum() < (1 << 16)
@@ -459,16 +460,16 @@ def test_a_spatial_pattern_is_found_under_every_rotation_and_reflection():
     board = board_from_ascii(SPATIAL)
     d4 = board.geometry.parse("D4")
     code = int(fe.spatial_codes(board, BLACK, [d4])[0])
-    key = fe.spatial_keys(np.array([code]), 2)
-    table = fe.prior_table(np.ones(fe.TABLE_SIZE, dtype=np.float32), key, np.array([5.0]))
-    for image in fe.symmetric_spatial(np.array([code]))[:, 0]:
+    key = gt.spatial_keys(np.array([code]), 2)
+    table = gt.prior_table(np.ones(fe.TABLE_SIZE, dtype=np.float32), key, np.array([5.0]))
+    for image in gt.symmetric_spatial(np.array([code]))[:, 0]:
         assert fe.spatial_gamma.py_func(table, int(image)) == 5.0
     # its 12-point level is not in the table, nor is another 20-point pattern: gamma 1
     assert fe.spatial_gamma.py_func(table, code ^ (1 << 30)) == 1.0
-    level1 = fe.prior_table(np.ones(fe.TABLE_SIZE, dtype=np.float32), fe.spatial_keys(np.array([code]), 1),
+    level1 = gt.prior_table(np.ones(fe.TABLE_SIZE, dtype=np.float32), gt.spatial_keys(np.array([code]), 1),
                             np.array([3.0]))
     assert fe.spatial_gamma.py_func(level1, code ^ (1 << 30)) == 3.0  # the inner 12 points still match
-    assert fe.spatial_gamma.py_func(fe.prior_table(np.ones(fe.TABLE_SIZE, dtype=np.float32),
+    assert fe.spatial_gamma.py_func(gt.prior_table(np.ones(fe.TABLE_SIZE, dtype=np.float32),
                                                    np.zeros(0, dtype=np.int64), np.zeros(0)), code) == 1.0
 
 
@@ -484,21 +485,21 @@ def test_the_engine_rates_each_candidate_as_the_learning_script_does():
             PATTERN_TABLE)
     moves, feats = fe.candidates(board, BLACK)
     raw = np.concatenate([feats.astype(np.int64), fe.spatial_codes(board, BLACK, moves)[:, None]], axis=1)
-    raw[:, 0] = fe.pattern_classes()[raw[:, 0]]
+    raw[:, 0] = gt.pattern_classes()[raw[:, 0]]
     classes = np.unique(raw[:, 0])
     spatial = np.unique(np.concatenate(learner.spatial_levels(raw)))[::3]  # some of them, of both levels
     ids = learner.feature_ids(raw, classes, spatial)
     gamma = np.exp(np.random.default_rng(3).normal(0, 1, ids.max() + 1))
     table = np.ones(fe.TABLE_SIZE, dtype=np.float32)
-    index = learner.class_index(classes, fe.pattern_classes())
+    index = learner.class_index(classes, gt.pattern_classes())
     table[:1 << 16] = np.where(index >= 0, gamma[np.maximum(index, 0)], 1.0)
     offset = len(classes)
     for g in range(1, len(fe.GROUPS)):
         table[fe.OFFSETS[g]:fe.OFFSETS[g] + fe.GROUP_SIZES[g]] = gamma[offset:offset + fe.GROUP_SIZES[g]]
         offset += fe.GROUP_SIZES[g]
-    prior = fe.prior_table(table, spatial, gamma[offset:offset + len(spatial)])
+    prior = gt.prior_table(table, spatial, gamma[offset:offset + len(spatial)])
     expected = learner.team_gammas(ids, gamma.astype(np.float32).astype(np.float64))
-    assert fe.move_gammas(board, BLACK, moves, prior) == pytest.approx(expected, rel=1e-5)
+    assert gt.move_gammas(board, BLACK, moves, prior) == pytest.approx(expected, rel=1e-5)
     assert (ids[:, -1] >= 0).any() and (ids[:, -1] < 0).any()
 
 
@@ -507,12 +508,12 @@ def test_a_damaged_spatial_table_is_refused(tmp_path):
     np.savez(bad, table=np.ones(fe.TABLE_SIZE, dtype=np.float32), spatial_keys=np.array([5], dtype=np.int64),
              spatial_gammas=np.array([2.0]))
     with pytest.raises(ValueError, match="not a spatial pattern table"):
-        fe.load_spatial(str(bad))
-    keys, gammas = fe.load_spatial()
+        gt.load_spatial(str(bad))
+    keys, gammas = gt.load_spatial()
     assert keys.size > 1000 and (gammas > 0).all()
 
 
 def test_a_spatial_table_too_large_for_its_slots_is_refused():
     codes = np.random.default_rng(1).integers(0, 1 << 40, 30000)
     with pytest.raises(ValueError, match="do not fit"):
-        fe.prior_table(np.ones(fe.TABLE_SIZE, dtype=np.float32), fe.spatial_keys(codes, 2), np.ones(30000))
+        gt.prior_table(np.ones(fe.TABLE_SIZE, dtype=np.float32), gt.spatial_keys(codes, 2), np.ones(30000))
