@@ -1,10 +1,11 @@
-"""Compiled UCT-RAVE tree: its growth (expansion, pruning) and the search iteration over it.
+"""Compiled UCT-RAVE tree: the search iteration over it (its growth is tree_grow's).
 
 A whole iteration (descent, expansion, playout, backup, AMAF update) runs in one
 compiled call without touching Python. The arrays and their fields are
 tree_layout's, the choice at a node tree_select's, the knowledge a new node's
-edges start with tree_priors'; this module re-exports the layout's names, so
-`tree.FIRST`, `tree.K_LEARNED` and the like read as before. The AMAF update
+edges start with tree_priors', a node's creation and pruning tree_grow's; this
+module re-exports the layout's names and tree_grow's functions, so `tree.FIRST`,
+`tree.K_LEARNED`, `tree.expand` and the like read as before. The AMAF update
 needs no lookup: the colour that first played each point is a row too
 (iterate's firstc, over the same span as a node's edges), and the update runs
 over whole rows, which LLVM vectorises. These passes are most of the search's
@@ -20,11 +21,10 @@ from __future__ import annotations
 import numpy as np
 
 from . import board_kernels as bk
-from . import features as fe
-from .bits import ONE, trailing_zeros
 from .jit import PROFILE, atomic_add, atomic_cas, inline, kernel, prefetch, rdtsc, uncached_nogil
 from .playout import BROKEN, checked_chooser, play_out_with
 from .policy import choose
+from .tree_grow import disable, expand, prune, real_stats  # noqa: F401 (disable, prune, real_stats: tree API)
 from .tree_layout import *  # noqa: F401,F403 (the layout's names, read as tree.*)
 from .tree_layout import (
     AN,
@@ -39,26 +39,16 @@ from .tree_layout import (
     CHILD,
     COLOR,
     COUNT,
-    CREATED,
     CYCLES,
-    EDGES,
     EXPAND_AT,
     FIRST,
-    FULL,
     GROWING,
-    K_DISABLED,
-    K_PASS,
-    K_PLAIN,
-    KIND_VALUE,
-    KIND_WEIGHT,
-    LOCK,
     NO_CHILD,
     NODES,
     OWNERSHIP_EVERY,
     P_CAP,
     P_EQUIV,
     P_EXPAND,
-    P_KNOWLEDGE,
     P_KOMI,
     P_POLICY,
     P_PRIOR,
@@ -67,7 +57,6 @@ from .tree_layout import (
     PASS,
     PLAYOUT_STONES,
     ROOT,
-    RULES,
     SAMPLES,
     VIRTUAL_LOSS,
     VISITS,
@@ -75,211 +64,9 @@ from .tree_layout import (
     W,
     edge_base,
     edge_move,
-    node_edges,
     prior_visits,
 )
-from .tree_priors import gamma_into, learned_kinds, prior
 from .tree_select import best_edge, credit_and_screen, keep_best, pick, select_edge, select_uct  # noqa: F401 (select_edge: tree API)
-
-# ---------------------------------------------------------------- expansion
-
-@inline
-def _set_edge(ei, ef, ek, e, kind, n0):
-    """Edge e enabled, of this prior kind, with no child."""
-    ei[CHILD, e] = -1
-    n, w = prior_visits(kind, n0)
-    ef[N, e] = n
-    ef[W, e] = w
-    ef[AN, e] = 0.0
-    ef[AW, e] = 0.0
-    ek[e] = kind
-
-
-@inline
-def _mark_disabled(ei, ef, ek, e):
-    """Edge e disabled: of kind K_DISABLED and valued -1 (see disable); its child left as it is."""
-    ef[N, e] = 1e30
-    ef[W, e] = -1e30
-    ef[AN, e] = 0.0
-    ef[AW, e] = 0.0
-    ek[e] = K_DISABLED
-
-
-@inline
-def _disable_edges(ei, ef, ek, first, last):
-    """Edges first .. last - 1 disabled, with no child."""
-    for e in range(first, last):
-        _mark_disabled(ei, ef, ek, e)
-        ei[CHILD, e] = -1
-
-
-@inline
-def _allocate(ni, ei, meta, count, shared):
-    """Room for a node of `count` edges: (its node, its first edge), or (-1, -1) with the full flag set
-    if the tree has none. In a shared tree (tree parallelism) under meta's LOCK, a spin lock: nodes
-    are made once in every few iterations and this holds it for a few loads and stores."""
-    if shared:
-        while atomic_cas(meta, LOCK, 0, 1) != 0:
-            pass
-    node = np.int64(-1)
-    first = np.int64(-1)
-    if meta[NODES] >= ni.shape[0] or meta[EDGES] + count > ei.shape[1]:
-        meta[FULL] = 1
-    else:
-        node = meta[NODES]
-        meta[NODES] = node + 1
-        meta[CREATED] += 1
-        first = meta[EDGES]
-        meta[EDGES] = first + count
-    if shared:
-        atomic_cas(meta, LOCK, 1, 0)
-    return node, first
-
-
-@kernel
-def expand(ni, nh, ei, ef, ek, meta, s, z, zob, ls, lz, c, moves, nmoves, params, table, gammas):
-    """Create a node for position (s, z) with c to move; its enabled edges are `moves[:nmoves]` (no PASS
-    among them) if nmoves >= 0, else c's playable points minus ko and suicides, and pass.
-    table is the pattern table for the heavy policy's priors (policy.PATTERN_TABLE), gammas the
-    learned prior's (gamma_table.GAMMAS); zob the board's Zobrist keys and (ls, lz) scratch shaped like
-    (s, z), for the ladder reader. Returns the node, or -1 (and the full flag set) if the tree has no room.
-    The node is the caller's to publish: no other thread reaches it before an edge's CHILD names it."""
-    P = s[bk.M_P]
-    count = node_edges(s)
-    node, first = _allocate(ni, ei, meta, count, params[P_SHARED] > 0)
-    if node < 0:
-        return -1
-    n0 = params[P_PRIOR]
-    ni[node, FIRST] = first
-    ni[node, COUNT] = count
-    ni[node, VISITS] = 0
-    ni[node, COLOR] = c
-    ni[node, BEST] = -1
-    nh[node] = z[0]
-    last = s[bk.M_LAST]
-    rules = params[P_KNOWLEDGE] == RULES
-    at = first - edge_base(s)  # point p's edge is at + p
-    _disable_edges(ei, ef, ek, first, first + count - 1)
-    # the learned prior's gammas go into AW as each candidate is found, in point order (row by row:
-    # stones_near is read once a row), and become kinds once their sum is known (learned_kinds)
-    total = 0.0
-    row = np.int64(-1)
-    near = np.uint64(0)
-    lrow, lcol = fe.place_of(s, np.int64(s[bk.M_LAST]))
-    l2row, l2col = fe.place_of(s, np.int64(s[bk.M_LAST2]))
-    if nmoves >= 0:
-        for i in range(nmoves):
-            p = np.int64(moves[i])
-            kind = prior(s, z, p, c, last, params, table) if rules else K_PLAIN
-            _set_edge(ei, ef, ek, at + p, kind, n0)
-            if not rules:
-                g, row, near = gamma_into(s, z, zob, ls, lz, c, ef, at + p, p, row, near, gammas,
-                                           lrow, lcol, l2row, l2col)
-                total += g
-    else:
-        nw = s[bk.M_NW]
-        base = bk.empty_base(nw)
-        for i in range(nw):
-            word = z[base + i]
-            while word:
-                p = i * 64 + np.int64(trailing_zeros(word))
-                word &= word - ONE
-                if fe.may_consider(s, P, p, c):
-                    if rules:
-                        _set_edge(ei, ef, ek, at + p, prior(s, z, p, c, last, params, table), n0)
-                    else:  # enabled (its child is -1, its AN 0 since _disable_edges), rated below
-                        g, row, near = gamma_into(s, z, zob, ls, lz, c, ef, at + p, p, row, near, gammas,
-                                                   lrow, lcol, l2row, l2col)
-                        ek[at + p] = K_PLAIN  # after the rating: its loads of s may reuse may_consider's
-                        total += g
-    if not rules:
-        learned_kinds(ef, ek, first, first + count - 1, n0, total)
-    _set_edge(ei, ef, ek, first + count - 1, K_PASS, n0)
-    return node
-
-
-def disable(ni, ei, ef, ek, node, e) -> None:
-    """Forbid node's edge e (a move the game's rules forbid at this root): disabled and valued
-    -1 (N = 1e30 visits, W = -1e30 wins: below every real value in [0, 1], whatever AMAF credit it
-    gets), which select_edge never picks, and of kind K_DISABLED, which gives it no real visits. The
-    node's best edge is then found again."""
-    _mark_disabled.py_func(ei, ef, ek, e)
-    ni[node, BEST] = -1
-
-
-def real_stats(ef, ek, first: int, count: int, n0: float):
-    """Real (visits, wins) of edges first..first+count-1: N and W less the prior (0 for disabled
-    edges). Exact while visits stay below 2**24 and the prior weight n0 is a whole number."""
-    kinds = ek[first:first + count]
-    n = n0 * KIND_WEIGHT[kinds]
-    rn = ef[N, first:first + count].astype(np.float64) - n
-    rw = ef[W, first:first + count].astype(np.float64) - n * KIND_VALUE[kinds]
-    off = kinds == K_DISABLED
-    rn[off] = 0.0
-    rw[off] = 0.0
-    return rn, rw
-
-
-# ---------------------------------------------------------------- pruning
-
-@kernel
-def prune(ni, nh, ei, ef, ek, meta, root, min_visits, rank):
-    """Keep only the subtree under node `root`, less every other node with fewer than min_visits
-    visits (and what lies below it), moved in place to the front of the arrays (the root becomes
-    node 0), and set meta's node and edge counts and root: what the game left behind, or what the
-    search found not worth keeping, is dropped and its room reused, with no second set of arrays.
-    A dropped node's edge keeps its statistics and may grow the node again. rank: int32 scratch
-    as long as ni.
-
-    In place works because a tree only grows by appending: a node's children have larger indices
-    than the node, and edge blocks lie in the order of their nodes. So the kept nodes, taken in
-    index order, move to indices no larger than their own (their rank among the kept ones), and
-    their edges likewise, and nothing is overwritten before it is read."""
-    n = meta[NODES]
-    for i in range(n):
-        rank[i] = -1
-    rank[root] = 0
-    for i in range(root, n):  # mark: a child comes after its parent, so one forward pass finds all
-        if rank[i] >= 0:
-            first = ni[i, FIRST]
-            for e in range(first, first + ni[i, COUNT]):
-                child = ei[CHILD, e]
-                if child >= 0 and ni[child, VISITS] >= min_visits:
-                    rank[child] = 0
-    kept = 0
-    for i in range(root, n):  # rank the marked nodes in index order
-        if rank[i] >= 0:
-            rank[i] = kept
-            kept += 1
-    edges = 0
-    for i in range(root, n):
-        new = rank[i]
-        if new < 0:
-            continue
-        first = ni[i, FIRST]
-        count = ni[i, COUNT]
-        visits = ni[i, VISITS]
-        color = ni[i, COLOR]
-        best = ni[i, BEST]  # an offset: still right where the edges go
-        h = nh[i]
-        ni[new, FIRST] = edges
-        ni[new, COUNT] = count
-        ni[new, VISITS] = visits
-        ni[new, COLOR] = color
-        ni[new, BEST] = best
-        nh[new] = h
-        for e in range(first, first + count):  # edges <= e: a forward copy is safe
-            child = ei[CHILD, e]
-            ei[CHILD, edges] = rank[child] if child >= 0 else -1  # rank -1: dropped
-            for k in range(4):
-                ef[k, edges] = ef[k, e]
-            ek[edges] = ek[e]
-            edges += 1
-    meta[NODES] = kept
-    meta[EDGES] = edges
-    meta[ROOT] = 0
-    meta[FULL] = 0
-    return kept
 
 
 @kernel
