@@ -779,6 +779,17 @@ def test_genmove_gets_its_budget_from_the_clock():
     assert engine.holder["search"].calls[-1]["time_budget"] == pytest.approx(0.8 * 4 - 0.3)
 
 
+def test_a_clock_of_years_still_ends_each_move_within_the_cap():
+    engine = make_engine(script=["E5", "D4", "C3"])
+    for command in ("time_settings 999999999999 1 1", "time_settings 0 1e300 1", "time_left b 1e300 0"):
+        ok(engine, command)
+        engine.execute("genmove b")
+        assert engine.holder["search"].calls[-1]["time_budget"] == TimeManager.MAX_BUDGET
+    ok(engine, "time_settings 600 30 10")  # an ordinary clock is not capped
+    engine.execute("genmove w")
+    assert engine.holder["search"].calls[-1]["time_budget"] < 60
+
+
 def test_kgs_time_settings_systems():
     engine = make_engine()
     ok(engine, "kgs-time_settings none")

@@ -35,11 +35,13 @@ class TimeManager:
 
     Allocation: in main time (main left - SAFETY) / max(20, empty points / 2) plus the byo-yomi
     share that follows it; in byo-yomi BYO_FRACTION of the period (per stone, for Canadian) minus
-    SAFETY; never below MIN_BUDGET."""
+    SAFETY; never below MIN_BUDGET, nor above MAX_BUDGET (a controller may grant any finite time:
+    a time_settings of years would otherwise hold one genmove for years)."""
 
     SAFETY = 0.3  # seconds kept back for latency and the search's own overhead
     BYO_FRACTION = 0.8
     MIN_BUDGET = 0.05
+    MAX_BUDGET = 3600.0  # an hour: more than any real clock gives one move, and still an end
 
     system: str = "none"
     main_time: float = 0.0
@@ -153,7 +155,10 @@ class TimeManager:
         """Seconds to think about `color`'s next move, or None when there is no time limit."""
         if self.system == "none":
             return None
-        c = self.clocks[parse_color(color)]
+        return min(self.MAX_BUDGET, self._share(self.clocks[parse_color(color)], empty_points))
+
+    def _share(self, c: Clock, empty_points: int) -> float:
+        """budget's allocation before its cap (see the class)."""
         if c.in_byo:
             return max(self.MIN_BUDGET, self._byo_share(c))
         moves = max(20.0, empty_points / 2)
