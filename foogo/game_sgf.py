@@ -130,7 +130,8 @@ class SgfRecord:
                 color, move = node.get_move()
                 to_play = node.get("PL") if node.has_property("PL") else None
             except ValueError as error:
-                raise SgfError(f"corrupt SGF node {number}: {error}") from None
+                detail = str(error) or "a point off the board or malformed"  # sgfmill's may be empty
+                raise SgfError(f"corrupt SGF node {number}: {detail}") from None
             if black or white or empty or to_play:
                 stones = {int(p): new.board.color_at(int(p)) for p in g.points}
                 for rc_set, c in ((black, BLACK), (white, WHITE), (empty, EMPTY)):

@@ -348,6 +348,13 @@ def test_corrupt_sgf_raises_and_leaves_the_game_unchanged(data):
     assert game.state_key() == before
 
 
+def test_an_off_board_sgf_move_is_named_in_the_error():
+    game = Game(9)
+    with pytest.raises(SgfError, match="node 1: a point off the board or malformed"):
+        game.load_sgf_bytes(b"(;SZ[9];B[zz])")  # sgfmill's own message is empty here
+    assert game.history == []
+
+
 def test_missing_sgf_file_raises(tmp_path):
     with pytest.raises(SgfError):
         Game(9).load_sgf(str(tmp_path / "missing.sgf"))
