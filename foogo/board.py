@@ -139,6 +139,11 @@ class Board:
         return int(self._z[0])
 
     @property
+    def empty_points(self) -> int:
+        """The number of empty points on the board."""
+        return int(self._s[bk.M_EMPTIES])
+
+    @property
     def passes(self) -> int:
         """Consecutive passes that ended the move sequence so far."""
         return int(self._s[bk.M_PASSES])

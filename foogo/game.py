@@ -220,6 +220,22 @@ class Game(GameScoring, SgfRecord):
         after.play(c, p)
         return after.hash in self._seen
 
+    def recent_positions(self, count: int) -> list[tuple[int, int]]:
+        """(Zobrist hash, empty points) of the last `count` positions before the current one, oldest
+        first: what a search needs to keep its tree's moves from repeating them (positional superko;
+        Search.genmove's history). Replays at most SNAPSHOT_EVERY + count moves."""
+        n = len(self.history)
+        first = max(0, n - max(0, count))
+        k = first // SNAPSHOT_EVERY
+        board = self._snapshots[k].copy()
+        for c, p in self.history[k * SNAPSHOT_EVERY:first]:
+            board.play(c, p)
+        positions = []
+        for c, p in self.history[first:]:
+            positions.append((board.hash, board.empty_points))
+            board.play(c, p)
+        return positions
+
     def undo(self, moves: int = 1) -> None:
         """Take back the last `moves` moves (passes included); GameError if there are fewer."""
         if moves < 1 or moves > len(self.history):

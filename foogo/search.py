@@ -50,6 +50,7 @@ from .playout import move_cap, policy_kind
 from .policy import PATTERN_TABLE, POLICIES, policy_id  # noqa: F401 (POLICIES: this module's API)
 from .search_tree import SearchTree
 from .shared_root import SharedRoot
+from .tree_layout import HISTORY
 
 DEFAULT_PLAYOUTS = 5000
 PLAYOUT_PATTERNS = {"mogo": PATTERN_TABLE, "learned": LEARNED_PATTERN_TABLE}  # SearchConfig.playout_patterns
@@ -96,7 +97,7 @@ class SearchConfig:
     # 23% slower playouts, and 38% against Pachi where mogo's gave 53.8%: bench/RESULTS.md)
     knowledge: str = "learned"  # the prior: "learned" (the gammas of features.py, fitted to games by
     # bench/learn_gammas.py: 53.8% of 200 games against Pachi where "rules" won 20.5%, bench/RESULTS.md) or
-    # "rules" (captures, escapes, shapes: tree.prior)
+    # "rules" (captures, escapes, shapes: tree_priors.prior)
     replies: bool = False  # last good replies in the playouts (Drake's LGRF-1: tree.learn_replies)
     share_root: bool = True  # with threads, each tree's root sees every tree's statistics (shared_root.py):
     # 63.5% of 100 games against independent trees (bench/results/share-root-vs-independent-9x9-2t-30000po.txt)
@@ -199,13 +200,17 @@ class Search:
             tree.clear()
 
     def genmove(self, board, color, komi: float, legal_moves=None, time_budget: float | None = None,
-                stop: threading.Event | None = None, progress=None, interval: float = 0.5) -> SearchResult:
+                stop: threading.Event | None = None, progress=None, interval: float = 0.5,
+                history=()) -> SearchResult:
         """Search (board, color) within the budget and return the chosen move and statistics.
 
         legal_moves: the moves the game's rules allow color (GTP names, (row, col) pairs or padded
         points; Game.legal_moves gives them with superko); None: every move the board allows.
         Pass is always allowed. time_budget overrides config.seconds; stop ends the search early; progress(result) is
-        called about every `interval` seconds while searching."""
+        called about every `interval` seconds while searching. history: (Zobrist hash, empty points)
+        of the positions before `board`, oldest first (Game.recent_positions(HISTORY)); the tree's
+        moves never repeat the last HISTORY of them, nor a position of their own line (positional
+        superko inside the tree)."""
         color = parse_color(color)
         komi = check_komi(komi)
         start = time.perf_counter()
@@ -218,19 +223,32 @@ class Search:
         if seconds is None and playouts is None:
             playouts = DEFAULT_PLAYOUTS
         return self._search(board, color, komi, legal, seconds, playouts, stop, progress, interval, start,
-                            decide=True)
+                            decide=True, history=history)
 
     def analyze(self, board, color, komi: float, legal_moves, stop: threading.Event, progress,
-                interval: float = 0.5) -> SearchResult:
+                interval: float = 0.5, history=()) -> SearchResult:
         """Search until `stop` is set, calling progress(result) every `interval` seconds (progress None: in
-        this thread, with no calls); return the last result."""
+        this thread, with no calls); return the last result. history: as genmove's."""
         color = parse_color(color)
         komi = check_komi(komi)
         legal = self._root_moves(board, color, legal_moves)
         return self._search(board, color, komi, legal, None, None, stop, progress, interval,
-                            time.perf_counter(), decide=False)
+                            time.perf_counter(), decide=False, history=history)
 
     # ------------------------------------------------------------ internals
+
+    @staticmethod
+    def _history(history) -> np.ndarray:
+        """The last HISTORY of `history`'s (hash, empty points) pairs as tree.iterate's rows (uint64[n, 2]);
+        ValueError for anything but pairs of integers in 0 .. 2**64 - 1."""
+        rows = list(history)[-HISTORY:]
+        try:
+            pairs = [(int(h), int(e)) for h, e in rows]
+        except (TypeError, ValueError):
+            raise ValueError("history: expected (hash, empty points) pairs of integers") from None
+        if any(not (0 <= h < 2**64 and 0 <= e < 2**32) for h, e in pairs):
+            raise ValueError("history: a hash or an empty-point count out of range")
+        return np.array(pairs, dtype=np.uint64).reshape(len(pairs), 2)
 
     def _params(self, board, komi: float) -> np.ndarray:
         c = self.config
@@ -272,11 +290,13 @@ class Search:
         self._geometry = geometry
 
     def _search(self, board, color, komi, legal, seconds, playouts, stop, progress, interval, start,
-                decide: bool) -> SearchResult:
+                decide: bool, history=()) -> SearchResult:
         params = self._params(board, komi)
+        rows = self._history(history)
+        params[tk.P_HISTORY] = len(rows)
         self._ensure_trees(board.geometry, playouts)
         for tree in self._trees:
-            tree.set_root(board, color, legal, params)
+            tree.set_root(board, color, legal, params, rows)
         shared = SharedRoot(self._trees) if self.config.share_root and len(self._trees) > 1 else None
         self._shared = shared
         deadline = start + seconds if seconds is not None else None

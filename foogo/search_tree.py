@@ -40,6 +40,7 @@ class Worker:
         self.tstart = np.zeros(MAX_DEPTH, dtype=np.int64)
         self.path = np.zeros(MAX_DEPTH, dtype=np.int64)
         self.firstc = np.zeros(P, dtype=np.int8)
+        self.earlier = np.zeros((tk.HISTORY + MAX_DEPTH + 1, 2), dtype=np.uint64)  # positions: tree.iterate
         self.values = np.zeros(P + 1, dtype=np.float32)  # select_edge's screen
         self.owners = np.zeros(P, dtype=np.int8)
         self.ownership = np.zeros(P, dtype=np.float64)
@@ -178,17 +179,23 @@ class SearchTree:
         meta[tk.EXPAND_AT] = threshold + m
         meta[tk.COLLECTIONS] += 1
 
-    def set_root(self, board, color: int, legal: np.ndarray, params: np.ndarray) -> bool:
+    def set_root(self, board, color: int, legal: np.ndarray, params: np.ndarray, history=None) -> bool:
         """Make (board, color) the root, reusing (under the same komi) the root itself if the position is
         the same in every respect (stones, colour, ko, passes, last moves: bk.situation), or else a
         matching child or grandchild; True if reused. A node that does not consider every legal move
-        (its candidates were decided under another history) is not reused."""
+        (its candidates were decided under another history) is not reused. history: the game's
+        positions before the root (uint64[params[P_HISTORY], 2]: hash, empty points), which the tree's
+        moves may not repeat (tree.iterate)."""
         s, z = board._state()
         same_root = self.root_s.shape[0] == s.shape[0] and bk.situation(self.root_s) == bk.situation(s)
         self.root_s, self.root_z = s.copy(), z.copy()
         self.root_s[bk.M_TO_MOVE] = color
+        rows = 0 if history is None else len(history)
+        assert rows == int(params[tk.P_HISTORY]) and rows <= tk.HISTORY, "history rows and P_HISTORY disagree"
         for worker in self.workers:
             worker.start(self.root_s, self.root_z)
+            if rows:
+                worker.earlier[:rows] = history
         self.meta[tk.SAMPLES] = 0
         self.meta[tk.EXPAND_AT] = 0  # a new search: the configured threshold again
         komi = float(params[tk.P_KOMI])
@@ -250,7 +257,7 @@ class SearchTree:
         self._gate.enter()
         try:
             done = self.kernel(ni, nh, ei, ef, ek, meta, self.root_s, self.root_z, self.geometry.zobrist, w.s,
-                               w.z, w.ls, w.lz, w.trace, w.tstart, w.path, w.firstc, w.values, w.owners,
+                               w.z, w.ls, w.lz, w.trace, w.tstart, w.path, w.firstc, w.earlier, w.values, w.owners,
                                w.ownership, w.scores, w.rng, params, self.patterns, GAMMAS, self.replies, count)
         finally:
             self._gate.leave(self)

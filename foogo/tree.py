@@ -11,9 +11,11 @@ needs no lookup: the colour that first played each point is a row too
 over whole rows, which LLVM vectorises. These passes are most of the search's
 cost beyond its playouts.
 
-Inside the tree moves follow the playout rule (no own-eye fills) and the board
-rule (no suicide, simple ko); the root's moves are given by the caller, who
-knows the game's rules (superko). Nothing here knows about time or threads.
+Inside the tree moves follow the playout rule (no own-eye fills), the board
+rule (no suicide, simple ko) and positional superko over the tree's line and
+the game's last positions, which the caller gives (see "positional superko in
+the tree"); the root's moves are given by the caller, who knows the game's
+rules. Nothing here knows about time or threads.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from . import board_kernels as bk
 from .jit import PROFILE, atomic_add, atomic_cas, inline, kernel, prefetch, rdtsc, uncached_nogil
 from .playout import BROKEN, checked_chooser, play_out_with
 from .policy import choose
-from .tree_grow import disable, expand, prune, real_stats  # noqa: F401 (disable, prune, real_stats: tree API)
+from .tree_grow import disable, expand, mark_disabled, prune, real_stats  # noqa: F401 (disable, prune, real_stats: tree API)
 from .tree_layout import *  # noqa: F401,F403 (the layout's names, read as tree.*)
 from .tree_layout import (
     AN,
@@ -49,6 +51,7 @@ from .tree_layout import (
     P_CAP,
     P_EQUIV,
     P_EXPAND,
+    P_HISTORY,
     P_KOMI,
     P_POLICY,
     P_PRIOR,
@@ -71,22 +74,22 @@ from .tree_select import best_edge, credit_and_screen, keep_best, pick, select_e
 
 @kernel
 def run_iterations(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, tstart, path, firstc,
-                   values, owners, ownership, scores, rng, params, table, gammas, replies, count):
+                   earlier, values, owners, ownership, scores, rng, params, table, gammas, replies, count):
     """iterate with the built-in playout policies (params[P_POLICY]) on a tree one thread grows; see iterate."""
     return iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, tstart, path, firstc,
-                   values, owners, ownership, scores, rng, params, table, gammas, replies, count, choose, False,
-                   False)
+                   earlier, values, owners, ownership, scores, rng, params, table, gammas, replies, count, choose,
+                   False, False)
 
 
 @kernel
 def run_shared_iterations(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, tstart, path, firstc,
-                          values, owners, ownership, scores, rng, params, table, gammas, replies, count):
+                          earlier, values, owners, ownership, scores, rng, params, table, gammas, replies, count):
     """run_iterations on a tree several threads grow at once (params[P_SHARED] set). A kernel of its own,
     so that run_iterations has none of the atomic steps: with them in it, as branches on params, the
     one-thread search lost 3% of its speed."""
     return iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, tstart, path, firstc,
-                   values, owners, ownership, scores, rng, params, table, gammas, replies, count, choose, False,
-                   True)
+                   earlier, values, owners, ownership, scores, rng, params, table, gammas, replies, count, choose,
+                   False, True)
 
 
 _CUSTOM_ITERATIONS: dict = {}
@@ -103,10 +106,10 @@ def custom_iterations(policy):
 
     @uncached_nogil
     def kernel_(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, tstart, path, firstc,
-                values, owners, ownership, scores, rng, params, table, gammas, replies, count):
+                earlier, values, owners, ownership, scores, rng, params, table, gammas, replies, count):
         return iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, tstart, path, firstc,
-                       values, owners, ownership, scores, rng, params, table, gammas, replies, count, checked, True,
-                       params[P_SHARED] > 0)
+                       earlier, values, owners, ownership, scores, rng, params, table, gammas, replies, count,
+                       checked, True, params[P_SHARED] > 0)
 
     _CUSTOM_ITERATIONS[policy] = kernel_
     return kernel_
@@ -205,6 +208,64 @@ def _grow(ni, nh, ei, ef, ek, meta, s, z, zob, ls, lz, color, trace, params, tab
     return child
 
 
+# ---------------------------------------------------------------- positional superko in the tree
+
+# A tree move may not repeat the stones of an earlier position: of the game before the root (the rows
+# earlier[:params[P_HISTORY]], which the caller fills: Search.genmove's history) or of the descent
+# itself (the root's row next, then one row after each tree move). A row is (Zobrist hash, empty
+# points). Such a move is refused where the descent meets it (_refuse): its edge is disabled for
+# good, as a node is reached by one path from the root, so its earlier positions are fixed (a
+# reused tree's new root moves them from the path to the history, the same positions). Without
+# this the tree read, say, a move that lets the opponent take two stones as harmless, because its
+# own retake of one stone restores the position before the move, which the game's superko forbids.
+
+
+@inline
+def _note_position(earlier, row, s, z):
+    """Row `row` of earlier holds position (s, z): its hash and its number of empty points."""
+    earlier[row, 0] = z[0]
+    earlier[row, 1] = np.uint64(s[bk.M_EMPTIES])
+
+
+@inline
+def _history_floor(earlier, rows):
+    """The fewest empty points among the positions of earlier[:rows]; 2**40 when there are none."""
+    floor = np.int64(1) << 40
+    for r in range(rows):
+        floor = min(floor, np.int64(earlier[r, 1]))
+    return floor
+
+
+@inline
+def _repeats(earlier, rows, s, z, captured, floor):
+    """True if position (s, z) has the stones of one of earlier[:rows]. Equal stones need equal empty
+    points, so it looks only when it may: a descent that has captured nothing (captured == 0) has
+    fewer empty points after each move and cannot repeat its own positions, and none repeats the
+    game's unless it has at least `floor` empty points (_history_floor of the game's rows)."""
+    empties = np.int64(s[bk.M_EMPTIES])
+    if captured == 0 and empties < floor:
+        return False
+    h = z[0]
+    e = np.uint64(empties)
+    for r in range(rows):
+        if earlier[r, 0] == h and earlier[r, 1] == e:
+            return True
+    return False
+
+
+@inline
+def _refuse(ni, ei, ef, ek, node, e, path, depth, shared):
+    """Node's edge e, the descent's last step (path[depth - 1]), repeats an earlier position: disable it
+    for good (tree_grow.mark_disabled) and find the node's best edge again. In a shared tree the
+    virtual losses the descent took on its path are given back (the iteration ends here, with no
+    backup)."""
+    mark_disabled(ei, ef, ek, e)
+    ni[node, BEST] = -1
+    if shared:
+        for d in range(depth):
+            atomic_add(ef[N], path[d], -VIRTUAL_LOSS)
+
+
 # ---------------------------------------------------------------- profiling builds
 
 @inline
@@ -226,8 +287,8 @@ def _charge(meta, part, since):
 
 
 @inline
-def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, tstart, path, firstc, values,
-            owners, ownership, scores, rng, params, table, gammas, replies, count, chooser, full, shared):
+def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, tstart, path, firstc, earlier,
+            values, owners, ownership, scores, rng, params, table, gammas, replies, count, chooser, full, shared):
     """Run `count` search iterations from the root position (root_s, root_z) on the tree, playing
     out with the policy params[P_POLICY] (table: policy.PATTERN_TABLE) and growing nodes with the prior
     params[P_KNOWLEDGE] (gammas: gamma_table.GAMMAS). With a replies table (int32[2, P], -1 for none;
@@ -236,15 +297,18 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, 
 
     Scratch arrays: s, z and ls, lz (board copies: the iteration's, the ladder reader's), trace (int32,
     >= cap + depth), tstart and path (int64[depth]), firstc (int8[P], zeros), values (float32[P + 1]),
-    owners (int8[P]). ownership (float64[P]) accumulates
+    owners (int8[P]); earlier (uint64[HISTORY + depth + 1, 2]) begins with params[P_HISTORY] rows of the
+    game's positions before the root, and the rest is scratch (see "positional superko in the tree").
+    ownership (float64[P]) accumulates
     final owners (+1 black, -1 white) on one iteration in OWNERSHIP_EVERY. scores (float64[root
     edges, 3]) accumulates, per root edge, the iterations through it and the sum and sum of squares
     of their final margins (black's area score less komi). full: the playouts keep the hash and the
     empty set (play_out_with; False only with the built-in choose: the tree's own moves always do,
     and each iteration starts from a fresh copy of the root). shared: other threads run iterate on
     the tree at the same time (params[P_SHARED]; see "threads sharing the tree" above), a constant
-    in the built-in kernels. Returns the number of iterations run (fewer if the tree is empty; -1
-    if a custom policy's chooser broke the rule)."""
+    in the built-in kernels. Returns the number of iterations run: `count`, not counting descents refused
+    for repeating a position (_refuse); 0 if the tree is empty, -1 if a custom policy's chooser broke
+    the rule."""
     P = root_s[bk.M_P]
     base = edge_base(root_s)
     komi = params[P_KOMI]
@@ -259,7 +323,11 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, 
     root = meta[ROOT]
     if meta[NODES] == 0:
         return 0
-    for _ in range(count):
+    nhist = np.int64(params[P_HISTORY])
+    floor = _history_floor(earlier, nhist)
+    _note_position(earlier, nhist, root_s, root_z)
+    done = 0
+    while done < count:  # a refused descent (_refuse) is not an iteration: one edge fewer, so few of them
         clock = _clock()
         bk.copy_position(root_s, root_z, s, z)
         clock = _charge(meta, C_COPY, clock)
@@ -268,6 +336,8 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, 
         ntrace = 0
         passes = np.int64(s[bk.M_PASSES])
         terminal = False
+        repeated = False
+        captured = 0
         color = np.int64(ni[root, COLOR])
         s[bk.M_TO_MOVE] = color
         while True:
@@ -283,10 +353,15 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, 
                 bk.play_pass(s, color)
                 passes += 1
             else:
-                bk.play_inline(s, z, zob, move, color)
+                captured += max(bk.play_inline(s, z, zob, move, color), 0)
+                if _repeats(earlier, nhist + depth, s, z, captured, floor):
+                    _refuse(ni, ei, ef, ek, node, e, path, depth, shared)
+                    repeated = True
+                    break
                 passes = 0
                 trace[ntrace] = move * 2 + color - 1
                 ntrace += 1
+            _note_position(earlier, nhist + depth, s, z)
             color = 3 - color
             if passes >= 2:
                 terminal = True
@@ -301,6 +376,9 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, 
                 break
             node = child
             _prefetch_stats(ni, ef, node)
+        if repeated:
+            continue
+        done += 1
         clock = _charge(meta, C_DESCENT, clock)
         # ownership is sampled on one iteration in OWNERSHIP_EVERY: enough for a map, and
         # labelling every point after every playout would cost several percent of the search

@@ -64,7 +64,7 @@ def _set_edge(ei, ef, ek, e, kind, n0):
 
 
 @inline
-def _mark_disabled(ei, ef, ek, e):
+def mark_disabled(ei, ef, ek, e):
     """Edge e disabled: of kind K_DISABLED and valued -1 (see disable); its child left as it is."""
     ef[N, e] = 1e30
     ef[W, e] = -1e30
@@ -77,7 +77,7 @@ def _mark_disabled(ei, ef, ek, e):
 def _disable_edges(ei, ef, ek, first, last):
     """Edges first .. last - 1 disabled, with no child."""
     for e in range(first, last):
-        _mark_disabled(ei, ef, ek, e)
+        mark_disabled(ei, ef, ek, e)
         ei[CHILD, e] = -1
 
 
@@ -171,7 +171,7 @@ def disable(ni, ei, ef, ek, node, e) -> None:
     -1 (N = 1e30 visits, W = -1e30 wins: below every real value in [0, 1], whatever AMAF credit it
     gets), which select_edge never picks, and of kind K_DISABLED, which gives it no real visits. The
     node's best edge is then found again."""
-    _mark_disabled.py_func(ei, ef, ek, e)
+    mark_disabled.py_func(ei, ef, ek, e)
     ni[node, BEST] = -1
 
 

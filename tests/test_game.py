@@ -348,6 +348,24 @@ def test_corrupt_sgf_raises_and_leaves_the_game_unchanged(data):
     assert game.state_key() == before
 
 
+def test_recent_positions_are_the_positions_before_the_current_one_oldest_first():
+    game = Game(19)
+    boards = [game.board.copy()]
+    for i in range(150):  # 300 moves, past a snapshot: black fills rows from A1, white passes
+        game.play(BLACK, game.geometry.name(game.geometry.points[i]))
+        boards.append(game.board.copy())
+        game.play(WHITE, "pass")
+        boards.append(game.board.copy())
+    expected = [(b.hash, b.empty_points) for b in boards[:-1]]
+    assert len(game.history) == 300 > SNAPSHOT_EVERY
+    assert game.recent_positions(8) == expected[-8:]
+    assert game.recent_positions(1000) == expected
+    assert game.recent_positions(0) == []
+    game.undo(3)
+    assert game.recent_positions(5) == expected[-8:-3]
+    assert Game(9).recent_positions(8) == []
+
+
 def test_an_off_board_sgf_move_is_named_in_the_error():
     game = Game(9)
     with pytest.raises(SgfError, match="node 1: a point off the board or malformed"):

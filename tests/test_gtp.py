@@ -50,15 +50,16 @@ class ScriptedSearch:
                             priors={p: 0.5 ** (i + 1) for i, p in enumerate(visits)},
                             scores={p: (2.5 - i, 10.0) for i, p in enumerate(visits)})
 
-    def genmove(self, board, color, komi, legal_moves, time_budget=None, stop=None, progress=None, interval=0.5):
+    def genmove(self, board, color, komi, legal_moves, time_budget=None, stop=None, progress=None, interval=0.5,
+                history=()):
         self.calls.append(dict(board=board, color=color, komi=komi, legal=list(legal_moves),
-                               time_budget=time_budget))
+                               time_budget=time_budget, history=list(history)))
         result = self._result(board, color, legal_moves)
         if progress is not None:
             progress(result)
         return result
 
-    def analyze(self, board, color, komi, legal_moves, stop, progress, interval):
+    def analyze(self, board, color, komi, legal_moves, stop, progress, interval, history=()):
         result = self._result(board, color, legal_moves)
         while not stop.is_set():
             progress(result)
@@ -777,6 +778,17 @@ def test_genmove_gets_its_budget_from_the_clock():
     ok(engine, "time_left w 4 2")
     engine.execute("genmove w")
     assert engine.holder["search"].calls[-1]["time_budget"] == pytest.approx(0.8 * 4 - 0.3)
+
+
+def test_genmove_gives_the_search_the_game_s_recent_positions():
+    engine = make_engine(script=["E5", "D4", "C3"])
+    ok(engine, "play b E5")
+    empty = engine.game.recent_positions(1)[0]
+    ok(engine, "play w pass")
+    expected = engine.game.recent_positions(8)
+    engine.execute("genmove b")
+    assert engine.holder["search"].calls[-1]["history"] == expected
+    assert len(expected) == 2 and expected[0] == empty and empty[1] == 81
 
 
 def test_a_clock_of_years_still_ends_each_move_within_the_cap():

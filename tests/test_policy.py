@@ -13,7 +13,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from foogo import BLACK, PASS, WHITE, Board, board_from_ascii
+from foogo import BLACK, PASS, WHITE, Board, board_from_ascii, tree_priors
 from foogo import board_kernels as bk
 from foogo import playout as po
 from foogo import policy as pol
@@ -493,9 +493,9 @@ def test_heavy_priors_rate_a_pattern_move_above_a_plain_neighbour():
     params[tk.P_PRIOR] = 10.0
     hane, plain = board.geometry.parse("C5"), board.geometry.parse("E6")
     assert pol.matches_pattern(s, hane, BLACK, TABLE) and not pol.matches_pattern(s, plain, BLACK, TABLE)
-    light = [tk.prior(s, z, p, BLACK, last(board), params, TABLE) for p in (hane, plain)]
+    light = [tree_priors.prior(s, z, p, BLACK, last(board), params, TABLE) for p in (hane, plain)]
     params[tk.P_POLICY] = pol.HEAVY
-    heavy = [tk.prior(s, z, p, BLACK, last(board), params, TABLE) for p in (hane, plain)]
+    heavy = [tree_priors.prior(s, z, p, BLACK, last(board), params, TABLE) for p in (hane, plain)]
     assert light[0] == light[1] == heavy[1] == tk.K_NEAR
     assert heavy[0] == tk.K_PATTERN
     assert tk.KIND_VALUE[tk.K_PATTERN] > tk.KIND_VALUE[tk.K_NEAR]

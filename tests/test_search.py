@@ -157,6 +157,65 @@ def test_an_edge_move_is_its_position_and_the_root_children_hold_the_position_af
     assert children >= 3
 
 
+# 9x9, white to move, from a game lost to Pachi (2026-11-25): white J1 puts J1-J2 in atari and black J3
+# takes them; white's retake at J2 would restore this position, which superko forbids, so J1 loses the
+# right side. A tree that let its own moves repeat a position read J1 as a free move and played it at 99%.
+SEND_TWO = """
+O O O O O X X O .
+. . O X X X . X O
+O O O O X X . X X
+O X . O X X X X X
+X O O O X X X O X
+X X X X O O O O O
+X X X X X O . O .
+. X X X X O X X O
+X X . X O O O X .
+"""
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_tree_never_repeats_a_position_of_its_own_line(seed):
+    game = Game.from_ascii(SEND_TWO, komi=7, to_move=WHITE)
+    search = Search(SearchConfig(playouts=20000, policy="heavy", seed=seed, threads=1, resign_threshold=None))
+    result = search.genmove(game.board, WHITE, 7, game.legal_moves(WHITE))
+    assert result.vertex != "J1"
+    assert retake_kind(search, game) == tk.K_DISABLED
+
+
+def retake_kind(search, game):
+    """The prior kind of white's retake J2 after white J1 and black J3 in the search's (first) tree."""
+    tree = search._trees[0]
+    ni, nh, ei, ef, ek, meta = tree.arrays
+    node = int(meta[tk.ROOT])
+    for vertex in ("J1", "J3", "J2"):
+        e = int(ni[node, tk.FIRST]) + game.geometry.parse(vertex) - tree.base
+        node = int(ei[tk.CHILD, e])
+        assert node >= 0 or vertex == "J2", f"the search did not reach {vertex}"
+    return int(ek[e])
+
+
+def test_the_game_s_positions_before_the_root_are_not_repeated_either():
+    game = Game.from_ascii(SEND_TWO, komi=7, to_move=WHITE)
+    game.play(WHITE, "J1")
+    history = game.recent_positions(8)
+    before = Game.from_ascii(SEND_TWO).board
+    assert history == [(before.hash, before.empty_points)]
+    rates = {}
+    for rows in ([], history):
+        search = Search(SearchConfig(playouts=20000, policy="heavy", seed=1, threads=1, resign_threshold=None))
+        result = search.genmove(game.board, BLACK, 7, game.legal_moves(BLACK), history=rows)
+        rates[len(rows)] = result.vertex_winrates.get("J3", 0.0)
+        if rows:
+            assert result.vertex == "J3" and result.winrate > 0.8
+    assert rates[0] < 0.5  # without the history, white's retake at J2 looks legal and J3 looks lost
+
+
+@pytest.mark.parametrize("history", [[(1, 2, 3)], [("x", 1)], [(-1, 5)], [(2**64, 5)], [(1, 2**40)], [None]])
+def test_a_malformed_history_is_refused(history):
+    with pytest.raises(ValueError, match="history"):
+        Search(SearchConfig(playouts=10)).genmove(Board(9), BLACK, 7, history=history)
+
+
 def test_tree_is_reused_for_the_next_move():
     board, search = two_plies_down(9, 8)
     tree = search._trees[0]

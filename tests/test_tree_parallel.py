@@ -11,6 +11,7 @@ import pytest
 
 from foogo import BLACK, WHITE, Board
 from foogo import tree as tk
+from foogo.game import Game
 from foogo.jit import atomic_add, atomic_cas, kernel
 from foogo.search import Search, SearchConfig
 
@@ -138,6 +139,18 @@ def test_a_timed_shared_search_and_analysis_end():
     analysed = search.analyze(board, BLACK, 7.0, None, stop, progress, 0.05)
     assert analysed.playouts > 0 and analysed.stopped == "stop"
     check_tree(search)
+
+
+def test_a_shared_tree_gives_back_the_virtual_losses_of_a_refused_descent():
+    from test_search import SEND_TWO, retake_kind  # a position whose tree meets moves that repeat one
+
+    game = Game.from_ascii(SEND_TWO, komi=7, to_move=WHITE)
+    search = Search(SearchConfig(playouts=20000, threads=2, seed=3, parallel="tree", policy="heavy",
+                                 resign_threshold=None))
+    result = search.genmove(game.board, WHITE, 7.0, game.legal_moves(WHITE))
+    assert result.playouts == 20000 and result.vertex != "J1"
+    assert retake_kind(search, game) == tk.K_DISABLED  # white J1, black J3, white J2 repeats the root
+    check_tree(search)  # every virtual loss on a refused path was given back
 
 
 def test_an_unknown_parallelism_is_refused():

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..geometry import BLACK
 from ..intervals import wilson
+from ..tree_layout import HISTORY
 from .protocol import GtpError, _frame, _Streamed
 
 if TYPE_CHECKING:
@@ -186,7 +187,8 @@ class AnalysisCommands:
         try:
             if legal:
                 final = self.search.analyze(self.game.board.copy(), color, self.game.komi, legal, stop=stop,
-                                            progress=progress, interval=max(interval, 1) / 100.0)
+                                            progress=progress, interval=max(interval, 1) / 100.0,
+                                            history=self.game.recent_positions(HISTORY))
                 if not emitted[0] and final is not None:
                     progress(final)
         except Exception:

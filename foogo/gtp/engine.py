@@ -41,6 +41,7 @@ from ..geometry import (
     parse_color,
 )
 from ..numbers import finite_number
+from ..tree_layout import HISTORY
 from .analysis import AnalysisCommands
 from .clock import TimeManager
 from .protocol import MAX_LINE, PROTOCOL_VERSION, GtpError, _frame, _leading_id, _Streamed, preprocess
@@ -415,11 +416,12 @@ class GtpEngine(AnalysisCommands):
         if not legal:
             return None, legal
         board = self.game.board.copy()
+        history = self.game.recent_positions(HISTORY)  # the tree's moves may not repeat them (superko)
         if progress is None:
-            result = self.search.genmove(board, color, self.game.komi, legal, time_budget=budget)
+            result = self.search.genmove(board, color, self.game.komi, legal, time_budget=budget, history=history)
         else:
             result = self.search.genmove(board, color, self.game.komi, legal, time_budget=budget,
-                                         progress=progress, interval=interval)
+                                         progress=progress, interval=interval, history=history)
         return result, legal
 
     def _checked(self, move, legal) -> int:
