@@ -186,3 +186,23 @@ def test_expand_cost_parts_time_each_part_on_every_empty_point():
     out = np.zeros(S.shape[0] * 100, dtype=np.int64)
     _, points = module.spatial_codes_all(S, Z, colours, out, 1)
     assert points == sum(int(s[bk.M_EMPTIES]) for s in S)  # every empty point, once
+
+
+def test_match_review_splits_the_log_by_game_and_finds_a_collapse(tmp_path, capsys):
+    review = load("match_review")
+    (tmp_path / "game-0001.sgf").write_text("(;SZ[9]KM[7]PB[foogo 0.1]PW[pachi]RE[W+R];B[ee];W[cc];B[gc];W[cg])")
+    (tmp_path / "game-0002.sgf").write_text("(;SZ[9]KM[7]PB[pachi]PW[foogo 0.1]RE[W+R];B[ee];W[cc];B[gc])")
+    log = ["foogo gtp: kernels ready in 0.1 s"]
+    for move, rate in (("E5", 50.0), ("G7", 95.0), ("resign", 0.0)):  # game 1: black, resigns after 95%
+        log.append(f"genmove black: {move} | 1000 playouts in 1.00 s (1000/s, stopped: settled), win rate {rate}%")
+    log.append("genmove white: C7 | 1000 playouts in 1.00 s (1000/s, stopped: clear), win rate 85.0%, pv C7")
+    (tmp_path / "engine-A.stderr.log").write_text("\n".join(log) + "\n")
+    games = review.review(tmp_path, "A", "foogo")
+    assert [(g["colour"], g["won"], g["moves"], g["peak"]) for g in games] == [("b", False, 2, 0.95),
+                                                                               ("w", True, 1, 0.85)]
+    assert games[1]["stopped"] == {"clear": 1}
+    assert review.main([str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "2 games: 1 won, 1 lost" in out and "lost after reaching 0.90: 1" in out and "game-0001" in out
+    (tmp_path / "engine-A.stderr.log").write_text("\n".join(log[:2]) + "\n")  # a log that lost a move
+    assert review.review(tmp_path, "A", "foogo")[0] is None

@@ -1,0 +1,121 @@
+"""Where foogo's games of a match turned: its own win rate move by move, and the games it lost from a won position.
+
+    python bench/match_review.py DIR [DIR ...] [--engine A] [--name foogo] [--collapse 0.9] [--games]
+
+DIR is a `foogo match --sgf-dir` directory: game-NNNN.sgf for each game and engine-A.stderr.log /
+engine-B.stderr.log, where `foogo gtp` writes one line per genmove ("genmove black: E5 | ... win rate
+50.2%, ..."). --engine says which of the two is foogo, --name how its player name in the SGFs starts.
+The log is split into games by counting foogo's moves in each SGF (its last genmove may be a
+resignation, which the SGF does not hold); a game whose moves do not match the log is reported and
+skipped. For every game: foogo's colour and result, its moves, its peak and lowest win rate after
+its first five moves, and why its searches stopped (settled, clear, budget...). Then the summary:
+the games lost after foogo's own estimate had reached --collapse (a collapse: a misjudged position,
+the first place to look for a bug or a blind spot), and the games won from below 1 - --collapse.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import re
+import sys
+from pathlib import Path
+
+from sgfmill import sgf
+
+GENMOVE = re.compile(r"genmove (black|white): (\S+)")
+RATE = re.compile(r"win rate ([\d.]+)%")
+STOPPED = re.compile(r"stopped: (\w+)")
+
+
+def log_moves(path: Path) -> list[tuple[str, str, float | None, str | None]]:
+    """(colour, move, win rate or None, stop reason or None) of every genmove line of a foogo log."""
+    out = []
+    for line in path.read_text(errors="replace").splitlines():
+        m = GENMOVE.match(line)
+        if m:
+            rate, stopped = RATE.search(line), STOPPED.search(line)
+            out.append((m.group(1), m.group(2).upper(), float(rate.group(1)) / 100 if rate else None,
+                        stopped.group(1) if stopped else None))
+    return out
+
+
+def sgf_moves(game: sgf.Sgf_game, colour: str) -> list[str]:
+    """The GTP names of `colour`'s moves ('b' or 'w') in a game's main line ("PASS" for a pass)."""
+    size = game.get_size()
+    names = []
+    for node in game.get_main_sequence()[1:]:
+        c, move = node.get_move()
+        if c == colour:
+            if move is None:
+                names.append("PASS")
+            else:
+                row, col = move
+                names.append("ABCDEFGHJKLMNOPQRSTUVWXYZ"[col] + str(row + 1))
+    assert size <= 25
+    return names
+
+
+def review(directory: Path, engine: str, name: str) -> list[dict]:
+    """One record per game of the match in `directory` (see the module's docstring)."""
+    lines = log_moves(directory / f"engine-{engine}.stderr.log")
+    at = 0
+    games = []
+    for path in sorted(directory.glob("game-*.sgf")):
+        game = sgf.Sgf_game.from_bytes(path.read_bytes())
+        root = game.get_root()
+        black = root.get("PB") if root.has_property("PB") else ""
+        colour = "b" if black.startswith(name) else "w"
+        result = root.get("RE") if root.has_property("RE") else "?"
+        winner = result[:1].lower()
+        moves = sgf_moves(game, colour)
+        resigned = result.endswith("+R") and winner != colour
+        count = len(moves) + (1 if resigned else 0)
+        mine = lines[at:at + count]
+        expected = moves + (["RESIGN"] if resigned else [])
+        if [m for _, m, _, _ in mine] != expected:
+            print(f"{path}: foogo's log does not match the game's moves; skipped", file=sys.stderr)
+            games.append(None)
+            continue
+        at += count
+        rates = [r for _, _, r, _ in mine if r is not None]
+        later = rates[5:] or rates
+        games.append(dict(path=str(path), colour=colour, won=None if winner not in "bw" else winner == colour,
+                          result=result, moves=len(moves), peak=max(later, default=0.5),
+                          low=min(later, default=0.5),
+                          stopped=collections.Counter(s for _, _, _, s in mine if s)))
+    return games
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("dirs", nargs="+", type=Path)
+    parser.add_argument("--engine", default="A", choices=("A", "B"), help="which engine is foogo (default A)")
+    parser.add_argument("--name", default="foogo", help="how foogo's player name starts in the SGFs")
+    parser.add_argument("--collapse", type=float, default=0.9, help="a lost game whose peak reached this")
+    parser.add_argument("--games", action="store_true", help="one line per game too")
+    args = parser.parse_args(argv)
+    records = []
+    for directory in args.dirs:
+        for record in review(directory, args.engine, args.name):
+            if record is not None:
+                records.append(record)
+                if args.games:
+                    outcome = "won " if record["won"] else "lost" if record["won"] is False else "draw"
+                    stops = ", ".join(f"{k} {v}" for k, v in sorted(record["stopped"].items()))
+                    print(f"{record['path']}: {record['colour']} {outcome} {record['result']:>7s}, "
+                          f"{record['moves']} moves, win rate {record['low']:.2f}..{record['peak']:.2f}; {stops}")
+    lost = [r for r in records if r["won"] is False]
+    won = [r for r in records if r["won"]]
+    collapses = [r for r in lost if r["peak"] >= args.collapse]
+    comebacks = [r for r in won if r["low"] <= 1 - args.collapse]
+    print(f"{len(records)} games: {len(won)} won, {len(lost)} lost, {len(records) - len(won) - len(lost)} drawn")
+    print(f"lost after reaching {args.collapse:.2f}: {len(collapses)}"
+          + "".join(f"\n  {r['path']} ({r['colour']}, peak {r['peak']:.2f})" for r in collapses))
+    print(f"won from {1 - args.collapse:.2f} or below: {len(comebacks)}"
+          + "".join(f"\n  {r['path']} ({r['colour']}, low {r['low']:.2f})" for r in comebacks))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
