@@ -167,7 +167,8 @@ def warm_up(policy: str = "light", threads: int = 1, parallel: str = "root") -> 
     search = Search(SearchConfig(playouts=64, policy=policy, resign_threshold=None, threads=min(threads, 2),
                                  parallel=parallel))
     for _ in range(2):
-        result = search.genmove(game.board, game.to_move, 0.5, game.legal_moves(game.to_move))
+        result = search.genmove(game.board, game.to_move, 0.5, game.legal_moves(game.to_move),
+                                history=game.recent_positions(8))
         game.play(game.to_move, result.vertex)
     print(f"foogo gtp: kernels ready in {time.perf_counter() - start:.1f} s", file=sys.stderr)
 

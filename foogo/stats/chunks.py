@@ -66,13 +66,14 @@ def selfplay_game(size: int, playouts_per_move: int, seed: int, game_komi: float
     resignation; it ends after two passes or move_cap(size) moves. Returns (black-minus-white area
     after Game's dead-stone removal, no komi; stones played; 1 if the cap ended it else 0)."""
     from ..game import SCORE_PLAYOUTS, Game
-    from ..search import Search, SearchConfig
+    from ..search import HISTORY, Search, SearchConfig
 
     game = Game(size, komi=game_komi, rules="chinese")
     search = Search(SearchConfig(playouts=playouts_per_move, threads=1, seed=seed, resign_threshold=None))
     color, played, stones = BLACK, 0, 0
     while game.last_passes() < 2 and played < move_cap(size):
-        result = search.genmove(game.board.copy(), color, game_komi, game.legal_points(color))
+        result = search.genmove(game.board.copy(), color, game_komi, game.legal_points(color),
+                                history=game.recent_positions(HISTORY))
         move = int(result.move)
         if move == RESIGN:
             raise RuntimeError("the search resigned although resign_threshold=None")
