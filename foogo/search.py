@@ -342,7 +342,7 @@ class Search:
                     n = min(n, left - tree.workers[worker].iterations)
                     if n <= 0:
                         return
-                if tree.run(n, params, worker) == 0:  # (a full tree is collected there)
+                if tree.run(n, params, worker) == 0 and tree.meta[tk.NODES] == 0:  # (a full tree is collected there)
                     why[0] = "empty"
                     return
                 if shared is not None:

@@ -306,9 +306,9 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, 
     empty set (play_out_with; False only with the built-in choose: the tree's own moves always do,
     and each iteration starts from a fresh copy of the root). shared: other threads run iterate on
     the tree at the same time (params[P_SHARED]; see "threads sharing the tree" above), a constant
-    in the built-in kernels. Returns the number of iterations run: `count`, not counting descents refused
-    for repeating a position (_refuse); 0 if the tree is empty, -1 if a custom policy's chooser broke
-    the rule."""
+    in the built-in kernels. Returns the number of iterations run: `count` less the descents refused for
+    repeating a position (_refuse), which are not iterations (each disables an edge, so they are few);
+    0 also if the tree is empty; -1 if a custom policy's chooser broke the rule."""
     P = root_s[bk.M_P]
     base = edge_base(root_s)
     komi = params[P_KOMI]
@@ -326,8 +326,9 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, 
     nhist = np.int64(params[P_HISTORY])
     floor = _history_floor(earlier, nhist)
     _note_position(earlier, nhist, root_s, root_z)
-    done = 0
-    while done < count:  # a refused descent (_refuse) is not an iteration: one edge fewer, so few of them
+    taken = np.int64(root_s[bk.M_CAPTURES + 1]) + np.int64(root_s[bk.M_CAPTURES + 2])  # stones captured so far
+    refused = 0
+    for _ in range(count):
         clock = _clock()
         bk.copy_position(root_s, root_z, s, z)
         clock = _charge(meta, C_COPY, clock)
@@ -337,7 +338,6 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, 
         passes = np.int64(s[bk.M_PASSES])
         terminal = False
         repeated = False
-        captured = 0
         color = np.int64(ni[root, COLOR])
         s[bk.M_TO_MOVE] = color
         while True:
@@ -353,7 +353,10 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, 
                 bk.play_pass(s, color)
                 passes += 1
             else:
-                captured += max(bk.play_inline(s, z, zob, move, color), 0)
+                bk.play_inline(s, z, zob, move, color)
+                # stones captured since the root, from the colours' capture counts (a `for` over the iterations
+                # and no use of play's result: measured 1-2% faster from the empty 9x9 board than either)
+                captured = np.int64(s[bk.M_CAPTURES + 1]) + np.int64(s[bk.M_CAPTURES + 2]) - taken
                 if _repeats(earlier, nhist + depth, s, z, captured, floor):
                     _refuse(ni, ei, ef, ek, node, e, path, depth, shared)
                     repeated = True
@@ -377,8 +380,8 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, 
             node = child
             _prefetch_stats(ni, ef, node)
         if repeated:
+            refused += 1
             continue
-        done += 1
         clock = _charge(meta, C_DESCENT, clock)
         # ownership is sampled on one iteration in OWNERSHIP_EVERY: enough for a map, and
         # labelling every point after every playout would cost several percent of the search
@@ -445,4 +448,4 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, 
             keep_best(ni, parent, pick(ef, first, width, equiv, values, top))
         firstc[:] = 0  # a memset: cheaper than clearing the trace's points one by one
         _charge(meta, C_AMAF, clock)
-    return count
+    return count - refused
