@@ -224,12 +224,8 @@ class Game(GameScoring, SgfRecord):
         """(Zobrist hash, empty points) of the last `count` positions before the current one, oldest
         first: what a search needs to keep its tree's moves from repeating them (positional superko;
         Search.genmove's history). Replays at most SNAPSHOT_EVERY + count moves."""
-        n = len(self.history)
-        first = max(0, n - max(0, count))
-        k = first // SNAPSHOT_EVERY
-        board = self._snapshots[k].copy()
-        for c, p in self.history[k * SNAPSHOT_EVERY:first]:
-            board.play(c, p)
+        first = max(0, len(self.history) - max(0, count))
+        board = self._board_after(first)
         positions = []
         for c, p in self.history[first:]:
             positions.append((board.hash, board.empty_points))
@@ -248,13 +244,18 @@ class Game(GameScoring, SgfRecord):
         self._seen = seen
         self.history = self.history[:n]
         self._hashes = self._hashes[:n]
-        k = n // SNAPSHOT_EVERY
-        self._snapshots = self._snapshots[:k + 1]
-        board = self._snapshots[k].copy()
-        for c, p in self.history[k * SNAPSHOT_EVERY:]:
-            board.play(c, p)
-        self.board = board
+        self._snapshots = self._snapshots[:n // SNAPSHOT_EVERY + 1]
+        self.board = self._board_after(n)
         self._score_cache = None
+
+    def _board_after(self, n: int) -> Board:
+        """A new board holding the position after the first n moves of the history, replayed from the
+        last snapshot at or before it (at most SNAPSHOT_EVERY - 1 moves)."""
+        k = n // SNAPSHOT_EVERY
+        board = self._snapshots[k].copy()
+        for c, p in self.history[k * SNAPSHOT_EVERY:n]:
+            board.play(c, p)
+        return board
 
     def last_passes(self) -> int:
         """Consecutive passes at the end of the history."""

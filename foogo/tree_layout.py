@@ -67,7 +67,7 @@ OWNERSHIP_EVERY = 16
 P_KOMI, P_EQUIV, P_UCT, P_EXPAND, P_PRIOR, P_CAP, P_POLICY, P_KNOWLEDGE, P_SHARED, P_HISTORY = range(10)
 # P_POLICY: LIGHT or HEAVY; P_KNOWLEDGE: RULES or LEARNED (the prior); P_SHARED: 1 when several threads
 # run iterations on the tree at once (tree parallelism: tree.iterate), else 0; P_HISTORY: how many of the
-# game's positions before the root (at most HISTORY) the rows of tree.iterate's `seen` begin with
+# game's positions before the root (at most HISTORY) the rows of tree.iterate's `earlier` begin with
 NPARAMS = 10
 HISTORY = 8  # the game positions before the root that the tree's moves may not repeat (positional superko)
 VIRTUAL_LOSS = 1.0  # a shared tree's descent counts this many lost visits on each edge it takes until its backup

@@ -152,7 +152,7 @@ def warm_up(policy: str = "light", threads: int = 1, parallel: str = "root") -> 
     start = time.perf_counter()
     from ..game import Game
     from ..playout import ownership
-    from ..search import Search, SearchConfig
+    from ..search import HISTORY, Search, SearchConfig
 
     game = Game(5)  # first what play, undo, legality and showboard use, so that they wait least
     game.play(BLACK, "C3")
@@ -168,7 +168,7 @@ def warm_up(policy: str = "light", threads: int = 1, parallel: str = "root") -> 
                                  parallel=parallel))
     for _ in range(2):
         result = search.genmove(game.board, game.to_move, 0.5, game.legal_moves(game.to_move),
-                                history=game.recent_positions(8))
+                                history=game.recent_positions(HISTORY))
         game.play(game.to_move, result.vertex)
     print(f"foogo gtp: kernels ready in {time.perf_counter() - start:.1f} s", file=sys.stderr)
 
