@@ -48,7 +48,9 @@ Numba's on-disk cache decides freshness by the stamp (mtime, size) of the one
 file that defines a function. foogo's kernels inline each other across files,
 so a playout cached against an older board layout would load silently and be
 wrong. The locators below stamp every foogo kernel with a digest of all kernel
-sources instead: change any of them and every kernel recompiles.
+sources instead: change any of them and every kernel recompiles. Functions made
+with these decorators outside the package (a bench script's or a test's kernels,
+which inline foogo's) carry that digest and their own file's stamp.
 """
 
 from __future__ import annotations
@@ -90,15 +92,23 @@ PROFILE = os.environ.get("FOOGO_PROFILE") == "1" and platform.machine() in ("x86
 _STAMP = ("foogo-kernels", _sources_digest(), "profile" if PROFILE else "")
 
 
+_ELSEWHERE: set = set()  # code of foogo-decorated functions outside the package (a bench script's kernels)
+
+
+def _in_package(py_file) -> bool:
+    return os.path.dirname(os.path.abspath(py_file)) == _PACKAGE_DIR
+
+
 class _StampMixin:
     @classmethod
     def from_function(cls, py_func, py_file):
-        if os.path.dirname(os.path.abspath(py_file)) != _PACKAGE_DIR:
+        if not _in_package(py_file) and py_func.__code__ not in _ELSEWHERE:
             return None
         return super().from_function(py_func, py_file)
 
     def get_source_stamp(self):
-        return _STAMP
+        """All kernel sources; for a kernel outside the package, also its own file's (mtime, size)."""
+        return _STAMP if _in_package(self._py_file) else (_STAMP, super().get_source_stamp())
 
     def get_disambiguator(self):
         """numba's part of a cache file's name, marked in profiling builds: their files stand apart."""
@@ -189,12 +199,25 @@ def _unwrapped_pipeline():
 KERNEL_PIPELINE = _unwrapped_pipeline()  # None: numba's own pipeline (see above)
 _pipeline = {} if KERNEL_PIPELINE is None else {"pipeline_class": KERNEL_PIPELINE}
 
+
+
+def _stamped(decorator):
+    """decorator, whose functions outside the package (bench scripts, tests) are cached with the
+    kernel sources' stamp too: they inline foogo's kernels, so a bench script's kernel cached
+    against an older policy would otherwise load silently and run the old policy."""
+    def decorate(func):
+        if not _in_package(func.__code__.co_filename):
+            _ELSEWHERE.add(func.__code__)
+        return decorator(func)
+    return decorate
+
+
 # numba's stubs know neither _nrt nor forceinline
-kernel = njit(cache=True, _nrt=False, nogil=True, **_pipeline)  # type: ignore[call-overload]
-inline = njit(cache=True, _nrt=False, forceinline=True, **_pipeline)  # type: ignore[call-overload]
+kernel = _stamped(njit(cache=True, _nrt=False, nogil=True, **_pipeline))  # type: ignore[call-overload]
+inline = _stamped(njit(cache=True, _nrt=False, forceinline=True, **_pipeline))  # type: ignore[call-overload]
 # an inline helper whose loop LLVM may vectorise with fast math (reassociation, reciprocals): only for
 # estimates that exact code then checks (tree.select_edge's screen), never for a result itself
-fast_inline = njit(cache=True, _nrt=False, forceinline=True, fastmath=True, error_model="numpy", **_pipeline)  # type: ignore[call-overload]
+fast_inline = _stamped(njit(cache=True, _nrt=False, forceinline=True, fastmath=True, error_model="numpy", **_pipeline))  # type: ignore[call-overload]
 jit = njit(cache=True)
 jit_nogil = njit(cache=True, nogil=True)
 # a kernel built around a function given at run time (a custom playout policy): numba's cache

@@ -587,6 +587,32 @@ def test_no_module_bypasses_the_stamped_decorators():
             assert not re.search(r"\bnjit\b|numba\.jit\b|from numba import .*\bjit\b", source), name
 
 
+def test_a_kernel_outside_the_package_is_stamped_with_the_kernel_sources(tmp_path, monkeypatch):
+    # a bench script's kernel inlines the policy: it must recompile when policy.py changes, and when
+    # its own file does (before, numba's stamp of its own file alone let a stale policy load)
+    from numba.core.caching import CacheImpl
+
+    from foogo import jit
+    script = tmp_path / "script_with_a_kernel.py"
+    script.write_text("from foogo.jit import kernel\n\n@kernel\ndef twice(x):\n    return 2 * x\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import script_with_a_kernel as module
+    assert module.twice(21) == 42
+    plain = os.path.join(str(tmp_path), "plain.py")
+    for cls in CacheImpl._locator_classes:
+        locator = cls.from_function(module.twice.py_func, str(script))
+        if locator is not None:
+            break
+    assert isinstance(locator, jit._StampMixin)
+    stamp = locator.get_source_stamp()
+    own = super(jit._StampMixin, locator).get_source_stamp()  # numba's stamp of the script's file
+    assert stamp == (jit._STAMP, own) and own != jit._STAMP
+
+    def undecorated(x):
+        return x
+    assert jit._StampMixin.from_function.__func__(jit._InTreeLocator, undecorated, plain) is None  # numba's own users
+
+
 @pytest.mark.skipif(bool(numba_config.BOUNDSCHECK), reason="NUMBA_BOUNDSCHECK adds its own index < 0 tests")
 def test_kernels_index_without_wraparound_and_jit_functions_with_it():
     from numba import njit
