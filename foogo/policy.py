@@ -2,8 +2,9 @@
 
 What it is: the seam `choose(s, z, c, rng, policy, table)` and its two policies.
 Both return a padded point of playable(c) minus the ko point, or PASS when that
-set is empty, so they never fill their own eyes, take the opponent's eye-like
-points only to capture, and playouts end whichever is used.
+set is empty (HEAVY also when it keeps a seki: rule (e)), so they never fill
+their own eyes, take the opponent's eye-like points only to capture, and
+playouts end whichever is used.
   LIGHT  `choose_light`: uniform over that set, the card's and the benchmark's
          policy. It draws uniformly from the empty points and rejects (and stops
          drawing) those c may not take, so the choice is exactly uniform.
@@ -33,9 +34,21 @@ nothing; every candidate is also checked against playable(c) minus ko.
                 3x3 neighbourhood is one of MoGo's hane / cut / edge shapes (as
                 Pachi and michi list them), unless it is a self-atari; at random
                 among those (PATTERN_PERMIL).
-  (d) uniform   `choose_light`, redrawn up to SELF_ATARI_REDRAWS times while the
-                draw is a self-atari of a string of >= 2 stones; the last draw
-                stands, so (d) always returns what choose_light returned.
+  (d) uniform   a point c may take that is not a self-atari of a string of >= 2
+                stones, uniformly: `choose_light`'s draw, or if that is such a
+                self-atari, `safe_draw`'s over the rest.
+  (e) seki      if every point c may take is such a self-atari, PASS: a side keeps
+                a seki, or the shared liberties of two groups short of them,
+                rather than fill its own liberties and give the stones away.
+                Until 2026-11-26 (d) redrew 4 times and then played the last draw,
+                so the playouts read every seki as a capture: in the final position
+                of a game lost to Pachi (white ahead with every stone alive, white's
+                only move a liberty it shares with black) they gave black 1,931
+                wins of 2,000 and the search's estimate stood at 1.00 to the end;
+                now white wins all of them. (e) fires about twice in a heavy 9x9
+                playout, near its end. Drawing without replacement made (d) and (e)
+                cost nothing: heavy playouts/s are level with the redraws'
+                (bench/RESULTS.md, "The seki rule").
 Probabilities are permille and compile-time constants. The rules and
 choose_heavy are `inline`, not `kernel`: numba passes each array argument as 7
 machine words, and five calls a move with four arrays each cost 6% of heavy
@@ -73,7 +86,6 @@ POLICIES = ("light", "heavy")  # names, indexed by id
 CAPTURE_PERMIL = 900
 ATARI_PERMIL = 900
 PATTERN_PERMIL = 900
-SELF_ATARI_REDRAWS = 4
 LIGHT_REJECTIONS = 16  # choose_light's stage 1 gives way to stage 2 after this many
 
 # ---------------------------------------------------------------- random numbers
@@ -446,21 +458,39 @@ def pattern_move(s, z, c, last, rng, table):
     return answer
 
 
+@kernel
+def safe_draw(s, c, rng):
+    """A point c may take (playable(c) minus ko) that is not a self-atari of two stones or more,
+    uniformly, or PASS if there is none: choose_light's stage 1 with that test added, until the
+    window is empty (a rejected point leaves the window, so each point is tested once at most and
+    the choice is exactly uniform). A kernel of its own, called only after a first draw that is
+    such a self-atari, so that the playout's loop keeps its compiled shape."""
+    ko = bk.ko_point_for(s, c)
+    window = np.int64(s[bk.M_EMPTIES])
+    while window > 0:
+        i = random_below(rng, window)
+        p = bk.empty_point(s, i)
+        if _allowed_at(s, p, c, ko) and not big_self_atari(s, p, c):
+            return p
+        window -= 1
+        bk.swap_empties(s, i, window)
+    return PASS
+
+
 @inline
 def uniform_move(s, z, c, rng):
-    """Rule (d): choose_light's draw, redrawn up to SELF_ATARI_REDRAWS times while it is a
-    self-atari of two stones or more (the last draw stands)."""
-    tries = 0
-    while True:  # one call site: choose_light is inlined, and two copies of it cost heavy playouts
-        p = choose_light(s, z, c, rng)
-        if p == PASS or tries == SELF_ATARI_REDRAWS or not big_self_atari(s, p, c):
-            return p
-        tries += 1
+    """Rules (d) and (e): a point c may take that is not a self-atari of two stones or more,
+    uniformly, else PASS: choose_light's draw, or safe_draw's when that draw is such a self-atari."""
+    p = choose_light(s, z, c, rng)  # one call site: two inlined copies of choose_light cost heavy playouts
+    if p == PASS or not big_self_atari(s, p, c):
+        return p
+    return safe_draw(s, c, rng)
 
 
 @inline
 def choose_heavy(s, z, c, rng, table):
-    """A point of playable(c) minus ko chosen by rules (a)-(d) above, or PASS if there is none."""
+    """A point of playable(c) minus ko chosen by rules (a)-(e) above, or PASS if there is none or (e)
+    keeps a seki."""
     last = np.int64(s[bk.M_LAST])
     if last >= 0:
         if random_below(rng, 1000) < CAPTURE_PERMIL:

@@ -13,7 +13,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from foogo import BLACK, PASS, WHITE, Board, board_from_ascii, tree_priors
+from foogo import BLACK, PASS, WHITE, Board, board_from_ascii, run_playouts, tree_priors
 from foogo import board_kernels as bk
 from foogo import playout as po
 from foogo import policy as pol
@@ -228,8 +228,57 @@ def test_self_atari_of_two_stones_is_avoided():
     light = draws(board, lambda s, z, c, r: po.choose_light(s, z, c, r), BLACK, n=2000)
     bad = ("A1", "B1")
     assert sum(light[v] for v in bad) > 150  # 2 of 17 points
-    assert sum(heavy[v] for v in bad) <= 2
+    assert sum(heavy[v] for v in bad) == 0
     assert set(heavy) == set(light) - set(bad)
+
+
+# ---------------------------------------------------------------- (e) seki
+
+# The final position of a game lost to Pachi (foogo black, resigned): every stone lives, white
+# leads, and white's only move, B8, fills a liberty its string shares with black's.
+SEKI = """
+    . X O . O O X X X
+    X . O O O X X . X
+    O O O O O X X X X
+    X X O X X X . X O
+    X X X . X X X O O
+    . X X X O X X O .
+    X X O O O O O O O
+    X X O O O O O O .
+    O O O O O O O O O
+"""
+
+
+def test_a_side_whose_every_move_gives_stones_away_keeps_the_seki():
+    board = board_from_ascii(SEKI)
+    s, _ = board._state()
+    allowed = draws(board, lambda s, z, c, r: po.choose_light(s, z, c, r), WHITE, n=500)
+    assert set(allowed) == {"B8"} and pol.big_self_atari(s, board.geometry.parse("B8"), WHITE)
+    assert set(draws(board, lambda s, z, c, r: pol.safe_draw(s, c, r), WHITE, n=200)) == {"pass"}
+    assert set(draws(board, lambda s, z, c, r: pol.choose_heavy(s, z, c, r, TABLE), WHITE, n=500)) == {"pass"}
+    assert "pass" not in draws(board, lambda s, z, c, r: pol.choose_heavy(s, z, c, r, TABLE), BLACK, n=200)
+    for to_move in (BLACK, WHITE):  # white, ahead by 11 on the board, wins every heavy playout
+        board.to_move = to_move
+        result = run_playouts(board, 400, seed=1, policy="heavy")
+        assert (result.scores > 7).sum() == 0
+
+
+def test_the_uniform_rule_draws_among_the_safe_points_alone_and_evenly():
+    # black may take A1 and B1, each a self-atari of three stones, and D5 and E5, each a lone
+    # stone's: never a pass, never A1 or B1, D5 and E5 equally often
+    board = board_from_ascii("""
+        O O O . .
+        O O O O O
+        O O O . O
+        X X O O O
+        . . O O O
+    """)
+    assert set(draws(board, lambda s, z, c, r: po.choose_light(s, z, c, r), BLACK, n=500)) == {"A1", "B1", "D5", "E5"}
+    found = draws(board, lambda s, z, c, r: pol.uniform_move(s, z, c, r), BLACK, n=2000)
+    assert set(found) == {"D5", "E5"}
+    assert abs(found["D5"] - 1000) < 4 * 22  # binomial(2000, 1/2): sd 22
+    found = draws(board, lambda s, z, c, r: pol.safe_draw(s, c, r), BLACK, n=2000)
+    assert set(found) == {"D5", "E5"} and abs(found["D5"] - 1000) < 4 * 22
 
 
 # ---------------------------------------------------------------- (c) patterns
