@@ -40,7 +40,7 @@ nothing; every candidate is also checked against playable(c) minus ko.
   (e) seki      if every point c may take is such a self-atari, PASS: a side keeps
                 a seki, or the shared liberties of two groups short of them,
                 rather than fill its own liberties and give the stones away.
-                Until 2026-11-26 (d) redrew 4 times and then played the last draw,
+                Until 2026-11-25 (d) redrew 4 times and then played the last draw,
                 so the playouts read every seki as a capture: in the final position
                 of a game lost to Pachi (white ahead with every stone alive, white's
                 only move a liberty it shares with black) they gave black 1,931
