@@ -91,6 +91,18 @@ def test_passes_when_the_opponent_passed_and_passing_wins():
     assert result.move == PASS
 
 
+def test_keeps_a_seki_it_wins_by_passing():
+    # a lost game's final position (tests/test_policy.py's SEKI): white leads, and its only move fills
+    # a liberty its string shares with black's. Before the heavy playouts' seki rule, the search
+    # saw white lose every playout and resigned the won game (win rate 0.00); now pass needs some
+    # thousands of playouts to overtake B8 (at 8,000 the tree still resigns: worth a look)
+    from test_policy import SEKI
+    board = board_from_ascii(SEKI, to_move=WHITE)
+    for seed in (1, 2):
+        result = Search(SearchConfig(playouts=20000, policy="heavy", seed=seed)).genmove(board, WHITE, 7, legal(board, WHITE))
+        assert result.move == PASS and result.winrate > 0.8
+
+
 def test_never_fills_its_own_eyes_on_a_finished_board():
     board = board_from_ascii("""
         . X O .
