@@ -3,7 +3,8 @@
     python bench/match_review.py DIR [DIR ...] [--engine A] [--name foogo] [--collapse 0.9] [--games]
 
 DIR is a `foogo match --sgf-dir` directory: game-NNNN.sgf for each game and engine-A.stderr.log /
-engine-B.stderr.log, where `foogo gtp` writes one line per genmove ("genmove black: E5 | ... win rate
+engine-B.stderr.log (or a directory of such directories, job-0, job-1..., as bench/parallel_match.py
+and bench/vs_pachi.py write them), where `foogo gtp` writes one line per genmove ("genmove black: E5 | ... win rate
 50.2%, ..."). --engine says which of the two is foogo, --name how its player name in the SGFs starts.
 The log is split into games by counting foogo's moves in each SGF (its last genmove may be a
 resignation, which the SGF does not hold); a game whose moves do not match the log is reported and
@@ -56,9 +57,24 @@ def sgf_moves(game: sgf.Sgf_game, colour: str) -> list[str]:
     return names
 
 
+def match_dirs(directory: Path) -> list[Path]:
+    """The match directories in `directory`: itself if it holds games, else its job-* subdirectories."""
+    if any(directory.glob("game-*.sgf")):
+        return [directory]
+    jobs = sorted(d for d in directory.glob("job-*") if d.is_dir())
+    if not jobs:
+        raise SystemExit(f"{directory}: no game-*.sgf and no job-* directories")
+    return jobs
+
+
 def review(directory: Path, engine: str, name: str) -> list[dict]:
     """One record per game of the match in `directory` (see the module's docstring)."""
-    lines = log_moves(directory / f"engine-{engine}.stderr.log")
+    log = directory / f"engine-{engine}.stderr.log"
+    if not log.is_file():
+        raise SystemExit(f"{directory}: no {log.name} (is foogo engine {engine}? see --engine)")
+    lines = log_moves(log)
+    if not lines:
+        raise SystemExit(f"{log}: no foogo genmove lines (is foogo engine {engine}? see --engine)")
     at = 0
     games = []
     for path in sorted(directory.glob("game-*.sgf")):
@@ -96,7 +112,7 @@ def main(argv=None) -> int:
     parser.add_argument("--games", action="store_true", help="one line per game too")
     args = parser.parse_args(argv)
     records = []
-    for directory in args.dirs:
+    for directory in [d for given in args.dirs for d in match_dirs(given)]:
         for record in review(directory, args.engine, args.name):
             if record is not None:
                 records.append(record)

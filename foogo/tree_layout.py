@@ -158,13 +158,21 @@ def new_tree(max_nodes: int, max_edges: int):
 # virtual visits winning KIND_VALUE of them). With the rules' prior (params[P_KNOWLEDGE] == RULES) an
 # edge gets one of the first ten; with the learned prior (LEARNED) a move gets K_LEARNED + j, where
 # j = round(LEARNED_SCALE * sqrt(pi)) (at most LEARNED_LEVELS - 1) for pi, the share of its gamma
-# (features.py) among the node's moves: n0 virtual visits at 0.5 and n0 * j virtual wins, the
-# shape of Pachi's pattern prior (whose ratio of pattern to even prior is 15 too). Every weight
-# is a whole number, so that real visits stay exact (real_stats).
+# (features.py) among the node's moves (their sum taken as LEARNED_FLOOR at least): n0 virtual visits at
+# 0.5 and n0 * j virtual wins, the shape of Pachi's pattern prior (whose ratio of pattern to even
+# prior is 15 too). Every weight is a whole number, so that real visits stay exact (real_stats).
 K_PLAIN, K_PASS, K_CAPTURE, K_SAVE, K_RISKY, K_NEAR, K_PATTERN, K_LINE0, K_LINE1, K_DISABLED = range(10)
 K_LEARNED = 10
 LEARNED_LEVELS = 16
 LEARNED_SCALE = 15.0
+# a node's gammas count as summing to at least LEARNED_FLOOR when shares are taken. Without it a
+# lone move's share was 1, and earned the top prior whatever it was (in a seki ending, white's one
+# move, a self-atari of gamma 0.39 that gives a living group away, got 155 of 160 virtual wins, and
+# the search resigned a won game). Real 9x9 positions sum to 500-3,000 (p10 740-1,850 by phase) and
+# still 30-400 with a handful of moves left, where the prior's shares guide the tree's reading
+# (a floor of 500, or a pass counted as a move of gamma 50, changed the search's moves there);
+# below 20 every move is poor
+LEARNED_FLOOR = 20.0
 KIND_NAMES = ("plain", "pass", "capture", "save", "self-atari", "near last move", "pattern",
               "empty first line", "empty second line", "disabled") + tuple(
               f"learned {j}" for j in range(LEARNED_LEVELS))

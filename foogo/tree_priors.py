@@ -30,6 +30,7 @@ from .tree_layout import (
     K_PLAIN,
     K_RISKY,
     K_SAVE,
+    LEARNED_FLOOR,
     LEARNED_LEVELS,
     LEARNED_SCALE,
     P_POLICY,
@@ -91,7 +92,9 @@ def gamma_into(s, z, zob, ls, lz, c, ef, e, p, row, near, gammas, lrow, lcol, l2
 @inline
 def learned_kinds(ef, ek, first, last, n0, total):
     """Every enabled edge of first .. last - 1, its gamma in AW (gamma_into) and `total` their sum,
-    gets the learned prior's kind (K_LEARNED + j) and virtual visits; AW goes back to 0."""
+    gets the learned prior's kind (K_LEARNED + j) and virtual visits; AW goes back to 0. Shares are
+    of max(total, LEARNED_FLOOR)."""
+    total = max(total, LEARNED_FLOOR)
     for e in range(first, last):
         if ek[e] == K_DISABLED:
             continue

@@ -206,3 +206,20 @@ def test_match_review_splits_the_log_by_game_and_finds_a_collapse(tmp_path, caps
     assert "2 games: 1 won, 1 lost" in out and "lost after reaching 0.90: 1" in out and "game-0001" in out
     (tmp_path / "engine-A.stderr.log").write_text("\n".join(log[:2]) + "\n")  # a log that lost a move
     assert review.review(tmp_path, "A", "foogo")[0] is None
+
+
+def test_match_review_reads_a_parallel_match_and_names_a_wrong_engine(tmp_path, capsys):
+    review = load("match_review")
+    for job in ("job-0", "job-1"):
+        d = tmp_path / job
+        d.mkdir()
+        (d / "game-0001.sgf").write_text("(;SZ[9]KM[7]PB[pachi]PW[foogo 0.1]RE[W+R];B[ee];W[cc];B[gc])")
+        (d / "engine-A.stderr.log").write_text("= pachi's own lines\n")
+        (d / "engine-B.stderr.log").write_text(
+            "genmove white: C7 | 1000 playouts in 1.00 s (1000/s, stopped: playouts), win rate 85.0%, pv C7\n")
+    assert review.main([str(tmp_path), "--engine", "B"]) == 0
+    assert "2 games: 2 won, 0 lost" in capsys.readouterr().out
+    with pytest.raises(SystemExit, match="no foogo genmove lines .* see --engine"):
+        review.main([str(tmp_path)])
+    with pytest.raises(SystemExit, match="no game-.*sgf and no job-"):
+        review.main([str(tmp_path / "job-0" / "missing")])

@@ -230,6 +230,25 @@ def test_the_learned_prior_follows_the_gammas():
     gammas[:] = 1.0
     kinds, _ = learned_root(Board(9), BLACK, gammas)  # all alike: sqrt(1 / 81) * 15 = 1.67
     assert set(kinds.values()) == {tk.K_LEARNED + 2, tk.K_PASS}
+    gammas[:] = 0.1  # every factor 0.1: the moves' gammas sum to less than the floor, which stands for it
+    kinds, _ = learned_root(Board(9), BLACK, gammas)
+    moves = [m for m in kinds if m != bk.PASS]
+    g = gt.move_gammas(Board(9), BLACK, moves, gammas)
+    assert 0 < g.sum() < tk.LEARNED_FLOOR
+    assert [kinds[m] for m in moves] == [tk.K_LEARNED + int(15 * np.sqrt(x / tk.LEARNED_FLOOR) + 0.5) for x in g]
+
+
+def test_a_lone_move_gets_no_more_prior_than_its_gamma_earns():
+    # the seki of tests/test_policy.py: white's one move, B8 (gamma 0.39), gives a living group away.
+    # It is the node's one move (the other empty points are white's own eyes), so its share was 1,
+    # the top prior (K_LEARNED + 15), before the node's sum was taken as tree_layout.LEARNED_FLOOR
+    # at least: 0.39 / 20 now, sqrt(0.0195) * 15 = 2.09
+    from test_policy import SEKI
+    board = board_from_ascii(SEKI, to_move=WHITE)
+    kinds, _ = learned_root(board, WHITE, gt.GAMMAS)
+    b8 = board.geometry.parse("B8")
+    assert set(kinds) == {b8, bk.PASS}
+    assert kinds[b8] == tk.K_LEARNED + 2
 
 
 def test_learned_priors_leave_real_visits_exact():
