@@ -2,7 +2,7 @@
 
 What it is: the feature code of a candidate move (colour c at empty point p), in
 five groups, one feature from each, and its spatial pattern:
-  PATTERN  its 3x3 neighbourhood (policy.pattern_code), colours seen from the
+  PATTERN  its 3x3 neighbourhood (patterns.pattern_code), colours seen from the
            mover (the mover's stones as BLACK); the learning script folds the 8
            rotations and reflections into one class (`pattern_classes`)
   TACTICS  T_CAPTURE2 (takes a string of 2+ stones), T_CAPTURE1 (takes stones of
@@ -58,7 +58,8 @@ from . import board_kernels as bk
 from .bits import ONE
 from .jit import inline, kernel
 from .ladders import captured_after, default_plies
-from .policy import pattern_code, self_atari
+from .patterns import pattern_code
+from .policy import self_atari
 
 G_PATTERN, G_TACTICS, G_LAST, G_LAST2, G_LINE = range(5)
 GROUPS = ("pattern", "tactics", "last", "last2", "line")
@@ -99,7 +100,7 @@ def swap_colours(code):
 
 @inline
 def mover_code(s, p, c):
-    """p's 3x3 code (policy.pattern_code) with c's stones as BLACK and the opponent's as WHITE."""
+    """p's 3x3 code (patterns.pattern_code) with c's stones as BLACK and the opponent's as WHITE."""
     code = pattern_code(s, p)
     return swap_colours(code) if c == bk.WHITE else code
 

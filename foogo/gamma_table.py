@@ -142,7 +142,7 @@ PLAYOUT_PATTERN_GAMMA = 8.0  # a 3x3 shape whose learned gamma reaches this is a
 
 
 def learned_pattern_table(gammas: np.ndarray = GROUP_GAMMAS, threshold: float = PLAYOUT_PATTERN_GAMMA) -> np.ndarray:
-    """A pattern table for the heavy policy (policy.PATTERN_TABLE's format: uint8[65536], bit colour - 1
+    """A pattern table for the heavy policy (patterns.PATTERN_TABLE's format: uint8[65536], bit colour - 1
     set where that colour playing the centre matches) made from the learned 3x3 gammas: a shape matches
     when its gamma, seen from the mover, reaches `threshold`."""
     pattern = np.asarray(gammas[:1 << 16])

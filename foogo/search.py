@@ -46,8 +46,9 @@ from . import tree as tk
 from .gamma_table import LEARNED_PATTERN_TABLE
 from .geometry import BLACK, PASS, RESIGN, WHITE, geometry, parse_color
 from .numbers import check_komi
+from .patterns import PATTERN_TABLE
 from .playout import move_cap, policy_kind
-from .policy import PATTERN_TABLE, POLICIES, policy_id  # noqa: F401 (POLICIES: this module's API)
+from .policy import POLICIES, policy_id  # noqa: F401 (POLICIES: this module's API)
 from .search_tree import SearchTree
 from .shared_root import SharedRoot
 from .tree_layout import HISTORY
@@ -92,7 +93,7 @@ class SearchConfig:
     expand_threshold: float = 8.0  # expand an edge's child once it has this many visits: 8 beat 2 at
     # equal time (bench/results/expand-8-vs-2-9x9-1s.txt) and halves the tree's work per iteration
     prior: float = 10.0  # weight of the prior in virtual visits
-    playout_patterns: str = "mogo"  # the heavy policy's 3x3 shapes: "mogo" (policy.PATTERNS, MoGo's hane, cut
+    playout_patterns: str = "mogo"  # the heavy policy's 3x3 shapes: "mogo" (patterns.PATTERNS, MoGo's hane, cut
     # and edge shapes) or "learned" (the shapes whose learned gamma is high: gamma_table.learned_pattern_table;
     # 23% slower playouts, and 38% against Pachi where mogo's gave 53.8%: bench/RESULTS.md)
     knowledge: str = "learned"  # the prior: "learned" (the gammas of features.py, fitted to games by

@@ -23,8 +23,8 @@ from . import board_kernels as bk
 from . import tree as tk
 from .gamma_table import GAMMAS
 from .geometry import PASS
+from .patterns import PATTERN_TABLE
 from .playout import NO_REPLIES, custom_policy_function, move_cap
-from .policy import PATTERN_TABLE
 
 MAX_DEPTH = 400  # the deepest descent an iteration makes (its path and trace scratch)
 

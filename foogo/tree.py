@@ -290,7 +290,7 @@ def _charge(meta, part, since):
 def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, tstart, path, firstc, earlier,
             values, owners, ownership, scores, rng, params, table, gammas, replies, count, chooser, full, shared):
     """Run `count` search iterations from the root position (root_s, root_z) on the tree, playing
-    out with the policy params[P_POLICY] (table: policy.PATTERN_TABLE) and growing nodes with the prior
+    out with the policy params[P_POLICY] (table: patterns.PATTERN_TABLE) and growing nodes with the prior
     params[P_KNOWLEDGE] (gammas: gamma_table.GAMMAS). With a replies table (int32[2, P], -1 for none;
     playout.NO_REPLIES's shape for none) the playouts play last good replies, which each iteration
     updates (learn_replies).

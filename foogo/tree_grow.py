@@ -108,7 +108,7 @@ def _allocate(ni, ei, meta, count, shared):
 def expand(ni, nh, ei, ef, ek, meta, s, z, zob, ls, lz, c, moves, nmoves, params, table, gammas):
     """Create a node for position (s, z) with c to move; its enabled edges are `moves[:nmoves]` (no PASS
     among them) if nmoves >= 0, else c's playable points minus ko and suicides, and pass.
-    table is the pattern table for the heavy policy's priors (policy.PATTERN_TABLE), gammas the
+    table is the pattern table for the heavy policy's priors (patterns.PATTERN_TABLE), gammas the
     learned prior's (gamma_table.GAMMAS); zob the board's Zobrist keys and (ls, lz) scratch shaped like
     (s, z), for the ladder reader. Returns the node, or -1 (and the full flag set) if the tree has no room.
     The node is the caller's to publish: no other thread reaches it before an edge's CHILD names it."""

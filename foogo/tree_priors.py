@@ -16,7 +16,8 @@ import numpy as np
 from . import board_kernels as bk
 from . import features as fe
 from .jit import inline
-from .policy import HEAVY, matches_pattern
+from .patterns import matches_pattern
+from .policy import HEAVY
 from .tree_layout import (
     AW,
     K_CAPTURE,
