@@ -24,6 +24,8 @@ import numpy as np
 from . import board_kernels as bk
 from .jit import inline
 
+# MoGo's patterns (Gelly, Wang, Munos, Teytaud 2006, fig. 2) as Pachi's moggy and michi list
+# them, plus their diagonal attachment. The centre is the move; rows are read top down.
 #   X, O  stones of the two colours      .  empty      #  off the board
 #   x     anything but an X stone         o  anything but an O stone       ?  anything
 # "both": good for either colour to play (each pattern is tried with X black and X white);

@@ -29,11 +29,11 @@ import numpy as np
 
 from . import board_kernels as bk
 from .jit import inline, jit_nogil, kernel, uncached_nogil
+from .patterns import PATTERN_TABLE  # noqa: F401 (read as playout.PATTERN_TABLE too)
 from .policy import (  # noqa: F401
     HEAVY,
     LIGHT,
     PASS,
-    PATTERN_TABLE,
     POLICIES,
     allowed,
     choose,
@@ -59,7 +59,7 @@ NO_REPLIES = np.zeros((0, 0), dtype=np.int32)  # play_out_with's replies for pla
 @kernel
 def playout(s, z, zob, rng, cap, trace, owners, policy, table):
     """Play position (s, z) out in place with policy LIGHT or HEAVY (table: the heavy
-    policy's patterns, see policy.py), side to move first.
+    policy's patterns, see patterns.py), side to move first.
 
     trace (int32) receives point * 2 + colour - 1 of each stone played while it has room;
     owners (int8[P]) receives the final owner of each point (see board_kernels.area); pass

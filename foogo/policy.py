@@ -178,10 +178,6 @@ def choose_light(s, z, c, rng):
     return PASS
 
 
-# ---------------------------------------------------------------- the pattern table
-
-# MoGo's patterns (Gelly, Wang, Munos, Teytaud 2006, fig. 2) as Pachi's moggy and michi list
-# them, plus their diagonal attachment. The centre is the move; rows are read top down.
 # ---------------------------------------------------------------- tactics
 
 @inline
