@@ -673,3 +673,19 @@ def test_a_komi_out_of_range_is_refused_before_searching():
         warnings.simplefilter("error")  # 1e308 squared had overflowed the score statistics (a NaN warning)
         result = search.genmove(board, BLACK, 1000.0)
     assert result.winrate == 0.0 and all(np.isfinite(v[1]) for v in result.scores.values())
+
+
+@pytest.mark.parametrize("room, collected", [(1, True), (search_module.REUSE_ROOM, False)])
+def test_a_game_s_budgeted_searches_leave_room_for_the_subtree_they_reuse(monkeypatch, room, collected):
+    # a tree sized for one budget (room 1, as before) filled up with the subtree kept from the previous
+    # move and was collected (its expansion threshold raised) in a fifth of a game's searches
+    monkeypatch.setattr(search_module, "REUSE_ROOM", room)
+    game = Game(9, komi=7)
+    search = Search(SearchConfig(playouts=3000, policy="light", seed=3, threads=1))
+    for k in range(30):
+        color = "bw"[k % 2]
+        result = search.genmove(game.board, color, 7, game.legal_moves(color), history=game.recent_positions(8))
+        if result.vertex in ("pass", "resign"):
+            break
+        game.play(color, result.vertex)
+    assert (search._trees[0].meta[tk.COLLECTIONS] > 0) == collected
