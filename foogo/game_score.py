@@ -69,6 +69,62 @@ def format_score(score: float) -> str:
 
 
 
+def stone_colors(board: Board) -> dict[int, int]:
+    """Padded point -> colour of every stone on the board."""
+    return {int(p): c for p in board.geometry.points if (c := board.color_at(int(p))) != EMPTY}
+
+
+def final_ownership(board: Board, playouts: int = SCORE_PLAYOUTS, seed: int = 0) -> np.ndarray:
+    """Mean final owner of each on-board point (+1 black, -1 white, bit order) over `playouts` uniform
+    playouts from the board's stones, half of them with each side moving first (the side to move is
+    arbitrary after two passes) and no pass counted (playouts end at two)."""
+    stones = diagram(board.size, stone_colors(board), board.geometry)
+    first = playouts // 2
+    total = np.zeros(board.size * board.size)
+    for color, count in ((BLACK, first), (WHITE, playouts - first)):
+        start = board_from_ascii(stones, to_move=color, allow_suicide=board.allow_suicide)
+        total += count * ownership(start, playouts=count, seed=seed + color)
+    return total / max(1, playouts)
+
+
+def string_statuses(board: Board, own: np.ndarray) -> list[tuple[str, int, list[int]]]:
+    """Each string as (status, colour, padded points), status "alive", "dead" or "seki", from its mean
+    final ownership m (own: final_ownership; m is +1 where its owner keeps it, -1 where the opponent
+    takes it): seki if |m| < SEKI_BAND and it shares a liberty with an opponent string that also has
+    |m| < SEKI_BAND (in seki either side may be captured first in a random playout); otherwise dead if
+    m < -DEAD_THRESHOLD, alive if not."""
+    g = board.geometry
+    strings = board_strings(board)
+    means = [sum(own[g.bit_of[p]] for p in pts) / len(pts) * (1 if c == BLACK else -1) for c, pts, _ in strings]
+    owner_of = {p: i for i, (_, pts, _) in enumerate(strings) for p in pts}
+    out = []
+    for i, (c, pts, libs) in enumerate(strings):
+        neighbours = {owner_of[lib + int(d)] for lib in libs for d in g.neighbours
+                      if owner_of.get(lib + int(d), i) != i and strings[owner_of[lib + int(d)]][0] != c}
+        if abs(means[i]) < SEKI_BAND and any(abs(means[j]) < SEKI_BAND for j in neighbours):
+            status = "seki"
+        elif means[i] < -DEAD_THRESHOLD:
+            status = "dead"
+        else:
+            status = "alive"
+        out.append((status, c, pts))
+    return out
+
+
+def margin_without(board: Board, komi: float, dead: set[int]) -> float:
+    """Black minus white area of the board's stones less those at `dead`, minus komi."""
+    stones = {p: c for p, c in stone_colors(board).items() if p not in dead}
+    return board_from_ascii(diagram(board.size, stones, board.geometry), allow_suicide=True).area_score(komi)
+
+
+def final_margin(board: Board, komi: float, playouts: int = SCORE_PLAYOUTS, seed: int = 0) -> float:
+    """The board scored as a finished game: black minus white area after removing the stones judged
+    dead (string_statuses of final_ownership), minus komi; what Game.score gives for its board."""
+    dead = {p for status, _, pts in string_statuses(board, final_ownership(board, playouts, seed))
+            if status == "dead" for p in pts}
+    return margin_without(board, komi, dead)
+
+
 class GameScoring:
     """Game's scoring (a base of Game: it reads the game's board, komi and size)."""
 
@@ -85,42 +141,13 @@ class GameScoring:
     def _ownership(self, playouts: int, seed: int) -> np.ndarray:
         key = (self.board.hash, self.board.to_move, self.board.ko_point, playouts, seed)
         if self._score_cache is None or self._score_cache[0] != key:
-            # Half the playouts with each side moving first, so that the side to move (arbitrary
-            # after two passes) does not tilt the estimate; the same stones with no pass counted,
-            # since playouts end at two passes.
-            stones = diagram(self.size, self._stones(), self.geometry)
-            first = playouts // 2
-            total = np.zeros(self.size * self.size)
-            for color, count in ((BLACK, first), (WHITE, playouts - first)):
-                board = board_from_ascii(stones, to_move=color, allow_suicide=self.board.allow_suicide)
-                total += count * ownership(board, playouts=count, seed=seed + color)
-            self._score_cache = (key, total / max(1, playouts))
+            self._score_cache = (key, final_ownership(self.board, playouts, seed))
         return self._score_cache[1]
 
     def statuses(self, playouts: int = SCORE_PLAYOUTS, seed: int = 0) -> list[tuple[str, int, list[int]]]:
-        """Each string as (status, colour, padded points), status "alive", "dead" or "seki", estimated
-        from the string's mean playout ownership m (+1: its owner's, -1: the opponent's):
-        seki if |m| < SEKI_BAND and it shares a liberty with an opponent string that also has
-        |m| < SEKI_BAND (in seki either side may be captured first in a random playout);
-        otherwise dead if m < -DEAD_THRESHOLD, alive if not."""
-        g = self.geometry
-        own = self._ownership(playouts, seed)
-        strings = board_strings(self.board)
-        means = [sum(own[g.bit_of[p]] for p in pts) / len(pts) * (1 if c == BLACK else -1)
-                 for c, pts, _ in strings]
-        owner_of = {p: i for i, (_, pts, _) in enumerate(strings) for p in pts}
-        out = []
-        for i, (c, pts, libs) in enumerate(strings):
-            neighbours = {owner_of[lib + int(d)] for lib in libs for d in g.neighbours
-                          if owner_of.get(lib + int(d), i) != i and strings[owner_of[lib + int(d)]][0] != c}
-            if abs(means[i]) < SEKI_BAND and any(abs(means[j]) < SEKI_BAND for j in neighbours):
-                status = "seki"
-            elif means[i] < -DEAD_THRESHOLD:
-                status = "dead"
-            else:
-                status = "alive"
-            out.append((status, c, pts))
-        return out
+        """Each string as (status, colour, padded points): string_statuses of the board's final ownership
+        (cached per position)."""
+        return string_statuses(self.board, self._ownership(playouts, seed))
 
     def dead_stones(self, playouts: int = SCORE_PLAYOUTS, seed: int = 0) -> list[int]:
         """Padded points of the stones judged dead."""
@@ -135,14 +162,7 @@ class GameScoring:
 
     def score(self, playouts: int = SCORE_PLAYOUTS, seed: int = 0) -> float:
         """Black minus white area after removing dead stones, minus komi."""
-        dead = set(self.dead_stones(playouts, seed))
-        stones = {p: c for p, c in self._stones().items() if p not in dead}
-        return board_from_ascii(diagram(self.size, stones, self.geometry), allow_suicide=True).area_score(self.komi)
-
-    def _stones(self) -> dict[int, int]:
-        """Padded point -> colour of every stone on the board."""
-        board = self.board
-        return {int(p): c for p in self.geometry.points if (c := board.color_at(int(p))) != EMPTY}
+        return margin_without(self.board, self.komi, set(self.dead_stones(playouts, seed)))
 
     def final_score(self, playouts: int = SCORE_PLAYOUTS, seed: int = 0) -> str:
         """The result as GTP writes it: "B+3.5", "W+0.5" or "0"."""

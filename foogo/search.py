@@ -14,7 +14,8 @@ GUI asking again, a genmove after analysis) or a child or grandchild of it, that
 subtree becomes the root (its edges re-checked against the game's legal moves).
 A new komi drops the tree: its win rates were counted under the old one.
 Passing: when the opponent has just passed and the position already wins under
-area scoring, pass at once; otherwise pass is one of the root's moves and is
+area scoring, with every stone alive and with the stones playouts judge dead
+removed, pass at once; otherwise pass is one of the root's moves and is
 played when it is the most visited.
 
 Time use: a time budget is the most a move may take. A timed search stops
@@ -43,6 +44,7 @@ import numpy as np
 
 from . import board_kernels as bk
 from . import tree as tk
+from .game_score import final_margin
 from .gamma_table import LEARNED_PATTERN_TABLE
 from .geometry import BLACK, PASS, RESIGN, WHITE, geometry, parse_color
 from .numbers import check_komi
@@ -469,6 +471,9 @@ class Search:
 
     @staticmethod
     def _wins_by_passing(board, color: int, komi: float) -> bool:
-        """True if the position, scored now by area with every stone alive, wins for color."""
-        score = board.area_score(komi)
-        return score > 0 if color == BLACK else score < 0
+        """True if the position, scored now, wins for color both by area with every stone alive (how
+        Tromp-Taylor counts) and with the stones that playouts judge dead removed (how a referee or
+        a GUI scores a finished game under Chinese rules: game_score.final_margin). By the first
+        alone foogo passed with its dead stones on the board and lost the count."""
+        sign = 1 if color == BLACK else -1
+        return sign * board.area_score(komi) > 0 and sign * final_margin(board, komi) > 0

@@ -10,6 +10,7 @@ from foogo import BLACK, PASS, WHITE, Board, board_from_ascii
 from foogo import search as search_module
 from foogo import tree as tk
 from foogo.game import Game
+from foogo.game_score import final_margin
 from foogo.geometry import RESIGN
 from foogo.search import Search, SearchConfig
 
@@ -89,6 +90,27 @@ def test_passes_when_the_opponent_passed_and_passing_wins():
     result = Search(SearchConfig(playouts=200)).genmove(board, BLACK, 0.5, legal(board, BLACK))
     assert board.area_score(0.5) > 0
     assert result.move == PASS
+
+
+def test_does_not_pass_with_its_dead_stones_on_the_board():
+    # the final position of a game lost to Pachi (2026-11-25): black passed; white leads by 6 if every
+    # stone is alive, but playouts (and GNU Go, the referee) judge white's 12 stones around H8 dead, so
+    # black wins the count by 10. White passed at once and lost; now it searches
+    board = board_from_ascii("""
+        X . X O O O X X .
+        X X . X O O X . O
+        X . X . X O O O O
+        X X . X X X O O X
+        O O X X X X X X X
+        . O X X O X X X O
+        . O O O O O O X O
+        . . O O O . O O O
+        O . O X . O O O O
+    """, to_move=BLACK)
+    board.play(BLACK, "pass")
+    assert board.area_score(7) < 0 and final_margin(board, 7) > 0
+    result = Search(SearchConfig(playouts=300, seed=1)).genmove(board, WHITE, 7, legal(board, WHITE))
+    assert result.stopped != "passed" and result.playouts == 300
 
 
 def test_keeps_a_seki_it_wins_by_passing():
