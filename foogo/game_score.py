@@ -111,6 +111,11 @@ def string_statuses(board: Board, own: np.ndarray) -> list[tuple[str, int, list[
     return out
 
 
+def dead_points(statuses: list[tuple[str, int, list[int]]]) -> list[int]:
+    """The padded points of the strings string_statuses judged dead, in order."""
+    return sorted(p for status, _, pts in statuses if status == "dead" for p in pts)
+
+
 def margin_without(board: Board, komi: float, dead: set[int]) -> float:
     """Black minus white area of the board's stones less those at `dead`, minus komi."""
     stones = {p: c for p, c in stone_colors(board).items() if p not in dead}
@@ -120,9 +125,7 @@ def margin_without(board: Board, komi: float, dead: set[int]) -> float:
 def final_margin(board: Board, komi: float, playouts: int = SCORE_PLAYOUTS, seed: int = 0) -> float:
     """The board scored as a finished game: black minus white area after removing the stones judged
     dead (string_statuses of final_ownership), minus komi; what Game.score gives for its board."""
-    dead = {p for status, _, pts in string_statuses(board, final_ownership(board, playouts, seed))
-            if status == "dead" for p in pts}
-    return margin_without(board, komi, dead)
+    return margin_without(board, komi, set(dead_points(string_statuses(board, final_ownership(board, playouts, seed)))))
 
 
 class GameScoring:
@@ -151,7 +154,7 @@ class GameScoring:
 
     def dead_stones(self, playouts: int = SCORE_PLAYOUTS, seed: int = 0) -> list[int]:
         """Padded points of the stones judged dead."""
-        return sorted(p for status, _, pts in self.statuses(playouts, seed) if status == "dead" for p in pts)
+        return dead_points(self.statuses(playouts, seed))
 
     def final_status_list(self, status: str, playouts: int = SCORE_PLAYOUTS, seed: int = 0) -> list[list[str]]:
         """The strings with `status` ("alive", "dead" or "seki") as lists of GTP vertices; ValueError otherwise."""

@@ -76,8 +76,7 @@ GROUPS = {**{name: "board" for name in BOARD_KERNELS}, **{name: "search" for nam
 # kernels with their drivers (the board's in one module per job, board_kernels their namespace), and
 # root sharing with the search that drives it; bit intrinsics with the compiler set-up; the ladder
 # reader with the features that read it, and the shipped gamma table with them; the 3x3 pattern table
-# with the policy that reads it; the game's scoring,
-# SGF and handicap modules with the game
+# with the policy that reads it; the game's scoring, SGF and handicap modules with the game
 
 
 def foogo_imports(path):
