@@ -69,8 +69,8 @@ from numba.extending import intrinsic
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 KERNEL_MODULES = (
     "jit.py", "bits.py", "board_layout.py", "board_moves.py", "board_playable.py", "board_liberties.py",
-    "board_score.py", "board_check.py", "board_kernels.py", "playout.py", "patterns.py", "policy.py", "ladders.py",
-    "features.py",
+    "board_score.py", "board_check.py", "board_kernels.py", "playout.py", "patterns.py", "nakade.py", "policy.py",
+    "ladders.py", "features.py",
     "tree_layout.py", "tree_priors.py", "tree_select.py", "tree_grow.py", "tree.py",
 )
 

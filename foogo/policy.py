@@ -36,7 +36,13 @@ nothing; every candidate is also checked against playable(c) minus ko.
                 among those (PATTERN_PERMIL).
   (d) uniform   a point c may take that is not a self-atari of a string of >= 2
                 stones, uniformly: `choose_light`'s draw, or if that is such a
-                self-atari, `safe_draw`'s over the rest.
+                self-atari, `safe_draw`'s over the rest. A nakade (nakade.py: the
+                self-atari ataris every opponent string around it and leaves a
+                dead eye shape when captured) is no such self-atari: without
+                this exception the playouts read a corner where white's group and
+                four black stones shared their last two liberties as a seki, and
+                gave white every playout 50 moves before black's square-four
+                sacrifice won the game (bench/RESULTS.md, "A nakade exception").
   (e) seki      if every point c may take is such a self-atari, PASS: a side keeps
                 a seki, or the shared liberties of two groups short of them,
                 rather than fill its own liberties and give the stones away.
@@ -59,7 +65,7 @@ The 3x3 pattern table the heavy policy reads (`PATTERN_TABLE`, `matches_pattern`
 is patterns.py's.
 
 What the heavy policy is not: no ladders, no two-liberty tactics, no global capture rule, no
-learned pattern weights, no ko-fight logic.
+learned pattern weights, no ko-fight logic, no vital-point play inside the opponent's eye space.
 """
 
 from __future__ import annotations
@@ -69,6 +75,7 @@ import numpy as np
 from . import board_kernels as bk
 from .bits import trailing_zeros
 from .jit import inline, kernel
+from .nakade import nakade
 from .patterns import (  # noqa: F401 (PATTERNS .. build_pattern_table: read as policy.* too)
     PATTERN_TABLE,
     PATTERNS,
@@ -219,6 +226,13 @@ def big_self_atari(s, p, c):
         if bk.color_at(s, P, q) == c:
             joins = True
     return joins and self_atari(s, p, c)
+
+
+@inline
+def bad_self_atari(s, p, c):
+    """True if c at empty p is a self-atari of two stones or more (big_self_atari) that is not a
+    nakade (nakade.py): what rules (d) and (e) never play."""
+    return big_self_atari(s, p, c) and not nakade(s, p, c)
 
 
 @inline
@@ -377,7 +391,7 @@ def safe_draw(s, c, rng):
     while window > 0:
         i = random_below(rng, window)
         p = bk.empty_point(s, i)
-        if _allowed_at(s, p, c, ko) and not big_self_atari(s, p, c):
+        if _allowed_at(s, p, c, ko) and not bad_self_atari(s, p, c):
             return p
         window -= 1
         bk.swap_empties(s, i, window)
@@ -389,7 +403,7 @@ def uniform_move(s, z, c, rng):
     """Rules (d) and (e): a point c may take that is not a self-atari of two stones or more,
     uniformly, else PASS: choose_light's draw, or safe_draw's when that draw is such a self-atari."""
     p = choose_light(s, z, c, rng)  # one call site: two inlined copies of choose_light cost heavy playouts
-    if p == PASS or not big_self_atari(s, p, c):
+    if p == PASS or not bad_self_atari(s, p, c):
         return p
     return safe_draw(s, c, rng)
 

@@ -60,7 +60,7 @@ LAYERS = {
     "geometry": 1, "render": 2,
     "board_layout": 3, "board_moves": 3, "board_playable": 3, "board_liberties": 3, "board_score": 3, "board_check": 3,
     "board_kernels": 3, "board": 3,
-    "patterns": 4, "policy": 4, "playout": 5, "features": 5, "gamma_table": 5, "ladders": 5,
+    "patterns": 4, "nakade": 4, "policy": 4, "playout": 5, "features": 5, "gamma_table": 5, "ladders": 5,
     "game": 6, "game_handicap": 6, "game_score": 6, "game_sgf": 6, "book": 6,
     "tree_layout": 7, "tree_priors": 7, "tree_select": 7, "tree_grow": 7, "tree": 7,
     "shared_root": 7, "search_tree": 7, "search": 7,
@@ -71,12 +71,12 @@ BOARD_KERNELS = ("board_layout", "board_moves", "board_playable", "board_liberti
                  "board_kernels")
 GROUPS = {**{name: "board" for name in BOARD_KERNELS}, **{name: "search" for name in TREE_KERNELS},
           "shared_root": "search", "search_tree": "search", "bits": "jit",
-          "ladders": "features", "gamma_table": "features", "patterns": "policy",
+          "ladders": "features", "gamma_table": "features", "patterns": "policy", "nakade": "policy",
           "game_handicap": "game", "game_score": "game", "game_sgf": "game"}
 # kernels with their drivers (the board's in one module per job, board_kernels their namespace), and
 # root sharing with the search that drives it; bit intrinsics with the compiler set-up; the ladder
 # reader with the features that read it, and the shipped gamma table with them; the 3x3 pattern table
-# with the policy that reads it; the game's scoring, SGF and handicap modules with the game
+# and the nakade test with the policy that reads them; the game's scoring, SGF and handicap modules with the game
 
 
 def foogo_imports(path):

@@ -1,0 +1,117 @@
+"""Nakade: the self-ataris that kill, because the stones the opponent captures leave it a dead eye.
+
+What it is: `nakade(s, p, c)`, the heavy playouts' exception to their rule against
+self-atari of two stones or more (policy.py, rules (d) and (e)). c at p makes a
+string S with one liberty L. It is a nakade when
+  1. every opponent string touching S has L as its only liberty (S ataris them
+     all from the inside), so the opponent must capture at L, and its only
+     liberties afterwards are S's points: the captured area is its whole eye; and
+  2. S's points make a dead eye shape with c to play next: any 2 or 3 points;
+     of 4, the square and the pyramid (a point touching the three others); of 5,
+     the bulky five (a square and one more) and the cross; of 6, the rabbity six
+     (a cross and the point between two of its arms). Counted from the shape's
+     adjacencies alone: its number of edges and its largest degree tell these
+     apart from every other polyomino of the same size (straight, bent, zigzag
+     and the other shapes with two separate eyes left).
+Without it the playouts never play such a sacrifice: a corner where white's
+group and four black stones share their last two liberties read as a seki, and
+foogo (white) lost that game to Pachi with every heavy playout won from 50 moves
+before black's square-four sacrifice (bench/RESULTS.md, "A nakade exception").
+
+What it is not: no reading of the opponent's other options (capturing outside,
+a ko), no corner shapes (the bent four), no eye shapes larger than six. Called
+only on the rare draws that are already a big self-atari, so it costs the
+playout nothing elsewhere.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import board_kernels as bk
+from .jit import inline
+
+MAX_STONES = 6  # no eye shape of more points dies with the attacker to play
+
+
+@inline
+def _dead_shape(stones, edges, top):
+    """True if a connected shape of `stones` points, `edges` adjacent pairs and largest degree
+    `top` is dead when the attacker plays next (see the module's list)."""
+    if stones <= 3:
+        return True
+    if stones == 4:
+        return edges == 4 or top == 3
+    if stones == 5:
+        return edges == 5 or top == 4
+    return stones == 6 and edges == 6 and top == 4
+
+
+@inline
+def _sole_liberty(s, P, w, h, p, lib):
+    """True if string h's liberties other than p are exactly the one point lib."""
+    count, other = bk.other_liberties(s, P, w, h, p)
+    return count == 1 and other == lib
+
+
+@inline
+def nakade(s, p, c):
+    """True if c at empty p, a self-atari of a string of two stones or more, is a nakade: it
+    ataris every opponent string around its string, whose points make a dead eye shape."""
+    P = bk.stride(s)
+    w = np.int64(s[bk.M_W])
+    other = 3 - c
+    # the strings p joins (distinct heads), their size and S's one liberty L
+    h0 = h1 = h2 = h3 = np.int64(-1)
+    stones = 1
+    lib = np.int64(-1)
+    for q in (p - w, p - 1, p + 1, p + w):
+        cq = bk.color_at(s, P, q)
+        if cq == bk.EMPTY:
+            lib = q
+        elif cq == c:
+            h = bk.head_of(s, P, q)
+            if h != h0 and h != h1 and h != h2 and h != h3:
+                if h0 < 0:
+                    h0 = h
+                elif h1 < 0:
+                    h1 = h
+                elif h2 < 0:
+                    h2 = h
+                else:
+                    h3 = h
+                stones += bk.string_size(s, P, h)
+                count, found = bk.other_liberties(s, P, w, h, p)
+                if count == 1:
+                    lib = found
+    if stones > MAX_STONES or lib < 0:
+        return False
+    # p's side of S: its own degree, and the opponent strings it touches
+    edges2 = 0  # twice the edges: the sum of the degrees
+    top = 0
+    degree = 0
+    for q in (p - w, p - 1, p + 1, p + w):
+        cq = bk.color_at(s, P, q)
+        degree += cq == c
+        if cq == other and not _sole_liberty(s, P, w, bk.head_of(s, P, q), p, lib):
+            return False
+    edges2 += degree
+    top = max(top, degree)
+    # the stones of the joined strings: a stone's neighbours in S are its own string's and p
+    for h in (h0, h1, h2, h3):
+        if h < 0:
+            continue
+        r = h
+        while True:
+            degree = 0
+            for q in (r - w, r - 1, r + 1, r + w):
+                cq = bk.color_at(s, P, q)
+                degree += (cq == c) | (q == p)
+                if cq == other and not _sole_liberty(s, P, w, bk.head_of(s, P, q), p, lib):
+                    return False
+            edges2 += degree
+            top = max(top, degree)
+            r = bk.next_stone(s, P, r)
+            if r == h:
+                break
+    return _dead_shape(stones, edges2 // 2, top)
