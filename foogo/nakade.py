@@ -4,8 +4,9 @@ What it is: `nakade(s, p, c)`, the heavy playouts' exception to their rule again
 self-atari of two stones or more (policy.py, rules (d) and (e)). c at p makes a
 string S with one liberty L. It is a nakade when
   1. every opponent string touching S has L as its only liberty (S ataris them
-     all from the inside), so the opponent must capture at L, and its only
-     liberties afterwards are S's points: the captured area is its whole eye; and
+     all from the inside), so the opponent must capture at L, and L touches no
+     empty point and no other string of c: the opponent's only liberties
+     afterwards are S's points, the captured area is its whole eye; and
   2. S's points make a dead eye shape with c to play next: any 2 or 3 points;
      of 4, the square and the pyramid (a point touching the three others); of 5,
      the bulky five (a square and one more) and the cross; of 6, the rabbity six
@@ -55,6 +56,12 @@ def _sole_liberty(s, P, w, h, p, lib):
 
 
 @inline
+def _in(h, h0, h1, h2, h3):
+    """True if h is one of the heads h0..h3."""
+    return h == h0 or h == h1 or h == h2 or h == h3
+
+
+@inline
 def nakade(s, p, c):
     """True if c at empty p, a self-atari of a string of two stones or more, is a nakade: it
     ataris every opponent string around its string, whose points make a dead eye shape."""
@@ -71,7 +78,7 @@ def nakade(s, p, c):
             lib = q
         elif cq == c:
             h = bk.head_of(s, P, q)
-            if h != h0 and h != h1 and h != h2 and h != h3:
+            if not _in(h, h0, h1, h2, h3):
                 if h0 < 0:
                     h0 = h
                 elif h1 < 0:
@@ -86,6 +93,11 @@ def nakade(s, p, c):
                     lib = found
     if stones > MAX_STONES or lib < 0:
         return False
+    # L itself must open no way out: after the capture there, the opponent's only liberties are S's points
+    for q in (lib - w, lib - 1, lib + 1, lib + w):
+        cq = bk.color_at(s, P, q)
+        if q != p and (cq == bk.EMPTY or (cq == c and not _in(bk.head_of(s, P, q), h0, h1, h2, h3))):
+            return False
     # p's side of S: its own degree, and the opponent strings it touches
     edges2 = 0  # twice the edges: the sum of the degrees
     top = 0

@@ -37,6 +37,22 @@ def test_no_nakade_when_the_opponent_has_another_liberty():
     assert verdict(CORNER.replace(". X X X X X\n", ". X X X X .\n", 1), "D6") == (True, False)
 
 
+def test_no_nakade_when_the_capture_opens_a_way_out():
+    # the same corner one column wider: white's capture at F7 would touch the empty G7
+    wider = """
+        . X O . X . .
+        . X O X X O X
+        . X O O O O X
+        . X X X X X X
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+    """
+    assert verdict(wider, "D7") == (True, False)
+    assert verdict(wider.replace(". X O . X . .", ". X O . X . X", 1), "D7") == (True, False)  # G7 black, not in S
+    assert verdict(wider.replace(". X O . X . .", ". X O . X . O", 1), "D7") == (True, True)  # G7 white
+
+
 def test_no_nakade_for_the_opponent_filling_its_own_eye_space():
     # white D6 or F6 gives away white's string of eight stones: never a nakade
     assert verdict(CORNER, "D6", WHITE) == (True, False)
