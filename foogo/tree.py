@@ -286,6 +286,30 @@ def _charge(meta, part, since):
     return np.int64(0)
 
 
+BROKEN_SCORE = -100000.0  # _settled_score's answer when a custom policy's chooser broke the rule
+
+
+@inline
+def _settled_score(s, z, zob, rng, cap, trace, owners, chooser, policy, table, replies, komi, full):
+    """Black's area score of a line that ended in two passes in the tree, as the game would be
+    scored: counted as it stands (every stone alive, Tromp-Taylor's count) and after a playout
+    from it (which captures the stones left dead on the board, as a referee removes them under
+    Chinese rules). Either count if they agree on the winner at `komi`, else `komi` (a draw).
+    Counting only as it stands, the tree took a pass with dead stones on the board for a win,
+    where the root's own pass (Search._wins_by_passing) asks both counts. The playout's moves are
+    not the game's: no trace (trace is only sliced), no AMAF credit. BROKEN_SCORE if a custom
+    chooser broke the rule."""
+    standing = bk.area(s, owners[:0])
+    s[bk.M_PASSES] = 0
+    played, _, capped = play_out_with(s, z, zob, rng, cap, trace[:0], owners, chooser, policy, table, replies[:0],
+                                      full)
+    if capped == BROKEN:
+        return BROKEN_SCORE
+    if (standing - komi) * (played - komi) > 0:
+        return played
+    return komi
+
+
 @inline
 def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, tstart, path, firstc, earlier,
             values, owners, ownership, scores, rng, params, table, gammas, replies, count, chooser, full, shared):
@@ -389,7 +413,9 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, 
         meta[SAMPLES] += 1
         marks = owners if sample else owners[:0]
         if terminal:
-            score = bk.area(s, marks)
+            score = _settled_score(s, z, zob, rng, cap, trace, marks, chooser, policy, table, replies, komi, full)
+            if score == BROKEN_SCORE:
+                return -1
         else:
             score, nmoves, capped = play_out_with(s, z, zob, rng, cap, trace[ntrace:], marks, chooser, policy,
                                                   table, replies, full)

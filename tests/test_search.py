@@ -96,21 +96,61 @@ def test_does_not_pass_with_its_dead_stones_on_the_board():
     # the final position of a game lost to Pachi (2026-11-25): black passed; white leads by 6 if every
     # stone is alive, but playouts (and GNU Go, the referee) judge white's 12 stones around H8 dead, so
     # black wins the count by 10. White passed at once and lost; now it searches
-    board = board_from_ascii("""
-        X . X O O O X X .
-        X X . X O O X . O
-        X . X . X O O O O
-        X X . X X X O O X
-        O O X X X X X X X
-        . O X X O X X X O
-        . O O O O O O X O
-        . . O O O . O O O
-        O . O X . O O O O
-    """, to_move=BLACK)
+    board = board_from_ascii(DEAD_CORNER, to_move=BLACK)
     board.play(BLACK, "pass")
     assert board.area_score(7) < 0 and final_margin(board, 7) > 0
     result = Search(SearchConfig(playouts=300, seed=1)).genmove(board, WHITE, 7, legal(board, WHITE))
     assert result.stopped != "passed" and result.playouts == 300
+
+
+DEAD_CORNER = """
+    X . X O O O X X .
+    X X . X O O X . O
+    X . X . X O O O O
+    X X . X X X O O X
+    O O X X X X X X X
+    . O X X O X X X O
+    . O O O O O O X O
+    . . O O O . O O O
+    O . O X . O O O O
+"""
+
+
+def settled_scores(board, policy, count):
+    """tree._settled_score of `board` (after two passes) at komi 7, over `count` random streams."""
+    from foogo import policy as pol
+    out = []
+    for seed in range(count):
+        b = board.copy()
+        s, z = b._state()
+        rng = np.zeros(1, dtype=np.uint64)
+        pol.seed_rng(rng, seed, 0)
+        out.append(float(tk._settled_score(s, z, b.geometry.zobrist, rng, 400, np.zeros(400, dtype=np.int32),
+                                           np.zeros(0, dtype=np.int8), tk.choose, policy, pol.PATTERN_TABLE,
+                                           np.zeros((0, 1), dtype=np.int32), 7.0, True)))
+    return out
+
+
+def test_a_line_ending_in_two_passes_is_scored_as_a_referee_would():
+    # DEAD_CORNER: white leads by 13 with every stone alive, black by 10 with white's dead corner
+    # removed. The tree used to count such a line as it stands (a white win); now a playout removes
+    # the dead stones first, and where the two counts disagree the line is a draw (score = komi)
+    board = board_from_ascii(DEAD_CORNER, to_move=BLACK)
+    board.play(BLACK, "pass")
+    board.play(WHITE, "pass")
+    assert board.area_score(7) < 0 and final_margin(board, 7) > 0
+    scores = settled_scores(board, 0, 60)  # light playouts kill the corner
+    assert all(x <= 7.0 for x in scores) and scores.count(7.0) > 40
+    # a finished position with nothing dead (two eyes each): the count as it stands
+    done = board_from_ascii("""
+        . X O .
+        X X O O
+        . X O .
+        X X O O
+    """)
+    done.play(BLACK, "pass")
+    done.play(WHITE, "pass")
+    assert settled_scores(done, 0, 5) == [done.area_score(0)] * 5
 
 
 def test_keeps_a_seki_it_wins_by_passing():
