@@ -140,3 +140,62 @@ def test_the_heavy_playouts_read_the_corner_of_the_game_lost_to_pachi():
     # before the exception black won none of 4,000 heavy playouts here (light playouts: 84%)
     result = run_playouts(board_from_ascii(PACHI_GAME), 400, seed=1, policy="heavy")
     assert (result.scores > 7).mean() > 0.3
+
+
+def slow_nakade(board, p, c):
+    """nakade recomputed on a copy of the board after the move, by flood fills over GTP points."""
+    g = board.geometry
+    after = board.copy()
+    if not after.is_legal(c, g.name(p)):  # a suicide: no liberty left, no nakade
+        return False
+    after.play(c, g.name(p))
+    n = board.size
+
+    def around(q):
+        r, k = g.row_col(q)
+        return [g.point(r + dr, k + dk) for dr, dk in ((1, 0), (-1, 0), (0, 1), (0, -1))
+                if 0 <= r + dr < n and 0 <= k + dk < n]
+
+    def string(q):
+        color, todo, seen = after.color_at(g.name(q)), [q], {q}
+        while todo:
+            for x in around(todo.pop()):
+                if x not in seen and after.color_at(g.name(x)) == color:
+                    seen.add(x)
+                    todo.append(x)
+        return seen
+
+    def liberties(stones):
+        return {x for q in stones for x in around(q) if after.color_at(g.name(x)) == 0}
+
+    S = string(p)
+    libs = liberties(S)
+    if not 2 <= len(S) <= 6 or len(libs) != 1:
+        return False
+    (L,) = libs
+    other = {x for q in S for x in around(q) if after.color_at(g.name(x)) == 3 - c}
+    if any(liberties(string(x)) != {L} for x in other):
+        return False
+    if any(after.color_at(g.name(x)) == 0 or (after.color_at(g.name(x)) == c and x not in S) for x in around(L)):
+        return False
+    return len(S) <= 3 or canonical({g.row_col(q) for q in S}) in {canonical(cells) for cells in DEAD}
+
+
+def test_nakade_agrees_with_a_slow_recomputation_on_playout_positions():
+    # positions 0.8 and 1.0 board-areas deep into light playouts, where self-ataris abound: every
+    # big self-atari of either colour, nakade or not, against slow_nakade's flood fills
+    from test_policy import midgame
+    checked = found = 0
+    for size in (5, 7, 9):
+        for depth in (0.8, 1.0):
+            for seed in range(40):
+                board = midgame(size, int(size * size * depth), seed)
+                s, _ = board._state()
+                for p in (int(q) for q in board.geometry.points):
+                    for c in (BLACK, WHITE):
+                        if board.color_at(board.geometry.name(p)) == 0 and pol.big_self_atari(s, p, c):
+                            fast = bool(nk.nakade(s, p, c))
+                            assert fast == slow_nakade(board, p, c), (str(board), board.geometry.name(p), c)
+                            checked += 1
+                            found += fast
+    assert checked > 500 and found >= 2
