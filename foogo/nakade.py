@@ -1,12 +1,14 @@
 """Nakade: the self-ataris that kill, because the stones the opponent captures leave it a dead eye.
 
-What it is: `nakade(s, p, c)`, the heavy playouts' exception to their rule against
-self-atari of two stones or more (policy.py, rules (d) and (e)). c at p makes a
+What it is: `nakade(s, p, c)`, the exception the opt-in "heavy-nakade" playout policy
+makes to the heavy playouts' rule against self-atari of two stones or more
+(policy.py, rules (d) and (e)). c at p makes a
 string S with one liberty L. It is a nakade when
   1. every opponent string touching S has L as its only liberty (S ataris them
      all from the inside), so the opponent must capture at L, and L touches no
-     empty point and no other string of c: the opponent's only liberties
-     afterwards are S's points, the captured area is its whole eye; and
+     empty point, no other string of c and no opponent string with another
+     liberty: the opponent's only liberties afterwards are S's points, the
+     captured area is its whole eye; and
   2. S's points make a dead eye shape with c to play next: any 2 or 3 points;
      of 4, the square and the pyramid (a point touching the three others); of 5,
      the bulky five (a square and one more) and the cross; of 6, the rabbity six
@@ -17,7 +19,8 @@ string S with one liberty L. It is a nakade when
 Without it the playouts never play such a sacrifice: a corner where white's
 group and four black stones share their last two liberties read as a seki, and
 foogo (white) lost that game to Pachi with every heavy playout won from 50 moves
-before black's square-four sacrifice (bench/RESULTS.md, "A nakade exception").
+before black's square-four sacrifice. It is not the default: at equal CPU against
+Pachi it did not win more games (bench/RESULTS.md, "A nakade exception").
 
 What it is not: no reading of the opponent's other options (capturing outside,
 a ko), no corner shapes (the bent four), no eye shapes larger than six. Called
@@ -32,7 +35,7 @@ import numpy as np
 from . import board_kernels as bk
 from .jit import inline
 
-MAX_STONES = 6  # no eye shape of more points dies with the attacker to play
+MAX_STONES = 6  # the largest shape one vital point kills (the rabbity six)
 
 
 @inline
@@ -93,10 +96,15 @@ def nakade(s, p, c):
                     lib = found
     if stones > MAX_STONES or lib < 0:
         return False
-    # L itself must open no way out: after the capture there, the opponent's only liberties are S's points
+    # L itself must open no way out: after the capture there, the opponent's only liberties are S's
+    # points (no empty point beside L, no other string of c, no opponent string with another liberty)
     for q in (lib - w, lib - 1, lib + 1, lib + w):
         cq = bk.color_at(s, P, q)
-        if q != p and (cq == bk.EMPTY or (cq == c and not _in(bk.head_of(s, P, q), h0, h1, h2, h3))):
+        if q == p:
+            continue
+        if cq == bk.EMPTY or (cq == c and not _in(bk.head_of(s, P, q), h0, h1, h2, h3)):
+            return False
+        if cq == other and not _sole_liberty(s, P, w, bk.head_of(s, P, q), p, lib):
             return False
     # p's side of S: its own degree, and the opponent strings it touches
     edges2 = 0  # twice the edges: the sum of the degrees

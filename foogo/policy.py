@@ -10,6 +10,7 @@ playouts end whichever is used.
          drawing) those c may not take, so the choice is exactly uniform.
   HEAVY  `choose_heavy(s, z, c, rng, table)`: local Go knowledge in front of the
          uniform choice, with the 3x3 pattern table passed in as an array.
+         HEAVY_NAKADE is HEAVY with nakade sacrifices allowed in (d) and (e).
 Randomness is a xorshift64* stream per playout, seeded from (seed, playout
 index) by splitmix64 (`seed_rng`), so playout i of a run is the same whatever
 the thread count. The playout loop itself is in playout.py, above this module.
@@ -36,13 +37,16 @@ nothing; every candidate is also checked against playable(c) minus ko.
                 among those (PATTERN_PERMIL).
   (d) uniform   a point c may take that is not a self-atari of a string of >= 2
                 stones, uniformly: `choose_light`'s draw, or if that is such a
-                self-atari, `safe_draw`'s over the rest. A nakade (nakade.py: the
+                self-atari, `safe_draw`'s over the rest. Policy HEAVY_NAKADE
+                ("heavy-nakade", opt-in) also plays a nakade (nakade.py: the
                 self-atari ataris every opponent string around it and leaves a
-                dead eye shape when captured) is no such self-atari: without
-                this exception the playouts read a corner where white's group and
-                four black stones shared their last two liberties as a seki, and
-                gave white every playout 50 moves before black's square-four
-                sacrifice won the game (bench/RESULTS.md, "A nakade exception").
+                dead eye shape when captured). Without it the playouts read a
+                corner where white's group and four black stones shared their
+                last two liberties as a seki, and gave white every playout 50
+                moves before black's square-four sacrifice won the game; with it,
+                against Pachi at equal CPU, foogo won 60.0% of 100 games and then
+                46.8% of 63 with a stricter form, against 64.5% of 215 without
+                (bench/RESULTS.md, "A nakade exception"): not the default.
   (e) seki      if every point c may take is such a self-atari, PASS: a side keeps
                 a seki, or the shared liberties of two groups short of them,
                 rather than fill its own liberties and give the stones away.
@@ -87,8 +91,8 @@ from .patterns import (  # noqa: F401 (PATTERNS .. build_pattern_table: read as 
 
 PASS = bk.PASS
 
-LIGHT, HEAVY = 0, 1
-POLICIES = ("light", "heavy")  # names, indexed by id
+LIGHT, HEAVY, HEAVY_NAKADE = 0, 1, 2
+POLICIES = ("light", "heavy", "heavy-nakade")  # names, indexed by id
 
 CAPTURE_PERMIL = 900
 ATARI_PERMIL = 900
@@ -229,10 +233,10 @@ def big_self_atari(s, p, c):
 
 
 @inline
-def bad_self_atari(s, p, c):
-    """True if c at empty p is a self-atari of two stones or more (big_self_atari) that is not a
-    nakade (nakade.py): what rules (d) and (e) never play."""
-    return big_self_atari(s, p, c) and not nakade(s, p, c)
+def bad_self_atari(s, p, c, sacrifices):
+    """True if c at empty p is a self-atari of two stones or more (big_self_atari), and, if
+    `sacrifices` (HEAVY_NAKADE), not a nakade (nakade.py): what rules (d) and (e) never play."""
+    return big_self_atari(s, p, c) and not (sacrifices and nakade(s, p, c))
 
 
 @inline
@@ -380,7 +384,7 @@ def pattern_move(s, z, c, last, rng, table):
 
 
 @kernel
-def safe_draw(s, c, rng):
+def safe_draw(s, c, rng, sacrifices=False):
     """A point c may take (playable(c) minus ko) that is not a self-atari of two stones or more,
     uniformly, or PASS if there is none: choose_light's stage 1 with that test added, until the
     window is empty (a rejected point leaves the window, so each point is tested once at most and
@@ -391,7 +395,7 @@ def safe_draw(s, c, rng):
     while window > 0:
         i = random_below(rng, window)
         p = bk.empty_point(s, i)
-        if _allowed_at(s, p, c, ko) and not bad_self_atari(s, p, c):
+        if _allowed_at(s, p, c, ko) and not bad_self_atari(s, p, c, sacrifices):
             return p
         window -= 1
         bk.swap_empties(s, i, window)
@@ -399,19 +403,20 @@ def safe_draw(s, c, rng):
 
 
 @inline
-def uniform_move(s, z, c, rng):
-    """Rules (d) and (e): a point c may take that is not a self-atari of two stones or more,
-    uniformly, else PASS: choose_light's draw, or safe_draw's when that draw is such a self-atari."""
+def uniform_move(s, z, c, rng, sacrifices=False):
+    """Rules (d) and (e): a point c may take that is not a self-atari of two stones or more (but a
+    nakade if `sacrifices`), uniformly, else PASS: choose_light's draw, or safe_draw's when that draw
+    is such a self-atari."""
     p = choose_light(s, z, c, rng)  # one call site: two inlined copies of choose_light cost heavy playouts
-    if p == PASS or not bad_self_atari(s, p, c):
+    if p == PASS or not bad_self_atari(s, p, c, sacrifices):
         return p
-    return safe_draw(s, c, rng)
+    return safe_draw(s, c, rng, sacrifices)
 
 
 @inline
-def choose_heavy(s, z, c, rng, table):
+def choose_heavy(s, z, c, rng, table, sacrifices=False):
     """A point of playable(c) minus ko chosen by rules (a)-(e) above, or PASS if there is none or (e)
-    keeps a seki."""
+    keeps a seki; with `sacrifices` (HEAVY_NAKADE), (d) and (e) may play a nakade."""
     last = np.int64(s[bk.M_LAST])
     if last >= 0:
         if random_below(rng, 1000) < CAPTURE_PERMIL:
@@ -426,11 +431,11 @@ def choose_heavy(s, z, c, rng, table):
             p = pattern_move(s, z, c, last, rng, table)
             if p != PASS:
                 return p
-    return uniform_move(s, z, c, rng)
+    return uniform_move(s, z, c, rng, sacrifices)
 
 
 def policy_id(name: str) -> int:
-    """LIGHT or HEAVY for a policy name; ValueError naming the choices otherwise."""
+    """LIGHT, HEAVY or HEAVY_NAKADE for a policy name; ValueError naming the choices otherwise."""
     if name not in POLICIES:
         raise ValueError(f"unknown playout policy {name!r}; available: {', '.join(POLICIES)}")
     return POLICIES.index(name)
@@ -438,7 +443,8 @@ def policy_id(name: str) -> int:
 
 @inline
 def choose(s, z, c, rng, policy, table):
-    """The point policy LIGHT or HEAVY picks for c (table: the heavy policy's patterns), or PASS."""
-    if policy == HEAVY:
-        return choose_heavy(s, z, c, rng, table)
+    """The point policy LIGHT, HEAVY or HEAVY_NAKADE picks for c (table: the heavy policy's patterns),
+    or PASS."""
+    if policy >= HEAVY:
+        return choose_heavy(s, z, c, rng, table, policy == HEAVY_NAKADE)
     return choose_light(s, z, c, rng)

@@ -66,7 +66,7 @@ def prior(s, z, p, c, last, params, table):
         dc = abs(pcol - lcol)
         if dr <= 1 and dc <= 1:
             kind = K_NEAR
-            if params[P_POLICY] == HEAVY and matches_pattern(s, p, c, table):
+            if params[P_POLICY] >= HEAVY and matches_pattern(s, p, c, table):
                 kind = K_PATTERN
     # an empty first or second line far from stones is a poor move in the opening
     n = s[bk.M_SIZE]

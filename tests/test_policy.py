@@ -520,7 +520,7 @@ def test_play_out_and_run_playouts_take_the_policy_name():
     _, score, moves, capped = po.play_out(board, seed=2, policy="heavy")
     batch = po.run_playouts(board, 1, seed=2, policy="heavy")
     assert (score, moves) == (batch.scores[0], batch.moves[0]) and not capped
-    with pytest.raises(ValueError, match="light, heavy"):
+    with pytest.raises(ValueError, match="light, heavy, heavy-nakade"):
         po.run_playouts(board, 1, policy="medium")
 
 
@@ -568,8 +568,8 @@ def test_heavy_search_answers_an_atari():
 
 def test_policy_names_agree_across_modules():
     from foogo import gtp, search
-    assert gtp.POLICIES == search.POLICIES == pol.POLICIES == ("light", "heavy")
-    with pytest.raises(ValueError, match="light, heavy"):
+    assert gtp.POLICIES == search.POLICIES == pol.POLICIES == ("light", "heavy", "heavy-nakade")
+    with pytest.raises(ValueError, match="light, heavy, heavy-nakade"):
         SearchConfig(policy="heavy-metal")
 
 
