@@ -45,8 +45,9 @@ nothing; every candidate is also checked against playable(c) minus ko.
                 last two liberties as a seki, and gave white every playout 50
                 moves before black's square-four sacrifice won the game; with it,
                 against Pachi at equal CPU, foogo won 60.0% of 100 games and then
-                46.8% of 63 with a stricter form, against 64.5% of 215 without
-                (bench/RESULTS.md, "A nakade exception"): not the default.
+                52.4% of 85 with a stricter form, against 61.0% of 50 without
+                beside them (bench/RESULTS.md, "A nakade exception"): not the
+                default.
   (e) seki      if every point c may take is such a self-atari, PASS: a side keeps
                 a seki, or the shared liberties of two groups short of them,
                 rather than fill its own liberties and give the stones away.
