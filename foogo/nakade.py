@@ -65,6 +65,19 @@ def _in(h, h0, h1, h2, h3):
 
 
 @inline
+def _degree_in(s, P, w, r, p, c, lib):
+    """Point r of S (p or a stone of a string p joins): its neighbours in S (stones of c, which are
+    its own string's, and p), or -1 if it touches an opponent string with a liberty besides lib."""
+    degree = 0
+    for q in (r - w, r - 1, r + 1, r + w):
+        cq = bk.color_at(s, P, q)
+        degree += (cq == c) | (q == p)
+        if cq == 3 - c and not _sole_liberty(s, P, w, bk.head_of(s, P, q), p, lib):
+            return -1
+    return degree
+
+
+@inline
 def nakade(s, p, c):
     """True if c at empty p, a self-atari of a string of two stones or more, is a nakade: it
     ataris every opponent string around its string, whose points make a dead eye shape."""
@@ -106,29 +119,19 @@ def nakade(s, p, c):
             return False
         if cq == other and not _sole_liberty(s, P, w, bk.head_of(s, P, q), p, lib):
             return False
-    # p's side of S: its own degree, and the opponent strings it touches
-    edges2 = 0  # twice the edges: the sum of the degrees
-    top = 0
-    degree = 0
-    for q in (p - w, p - 1, p + 1, p + w):
-        cq = bk.color_at(s, P, q)
-        degree += cq == c
-        if cq == other and not _sole_liberty(s, P, w, bk.head_of(s, P, q), p, lib):
-            return False
-    edges2 += degree
-    top = max(top, degree)
-    # the stones of the joined strings: a stone's neighbours in S are its own string's and p
+    # S's points, p and the joined strings' stones: their degrees, and the opponent strings they touch
+    top = _degree_in(s, P, w, p, p, c, lib)
+    if top < 0:
+        return False
+    edges2 = top  # twice the edges: the sum of the degrees
     for h in (h0, h1, h2, h3):
         if h < 0:
             continue
         r = h
         while True:
-            degree = 0
-            for q in (r - w, r - 1, r + 1, r + w):
-                cq = bk.color_at(s, P, q)
-                degree += (cq == c) | (q == p)
-                if cq == other and not _sole_liberty(s, P, w, bk.head_of(s, P, q), p, lib):
-                    return False
+            degree = _degree_in(s, P, w, r, p, c, lib)
+            if degree < 0:
+                return False
             edges2 += degree
             top = max(top, degree)
             r = bk.next_stone(s, P, r)
