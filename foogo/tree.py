@@ -286,9 +286,6 @@ def _charge(meta, part, since):
     return np.int64(0)
 
 
-BROKEN_SCORE = -100000.0  # _settled_score's answer when a custom policy's chooser broke the rule
-
-
 @inline
 def _settled_score(s, z, zob, rng, cap, trace, owners, chooser, policy, table, replies, komi, full):
     """Black's area score of a line that ended in two passes in the tree, as the game would be
@@ -297,17 +294,15 @@ def _settled_score(s, z, zob, rng, cap, trace, owners, chooser, policy, table, r
     Chinese rules). Either count if they agree on the winner at `komi`, else `komi` (a draw).
     Counting only as it stands, the tree took a pass with dead stones on the board for a win,
     where the root's own pass (Search._wins_by_passing) asks both counts. The playout's moves are
-    not the game's: no trace (trace is only sliced), no AMAF credit. BROKEN_SCORE if a custom
-    chooser broke the rule."""
+    not the game's: no trace (trace is only sliced), no AMAF credit. Returns (score, the
+    playout's capped flag: BROKEN if a custom chooser broke the rule), as play_out_with."""
     standing = bk.area(s, owners[:0])
     s[bk.M_PASSES] = 0
     played, _, capped = play_out_with(s, z, zob, rng, cap, trace[:0], owners, chooser, policy, table, replies[:0],
                                       full)
-    if capped == BROKEN:
-        return BROKEN_SCORE
     if (standing - komi) * (played - komi) > 0:
-        return played
-    return komi
+        return np.float64(played), capped
+    return np.float64(komi), capped
 
 
 @inline
@@ -413,17 +408,16 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, 
         meta[SAMPLES] += 1
         marks = owners if sample else owners[:0]
         if terminal:
-            score = _settled_score(s, z, zob, rng, cap, trace, marks, chooser, policy, table, replies, komi, full)
-            if score == BROKEN_SCORE:
-                return -1
+            score, capped = _settled_score(s, z, zob, rng, cap, trace, marks, chooser, policy, table, replies, komi,
+                                           full)
         else:
             score, nmoves, capped = play_out_with(s, z, zob, rng, cap, trace[ntrace:], marks, chooser, policy,
                                                   table, replies, full)
-            if capped == BROKEN:
-                return -1
             ntrace += min(nmoves, trace.shape[0] - ntrace)
             if PROFILE:
                 meta[PLAYOUT_STONES] += nmoves
+        if capped == BROKEN:
+            return -1
         clock = _charge(meta, C_PLAYOUT, clock)
         margin = score - komi
         black_result = 1.0 if margin > 0 else (0.0 if margin < 0 else 0.5)

@@ -125,9 +125,11 @@ def settled_scores(board, policy, count):
         s, z = b._state()
         rng = np.zeros(1, dtype=np.uint64)
         pol.seed_rng(rng, seed, 0)
-        out.append(float(tk._settled_score(s, z, b.geometry.zobrist, rng, 400, np.zeros(400, dtype=np.int32),
-                                           np.zeros(0, dtype=np.int8), tk.choose, policy, pol.PATTERN_TABLE,
-                                           np.zeros((0, 1), dtype=np.int32), 7.0, True)))
+        score, capped = tk._settled_score(s, z, b.geometry.zobrist, rng, 400, np.zeros(400, dtype=np.int32),
+                                          np.zeros(0, dtype=np.int8), tk.choose, policy, pol.PATTERN_TABLE,
+                                          np.zeros((0, 1), dtype=np.int32), 7.0, True)
+        assert capped == 0
+        out.append(float(score))
     return out
 
 
