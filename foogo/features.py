@@ -7,7 +7,8 @@ five groups, one feature from each, and its spatial pattern:
            rotations and reflections into one class (`pattern_classes`)
   TACTICS  T_CAPTURE2 (takes a string of 2+ stones), T_CAPTURE1 (takes stones of
            one-stone strings only), T_SELF2 / T_SELF1 (a self-atari of a string of
-           2+ stones / of the stone alone), T_SAVE (extends an own string in atari;
+           2+ stones / of the stone alone; not a nakade, nakade.py, when the
+           search plays the "heavy-nakade" policy), T_SAVE (extends an own string in atari;
            T_SAVE_LADDERED when a ladder then takes it, ladders.py), T_ATARI (leaves
            an opponent string one liberty), else T_PLAIN; the first that applies,
            in that order
@@ -58,6 +59,7 @@ from . import board_kernels as bk
 from .bits import ONE
 from .jit import inline, kernel
 from .ladders import captured_after, default_plies
+from .nakade import nakade
 from .patterns import pattern_code
 from .policy import self_atari
 
@@ -106,8 +108,10 @@ def mover_code(s, p, c):
 
 
 @inline
-def tactics(s, P, w, p, c):
-    """The TACTICS class of c at empty p, ladders unread: an escape is T_SAVE (see ladder_tactics)."""
+def tactics(s, P, w, p, c, sacrifices):
+    """The TACTICS class of c at empty p, ladders unread: an escape is T_SAVE (see ladder_tactics). With
+    `sacrifices` (the heavy-nakade playouts' search) a nakade is no self-atari: the next class applies,
+    an atari (what a nakade is, besides)."""
     if bk.no_stone_beside(s, P, p):
         return T_PLAIN
     capture1 = False
@@ -134,7 +138,7 @@ def tactics(s, P, w, p, c):
         return T_CAPTURE2
     if capture1:
         return T_CAPTURE1
-    if self_atari(s, p, c):
+    if self_atari(s, p, c) and not (sacrifices and joins and nakade(s, p, c)):
         return T_SELF2 if joins else T_SELF1
     if saves:
         return T_SAVE
@@ -144,10 +148,10 @@ def tactics(s, P, w, p, c):
 
 
 @inline
-def ladder_tactics(s, z, zob, ls, lz, P, w, p, c):
-    """The TACTICS feature (T_*) of c at empty p: tactics, with an escape that a ladder then takes
-    T_SAVE_LADDERED; (ls, lz): scratch for the ladder reader (ladders.py)."""
-    t = tactics(s, P, w, p, c)
+def ladder_tactics(s, z, zob, ls, lz, P, w, p, c, sacrifices):
+    """The TACTICS feature (T_*) of c at empty p: tactics (`sacrifices`: see there), with an escape that a
+    ladder then takes T_SAVE_LADDERED; (ls, lz): scratch for the ladder reader (ladders.py)."""
+    t = tactics(s, P, w, p, c, sacrifices)
     if t == T_SAVE and captured_after(s, z, zob, ls, lz, p, c, p, default_plies(np.int64(s[bk.M_SIZE]))):
         return T_SAVE_LADDERED
     return t
@@ -259,7 +263,7 @@ def move_features(s, z, zob, ls, lz, p, c, out):
     P = bk.stride(s)
     w = np.int64(s[bk.M_W])
     out[G_PATTERN] = mover_code(s, p, c)
-    out[G_TACTICS] = ladder_tactics(s, z, zob, ls, lz, P, w, p, c)
+    out[G_TACTICS] = ladder_tactics(s, z, zob, ls, lz, P, w, p, c, False)
     out[G_LAST] = distance_feature(s, p, np.int64(s[bk.M_LAST]))
     out[G_LAST2] = distance_feature(s, p, np.int64(s[bk.M_LAST2]))
     out[G_LINE] = line_feature(s, p, stones_near(s, z, bk.row_col(s, p)[0]))
@@ -273,18 +277,19 @@ def move_gamma(s, z, zob, ls, lz, p, c, gammas, near):
     row, col = bk.row_col(s, p)
     lrow, lcol = place_of(s, np.int64(s[bk.M_LAST]))
     l2row, l2col = place_of(s, np.int64(s[bk.M_LAST2]))
-    return gamma_at(s, z, zob, ls, lz, p, c, gammas, near, row, col, lrow, lcol, l2row, l2col)
+    return gamma_at(s, z, zob, ls, lz, p, c, gammas, near, row, col, lrow, lcol, l2row, l2col, False)
 
 
 @inline
-def gamma_at(s, z, zob, ls, lz, p, c, gammas, near, row, col, lrow, lcol, l2row, l2col):
+def gamma_at(s, z, zob, ls, lz, p, c, gammas, near, row, col, lrow, lcol, l2row, l2col, sacrifices):
     """move_gamma of c at empty p, at (row, col), the last two moves at (lrow, lcol) and (l2row, l2col)
-    (place_of): what a node's expansion rates point after point, with the moves' places read once."""
+    (place_of): what a node's expansion rates point after point, with the moves' places read once;
+    with `sacrifices` a nakade is rated as an atari (tactics)."""
     P = bk.stride(s)
     w = np.int64(s[bk.M_W])
     code = spatial_code_at(s, p, c, row, col)  # its low 16 bits: mover_code
     g = gammas[OFFSETS[G_PATTERN] + (code & 0xFFFF)]
-    g *= gammas[OFFSETS[G_TACTICS] + ladder_tactics(s, z, zob, ls, lz, P, w, p, c)]
+    g *= gammas[OFFSETS[G_TACTICS] + ladder_tactics(s, z, zob, ls, lz, P, w, p, c, sacrifices)]
     g *= gammas[OFFSETS[G_LAST] + distance_between(row, col, lrow, lcol)]
     g *= gammas[OFFSETS[G_LAST2] + distance_between(row, col, l2row, l2col)]
     g *= gammas[OFFSETS[G_LINE] + line_feature_at(np.int64(s[bk.M_SIZE]), row, col, near)]

@@ -17,6 +17,7 @@ from . import board_kernels as bk
 from . import features as fe
 from .bits import ONE, trailing_zeros
 from .jit import atomic_cas, inline, kernel
+from .policy import HEAVY_NAKADE
 from .tree_layout import (
     AN,
     AW,
@@ -36,6 +37,7 @@ from .tree_layout import (
     LOCK,
     NODES,
     P_KNOWLEDGE,
+    P_POLICY,
     P_PRIOR,
     P_SHARED,
     ROOT,
@@ -126,6 +128,7 @@ def expand(ni, nh, ei, ef, ek, meta, s, z, zob, ls, lz, c, moves, nmoves, params
     nh[node] = z[0]
     last = s[bk.M_LAST]
     rules = params[P_KNOWLEDGE] == RULES
+    sacrifices = params[P_POLICY] == HEAVY_NAKADE  # a nakade is no self-atari to the prior (features.tactics)
     at = first - edge_base(s)  # point p's edge is at + p
     _disable_edges(ei, ef, ek, first, first + count - 1)
     # the learned prior's gammas go into AW as each candidate is found, in point order (row by row:
@@ -142,7 +145,7 @@ def expand(ni, nh, ei, ef, ek, meta, s, z, zob, ls, lz, c, moves, nmoves, params
             _set_edge(ei, ef, ek, at + p, kind, n0)
             if not rules:
                 g, row, near = gamma_into(s, z, zob, ls, lz, c, ef, at + p, p, row, near, gammas,
-                                           lrow, lcol, l2row, l2col)
+                                           lrow, lcol, l2row, l2col, sacrifices)
                 total += g
     else:
         nw = s[bk.M_NW]
@@ -157,7 +160,7 @@ def expand(ni, nh, ei, ef, ek, meta, s, z, zob, ls, lz, c, moves, nmoves, params
                         _set_edge(ei, ef, ek, at + p, prior(s, z, p, c, last, params, table), n0)
                     else:  # enabled (its child is -1, its AN 0 since _disable_edges), rated below
                         g, row, near = gamma_into(s, z, zob, ls, lz, c, ef, at + p, p, row, near, gammas,
-                                                   lrow, lcol, l2row, l2col)
+                                                   lrow, lcol, l2row, l2col, sacrifices)
                         ek[at + p] = K_PLAIN  # after the rating: its loads of s may reuse may_consider's
                         total += g
     if not rules:

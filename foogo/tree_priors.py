@@ -17,7 +17,7 @@ from . import board_kernels as bk
 from . import features as fe
 from .jit import inline
 from .patterns import matches_pattern
-from .policy import HEAVY
+from .policy import HEAVY, HEAVY_NAKADE
 from .tree_layout import (
     AW,
     K_CAPTURE,
@@ -48,15 +48,16 @@ _TACTICS_KIND = np.array([K_PLAIN, K_CAPTURE, K_CAPTURE, K_SAVE, K_PLAIN, K_RISK
 @inline
 def prior(s, z, p, c, last, params, table):
     """The kind of prior (K_*) Go knowledge gives c playing p in position s: captures, atari
-    escapes, self-atari, the neighbourhood of the last move (with the heavy policy, a move there
-    matching one of its 3x3 patterns), an empty edge far from stones."""
+    escapes, self-atari (with the heavy-nakade policy, not a nakade), the neighbourhood of the last
+    move (with the heavy policies, a move there matching one of their 3x3 patterns), an empty edge far
+    from stones."""
     if p == PASS:
         return K_PASS
     P = bk.stride(s)
     w = np.int64(s[bk.M_W])
     kind = K_PLAIN
     if not bk.no_stone_beside(s, P, p):  # tactics need a stone beside p
-        kind = _TACTICS_KIND[fe.tactics(s, P, w, p, c)]
+        kind = _TACTICS_KIND[fe.tactics(s, P, w, p, c, params[P_POLICY] == HEAVY_NAKADE)]
         if kind != K_PLAIN:
             return kind
     if last >= 0:
@@ -77,15 +78,16 @@ def prior(s, z, p, c, last, params, table):
 
 
 @inline
-def gamma_into(s, z, zob, ls, lz, c, ef, e, p, row, near, gammas, lrow, lcol, l2row, l2col):
+def gamma_into(s, z, zob, ls, lz, c, ef, e, p, row, near, gammas, lrow, lcol, l2row, l2col, sacrifices):
     """Edge e of point p gets its learned gamma in its AW field (free until _learned_kinds). row and near:
     the row whose stones_near `near` holds (-1: none yet); the last two moves at (lrow, lcol) and
-    (l2row, l2col) (features.place_of); returns (gamma, p's row, its stones_near)."""
+    (l2row, l2col) (features.place_of); sacrifices: a nakade is rated as an atari (features.tactics;
+    the heavy-nakade policy's search). Returns (gamma, p's row, its stones_near)."""
     prow, pcol = bk.row_col(s, p)
     if prow != row:
         row = prow
         near = fe.stones_near(s, z, row)
-    g = fe.gamma_at(s, z, zob, ls, lz, p, c, gammas, near, prow, pcol, lrow, lcol, l2row, l2col)
+    g = fe.gamma_at(s, z, zob, ls, lz, p, c, gammas, near, prow, pcol, lrow, lcol, l2row, l2col, sacrifices)
     ef[AW, e] = g
     return g, row, near
 

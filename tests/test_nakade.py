@@ -6,8 +6,11 @@ import numpy as np
 import pytest
 
 from foogo import BLACK, WHITE, board_from_ascii, run_playouts
+from foogo import board_kernels as bk
+from foogo import features as fe
 from foogo import nakade as nk
 from foogo import policy as pol
+from foogo.search import Search, SearchConfig
 
 # white's string and black's three stones D5 E5 E6 share their last two liberties, D6 and F6:
 # black D6 makes a square four in atari, and white's only eye after capturing it is dead
@@ -211,3 +214,19 @@ def test_nakade_agrees_with_a_slow_recomputation_on_playout_positions():
                             checked += 1
                             found += fast
     assert checked > 1000 and found >= 3
+
+
+def test_the_search_prior_rates_a_nakade_as_an_atari_with_the_heavy_nakade_policy_only():
+    board = board_from_ascii(PACHI_GAME)
+    s, _ = board._state()
+    P, w = int(s[bk.M_P]), int(s[bk.M_W])
+    g9, j9 = board.geometry.parse("G9"), board.geometry.parse("J9")
+    assert fe.tactics(s, P, w, g9, BLACK, False) == fe.T_SELF2
+    assert fe.tactics(s, P, w, g9, BLACK, True) == fe.T_ATARI
+    assert fe.tactics(s, P, w, j9, BLACK, True) == fe.T_SELF2  # the self-atari that does not kill
+    shares = {}
+    for policy in ("heavy", "heavy-nakade"):
+        search = Search(SearchConfig(threads=1, seed=3, playouts=200, policy=policy, resign_threshold=None))
+        search.genmove(board, BLACK, 7.0)
+        shares[policy] = search._root_knowledge()[0][g9]
+    assert shares["heavy-nakade"] > 2 * shares["heavy"]
