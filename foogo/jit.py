@@ -48,16 +48,23 @@ Numba's on-disk cache decides freshness by the stamp (mtime, size) of the one
 file that defines a function. foogo's kernels inline each other across files,
 so a playout cached against an older board layout would load silently and be
 wrong. The locators below stamp every foogo kernel with a digest of all kernel
-sources instead: change any of them and every kernel recompiles. Functions made
+sources instead: change the code of any of them and every kernel recompiles.
+The digest is of the code alone (`code_digest`: the syntax tree, without
+docstrings, comments or line numbers), so that rewording a docstring or a
+comment costs no recompilation (a change that moves a kernel's first line
+misses its own cache file, whose name numba takes from that line). Functions made
 with these decorators outside the package (a bench script's or a test's kernels,
 which inline foogo's) carry that digest and their own file's stamp.
 """
 
 from __future__ import annotations
 
+import ast
 import hashlib
+import json
 import os
 import platform
+import tempfile
 import warnings
 
 from llvmlite import ir
@@ -75,13 +82,66 @@ KERNEL_MODULES = (
 )
 
 
+def code_digest(source: str) -> str:
+    """A digest of a module's code: its syntax tree less docstrings, so that comments, docstrings,
+    blank lines and line numbers do not count."""
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+                    and isinstance(body[0].value.value, str):
+                node.body = body[1:] or [ast.Pass()]
+    return hashlib.sha256(ast.dump(tree, include_attributes=False).encode()).hexdigest()
+
+
+_DIGESTS_FILE = os.path.join(_PACKAGE_DIR, "__pycache__", "kernel-code-digests.json")
+
+
+def _read_digests() -> dict:
+    """The code digests last computed, by module: {name: [stamp, digest]}; {} if none or unreadable."""
+    try:
+        with open(_DIGESTS_FILE, encoding="utf-8") as handle:
+            digests = json.load(handle)
+    except (OSError, ValueError):
+        return {}
+    return digests if isinstance(digests, dict) else {}
+
+
+def _write_digests(digests: dict) -> None:
+    """Keep the digests for the next process (atomically; not at all where the package is read-only)."""
+    try:
+        os.makedirs(os.path.dirname(_DIGESTS_FILE), exist_ok=True)
+        with tempfile.NamedTemporaryFile("w", dir=os.path.dirname(_DIGESTS_FILE), delete=False,
+                                         suffix=".tmp", encoding="utf-8") as handle:
+            json.dump(digests, handle)
+        os.replace(handle.name, _DIGESTS_FILE)
+    except OSError:
+        pass
+
+
 def _sources_digest() -> str:
+    """The kernel modules' code_digest, together. Each module's is kept in __pycache__ under its file's
+    stamp (mtime, size), as numba keeps its own: parsing every module would cost each process 0.1 s."""
+    known = _read_digests()
+    fresh = {}
     digest = hashlib.sha256()
     for name in KERNEL_MODULES:
         path = os.path.join(_PACKAGE_DIR, name)
-        if os.path.exists(path):
-            with open(path, "rb") as handle:
-                digest.update(name.encode() + b"\0" + handle.read())
+        if not os.path.exists(path):
+            continue
+        info = os.stat(path)
+        stamp = f"{info.st_mtime_ns}:{info.st_size}"
+        entry = known.get(name)
+        if isinstance(entry, list) and len(entry) == 2 and entry[0] == stamp and isinstance(entry[1], str):
+            code = entry[1]
+        else:
+            with open(path, encoding="utf-8") as handle:
+                code = code_digest(handle.read())
+        fresh[name] = [stamp, code]
+        digest.update(name.encode() + b"\0" + code.encode())
+    if fresh != known:
+        _write_digests(fresh)
     return digest.hexdigest()
 
 

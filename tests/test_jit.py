@@ -3,6 +3,7 @@ internals (written against numba 0.68, the version pyproject.toml pins); if a nu
 kernels must still compile, the usual way, with a warning. And what fast_inline and screen_max are
 for: the tree's screen and AMAF update compile to vector code."""
 
+import json
 import platform
 import re
 import warnings
@@ -99,3 +100,31 @@ def test_prefetch_is_a_hint_that_changes_nothing():
     if platform.machine() in ("x86_64", "AMD64"):
         code = touch.inspect_asm(touch.signatures[0])
         assert len(re.findall(r"\bprefetcht1\b", code)) >= 2  # into L2
+
+
+def test_the_kernel_cache_stamp_counts_code_not_docstrings_or_comments():
+    source = 'def f(a):\n    """Twice a."""\n    return a * 2  # doubled\n'
+    reworded = '# the module\n\ndef f(a):\n    """Two times a, a longer docstring."""\n\n    return a * 2\n'
+    changed = 'def f(a):\n    """Twice a."""\n    return a * 3  # doubled\n'
+    nodoc = 'def f(a):\n    return a * 2\n'
+    assert jit.code_digest(source) == jit.code_digest(reworded) == jit.code_digest(nodoc)
+    assert jit.code_digest(source) != jit.code_digest(changed)
+    # a string that is a function's whole body is its docstring: the function does nothing either way
+    assert jit.code_digest('def g():\n    "x"\n') == jit.code_digest("def g():\n    pass\n")
+
+
+def test_the_code_digests_are_kept_under_each_files_stamp_and_a_damaged_record_is_ignored(tmp_path, monkeypatch):
+    record = tmp_path / "digests.json"
+    monkeypatch.setattr(jit, "_DIGESTS_FILE", str(record))
+    digest = jit._sources_digest()
+    assert digest == jit._STAMP[1]
+    kept = json.loads(record.read_text())
+    assert set(kept) == set(jit.KERNEL_MODULES)
+    record.write_text("{not json")
+    assert jit._sources_digest() == digest and json.loads(record.read_text()) == kept
+    stale = dict(kept, **{"tree.py": ["0:0", "0" * 64]})  # another file's stamp: parsed again
+    record.write_text(json.dumps(stale))
+    assert jit._sources_digest() == digest and json.loads(record.read_text()) == kept
+    trusted = dict(kept, **{"tree.py": [kept["tree.py"][0], "0" * 64]})  # this file's stamp: trusted, as numba does
+    record.write_text(json.dumps(trusted))
+    assert jit._sources_digest() != digest
