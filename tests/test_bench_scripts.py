@@ -223,3 +223,32 @@ def test_match_review_reads_a_parallel_match_and_names_a_wrong_engine(tmp_path, 
         review.main([str(tmp_path)])
     with pytest.raises(SystemExit, match="no game-.*sgf and no job-"):
         review.main([str(tmp_path / "job-0" / "missing")])
+
+
+def test_pachi_ab_tallies_each_arm_from_its_sgfs_against_the_control(tmp_path, capsys):
+    ab = load("pachi_ab")
+    games = {"control": ["B+R", "W+3.5", "0", "Void"], "rule": ["B+R", "W+2.5", "W+R", "B+R"]}
+    for arm, results in games.items():
+        job = tmp_path / arm / "job-0"
+        job.mkdir(parents=True)
+        for k, result in enumerate(results):  # foogo black in odd games, as a match alternates
+            black, white = ("foogo =1000", "Pachi") if k % 2 == 0 else ("Pachi", "foogo =1000")
+            (job / f"game-{k + 1:04d}.sgf").write_text(f"(;SZ[9]PB[{black}]PW[{white}]RE[{result}];B[ee])")
+    control = ab.tally(tmp_path / "control")
+    assert (control["wins"], control["losses"], control["draws"], control["unscored"]) == (2, 0, 1, 1)
+    assert control["black"] == [1.5, 2] and control["white"] == [1.0, 1]  # B+R and the draw as black, W+3.5
+    rule = ab.tally(tmp_path / "rule")
+    assert (rule["wins"], rule["losses"], rule["points"]) == (2, 2, 2.0)
+    d, low, high = ab.difference(2.0, 4, 2.5, 3)
+    assert d == pytest.approx(0.5 - 2.5 / 3) and low < d < high and -1 <= low and high <= 1
+    assert ab.difference(10, 10, 0, 10)[0] == 1.0
+    assert ab.main(["--report-only", "--arm", "control=", "--arm", "rule=--policy heavy-nakade",
+                    "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "control | 3 | 2 | 1 | 83.3%" in out and "(1 unscored)" in out
+    assert "rule | 4 | 2 | 0 | 50.0%" in out and "-33.3 points" in out
+    assert (tmp_path / "ab.txt").read_text().strip() == out.strip()
+    with pytest.raises(SystemExit):
+        ab.main(["--report-only", "--arm", "control=", "--arm", "control=x", "--out", str(tmp_path)])
+    with pytest.raises(SystemExit):
+        ab.main(["--arm", "control=", "--out", str(tmp_path)])  # playing needs --pachi and --foogo-playouts
