@@ -7,9 +7,10 @@ with --json). Light playouts by default; `--policy heavy` times the heavy policy
 
 How it measures, so that figures can be compared: a warm-up batch (which also
 compiles or loads the kernels) is not timed, a calibration batch of at least
-0.2 s sizes the runs (unless a playout count is given); then `repeats`
-runs of the same seeded playouts, each at least `min_seconds` long unless a
-playout count is given. Each run is timed by the CPU clock (process time, all
+0.2 s (by the CPU clock with one thread, the wall clock with several) sizes
+the runs (unless a playout count is given); then `repeats` runs of the same
+seeded playouts, each at least `min_seconds` long unless a playout count is
+given. Each run is timed by the CPU clock (process time, all
 threads) and the wall clock; the report gives the median and the min..max of
 the runs. With one thread the CPU figure is the steadier (other processes on
 the machine do not count against it) and is the headline; with several
@@ -59,9 +60,15 @@ def measure(size: int = 9, playouts: int | None = None, threads: int = 1, seed: 
     board = Board(size)
     run_playouts(board, WARM_UP_PLAYOUTS, seed=seed + 1, threads=threads, policy=policy)  # compile or load
     if playouts is None:  # size the runs from a calibration batch of at least CALIBRATION_SECONDS
+        # by the CPU clock on one thread: a run's wall time is then at least the CPU time it was sized
+        # for, however busy the machine was while it calibrated (a slow calibration by the wall clock
+        # sized runs that a quieter minute then finished early); by the wall clock with several threads
         count = WARM_UP_PLAYOUTS
         while True:
+            start = time.process_time()
             seconds = run_playouts(board, count, seed=seed + 2, threads=threads, policy=policy).seconds
+            if threads == 1:
+                seconds = time.process_time() - start
             if seconds >= CALIBRATION_SECONDS or count >= 1 << 24:
                 break
             count *= 4
