@@ -28,7 +28,7 @@ import sys
 from pathlib import Path
 
 from foogo.intervals import wilson
-from foogo.match import format_table
+from foogo.match_results import format_table
 
 
 def merge(summaries: list[dict]) -> dict:

@@ -6,7 +6,8 @@ swapped every game with `--alternate`), has a referee engine (GNU Go by
 default) check every move with `play` and score finished games with
 `final_score`, writes one SGF per game and prints a results table (wins per
 engine with a 95% Wilson interval, wins by colour, seconds per move, game
-length, and the counts of illegal moves, timeouts and crashes).
+length, and the counts of illegal moves, timeouts and crashes; each game's record,
+the figures and the table are match_results').
 
 Rules of adjudication: `resign` ends a game; two consecutive passes or
 `--max-moves` moves end it and the referee scores it. A move the referee or
@@ -45,14 +46,14 @@ import signal
 import sys
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from sgfmill import sgf
 from tqdm import tqdm
 
 from .gtp_client import GtpClient, GtpError, GtpFailure, GtpTimeout
-from .intervals import wilson
+from .match_results import GameRecord, format_table, summarize
 from .numbers import check_komi
 
 DEFAULT_REFEREE = "/usr/games/gnugo --mode gtp --chinese-rules --level 0"
@@ -85,23 +86,6 @@ class _Player:
     def full_name(self) -> str:
         """The engine's `name` and `version` as one string (the SGF PB/PW value)."""
         return f"{self.name} {self.version}".strip()
-
-
-@dataclass
-class GameRecord:
-    """One finished game: who played, how it ended, and what was played."""
-
-    number: int
-    black: str  # player key
-    white: str
-    result: str = "?"
-    winner: str | None = None  # player key, None for a draw or a void game
-    reason: str = "void"  # score, resign, time, illegal, crash, void
-    fault: str | None = None  # key of the engine whose illegal move/timeout/crash decided it
-    detail: str = ""
-    moves: list[tuple[str, tuple[int, int] | None]] = field(default_factory=list)
-    seconds: float = 0.0
-    think: dict[str, list[float]] = field(default_factory=dict)  # key -> [seconds, genmoves]
 
 
 class _Match:
@@ -414,92 +398,12 @@ class _Match:
     # -- results -------------------------------------------------------------
 
     def summary(self) -> dict:
-        """The match figures as a JSON-ready dict (engines, totals, per-game list)."""
-        recs = self.records
-        n = len(recs)
-        void = sum(r.reason == "void" for r in recs)
-        draws = sum(r.result == "0" for r in recs)
-        decided = n - void
-        engines = []
-        for key, p in self.players.items():
-            wins = sum(r.winner == key for r in recs)
-            as_black = [r for r in recs if r.black == key]
-            as_white = [r for r in recs if r.white == key]
-            secs = sum(r.think[key][0] for r in recs)
-            genmoves = sum(r.think[key][1] for r in recs)
-            points = wins + 0.5 * sum(r.result == "0" for r in recs)
-            low, high = wilson(points, decided)
-            engines.append({
-                "id": key, "label": p.label, "name": p.name, "version": p.version, "command": p.command,
-                "wins": wins,
-                "win_rate": points / decided if decided else None,
-                "win_rate_ci95": [low, high],
-                "wins_as_black": sum(r.winner == key for r in as_black), "games_as_black": len(as_black),
-                "wins_as_white": sum(r.winner == key for r in as_white), "games_as_white": len(as_white),
-                "genmoves": genmoves,
-                "mean_seconds_per_move": secs / genmoves if genmoves else None,
-                "illegal_moves": sum(r.fault == key and r.reason == "illegal" for r in recs),
-                "timeouts": sum(r.fault == key and r.reason == "time" for r in recs),
-                "crashes": sum(r.fault == key and r.reason == "crash" for r in recs),
-            })
-        return {
-            "games": n,
-            "games_requested": self.games,
-            "interrupted": self.interrupted,
+        """The match figures as a JSON-ready dict (match_results.summarize)."""
+        return summarize(self.records, self.players, {
+            "games_requested": self.games, "interrupted": self.interrupted,
             "size": self.size, "komi": self.komi, "max_moves": self.max_moves,
             "timeout": self.timeout, "alternate": self.alternate,
-            "referee": self.referee_name or None, "referee_command": self.referee_command or None,
-            "engines": engines,
-            "draws": draws, "void": void,
-            "mean_moves": sum(len(r.moves) for r in recs) / n if n else None,
-            "mean_game_seconds": sum(r.seconds for r in recs) / n if n else None,
-            "illegal_moves": sum(r.reason == "illegal" for r in recs),
-            "timeouts": sum(r.reason == "time" for r in recs),
-            "crashes": sum(r.reason == "crash" for r in recs),
-            "per_game": [{
-                "game": r.number,
-                "black": self.players[r.black].label, "white": self.players[r.white].label,
-                "result": r.result,
-                "winner": self.players[r.winner].label if r.winner else None,
-                "reason": r.reason, "moves": len(r.moves), "seconds": round(r.seconds, 3),
-                "detail": r.detail,
-            } for r in recs],
-        }
-
-
-def format_table(summary: dict) -> str:
-    """The results table of a `summary` dict as plain text lines."""
-    s = summary
-    head = (f"{s['games']} games on {s['size']}x{s['size']}, komi {s['komi']:g}, "
-            f"{'colours alternating' if s['alternate'] else 'colours fixed'}, "
-            f"referee: {s['referee'] or 'none (engines must agree on the score)'}")
-    if s["interrupted"]:
-        head += f"  [interrupted after {s['games']} of {s['games_requested']}]"
-    lines = [head]
-    for e in s["engines"]:
-        lines.append(f"  {e['id']}: {e['label']}  <- {e['command']}")
-    width = max([len("Engine")] + [len(e["label"]) for e in s["engines"]])
-    lines.append("")
-    lines.append(f"{'Engine':<{width}}  {'Wins':>4}  {'Win rate':>8}  {'95% CI (Wilson)':>15}  "
-                 f"{'As black':>8}  {'As white':>8}  {'s/move':>7}  {'Illegal':>7}  {'Timeouts':>8}  {'Crashes':>7}")
-    for e in s["engines"]:
-        rate = "-" if e["win_rate"] is None else f"{100 * e['win_rate']:.1f}%"
-        ci = "-" if e["win_rate"] is None else \
-            f"{100 * e['win_rate_ci95'][0]:.1f}-{100 * e['win_rate_ci95'][1]:.1f}%"
-        spm = "-" if e["mean_seconds_per_move"] is None else f"{e['mean_seconds_per_move']:.3f}"
-        lines.append(f"{e['label']:<{width}}  {e['wins']:>4}  {rate:>8}  {ci:>15}  "
-                     f"{e['wins_as_black']:>3}/{e['games_as_black']:<4}  "
-                     f"{e['wins_as_white']:>3}/{e['games_as_white']:<4}  "
-                     f"{spm:>7}  {e['illegal_moves']:>7}  {e['timeouts']:>8}  {e['crashes']:>7}")
-    lines.append("")
-    mean_moves = "-" if s["mean_moves"] is None else f"{s['mean_moves']:.1f}"
-    mean_secs = "-" if s["mean_game_seconds"] is None else f"{s['mean_game_seconds']:.2f}"
-    lines.append(f"Draws {s['draws']}, void {s['void']}; mean game length {mean_moves} moves, "
-                 f"{mean_secs} s per game; illegal moves {s['illegal_moves']}, timeouts {s['timeouts']}, "
-                 f"crashes {s['crashes']}")
-    if s["draws"]:
-        lines.append("Win rates count a draw as half a win; void games are left out.")
-    return "\n".join(lines)
+            "referee": self.referee_name or None, "referee_command": self.referee_command or None})
 
 
 # --------------------------------------------------------------------------

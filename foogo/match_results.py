@@ -1,0 +1,120 @@
+"""A match's results: each finished game's record, the figures they add up to, and their table.
+
+What it is: `GameRecord` (one game: who played, how it ended, its moves and thinking time),
+`summarize` (the records as the JSON-ready dict `foogo match --json` writes: per engine its wins,
+win rate with a 95% Wilson interval, wins by colour, seconds per move and faults; the totals; a
+line per game) and `format_table` (that dict as the text table `foogo match` prints, which
+bench/parallel_match.py also prints for merged matches). What it is not: the match runner
+(match.py), which plays the games and fills the records.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .intervals import wilson
+
+
+@dataclass
+class GameRecord:
+    """One finished game: who played, how it ended, and what was played."""
+
+    number: int
+    black: str  # player key
+    white: str
+    result: str = "?"
+    winner: str | None = None  # player key, None for a draw or a void game
+    reason: str = "void"  # score, resign, time, illegal, crash, void
+    fault: str | None = None  # key of the engine whose illegal move/timeout/crash decided it
+    detail: str = ""
+    moves: list[tuple[str, tuple[int, int] | None]] = field(default_factory=list)
+    seconds: float = 0.0
+    think: dict[str, list[float]] = field(default_factory=dict)  # key -> [seconds, genmoves]
+
+
+def summarize(records: list[GameRecord], players: dict, settings: dict) -> dict:
+    """The match figures as a JSON-ready dict (engines, totals, per-game list) from its finished games'
+    records, its players (key -> an object with label, name, version and command) and its settings
+    (games_requested, interrupted, size, komi, max_moves, timeout, alternate, referee,
+    referee_command), which the dict carries as they are."""
+    recs = records
+    n = len(recs)
+    void = sum(r.reason == "void" for r in recs)
+    draws = sum(r.result == "0" for r in recs)
+    decided = n - void
+    engines = []
+    for key, p in players.items():
+        wins = sum(r.winner == key for r in recs)
+        as_black = [r for r in recs if r.black == key]
+        as_white = [r for r in recs if r.white == key]
+        secs = sum(r.think[key][0] for r in recs)
+        genmoves = sum(r.think[key][1] for r in recs)
+        points = wins + 0.5 * sum(r.result == "0" for r in recs)
+        low, high = wilson(points, decided)
+        engines.append({
+            "id": key, "label": p.label, "name": p.name, "version": p.version, "command": p.command,
+            "wins": wins,
+            "win_rate": points / decided if decided else None,
+            "win_rate_ci95": [low, high],
+            "wins_as_black": sum(r.winner == key for r in as_black), "games_as_black": len(as_black),
+            "wins_as_white": sum(r.winner == key for r in as_white), "games_as_white": len(as_white),
+            "genmoves": genmoves,
+            "mean_seconds_per_move": secs / genmoves if genmoves else None,
+            "illegal_moves": sum(r.fault == key and r.reason == "illegal" for r in recs),
+            "timeouts": sum(r.fault == key and r.reason == "time" for r in recs),
+            "crashes": sum(r.fault == key and r.reason == "crash" for r in recs),
+        })
+    return {
+        "games": n,
+        **settings,
+        "engines": engines,
+        "draws": draws, "void": void,
+        "mean_moves": sum(len(r.moves) for r in recs) / n if n else None,
+        "mean_game_seconds": sum(r.seconds for r in recs) / n if n else None,
+        "illegal_moves": sum(r.reason == "illegal" for r in recs),
+        "timeouts": sum(r.reason == "time" for r in recs),
+        "crashes": sum(r.reason == "crash" for r in recs),
+        "per_game": [{
+            "game": r.number,
+            "black": players[r.black].label, "white": players[r.white].label,
+            "result": r.result,
+            "winner": players[r.winner].label if r.winner else None,
+            "reason": r.reason, "moves": len(r.moves), "seconds": round(r.seconds, 3),
+            "detail": r.detail,
+        } for r in recs],
+    }
+
+
+def format_table(summary: dict) -> str:
+    """The results table of a `summary` dict as plain text lines."""
+    s = summary
+    head = (f"{s['games']} games on {s['size']}x{s['size']}, komi {s['komi']:g}, "
+            f"{'colours alternating' if s['alternate'] else 'colours fixed'}, "
+            f"referee: {s['referee'] or 'none (engines must agree on the score)'}")
+    if s["interrupted"]:
+        head += f"  [interrupted after {s['games']} of {s['games_requested']}]"
+    lines = [head]
+    for e in s["engines"]:
+        lines.append(f"  {e['id']}: {e['label']}  <- {e['command']}")
+    width = max([len("Engine")] + [len(e["label"]) for e in s["engines"]])
+    lines.append("")
+    lines.append(f"{'Engine':<{width}}  {'Wins':>4}  {'Win rate':>8}  {'95% CI (Wilson)':>15}  "
+                 f"{'As black':>8}  {'As white':>8}  {'s/move':>7}  {'Illegal':>7}  {'Timeouts':>8}  {'Crashes':>7}")
+    for e in s["engines"]:
+        rate = "-" if e["win_rate"] is None else f"{100 * e['win_rate']:.1f}%"
+        ci = "-" if e["win_rate"] is None else \
+            f"{100 * e['win_rate_ci95'][0]:.1f}-{100 * e['win_rate_ci95'][1]:.1f}%"
+        spm = "-" if e["mean_seconds_per_move"] is None else f"{e['mean_seconds_per_move']:.3f}"
+        lines.append(f"{e['label']:<{width}}  {e['wins']:>4}  {rate:>8}  {ci:>15}  "
+                     f"{e['wins_as_black']:>3}/{e['games_as_black']:<4}  "
+                     f"{e['wins_as_white']:>3}/{e['games_as_white']:<4}  "
+                     f"{spm:>7}  {e['illegal_moves']:>7}  {e['timeouts']:>8}  {e['crashes']:>7}")
+    lines.append("")
+    mean_moves = "-" if s["mean_moves"] is None else f"{s['mean_moves']:.1f}"
+    mean_secs = "-" if s["mean_game_seconds"] is None else f"{s['mean_game_seconds']:.2f}"
+    lines.append(f"Draws {s['draws']}, void {s['void']}; mean game length {mean_moves} moves, "
+                 f"{mean_secs} s per game; illegal moves {s['illegal_moves']}, timeouts {s['timeouts']}, "
+                 f"crashes {s['crashes']}")
+    if s["draws"]:
+        lines.append("Win rates count a draw as half a win; void games are left out.")
+    return "\n".join(lines)
