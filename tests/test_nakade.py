@@ -230,3 +230,30 @@ def test_the_search_prior_rates_a_nakade_as_an_atari_with_the_heavy_nakade_polic
         search.genmove(board, BLACK, 7.0)
         shares[policy] = search._root_knowledge()[0][g9]
     assert shares["heavy-nakade"] > 2 * shares["heavy"]
+
+
+# the four-times-budget control game kept as bench/results/semeai-nakade-4x-927d709-control-game3.sgf,
+# after black's D9 (its move 63 in this line): white's big group and black's H7 H8 J8 share J7 and J9,
+# and white has no other liberty; black J7 makes a square four in atari, which white's capture at J9
+# leaves as its only eye space: white is dead (GNU Go says so), where the default heavy playouts read
+# a seki. foogo, white there, estimated 0.93 before it lost the game.
+SEMEAI_GAME = """
+    . . . X O O O O .
+    X . X X X O O X X
+    . X O X O O O X .
+    X X O X X X O O O
+    O X O . X X O X O
+    O O . O X X O X X
+    . . O X X X X X .
+    O O O O X . X . .
+    . . O . O O O . .
+"""
+
+
+def test_the_heavy_nakade_playouts_read_the_square_four_of_the_four_times_budget_game():
+    assert verdict(SEMEAI_GAME, "J7") == (True, True)
+    assert verdict(SEMEAI_GAME, "J9") == (True, False)  # a zigzag four: white's two eyes
+    board = board_from_ascii(SEMEAI_GAME, to_move=WHITE)  # as in the game
+    heavy = (run_playouts(board, 400, seed=1, policy="heavy").scores > 7).mean()
+    nakade = (run_playouts(board, 400, seed=1, policy="heavy-nakade").scores > 7).mean()
+    assert heavy < 0.1 and nakade > 0.3
