@@ -80,9 +80,9 @@ def report(arms: list[str], out: Path) -> str:
     """The table of every arm's tally in out/NAME, each against the first arm."""
     rows = ["arm | games | won | drawn | win rate (95% CI) | as black | as white | against " + arms[0]
             + " (95% CI)", "---|---:|---:|---:|---:|---:|---:|---:"]
-    control = tally(out / arms[0])
-    for arm in arms:
-        t = tally(out / arm)
+    tallies = {arm: tally(out / arm) for arm in arms}
+    control = tallies[arms[0]]
+    for arm, t in tallies.items():
         n = t["games"]
         if n == 0:
             rows.append(f"{arm} | 0 | | | | | |")

@@ -66,9 +66,8 @@ def measure(size: int = 9, playouts: int | None = None, threads: int = 1, seed: 
         count = WARM_UP_PLAYOUTS
         while True:
             start = time.process_time()
-            seconds = run_playouts(board, count, seed=seed + 2, threads=threads, policy=policy).seconds
-            if threads == 1:
-                seconds = time.process_time() - start
+            calibration = run_playouts(board, count, seed=seed + 2, threads=threads, policy=policy)
+            seconds = time.process_time() - start if threads == 1 else calibration.seconds
             if seconds >= CALIBRATION_SECONDS or count >= 1 << 24:
                 break
             count *= 4

@@ -49,7 +49,7 @@ def summarize(records: list[GameRecord], players: dict, settings: dict) -> dict:
         as_white = [r for r in recs if r.white == key]
         secs = sum(r.think[key][0] for r in recs)
         genmoves = sum(r.think[key][1] for r in recs)
-        points = wins + 0.5 * sum(r.result == "0" for r in recs)
+        points = wins + 0.5 * draws
         low, high = wilson(points, decided)
         engines.append({
             "id": key, "label": p.label, "name": p.name, "version": p.version, "command": p.command,
