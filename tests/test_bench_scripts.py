@@ -252,3 +252,42 @@ def test_pachi_ab_tallies_each_arm_from_its_sgfs_against_the_control(tmp_path, c
         ab.main(["--report-only", "--arm", "control=", "--arm", "control=x", "--out", str(tmp_path)])
     with pytest.raises(SystemExit):
         ab.main(["--arm", "control=", "--out", str(tmp_path)])  # playing needs --pachi and --foogo-playouts
+
+
+def test_policy_diff_scans_each_position_judges_the_widest_gaps_and_reports_who_was_nearer(tmp_path, capsys):
+    diff = load("policy_diff")
+    games = tmp_path / "games"
+    games.mkdir()
+    (games / "game-0001.sgf").write_text("(;SZ[5]KM[0.5];B[cc];W[bc];B[cb];W[bd];B[cd];W[db])")
+    files = diff.game_files([tmp_path])
+    assert [p.name for p in files] == ["game-0001.sgf"]
+    assert diff.game_moves(files[0]) == (5, 0.5, [("b", "C3"), ("w", "B3"), ("b", "C4"), ("w", "B2"),
+                                                   ("b", "C2"), ("w", "D4")])
+    scanned = list(diff.scan(files, ["light", "heavy"], 50, 2, 1, {(str(files[0]), 3)}))
+    assert [(r["move"], r["to_move"]) for r in scanned] == [(1, "w"), (5, "w")]  # move 3 was done
+    assert all(0 <= r["shares"][p] <= 1 for r in scanned for p in ("light", "heavy"))
+
+    def scan(move, a, b, name="g1"):
+        return {"step": "scan", "file": name, "move": move, "to_move": "b", "shares": {"light": a, "heavy": b}}
+
+    records = [scan(10, 0.5, 0.6), scan(12, 0.9, 0.1), scan(14, 0.2, 0.8), scan(16, 0.2, 0.6), scan(3, 0.5, 0.5, "g2")]
+    assert [r["move"] for r in diff.to_judge(records, ["light", "heavy"], 0.3, 2)] == [12, 14]
+    records += [{"step": "judge", "file": "g1", "move": 12, "verdict": 1.0, "margin": 5.0, "played": []},
+                {"step": "judge", "file": "g1", "move": 14, "verdict": 1.0, "margin": 3.0, "played": []}]
+    text = diff.report(records, ["light", "heavy"])
+    assert "5 positions scanned, 2 judged" in text
+    assert "light: mean error 0.450, nearer in 1 of 2" in text and "heavy: mean error 0.550, nearer in 1 of 2" in text
+    assert "light wrong where heavy is right (1)" in text and "heavy wrong where light is right (1)" in text
+    assert "g1 move 12 (b to play): light 0.90, heavy 0.10, GNU Go 1 (margin +5)" in text
+
+
+@pytest.mark.skipif(not Path("/usr/games/gnugo").exists(), reason="GNU Go not installed (apt-get install gnugo)")
+def test_policy_diff_lets_gnu_go_play_a_position_out_and_count_it():
+    diff = load("policy_diff")
+    # black's wall on the third line of 5x5: GNU Go plays it out to two passes, and black wins
+    moves = [("b", "C3"), ("w", "pass"), ("b", "B3"), ("w", "pass"), ("b", "D3")]
+    verdict = diff.gnugo_verdict("/usr/games/gnugo", 1, 5, 0.5, moves)
+    assert verdict["verdict"] == 1.0 and verdict["margin"] > 0 and verdict["played"][-2:] == ["pass", "pass"]
+    # at a komi above the board's area black cannot win, and GNU Go does not resign for either side
+    verdict = diff.gnugo_verdict("/usr/games/gnugo", 1, 5, 25.5, [("b", "C3")])
+    assert verdict["verdict"] == 0.0 and verdict["margin"] < 0 and verdict["played"][-2:] == ["pass", "pass"]

@@ -257,3 +257,93 @@ def test_the_heavy_nakade_playouts_read_the_square_four_of_the_four_times_budget
     heavy = (run_playouts(board, 400, seed=1, policy="heavy").scores > 7).mean()
     nakade = (run_playouts(board, 400, seed=1, policy="heavy-nakade").scores > 7).mean()
     assert heavy < 0.1 and nakade > 0.3
+
+
+# white's corner with an eye space of three, A5 B5 A4: black's vital point is A5
+BENT_THREE = """
+    . . O X .
+    . . O X .
+    O O X X .
+    X X X . .
+    . . . . .
+"""
+
+
+def vital(text, last, color=BLACK):
+    board = board_from_ascii(text)
+    s, _ = board._state()
+    p = int(nk.vital_point(s, color, board.geometry.parse(last)))
+    return "pass" if p == bk.PASS else board.geometry.name(p)
+
+
+def test_the_vital_point_of_each_dead_eye_space_beside_the_last_move():
+    bent = """
+        . . O X .
+        . O O X .
+        O O X X .
+        X X X . .
+        . . . . .
+    """
+    assert vital(bent, "B4") == "A5"
+    assert vital(bent, "C5") == "A5"  # B5 is beside C5 too
+    assert vital(bent, "C4") == "pass"  # no empty point beside C4
+    straight = """
+        . . . O X
+        O O O O X
+        X X X X X
+        . . . . .
+        . . . . .
+    """
+    assert vital(straight, "D5") == "B5"
+    assert vital(BENT_THREE, "C4") == "pass"  # A5 B5 A4 B4: a square four, dead without a move
+    pyramid = """
+        . . . O X
+        O . O O X
+        O O O X X
+        X X X X .
+        . . . . .
+    """
+    assert vital(pyramid, "D5") == "B5"  # A5 B5 C5 B4: B5 touches the three others
+
+
+def test_no_vital_point_in_an_open_or_own_or_large_eye_space():
+    touching = """
+        . X O X .
+        . O O X .
+        O O X X .
+        X X X . .
+        . . . . .
+    """
+    assert vital(touching, "B4") == "pass"  # A4 A5 reach black's B5
+    own = """
+        . . O X .
+        . O O X .
+        O O X X .
+        X X X . .
+        . . . . .
+    """
+    assert vital(own, "B4", WHITE) == "pass"  # white's own eye space
+    big = """
+        . . . . O X
+        . . . . O X
+        O O O O O X
+        X X X X X X
+        . . . . . .
+        . . . . . .
+    """
+    assert vital(big, "E5") == "pass"  # eight points: not a small eye
+
+
+def test_the_heavy_nakade_playouts_answer_at_the_vital_point_and_the_heavy_ones_need_not():
+    board = board_from_ascii(BENT_THREE)
+    board.play(WHITE, "B4")  # white's last move leaves it the bent three A5 B5 A4
+    s, z = board._state()
+    picks = {True: set(), False: set()}
+    for sacrifices in (True, False):
+        for seed in range(50):
+            r = np.zeros(1, dtype=np.uint64)
+            pol.seed_rng(r, seed, 0)
+            picks[sacrifices].add(board.geometry.name(int(pol.choose_heavy(s, z, BLACK, r, pol.PATTERN_TABLE,
+                                                                           sacrifices))))
+    assert picks[True] == {"A5"}
+    assert len(picks[False]) > 3

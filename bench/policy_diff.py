@@ -1,0 +1,192 @@
+"""Where two playout policies judge a position differently, and which of them GNU Go's play-out agrees with.
+
+    python bench/policy_diff.py DIR [DIR ...] --out FILE [--policies heavy heavy-nakade]
+        [--playouts 400] [--every 1] [--from-move 10] [--gap 0.3] [--per-game 1]
+        [--gnugo /usr/games/gnugo] [--level 10] [--jobs 2] [--report-only]
+
+A match shows that one playout rule wins fewer games than another, never where. This script looks
+at the positions of played games (every game-*.sgf under the DIRs, 9x9 or any size the SGF says):
+1. scan: from each position (every --every moves from --from-move on), --playouts playouts of each
+   policy give black's share of wins at the game's komi (a draw counts half);
+2. judge: in the positions where the shares differ by --gap or more (at most --per-game of each
+   game, the largest gaps first), GNU Go plays both colours to the end and counts the board
+   (`final_score`, Chinese rules): black's result there is the oracle's verdict (1, 0 or 0.5);
+3. report: for every judged position, each policy's error (|share - verdict|), which policy was
+   nearer, and the positions where one was right and the other wrong, with their SGF and move
+   number, to look at.
+Every step writes one JSON line per position to --out and skips what the file already holds, so
+a stopped run resumes and --report-only reads a running one. GNU Go's play-out is one game from
+the position, a noisy verdict where the position is close; a gap of 0.3 or more between the
+policies picks positions where one of them should be clearly wrong.
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import json
+import statistics
+import sys
+from pathlib import Path
+
+from sgfmill import sgf
+
+from foogo import Game, run_playouts
+from foogo.gtp_client import GtpClient, GtpError
+
+MAX_PLAYOUT_MOVES = 200  # GNU Go's play-out from a position stops here (it never took more than 80 on 9x9)
+GNUGO_SECONDS = 120.0  # per GNU Go command: far above a level-10 move on 9x9
+
+
+def game_files(dirs: list[Path]) -> list[Path]:
+    """Every game-*.sgf under the directories, sorted."""
+    return sorted(p for d in dirs for p in d.rglob("game-*.sgf"))
+
+
+def game_moves(path: Path) -> tuple[int, float, list[tuple[str, str]]]:
+    """(size, komi, [(colour 'b'/'w', GTP vertex or 'pass')]) of an SGF's main line."""
+    game = sgf.Sgf_game.from_bytes(path.read_bytes())
+    size = game.get_size()
+    moves = []
+    for node in game.get_main_sequence()[1:]:
+        colour, move = node.get_move()
+        if colour is None:
+            continue
+        moves.append((colour, "pass" if move is None else "ABCDEFGHJKLMNOPQRSTUVWXYZ"[move[1]] + str(move[0] + 1)))
+    return size, float(game.get_komi()), moves
+
+
+def black_share(scores, komi: float) -> float:
+    """Black's share of wins among playout scores (black's area), a draw counting half."""
+    wins = sum(1.0 if s > komi else (0.5 if s == komi else 0.0) for s in scores.tolist())
+    return wins / len(scores)
+
+
+def scan(files: list[Path], policies: list[str], playouts: int, every: int, start: int, done: set):
+    """One record per position not in `done` ((file, move) pairs), as it is made: each policy's black share."""
+    for path in files:
+        size, komi, moves = game_moves(path)
+        game = Game(size, komi=komi)
+        for i, (colour, vertex) in enumerate(moves):
+            if i >= start and (i - start) % every == 0 and (str(path), i) not in done:
+                shares = {p: black_share(run_playouts(game.board, playouts, seed=i, policy=p).scores, komi)
+                          for p in policies}
+                yield {"step": "scan", "file": str(path), "move": i, "to_move": colour, "shares": shares}
+            game.play(colour, vertex)
+
+
+def gnugo_verdict(gnugo: str, level: int, size: int, komi: float, moves: list[tuple[str, str]]) -> dict:
+    """GNU Go plays both colours from the position after `moves` to two passes (it may not resign) and
+    counts: black's result (1, 0 or 0.5), the margin and the moves it played."""
+    with GtpClient(f"{gnugo} --mode gtp --level {level} --chinese-rules --never-resign") as engine:
+        engine.send(f"boardsize {size}", GNUGO_SECONDS)
+        engine.send("clear_board", GNUGO_SECONDS)
+        engine.send(f"komi {komi}", GNUGO_SECONDS)
+        for colour, vertex in moves:
+            engine.send(f"play {colour} {vertex}", GNUGO_SECONDS)
+        colour = "w" if moves and moves[-1][0] == "b" else "b"
+        passes, played = 0, []
+        while passes < 2 and len(played) < MAX_PLAYOUT_MOVES:
+            move = engine.send(f"genmove {colour}", GNUGO_SECONDS).strip().lower()
+            played.append(move)
+            passes = passes + 1 if move == "pass" else 0
+            colour = "w" if colour == "b" else "b"
+        score = engine.send("final_score", GNUGO_SECONDS).strip().upper()
+    if score == "0":
+        return {"verdict": 0.5, "margin": 0.0, "played": played}
+    margin = float(score[2:]) * (1 if score.startswith("B") else -1)
+    return {"verdict": 1.0 if margin > 0 else 0.0, "margin": margin, "played": played}
+
+
+def to_judge(records: list[dict], policies: list[str], gap: float, per_game: int) -> list[dict]:
+    """The scanned positions whose two policies' shares differ by `gap` or more, at most `per_game` a
+    game, the largest gaps first."""
+    a, b = policies
+    by_game: dict[str, list[dict]] = {}
+    for r in records:
+        if abs(r["shares"][a] - r["shares"][b]) >= gap:
+            by_game.setdefault(r["file"], []).append(r)
+    out = []
+    for rs in by_game.values():
+        rs.sort(key=lambda r: -abs(r["shares"][a] - r["shares"][b]))
+        out.extend(rs[:per_game])
+    return out
+
+
+def judge(positions: list[dict], gnugo: str, level: int, jobs: int, sink) -> None:
+    """gnugo_verdict for each scanned position, `jobs` at a time; each result goes to sink(record)."""
+    def work(r: dict) -> dict:
+        size, komi, moves = game_moves(Path(r["file"]))
+        verdict = gnugo_verdict(gnugo, level, size, komi, moves[:r["move"]])
+        return {"step": "judge", "file": r["file"], "move": r["move"], **verdict}
+
+    with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+        for future in concurrent.futures.as_completed([pool.submit(work, r) for r in positions]):
+            try:
+                sink(future.result())
+            except GtpError as exc:  # GNU Go refused a move of the record: the position is skipped
+                print(f"skipped: {exc}", file=sys.stderr)
+
+
+def report(records: list[dict], policies: list[str]) -> str:
+    """The judged positions: each policy's mean error, who was nearer, and the positions one got wrong."""
+    a, b = policies
+    shares = {(r["file"], r["move"]): r for r in records if r["step"] == "scan"}
+    judged = [(shares[(r["file"], r["move"])], r) for r in records
+              if r["step"] == "judge" and (r["file"], r["move"]) in shares]
+    lines = [f"{len(shares)} positions scanned, {len(judged)} judged by GNU Go's play-out"]
+    if not judged:
+        return "\n".join(lines)
+    err = {p: [abs(s["shares"][p] - j["verdict"]) for s, j in judged] for p in policies}
+    nearer = {p: sum(1 for i in range(len(judged)) if err[p][i] < err[q][i])
+              for p, q in ((a, b), (b, a))}
+    for p in policies:
+        lines.append(f"{p:>14}: mean error {statistics.mean(err[p]):.3f}, nearer in {nearer[p]} of {len(judged)}")
+    for p, q in ((a, b), (b, a)):
+        wrong = [(s, j) for i, (s, j) in enumerate(judged) if err[p][i] > 0.5 and err[q][i] < 0.5]
+        lines.append(f"\n{p} wrong where {q} is right ({len(wrong)}):")
+        for s, j in sorted(wrong, key=lambda sj: (sj[0]["file"], sj[0]["move"])):
+            lines.append(f"  {s['file']} move {s['move']} ({s['to_move']} to play): "
+                         f"{a} {s['shares'][a]:.2f}, {b} {s['shares'][b]:.2f}, GNU Go {j['verdict']:g} "
+                         f"(margin {j['margin']:+g})")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("dirs", nargs="+", type=Path)
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--policies", nargs=2, default=["heavy", "heavy-nakade"])
+    parser.add_argument("--playouts", type=int, default=400)
+    parser.add_argument("--every", type=int, default=1)
+    parser.add_argument("--from-move", type=int, default=10)
+    parser.add_argument("--gap", type=float, default=0.3)
+    parser.add_argument("--per-game", type=int, default=1)
+    parser.add_argument("--gnugo", default="/usr/games/gnugo")
+    parser.add_argument("--level", type=int, default=10)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--report-only", action="store_true")
+    args = parser.parse_args()
+    if args.playouts < 1 or args.every < 1 or args.jobs < 1 or not 0 < args.gap <= 1:
+        parser.error("--playouts, --every and --jobs must be >= 1, --gap in (0, 1]")
+    records = [json.loads(line) for line in args.out.read_text().splitlines()] if args.out.exists() else []
+    if not args.report_only:
+        with args.out.open("a") as out:
+            def sink(record: dict) -> None:
+                records.append(record)
+                out.write(json.dumps(record) + "\n")
+                out.flush()
+
+            done = {(r["file"], r["move"]) for r in records if r["step"] == "scan"}
+            for r in scan(game_files(args.dirs), args.policies, args.playouts, args.every, args.from_move, done):
+                sink(r)
+            judged = {(r["file"], r["move"]) for r in records if r["step"] == "judge"}
+            todo = [r for r in to_judge([r for r in records if r["step"] == "scan"], args.policies, args.gap,
+                                        args.per_game) if (r["file"], r["move"]) not in judged]
+            print(f"judging {len(todo)} positions", file=sys.stderr)
+            judge(todo, args.gnugo, args.level, args.jobs, sink)
+    print(report(records, args.policies))
+
+
+if __name__ == "__main__":
+    main()
