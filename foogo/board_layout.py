@@ -259,6 +259,14 @@ def no_stone_beside(s, P, p):
 
 
 @inline
+def stones_beside(s, P, p, c):
+    """How many stones of colour c are orthogonal neighbours of p, from its packed counts (one load;
+    off-board neighbours, which NBR counts as both colours, are taken off)."""
+    n = nbr_counts(s, P, p)
+    return ((n >> (4 * (c - 1))) & 15) - (n >> 8)
+
+
+@inline
 def _empty_neighbours(n):
     """The empty orthogonal neighbours of a point with packed counts n (see NBR)."""
     off = n >> 8

@@ -285,25 +285,26 @@ def test_the_vital_point_of_each_dead_eye_space_beside_the_last_move():
         . . . . .
     """
     assert vital(bent, "B4") == "A5"
-    assert vital(bent, "C5") == "A5"  # B5 is beside C5 too
+    assert vital(bent, "C5") == "pass"  # beside black's D5: neither a capture inside nor a move in it
     assert vital(bent, "C4") == "pass"  # no empty point beside C4
     straight = """
         . . . O X
         O O O O X
+        O O O O X
         X X X X X
         . . . . .
-        . . . . .
     """
-    assert vital(straight, "D5") == "B5"
+    assert vital(straight, "B4") == "B5"
+    assert vital(straight, "D5") == "pass"  # beside black's E5
     assert vital(BENT_THREE, "C4") == "pass"  # A5 B5 A4 B4: a square four, dead without a move
     pyramid = """
         . . . O X
         O . O O X
-        O O O X X
-        X X X X .
+        O O O O X
+        X X X X X
         . . . . .
     """
-    assert vital(pyramid, "D5") == "B5"  # A5 B5 C5 B4: B5 touches the three others
+    assert vital(pyramid, "C4") == "B5"  # A5 B5 C5 B4: B5 touches the three others
 
 
 def test_no_vital_point_in_an_open_or_own_or_large_eye_space():
