@@ -134,7 +134,8 @@ def report(records: list[dict], policies: list[str]) -> str:
     shares = {(r["file"], r["move"]): r for r in records if r["step"] == "scan"}
     judged = [(shares[(r["file"], r["move"])], r) for r in records
               if r["step"] == "judge" and (r["file"], r["move"]) in shares]
-    lines = [f"{len(shares)} positions scanned, {len(judged)} judged by GNU Go's play-out"]
+    games = len({s["file"] for s, _ in judged})
+    lines = [f"{len(shares)} positions scanned, {len(judged)} judged by GNU Go's play-out (of {games} games)"]
     if not judged:
         return "\n".join(lines)
     err = {p: [abs(s["shares"][p] - j["verdict"]) for s, j in judged] for p in policies}
@@ -144,7 +145,7 @@ def report(records: list[dict], policies: list[str]) -> str:
         lines.append(f"{p:>14}: mean error {statistics.mean(err[p]):.3f}, nearer in {nearer[p]} of {len(judged)}")
     for p, q in ((a, b), (b, a)):
         wrong = [(s, j) for i, (s, j) in enumerate(judged) if err[p][i] > 0.5 and err[q][i] < 0.5]
-        lines.append(f"\n{p} wrong where {q} is right ({len(wrong)}):")
+        lines.append(f"\n{p} wrong where {q} is right ({len(wrong)}, in {len({s['file'] for s, _ in wrong})} games):")
         for s, j in sorted(wrong, key=lambda sj: (sj[0]["file"], sj[0]["move"])):
             lines.append(f"  {s['file']} move {s['move']} ({s['to_move']} to play): "
                          f"{a} {s['shares'][a]:.2f}, {b} {s['shares'][b]:.2f}, GNU Go {j['verdict']:g} "

@@ -422,6 +422,14 @@ def uniform_move(s, z, c, rng, sacrifices=False):
     return safe_draw(s, c, rng, sacrifices)
 
 
+@kernel
+def vital_answer(s, z, c, last):
+    """Rule (b'): nakade.vital_point beside the last move when c may take it, else PASS. A call of its
+    own with the check, so that the default heavy policy's inlined rules carry only its branch."""
+    p = vital_point(s, c, last)
+    return p if p != PASS and allowed(s, z, c, p) else PASS
+
+
 @inline
 def choose_heavy(s, z, c, rng, table, sacrifices=False):
     """A point of playable(c) minus ko chosen by rules (a)-(e) above, or PASS if there is none or (e)
@@ -437,8 +445,8 @@ def choose_heavy(s, z, c, rng, table, sacrifices=False):
             if p != PASS:
                 return p
         if sacrifices:
-            p = vital_point(s, c, last)
-            if p != PASS and allowed(s, z, c, p):
+            p = vital_answer(s, z, c, last)
+            if p != PASS:
                 return p
         if random_below(rng, 1000) < PATTERN_PERMIL:
             p = pattern_move(s, z, c, last, rng, table)

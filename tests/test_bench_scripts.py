@@ -275,9 +275,10 @@ def test_policy_diff_scans_each_position_judges_the_widest_gaps_and_reports_who_
     records += [{"step": "judge", "file": "g1", "move": 12, "verdict": 1.0, "margin": 5.0, "played": []},
                 {"step": "judge", "file": "g1", "move": 14, "verdict": 1.0, "margin": 3.0, "played": []}]
     text = diff.report(records, ["light", "heavy"])
-    assert "5 positions scanned, 2 judged" in text
+    assert "5 positions scanned, 2 judged by GNU Go's play-out (of 1 games)" in text
     assert "light: mean error 0.450, nearer in 1 of 2" in text and "heavy: mean error 0.550, nearer in 1 of 2" in text
-    assert "light wrong where heavy is right (1)" in text and "heavy wrong where light is right (1)" in text
+    assert "light wrong where heavy is right (1, in 1 games)" in text
+    assert "heavy wrong where light is right (1, in 1 games)" in text
     assert "g1 move 12 (b to play): light 0.90, heavy 0.10, GNU Go 1 (margin +5)" in text
 
 
