@@ -42,7 +42,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import board_kernels as bk
-from .jit import inline, kernel
+from .jit import inline
 
 MAX_STONES = 6  # the largest shape one vital point kills (the rabbity six)
 
@@ -213,15 +213,13 @@ def _degree(e, w, n, e0, e1, e2, e3, e4, e5):
     return degree
 
 
-@kernel
+@inline
 def vital_point(s, c, last):
     """The vital point c should play in an eye space of the opponent beside its last move: an empty
     region of 3-6 points that touches only the opponent's stones and the edge, whose shape is dead
     with c to play (_dead_shape) and has one point of the largest degree (the middle of three, the
     pyramid's and the bulky five's centre, the cross's and the rabbity six's); PASS if there is none
-    (the square four needs no move). c is not checked to be allowed there. A call, not inlined: in
-    the playout loop beside the default heavy policy's rules, which never run it, its inlined code
-    cost those playouts 2.5% more instructions (bench/instructions.py)."""
+    (the square four needs no move). c is not checked to be allowed there."""
     P = bk.stride(s)
     w = np.int64(s[bk.M_W])
     # the opponent's move either captured inside its eye space or played in it: either way no stone
