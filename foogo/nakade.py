@@ -185,7 +185,7 @@ def _eye_space(s, P, w, q, c):
         if bk.stones_beside(s, P, e, c) != 0 or ends > 2 * MAX_STONES:
             return 0, e0, e1, e2, e3, e4, e5
         for r in (e - w, e - 1, e + 1, e + w):
-            if bk.color_at(s, P, r) != bk.EMPTY or r == e0 or r == e1 or r == e2 or r == e3 or r == e4:
+            if bk.color_at(s, P, r) != bk.EMPTY or r == e0 or r == e1 or r == e2 or r == e3 or r == e4 or r == e5:
                 continue
             if n == MAX_STONES:
                 return 0, e0, e1, e2, e3, e4, e5
@@ -205,7 +205,8 @@ def _eye_space(s, P, w, q, c):
 
 @inline
 def _degree(e, w, n, e0, e1, e2, e3, e4, e5):
-    """Point e's neighbours among the n points e0..."""
+    """How many of the n points e0, e1, ... are orthogonal neighbours of point e (padded points: one
+    step is 1 or w, and a border column keeps a row's end from the next row's start)."""
     degree = 0
     for i in range(n):
         d = abs(_nth(i, e0, e1, e2, e3, e4, e5) - e)

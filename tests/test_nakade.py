@@ -305,6 +305,21 @@ def test_the_vital_point_of_each_dead_eye_space_beside_the_last_move():
         . . . . .
     """
     assert vital(pyramid, "C4") == "B5"  # A5 B5 C5 B4: B5 touches the three others
+    rabbity = """
+        . . . . O . .
+        . . . O O O .
+        . . O . . O .
+        . O . . . O .
+        . . O . O . .
+        . . . O . . .
+        . . . . . . .
+    """
+    assert vital(rabbity, "E6") == "D4"  # a cross around D4 and E5 between two arms: six points
+    assert vital(rabbity.replace(". . O . O . .", ". . . . O . .", 1), "E6") == "pass"  # C3 open: seven
+    # from the arm C4 (B4 white, closed in), the flood finds E5 last, beside two of the points before it
+    closed = rabbity.replace(". . O . . O .", ". O O . . O .", 1).replace(". O . . . O .", "O O . . . O .", 1)
+    closed = closed.replace(". . O . O . .", ". O O . O . .", 1)
+    assert vital(closed, "B4") == "D4"
 
 
 def test_no_vital_point_in_an_open_or_own_or_large_eye_space():
