@@ -44,8 +44,12 @@ def game_files(dirs: list[Path]) -> list[Path]:
 
 
 def game_moves(path: Path) -> tuple[int, float, list[tuple[str, str]]]:
-    """(size, komi, [(colour 'b'/'w', GTP vertex or 'pass')]) of an SGF's main line."""
+    """(size, komi, [(colour 'b'/'w', GTP vertex or 'pass')]) of an SGF's main line; ValueError for a
+    file sgfmill cannot read or a game with setup stones (handicap), whose positions the moves alone
+    do not give."""
     game = sgf.Sgf_game.from_bytes(path.read_bytes())
+    if any(node.has_setup_stones() for node in game.get_main_sequence()):
+        raise ValueError("setup stones (AB/AW/AE): not read")
     size = game.get_size()
     moves = []
     for node in game.get_main_sequence()[1:]:
@@ -65,7 +69,11 @@ def black_share(scores, komi: float) -> float:
 def scan(files: list[Path], policies: list[str], playouts: int, every: int, start: int, done: set):
     """One record per position not in `done` ((file, move) pairs), as it is made: each policy's black share."""
     for path in files:
-        size, komi, moves = game_moves(path)
+        try:
+            size, komi, moves = game_moves(path)
+        except ValueError as exc:
+            print(f"skipped {path}: {exc}", file=sys.stderr)
+            continue
         game = Game(size, komi=komi)
         for i, (colour, vertex) in enumerate(moves):
             if i >= start and (i - start) % every == 0 and (str(path), i) not in done:

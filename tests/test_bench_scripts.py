@@ -255,6 +255,7 @@ def test_pachi_ab_tallies_each_arm_from_its_sgfs_against_the_control(tmp_path, c
 
 
 def test_policy_diff_scans_each_position_judges_the_widest_gaps_and_reports_who_was_nearer(tmp_path, capsys):
+    # (and skips, naming them, the games it cannot read: a broken file, setup stones)
     diff = load("policy_diff")
     games = tmp_path / "games"
     games.mkdir()
@@ -263,9 +264,13 @@ def test_policy_diff_scans_each_position_judges_the_widest_gaps_and_reports_who_
     assert [p.name for p in files] == ["game-0001.sgf"]
     assert diff.game_moves(files[0]) == (5, 0.5, [("b", "C3"), ("w", "B3"), ("b", "C4"), ("w", "B2"),
                                                    ("b", "C2"), ("w", "D4")])
-    scanned = list(diff.scan(files, ["light", "heavy"], 50, 2, 1, {(str(files[0]), 3)}))
+    (games / "game-0002.sgf").write_text("(;SZ[5]AB[cc];W[bc])")  # a handicap stone: skipped
+    (games / "game-0003.sgf").write_text("(;SZ[5];B[cc]")  # broken: skipped
+    scanned = list(diff.scan(diff.game_files([tmp_path]), ["light", "heavy"], 50, 2, 1, {(str(files[0]), 3)}))
     assert [(r["move"], r["to_move"]) for r in scanned] == [(1, "w"), (5, "w")]  # move 3 was done
     assert all(0 <= r["shares"][p] <= 1 for r in scanned for p in ("light", "heavy"))
+    err = capsys.readouterr().err
+    assert "skipped" in err and "game-0002.sgf: setup stones" in err and "game-0003.sgf" in err
 
     def scan(move, a, b, name="g1"):
         return {"step": "scan", "file": name, "move": move, "to_move": "b", "shares": {"light": a, "heavy": b}}
