@@ -207,6 +207,12 @@ def atari_liberty(s, P, h):
 
 
 @inline
+def pseudo_liberties(s, P, h):
+    """The pseudo-liberty count of the string with head h: its (stone, empty neighbour) adjacencies."""
+    return np.int64(s[_at(P, PLN, h)])
+
+
+@inline
 def has_no_liberty(s, P, h):
     """True if the string with head h has no liberty left."""
     return s[_at(P, PLN, h)] == 0
@@ -283,6 +289,12 @@ def empty_neighbours(s, P, p):
 def _is_stone(color):
     """True for BLACK and WHITE (colours are EMPTY 0, BLACK 1, WHITE 2, OFFBOARD 3)."""
     return (color ^ (color >> 1)) & 1 != 0
+
+
+@inline
+def is_stone_of(s, P, q, h):
+    """1 if q holds a stone of the string with head h, else 0 (branch-free)."""
+    return np.int64(_is_stone(color_at(s, P, q)) & (head_of(s, P, q) == h))
 
 
 # ---------------------------------------------------------------- the empty points

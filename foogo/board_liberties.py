@@ -16,10 +16,10 @@ from .board_layout import (
     PLQ,
     PLS,
     _at,
-    _is_stone,
     _next_generation,
     color_at,
     head_of,
+    is_stone_of,
     next_stone,
     stride,
     string_in_atari,
@@ -28,18 +28,12 @@ from .jit import inline, kernel
 
 
 @inline
-def _touches(s, P, q, h):
-    """1 if q holds a stone of string h, else 0."""
-    return np.int64(_is_stone(color_at(s, P, q)) & (head_of(s, P, q) == h))
-
-
-@inline
 def other_liberties(s, P, w, h, p):
     """Liberties of string h other than its liberty p, counted up to 2: (count 0..2, the one such
     liberty when the count is 1, else -1). O(1): take p's pseudo-liberties out of h's count,
     sum and sum of squares; what is left is one point exactly when n * q == s * s."""
-    k = (_touches(s, P, p - w, h) + _touches(s, P, p - 1, h) + _touches(s, P, p + 1, h)
-         + _touches(s, P, p + w, h))
+    k = (is_stone_of(s, P, p - w, h) + is_stone_of(s, P, p - 1, h) + is_stone_of(s, P, p + 1, h)
+         + is_stone_of(s, P, p + w, h))
     n = np.int64(s[_at(P, PLN, h)]) - k
     t = np.int64(s[_at(P, PLS, h)]) - k * p
     q = np.int64(s[_at(P, PLQ, h)]) - k * p * p

@@ -215,12 +215,40 @@ def _degree(e, w, n, e0, e1, e2, e3, e4, e5):
 
 
 @inline
+def _adjacencies(s, P, w, h, n, e0, e1, e2, e3, e4, e5):
+    """How many (stone of string h, point of the region e0.. of n points) adjacencies there are."""
+    count = 0
+    for i in range(n):
+        e = _nth(i, e0, e1, e2, e3, e4, e5)
+        for r in (e - w, e - 1, e + 1, e + w):
+            count += bk.is_stone_of(s, P, r, h)
+    return count
+
+
+@inline
+def _whole_eye_space(s, P, w, c, n, e0, e1, e2, e3, e4, e5):
+    """True if the region e0.. of n points holds every liberty of every opponent string beside it (all
+    of a string's pseudo-liberties touch the region): then it is their one eye space, and its vital
+    point kills. Around a group with room or an eye elsewhere the vital point is a wasted move."""
+    for i in range(n):
+        e = _nth(i, e0, e1, e2, e3, e4, e5)
+        for q in (e - w, e - 1, e + 1, e + w):
+            if bk.color_at(s, P, q) != 3 - c:
+                continue
+            h = bk.head_of(s, P, q)
+            if _adjacencies(s, P, w, h, n, e0, e1, e2, e3, e4, e5) != bk.pseudo_liberties(s, P, h):
+                return False
+    return True
+
+
+@inline
 def vital_point(s, c, last):
     """The vital point c should play in an eye space of the opponent beside its last move: an empty
-    region of 3-6 points that touches only the opponent's stones and the edge, whose shape is dead
-    with c to play (_dead_shape) and has one point of the largest degree (the middle of three, the
-    pyramid's and the bulky five's centre, the cross's and the rabbity six's); PASS if there is none
-    (the square four needs no move). c is not checked to be allowed there."""
+    region of 3-6 points that touches only the opponent's stones and the edge and holds all their
+    liberties (_whole_eye_space), whose shape is dead with c to play (_dead_shape) and has one point
+    of the largest degree (the middle of three, the pyramid's and the bulky five's centre, the
+    cross's and the rabbity six's); PASS if there is none (the square four needs no move). c is not
+    checked to be allowed there."""
     P = bk.stride(s)
     w = np.int64(s[bk.M_W])
     # the opponent's move either captured inside its eye space or played in it: either way no stone
@@ -249,7 +277,7 @@ def vital_point(s, c, last):
                 top, best, ties = degree, e, 1
             elif degree == top:
                 ties += 1
-        if ties == 1 and _dead_shape(n, edges2 // 2, top):
+        if ties == 1 and _dead_shape(n, edges2 // 2, top) and _whole_eye_space(s, P, w, c, n, e0, e1, e2, e3, e4, e5):
             return best
     return bk.PASS
 
