@@ -33,11 +33,11 @@ nothing; every candidate is also checked against playable(c) minus ko.
                 (ATARI_PERMIL).
   (b') vital point  with HEAVY_NAKADE only: the vital point of a small dead eye space of the
                 opponent beside its last move (nakade.vital_point: 3-6 points bounded by its
-                stones alone, say the area its capture of a nakade left), when c may take it.
-                With it, the sacrifice in (d) is followed up: GNU Go's play-outs of 74 positions
-                where heavy and heavy-nakade playouts disagreed found 7 misjudged, against 24
-                with the sacrifice alone and 57 with neither (bench/RESULTS.md, "Where two
-                playout policies disagree").
+                stones alone and holding all their liberties, say the area its capture of a
+                nakade left), when c may take it. It follows the sacrifice in (d) up: where
+                heavy and heavy-nakade playouts disagreed in past games, GNU Go's play-outs
+                sided with heavy-nakade in 86 of 104 positions, and in 28 of 44 of new games
+                (bench/RESULTS.md, "Where two playout policies disagree").
   (c) patterns  an empty point of the 3x3 block around the last move whose own
                 3x3 neighbourhood is one of MoGo's hane / cut / edge shapes (as
                 Pachi and michi list them), unless it is a self-atari; at random
