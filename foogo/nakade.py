@@ -215,6 +215,25 @@ def _degree(e, w, n, e0, e1, e2, e3, e4, e5):
 
 
 @inline
+def _killing_point(w, n, e0, e1, e2, e3, e4, e5):
+    """The vital point of the region e0.. of n points if its shape is dead with the attacker to play
+    (_dead_shape) and one point has the largest degree; else PASS."""
+    edges2 = 0  # twice the adjacencies: the sum of the degrees
+    top = 0
+    best = bk.PASS
+    ties = 0
+    for i in range(n):
+        e = _nth(i, e0, e1, e2, e3, e4, e5)
+        degree = _degree(e, w, n, e0, e1, e2, e3, e4, e5)
+        edges2 += degree
+        if degree > top:
+            top, best, ties = degree, e, 1
+        elif degree == top:
+            ties += 1
+    return best if ties == 1 and _dead_shape(n, edges2 // 2, top) else bk.PASS
+
+
+@inline
 def _adjacencies(s, P, w, h, n, e0, e1, e2, e3, e4, e5):
     """How many (stone of string h, point of the region e0.. of n points) adjacencies there are."""
     count = 0
@@ -265,19 +284,8 @@ def vital_point(s, c, last):
         f0, f1, f2, f3, f4, f5 = e0, e1, e2, e3, e4, e5
         if n < 3:
             continue
-        edges2 = 0
-        top = 0
-        best = bk.PASS
-        ties = 0
-        for i in range(n):
-            e = _nth(i, e0, e1, e2, e3, e4, e5)
-            degree = _degree(e, w, n, e0, e1, e2, e3, e4, e5)
-            edges2 += degree
-            if degree > top:
-                top, best, ties = degree, e, 1
-            elif degree == top:
-                ties += 1
-        if ties == 1 and _dead_shape(n, edges2 // 2, top) and _whole_eye_space(s, P, w, c, n, e0, e1, e2, e3, e4, e5):
+        best = _killing_point(w, n, e0, e1, e2, e3, e4, e5)
+        if best != bk.PASS and _whole_eye_space(s, P, w, c, n, e0, e1, e2, e3, e4, e5):
             return best
     return bk.PASS
 
