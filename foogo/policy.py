@@ -474,8 +474,8 @@ def choose(s, z, c, rng, policy, table):
     """The point policy LIGHT, HEAVY or HEAVY_NAKADE picks for c (table: the heavy policy's patterns),
     or PASS. HEAVY's rules are inlined with `sacrifices` a constant False, so none of HEAVY_NAKADE's
     steps is compiled into them."""
-    if policy == HEAVY:
-        return choose_heavy(s, z, c, rng, table, False)
-    if policy == HEAVY_NAKADE:
+    if policy >= HEAVY:  # one compare on the light path, as before HEAVY_NAKADE had a call of its own
+        if policy == HEAVY:
+            return choose_heavy(s, z, c, rng, table, False)
         return choose_heavy_nakade(s, z, c, rng, table)
     return choose_light(s, z, c, rng)
