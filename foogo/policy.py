@@ -464,8 +464,9 @@ def policy_id(name: str) -> int:
 @kernel
 def choose_heavy_nakade(s, z, c, rng, table):
     """choose_heavy with nakade sacrifices and rule (b') (HEAVY_NAKADE), as a call: inlined in the
-    playout loop beside the default heavy rules, its branches cost those 2% more instructions a
-    playout (141,581 against 144,197, bench/instructions.py), although they never take them."""
+    playout loop beside the default heavy rules, its branches cost those 1-2.5% more instructions
+    a playout (144,197 against 141,581 in one pair of runs, bench/instructions.py), although
+    they never take them."""
     return choose_heavy(s, z, c, rng, table, True)
 
 
