@@ -32,6 +32,7 @@ from pathlib import Path
 from sgfmill import sgf
 
 from foogo import Game, run_playouts
+from foogo.geometry import COLUMNS
 from foogo.gtp_client import GtpClient, GtpError
 
 MAX_PLAYOUT_MOVES = 200  # GNU Go's play-out from a position stops here (it never took more than 80 on 9x9)
@@ -56,7 +57,7 @@ def game_moves(path: Path) -> tuple[int, float, list[tuple[str, str]]]:
         colour, move = node.get_move()
         if colour is None:
             continue
-        moves.append((colour, "pass" if move is None else "ABCDEFGHJKLMNOPQRSTUVWXYZ"[move[1]] + str(move[0] + 1)))
+        moves.append((colour, "pass" if move is None else COLUMNS[move[1]] + str(move[0] + 1)))
     return size, float(game.get_komi()), moves
 
 

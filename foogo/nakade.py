@@ -168,6 +168,12 @@ def _nth(i, e0, e1, e2, e3, e4, e5):
 
 
 @inline
+def _among(p, e0, e1, e2, e3, e4, e5):
+    """True if p is one of the six points e0..e5 (unused ones hold -1, never a point)."""
+    return p == e0 or p == e1 or p == e2 or p == e3 or p == e4 or p == e5
+
+
+@inline
 def _eye_space(s, P, w, q, c):
     """(n, its points e0..e5): the empty region of point q when it has at most MAX_STONES points and
     adjacencies and touches no stone of c (only the opponent's stones and the edge bound it; every
@@ -185,7 +191,7 @@ def _eye_space(s, P, w, q, c):
         if bk.stones_beside(s, P, e, c) != 0 or ends > 2 * MAX_STONES:
             return 0, e0, e1, e2, e3, e4, e5
         for r in (e - w, e - 1, e + 1, e + w):
-            if bk.color_at(s, P, r) != bk.EMPTY or r == e0 or r == e1 or r == e2 or r == e3 or r == e4 or r == e5:
+            if bk.color_at(s, P, r) != bk.EMPTY or _among(r, e0, e1, e2, e3, e4, e5):
                 continue
             if n == MAX_STONES:
                 return 0, e0, e1, e2, e3, e4, e5
@@ -278,7 +284,7 @@ def vital_point(s, c, last):
         return bk.PASS
     f0 = f1 = f2 = f3 = f4 = f5 = np.int64(-1)  # the last region looked at: its other points are skipped
     for q in (last - w, last - 1, last + 1, last + w):
-        if bk.color_at(s, P, q) != bk.EMPTY or q == f0 or q == f1 or q == f2 or q == f3 or q == f4 or q == f5:
+        if bk.color_at(s, P, q) != bk.EMPTY or _among(q, f0, f1, f2, f3, f4, f5):
             continue
         n, e0, e1, e2, e3, e4, e5 = _eye_space(s, P, w, q, c)
         f0, f1, f2, f3, f4, f5 = e0, e1, e2, e3, e4, e5
