@@ -10,7 +10,8 @@ playouts end whichever is used.
          drawing) those c may not take, so the choice is exactly uniform.
   HEAVY  `choose_heavy(s, z, c, rng, table)`: local Go knowledge in front of the
          uniform choice, with the 3x3 pattern table passed in as an array.
-         HEAVY_NAKADE is HEAVY with nakade sacrifices allowed in (d) and (e).
+         HEAVY_NAKADE is HEAVY with nakade sacrifices allowed in (d) and (e);
+         HEAVY_RACE is HEAVY with the approach (d') in front of (d)'s redraw.
 Randomness is a xorshift64* stream per playout, seeded from (seed, playout
 index) by splitmix64 (`seed_rng`), so playout i of a run is the same whatever
 the thread count. The playout loop itself is in playout.py, above this module.
@@ -55,6 +56,11 @@ nothing; every candidate is also checked against playable(c) minus ko.
                 52.4% of 85 with a stricter form, against 61.0% of 50 without
                 beside them (bench/RESULTS.md, "A nakade exception"): not the
                 default.
+  (d') approach with HEAVY_RACE only ("heavy-race", opt-in): when (d)'s draw is such a self-atari,
+                the other liberty of an opponent string beside it that has two (outside_liberty),
+                if c may take it and it is no such self-atari: where the draw would fill a
+                shared liberty of a capturing race, c tightens the race from outside instead,
+                as Pachi's playouts do (`selfatari_cousin`); else (d) draws again.
   (e) seki      if every point c may take is such a self-atari, PASS: a side keeps
                 a seki, or the shared liberties of two groups short of them,
                 rather than fill its own liberties and give the stones away.
@@ -100,8 +106,8 @@ from .patterns import (  # noqa: F401 (PATTERNS .. build_pattern_table: read as 
 
 PASS = bk.PASS
 
-LIGHT, HEAVY, HEAVY_NAKADE = 0, 1, 2
-POLICIES = ("light", "heavy", "heavy-nakade")  # names, indexed by id
+LIGHT, HEAVY, HEAVY_NAKADE, HEAVY_RACE = 0, 1, 2, 3
+POLICIES = ("light", "heavy", "heavy-nakade", "heavy-race")  # names, indexed by id
 
 CAPTURE_PERMIL = 900
 ATARI_PERMIL = 900
@@ -412,13 +418,51 @@ def safe_draw(s, c, rng, sacrifices=False):
 
 
 @inline
-def uniform_move(s, z, c, rng, sacrifices=False):
+def outside_liberty(s, z, c, p, rng, sacrifices=False):
+    """Rule (d'), HEAVY_RACE only: for a draw p that is a self-atari of two stones or more, the other
+    liberty of an opponent string beside p that has exactly two (p and that one), when c may take it
+    and it is no such self-atari itself: the approach from outside that tightens a capturing race
+    where the draw would have filled a shared liberty (Pachi's `selfatari_cousin`, its first step).
+    Uniform over such strings; PASS if there is none (in a seki both liberties are shared, so the
+    other one is a self-atari too, and the seki stands)."""
+    P = bk.stride(s)
+    w = np.int64(s[bk.M_W])
+    other = 3 - c
+    answer = PASS
+    found = 0
+    g1 = g2 = g3 = -1  # strings already looked at
+    for q in (p - w, p - 1, p + 1, p + w):
+        if bk.color_at(s, P, q) != other:
+            continue
+        g = bk.head_of(s, P, q)
+        if g == g1 or g == g2 or g == g3:
+            continue
+        if g1 < 0:
+            g1 = g
+        elif g2 < 0:
+            g2 = g
+        else:
+            g3 = g
+        count, lib = bk.other_liberties(s, P, w, g, p)
+        if count == 1 and allowed(s, z, c, lib) and not bad_self_atari(s, lib, c, sacrifices):
+            found += 1
+            if random_below(rng, found) == 0:
+                answer = lib
+    return answer
+
+
+@inline
+def uniform_move(s, z, c, rng, sacrifices=False, race=False):
     """Rules (d) and (e): a point c may take that is not a self-atari of two stones or more (but a
     nakade if `sacrifices`), uniformly, else PASS: choose_light's draw, or safe_draw's when that draw
-    is such a self-atari."""
+    is such a self-atari; with `race` (HEAVY_RACE), outside_liberty's approach before safe_draw."""
     p = choose_light(s, z, c, rng)  # one call site: two inlined copies of choose_light cost heavy playouts
     if p == PASS or not bad_self_atari(s, p, c, sacrifices):
         return p
+    if race:
+        q = outside_liberty(s, z, c, p, rng, sacrifices)
+        if q != PASS:
+            return q
     return safe_draw(s, c, rng, sacrifices)
 
 
@@ -430,9 +474,10 @@ def vital_answer(s, z, c, last):
 
 
 @inline
-def choose_heavy(s, z, c, rng, table, sacrifices=False):
+def choose_heavy(s, z, c, rng, table, sacrifices=False, race=False):
     """A point of playable(c) minus ko chosen by rules (a)-(e) above, or PASS if there is none or (e)
-    keeps a seki; with `sacrifices` (HEAVY_NAKADE), (d) and (e) may play a nakade."""
+    keeps a seki; with `sacrifices` (HEAVY_NAKADE), (d) and (e) may play a nakade; with `race`
+    (HEAVY_RACE), (d) approaches from outside (d') before it redraws."""
     last = np.int64(s[bk.M_LAST])
     if last >= 0:
         if random_below(rng, 1000) < CAPTURE_PERMIL:
@@ -451,7 +496,7 @@ def choose_heavy(s, z, c, rng, table, sacrifices=False):
             p = pattern_move(s, z, c, last, rng, table)
             if p != PASS:
                 return p
-    return uniform_move(s, z, c, rng, sacrifices)
+    return uniform_move(s, z, c, rng, sacrifices, race)
 
 
 def policy_id(name: str) -> int:
@@ -467,16 +512,24 @@ def choose_heavy_nakade(s, z, c, rng, table):
     playout loop beside the default heavy rules, its branches cost those 1-2.5% more instructions
     a playout (144,197 against 141,581 in one pair of runs, bench/instructions.py), although
     they never take them."""
-    return choose_heavy(s, z, c, rng, table, True)
+    return choose_heavy(s, z, c, rng, table, True, False)
+
+
+@kernel
+def choose_heavy_race(s, z, c, rng, table):
+    """choose_heavy with rule (d') (HEAVY_RACE), as a call for the same reason as choose_heavy_nakade."""
+    return choose_heavy(s, z, c, rng, table, False, True)
 
 
 @inline
 def choose(s, z, c, rng, policy, table):
-    """The point policy LIGHT, HEAVY or HEAVY_NAKADE picks for c (table: the heavy policy's patterns),
-    or PASS. HEAVY's rules are inlined with `sacrifices` a constant False, so none of HEAVY_NAKADE's
-    steps is compiled into them."""
+    """The point policy LIGHT, HEAVY, HEAVY_NAKADE or HEAVY_RACE picks for c (table: the heavy policy's
+    patterns), or PASS. HEAVY's rules are inlined with `sacrifices` and `race` constants False, so none
+    of the opt-in policies' steps is compiled into them."""
     if policy >= HEAVY:  # one compare on the light path, as before HEAVY_NAKADE had a call of its own
         if policy == HEAVY:
-            return choose_heavy(s, z, c, rng, table, False)
-        return choose_heavy_nakade(s, z, c, rng, table)
+            return choose_heavy(s, z, c, rng, table, False, False)
+        if policy == HEAVY_NAKADE:
+            return choose_heavy_nakade(s, z, c, rng, table)
+        return choose_heavy_race(s, z, c, rng, table)
     return choose_light(s, z, c, rng)

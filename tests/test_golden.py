@@ -5,7 +5,7 @@ then "behaviour unchanged" is a test, not a claim. What is pinned:
   * playouts from the empty board on every size 2..19, light and heavy: the
     sha256 of every playout's move sequence (trace), score, length and cap flag;
   * playouts from a middle-game 9x9 position (captures, ko fights, big strings);
-  * the middle-game playouts with the opt-in "heavy-nakade" policy;
+  * the middle-game playouts with the opt-in "heavy-nakade" and "heavy-race" policies;
   * fixed-playout searches (one thread) on 9x9 and 13x13, with either prior
     (rules; learned, whose digests also pin foogo/data/gammas.npz): the move
     chosen and the visit count of every root move;
@@ -90,6 +90,7 @@ def compute():
     # the heavy policy with the nakade exception (opt-in), where sacrifices come up (its 40 playouts
     # from the empty 9x9 board play none: the same digest as "heavy")
     out["midgame-9-heavy-nakade"] = _digest_playouts(midgame().board, "heavy-nakade", 200)
+    out["midgame-9-heavy-race"] = _digest_playouts(midgame().board, "heavy-race", 200)  # the approach (d')
     return out
 
 

@@ -568,7 +568,7 @@ def test_heavy_search_answers_an_atari():
 
 def test_policy_names_agree_across_modules():
     from foogo import gtp, search
-    assert gtp.POLICIES == search.POLICIES == pol.POLICIES == ("light", "heavy", "heavy-nakade")
+    assert gtp.POLICIES == search.POLICIES == pol.POLICIES == ("light", "heavy", "heavy-nakade", "heavy-race")
     with pytest.raises(ValueError, match="light, heavy, heavy-nakade"):
         SearchConfig(policy="heavy-metal")
 

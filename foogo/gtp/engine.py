@@ -50,7 +50,7 @@ if TYPE_CHECKING:
     from ..book import Book
 
 ENGINE_NAME = "foogo"
-POLICIES = ("light", "heavy", "heavy-nakade")  # policy.POLICIES, repeated so that GTP starts without numba
+POLICIES = ("light", "heavy", "heavy-nakade", "heavy-race")  # policy.POLICIES: GTP starts without numba
 _VERTEX_SHAPE = re.compile(r"^[A-Za-z][0-9]+$")
 
 
