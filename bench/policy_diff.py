@@ -13,7 +13,10 @@ at the positions of played games (every game-*.sgf under the DIRs, 9x9 or any si
    (`final_score`, Chinese rules): black's result there is the oracle's verdict (1, 0 or 0.5);
 3. report: for every judged position, each policy's error (|share - verdict|), which policy was
    nearer, and the positions where one was right and the other wrong, with their SGF and move
-   number, to look at.
+   number, to look at; and, over every scanned position whose game has a result (RE), each policy's
+   Brier score against that result by stage of the game, with the difference's 95% interval
+   (clustered by game: a game's positions share one result). The Brier score asks no oracle and
+   sees every position, not only the disagreements: how well the playouts alone predict the games.
 Every step writes one JSON line per position to --out and skips what the file already holds, so
 a stopped run resumes and --report-only reads a running one. GNU Go's play-out is one game from
 the position, a noisy verdict where the position is close; a gap of 0.3 or more between the
@@ -25,6 +28,7 @@ from __future__ import annotations
 import argparse
 import concurrent.futures
 import json
+import math
 import statistics
 import sys
 from pathlib import Path
@@ -105,6 +109,48 @@ def gnugo_verdict(gnugo: str, level: int, size: int, komi: float, moves: list[tu
         return {"verdict": 0.5, "margin": 0.0, "played": played}
     margin = float(score[2:]) * (1 if score.startswith("B") else -1)
     return {"verdict": 1.0 if margin > 0 else 0.0, "margin": margin, "played": played}
+
+
+def game_result(path: Path) -> float | None:
+    """Black's result of a recorded game from its RE: 1 (B+...), 0 (W+...), 0.5 (a draw: 0, Draw,
+    Jigo), None when there is none or the file cannot be read."""
+    try:
+        root = sgf.Sgf_game.from_bytes(path.read_bytes()).get_root()
+        result = root.get("RE").strip().upper() if root.has_property("RE") else ""
+    except (OSError, ValueError):
+        return None
+    if result.startswith("B+"):
+        return 1.0
+    if result.startswith("W+"):
+        return 0.0
+    return 0.5 if result in ("0", "DRAW", "JIGO") else None
+
+
+STAGES = ((10, 30), (30, 50), (50, 70), (70, None))  # move numbers of the Brier table's rows
+
+
+def brier(records: list[dict], policies: list[str], results: dict) -> str:
+    """Each policy's Brier score (mean of (black's share - the game's result)^2) over the scanned
+    positions of games with a result (`results`: file -> result or None), by stage, with the second
+    policy's difference from the first and its 95% interval, clustered by game."""
+    a, b = policies
+    rows = [(r, results[r["file"]]) for r in records if r["step"] == "scan" and results.get(r["file"]) is not None]
+    lines = [f"Against the games' results (Brier score, lower is better; {len(rows)} positions of "
+             f"{len({r['file'] for r, _ in rows})} games):"]
+    for low, high in STAGES + ((STAGES[0][0], None),):
+        part = [(r, y) for r, y in rows if r["move"] >= low and (high is None or r["move"] < high)]
+        if not part:
+            continue
+        score = {p: statistics.mean((r["shares"][p] - y) ** 2 for r, y in part) for p in policies}
+        by_game: dict[str, list[float]] = {}
+        for r, y in part:
+            by_game.setdefault(r["file"], []).append((r["shares"][b] - y) ** 2 - (r["shares"][a] - y) ** 2)
+        mean = sum(sum(d) for d in by_game.values()) / len(part)
+        spread = math.sqrt(sum((sum(d) - len(d) * mean) ** 2 for d in by_game.values())) / len(part)
+        stage = f"moves {low}-{high - 1}" if high is not None else f"moves {low}-"
+        lines.append(f"  {stage:>12} ({len(part):5d} positions): {a} {score[a]:.4f}, {b} {score[b]:.4f}, "
+                     f"difference {mean:+.4f} ({mean - 1.96 * spread:+.4f} to {mean + 1.96 * spread:+.4f})")
+    return "\n".join(lines)
 
 
 def to_judge(records: list[dict], policies: list[str], gap: float, per_game: int) -> list[dict]:
@@ -196,6 +242,8 @@ def main() -> None:
             print(f"judging {len(todo)} positions", file=sys.stderr)
             judge(todo, args.gnugo, args.level, args.jobs, sink)
     print(report(records, args.policies))
+    files = {r["file"] for r in records if r["step"] == "scan"}
+    print("\n" + brier(records, args.policies, {f: game_result(Path(f)) for f in files}))
 
 
 if __name__ == "__main__":

@@ -287,6 +287,32 @@ def test_policy_diff_scans_each_position_judges_the_widest_gaps_and_reports_who_
     assert "g1 move 12 (b to play): light 0.90, heavy 0.10, GNU Go 1 (margin +5)" in text
 
 
+def test_policy_diff_scores_each_policy_against_the_games_results_by_stage(tmp_path):
+    diff = load("policy_diff")
+    for name, result in (("b", "B+Resign"), ("w", "W+3.5"), ("d", "0"), ("none", "")):
+        (tmp_path / f"{name}.sgf").write_text(f"(;SZ[5]KM[0.5]RE[{result}];B[cc])" if result else "(;SZ[5];B[cc])")
+    (tmp_path / "broken.sgf").write_text("(;SZ[5]")
+    results = {name: diff.game_result(tmp_path / f"{name}.sgf") for name in ("b", "w", "d", "none", "broken")}
+    assert results == {"b": 1.0, "w": 0.0, "d": 0.5, "none": None, "broken": None}
+
+    def scan(name, move, light, heavy):
+        return {"step": "scan", "file": name, "move": move, "to_move": "b", "shares": {"light": light, "heavy": heavy}}
+
+    # black won b, lost w: light says 0.5 throughout, heavy is right in b and wrong in w's late stage
+    records = [scan("b", 12, 0.5, 0.9), scan("b", 40, 0.5, 1.0), scan("w", 12, 0.5, 0.1), scan("w", 40, 0.5, 0.7),
+               scan("w", 75, 0.5, 0.7), scan("none", 12, 0.0, 1.0)]  # a game without a result: left out
+    text = diff.brier(records, ["light", "heavy"], results)
+    assert "5 positions of 2 games" in text
+    assert "moves 10-29 (    2 positions): light 0.2500, heavy 0.0100, difference -0.2400" in text
+    assert "moves 30-49 (    2 positions): light 0.2500, heavy 0.2450, difference -0.0050" in text
+    assert "moves 70- (    1 positions): light 0.2500, heavy 0.4900, difference +0.2400 (+0.2400 to +0.2400)" in text
+    assert "moves 50-69" not in text  # no position there
+    overall = (0.01 + 0 + 0.01 + 0.49 + 0.49) / 5
+    # the interval from each game's summed differences about the mean (b: -0.49 - 2 * -0.05, w: +0.39)
+    assert (f"moves 10- (    5 positions): light 0.2500, heavy {overall:.4f}, difference -0.0500 "
+            "(-0.2662 to +0.1662)") in text
+
+
 @pytest.mark.skipif(not Path("/usr/games/gnugo").exists(), reason="GNU Go not installed (apt-get install gnugo)")
 def test_policy_diff_lets_gnu_go_play_a_position_out_and_count_it():
     diff = load("policy_diff")
