@@ -18,6 +18,12 @@ area scoring, with every stone alive and with the stones playouts judge dead
 removed, pass at once; otherwise pass is one of the root's moves and is
 played when it is the most visited.
 
+Dynamic komi (SearchConfig.dynamic_komi, off by default): a genmove's search gives komi while
+its side is far ahead, moved every few iterations from the root's win rate and carried from move to
+move within a game (dynamic_komi.py: Pachi's situational compensation), so that a won position is
+played for a margin rather than with slack moves; the tree counts a playout's winner at the komi in
+force (tree.P_EXTRA) and its score margins at the game's komi. A search giving komi never resigns.
+
 Time use: a time budget is the most a move may take. A timed search stops
 early once the most visited root move leads the next by more visits than the
 time left can add at the current rate (it cannot be overtaken). Past half its
@@ -44,6 +50,7 @@ import numpy as np
 
 from . import board_kernels as bk
 from . import tree as tk
+from .dynamic_komi import MIN_VISITS, STEP, DynamicKomi
 from .game_score import final_margin
 from .gamma_table import LEARNED_PATTERN_TABLE
 from .geometry import BLACK, PASS, RESIGN, WHITE, geometry, parse_color
@@ -109,6 +116,7 @@ class SearchConfig:
     # share statistics), or "tree", one tree that every thread grows, with virtual loss (tree.iterate)
     memory_mb: int | None = None  # cap on the trees' memory, all threads together (foogo gtp --memory);
     # None: default_memory_mb(board size)
+    dynamic_komi: bool = False  # genmove gives komi while far ahead (dynamic_komi.py), carried across a game's moves
 
     def __post_init__(self):
         policy_kind(self.policy)  # ValueError naming the policies for an unknown one
@@ -155,6 +163,8 @@ class SearchResult:
     color: int = BLACK
     stopped: str = ""  # why the search ended: budget, playouts, settled, clear, stop, passed, empty
     size: int = 0  # the board's size, for the GTP names (0: unknown)
+    extra_komi: float = 0.0  # the komi `color` gave at the search's end (dynamic komi): the win rates are at
+    # the game's komi plus this for black, less it for white
 
     @property
     def playouts_per_second(self) -> float:
@@ -197,11 +207,13 @@ class Search:
         self._trees: list[SearchTree] = []
         self._shared: SharedRoot | None = None  # while a search shares its trees' roots
         self._geometry = None
+        self.dynamic_komi = DynamicKomi()  # each colour's extra komi in this game (SearchConfig.dynamic_komi)
 
     def new_game(self) -> None:
-        """Forget the trees (no reuse across games)."""
+        """Forget the trees (no reuse across games) and the game's dynamic komi."""
         for tree in self._trees:
             tree.clear()
+        self.dynamic_komi.new_game()
 
     def genmove(self, board, color, komi: float, legal_moves=None, time_budget: float | None = None,
                 stop: threading.Event | None = None, progress=None, interval: float = 0.5,
@@ -298,6 +310,9 @@ class Search:
     def _search(self, board, color, komi, legal, seconds, playouts, stop, progress, interval, start,
                 decide: bool, history=()) -> SearchResult:
         params = self._params(board, komi)
+        dynamic = decide and self.config.dynamic_komi
+        if dynamic:
+            params[tk.P_EXTRA] = self.dynamic_komi.black_extra(color)
         rows = self._history(history)
         params[tk.P_HISTORY] = len(rows)
         self._ensure_trees(board.geometry, playouts)
@@ -323,6 +338,7 @@ class Search:
         def work(k: int) -> None:
             tree, worker = (self._trees[0], k) if shared_tree else (self._trees[k], 0)
             last_check = start
+            adjusted = 0  # thread 0's iterations at the last dynamic komi step
             while True:
                 if ended.is_set():
                     return
@@ -353,6 +369,9 @@ class Search:
                     return
                 if shared is not None:
                     shared.turn(k)
+                if dynamic and k == 0 and tree.workers[worker].iterations - adjusted >= STEP:
+                    adjusted = tree.workers[worker].iterations
+                    self._adjust_komi(color, params)
 
         try:
             if progress is None and threads == 1:
@@ -369,9 +388,18 @@ class Search:
             if shared is not None:
                 shared.end()
             self._shared = None
-        result = self._result(board, color, start, decide=decide)
+        result = self._result(board, color, start, decide=decide, giving=bool(params[tk.P_EXTRA]))
         result.stopped = why[0]
+        result.extra_komi = abs(float(params[tk.P_EXTRA]))
         return result
+
+    def _adjust_komi(self, color: int, params) -> None:
+        """One dynamic komi step from the root's win rate over all its moves (once it has MIN_VISITS)."""
+        visits, wins, _ = self._root_totals()
+        total = sum(visits.values())
+        if total >= MIN_VISITS:
+            self.dynamic_komi.adjust(color, sum(wins.values()) / total)
+            params[tk.P_EXTRA] = self.dynamic_komi.black_extra(color)
 
     @staticmethod
     def _opening(board) -> bool:
@@ -432,7 +460,8 @@ class Search:
                 return "clear"
         return ""
 
-    def _result(self, board, color, start, decide: bool) -> SearchResult:
+    def _result(self, board, color, start, decide: bool, giving: bool = False) -> SearchResult:
+        """The search's result so far; with `decide`, RESIGN below the threshold, unless `giving` komi."""
         visits, wins, per_tree = self._root_totals()
         total = int(sum(tree.iterations for tree in self._trees))
         elapsed = time.perf_counter() - start
@@ -448,7 +477,7 @@ class Search:
         pv = self._trees[best_tree].principal_variation(best)
         move = best
         threshold = self.config.resign_threshold
-        if decide and threshold is not None and winrate < threshold and total >= 200:
+        if decide and threshold is not None and winrate < threshold and total >= 200 and not giving:
             move = RESIGN
         return SearchResult(
             move=move, winrate=winrate, playouts=total, seconds=elapsed, pv=pv,

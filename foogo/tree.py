@@ -51,6 +51,7 @@ from .tree_layout import (
     P_CAP,
     P_EQUIV,
     P_EXPAND,
+    P_EXTRA,
     P_HISTORY,
     P_KOMI,
     P_POLICY,
@@ -331,6 +332,7 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, 
     P = root_s[bk.M_P]
     base = edge_base(root_s)
     komi = params[P_KOMI]
+    target = komi + params[P_EXTRA]  # black's area must pass it to win (dynamic komi); margins count from komi
     expand_at = max(params[P_EXPAND], np.float64(meta[EXPAND_AT]))
     n0 = params[P_PRIOR]
     equiv = params[P_EQUIV]
@@ -408,7 +410,7 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, 
         meta[SAMPLES] += 1
         marks = owners if sample else owners[:0]
         if terminal:
-            score, capped = _settled_score(s, z, zob, rng, cap, trace, marks, chooser, policy, table, replies, komi,
+            score, capped = _settled_score(s, z, zob, rng, cap, trace, marks, chooser, policy, table, replies, target,
                                            full)
         else:
             score, nmoves, capped = play_out_with(s, z, zob, rng, cap, trace[ntrace:], marks, chooser, policy,
@@ -420,9 +422,9 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, 
             return -1
         clock = _charge(meta, C_PLAYOUT, clock)
         margin = score - komi
-        black_result = 1.0 if margin > 0 else (0.0 if margin < 0 else 0.5)
-        if replies.shape[0] > 0 and margin != 0:
-            learn_replies(trace, ntrace, bk.BLACK if margin > 0 else bk.WHITE, replies)
+        black_result = 1.0 if score > target else (0.0 if score < target else 0.5)
+        if replies.shape[0] > 0 and score != target:
+            learn_replies(trace, ntrace, bk.BLACK if score > target else bk.WHITE, replies)
         if sample:
             for p in range(P):
                 ownership[p] += (owners[p] == bk.BLACK) - (owners[p] == bk.WHITE)

@@ -64,11 +64,13 @@ LOCK = PLAYOUT_STONES + 1  # meta[LOCK]: 1 while a thread takes room for a node 
 META_SIZE = 16
 OWNERSHIP_EVERY = 16
 # params fields (float64 array)
-P_KOMI, P_EQUIV, P_UCT, P_EXPAND, P_PRIOR, P_CAP, P_POLICY, P_KNOWLEDGE, P_SHARED, P_HISTORY = range(10)
+P_KOMI, P_EQUIV, P_UCT, P_EXPAND, P_PRIOR, P_CAP, P_POLICY, P_KNOWLEDGE, P_SHARED, P_HISTORY, P_EXTRA = range(11)
 # P_POLICY: LIGHT or HEAVY; P_KNOWLEDGE: RULES or LEARNED (the prior); P_SHARED: 1 when several threads
 # run iterations on the tree at once (tree parallelism: tree.iterate), else 0; P_HISTORY: how many of the
-# game's positions before the root (at most HISTORY) the rows of tree.iterate's `earlier` begin with
-NPARAMS = 10
+# game's positions before the root (at most HISTORY) the rows of tree.iterate's `earlier` begin with;
+# P_EXTRA: dynamic komi (dynamic_komi.py), points added to P_KOMI for telling a playout's winner only
+# (0: none; the score margins stay black's area less P_KOMI)
+NPARAMS = 11
 HISTORY = 8  # the game positions before the root that the tree's moves may not repeat (positional superko)
 VIRTUAL_LOSS = 1.0  # a shared tree's descent counts this many lost visits on each edge it takes until its backup
 

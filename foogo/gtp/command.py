@@ -67,6 +67,9 @@ def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser
     tuning.add_argument("--share-root", action=argparse.BooleanOptionalAction, default=None,
                         help="with several threads, each thread's tree sees every tree's root statistics "
                              "(default on; --no-share-root: independent trees)")
+    tuning.add_argument("--dynamic-komi", action=argparse.BooleanOptionalAction, default=None,
+                        help="give komi while far ahead, so that the search keeps a margin (Pachi's "
+                             "situational compensation: dynamic_komi.py; default off)")
     tuning.add_argument("--parallel", choices=("root", "tree"), default=None,
                         help="with several threads: a tree per thread (root) or one tree they all grow, "
                              "with virtual loss (tree) (default root)")
@@ -104,6 +107,7 @@ def run(args) -> int:
                                                 ("playout_patterns", args.playout_patterns),
                                                 ("replies", args.replies),
                                                 ("share_root", args.share_root),
+                                                ("dynamic_komi", args.dynamic_komi),
                                                 ("parallel", args.parallel)) if value is not None}
     if args.sgf_max_bytes < 1 or args.sgf_max_moves < 1:
         print("foogo gtp: --sgf-max-bytes and --sgf-max-moves must be at least 1", file=sys.stderr)

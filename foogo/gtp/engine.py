@@ -444,8 +444,9 @@ class GtpEngine(AnalysisCommands):
         budget_text = "" if budget is None else f", budget {budget:.2f} s"
         stopped = result.stopped
         budget_text += f", stopped: {stopped}" if stopped else ""
+        komi_text = f" giving {result.extra_komi:g} komi" if result.extra_komi else ""
         self._log(f"{command} {COLOR_NAMES[color]}: {self._name(move)} | {result.playouts} playouts in "
-                  f"{seconds:.2f} s ({rate:.0f}/s{budget_text}), win rate {result.winrate:.1%}, pv {pv}")
+                  f"{seconds:.2f} s ({rate:.0f}/s{budget_text}), win rate {result.winrate:.1%}{komi_text}, pv {pv}")
 
     def _empty_points(self) -> int:
         board = self.game.board

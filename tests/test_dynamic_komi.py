@@ -1,0 +1,85 @@
+"""Dynamic komi (dynamic_komi.py, SearchConfig.dynamic_komi): the steps of the situational
+compensation, and a search that gives komi in a won position while its margins stay at the game's komi."""
+
+import math
+
+from foogo import BLACK, WHITE, board_from_ascii
+from foogo.dynamic_komi import DROP, DynamicKomi
+from foogo.geometry import RESIGN
+from foogo.search import Search, SearchConfig
+
+# black owns all but white's corner, 65 points to 8 on the board: every playout wins at komi 7
+WON = """
+    . O . O X . X . .
+    O O O O X X X X X
+    X X X X X . X . X
+    . X . X X X X X X
+    X X X X . . . . X
+    . X . X . . . . X
+    X X X X X X X X X
+    . X . X . X . X .
+    X X X X X X X X X
+"""
+
+
+def test_the_extra_komi_rises_by_one_above_green_and_drops_below_orange_to_a_ratchet():
+    d = DynamicKomi()
+    assert [d.adjust(BLACK, 0.9) for _ in range(3)] == [1.0, 2.0, 3.0]
+    assert d.adjust(BLACK, 0.82) == 3.0  # between the zones: kept
+    assert d.adjust(BLACK, 0.79) == 0.0 and d.ratchet[BLACK] == 0.0  # 3 - DROP, floored at 0
+    assert d.adjust(BLACK, 0.99) == 0.0  # the ratchet at 0: never again in this game
+    d.new_game()
+    assert d.adjust(BLACK, 0.9) == 1.0
+
+
+def test_the_ratchet_caps_the_rise_and_a_fall_below_half_turns_it_off():
+    d = DynamicKomi()
+    for _ in range(6):
+        d.adjust(WHITE, 0.95)
+    assert d.komi_for(WHITE) == 6.0 and d.ratchet[WHITE] == math.inf
+    assert d.adjust(WHITE, 0.7) == 6.0 - DROP and d.ratchet[WHITE] == 2.0
+    assert d.adjust(WHITE, 0.9) == 2.0  # 3 would pass the ratchet
+    assert d.adjust(WHITE, 0.45) == 0.0 and d.ratchet[WHITE] == 0.0  # behind after a ratchet: off
+    assert d.adjust(WHITE, 0.9) == 0.0
+    assert d.komi_for(BLACK) == 0.0  # each colour its own
+
+
+def test_black_gives_komi_by_raising_it_and_white_by_lowering_it():
+    d = DynamicKomi()
+    d.adjust(BLACK, 0.9)
+    d.adjust(WHITE, 0.9)
+    d.adjust(WHITE, 0.9)
+    assert d.black_extra(BLACK) == 1.0 and d.black_extra(WHITE) == -2.0
+
+
+def test_a_won_position_makes_the_search_give_komi_and_the_margins_stay_at_the_games_komi():
+    board = board_from_ascii(WON)
+    plain = Search(SearchConfig(playouts=3000, seed=2, resign_threshold=None)).genmove(board, BLACK, 7.0)
+    search = Search(SearchConfig(playouts=3000, seed=2, resign_threshold=None, dynamic_komi=True))
+    result = search.genmove(board, BLACK, 7.0)
+    assert plain.winrate > 0.95 and plain.extra_komi == 0.0
+    assert result.extra_komi >= 10 and search.dynamic_komi.komi_for(BLACK) == result.extra_komi
+    # black's mean margin through the chosen move is counted from the game's komi in both searches
+    mean_plain, mean_dynamic = plain.scores[plain.move][0], result.scores[result.move][0]
+    assert mean_plain > 40 and abs(mean_dynamic - mean_plain) < 5
+    again = search.genmove(board, BLACK, 7.0)  # carried to the next move: it goes on from there
+    assert again.extra_komi >= result.extra_komi
+    search.new_game()
+    assert search.dynamic_komi.komi_for(BLACK) == 0.0
+
+
+def test_analysis_and_the_other_colour_play_at_the_games_komi():
+    board = board_from_ascii(WON)
+    search = Search(SearchConfig(playouts=2000, seed=2, resign_threshold=None, dynamic_komi=True))
+    white = search.genmove(board, WHITE, 7.0)  # white is far behind: gives nothing
+    assert white.extra_komi == 0.0 and search.dynamic_komi.komi_for(WHITE) == 0.0
+
+
+def test_a_search_that_gives_komi_does_not_resign():
+    board = board_from_ascii(WON)
+    search = Search(SearchConfig(playouts=600, seed=2, resign_threshold=0.1, dynamic_komi=True))
+    search.dynamic_komi.extra[BLACK] = 70.0  # more than black's lead: every playout lost at this komi
+    result = search.genmove(board, BLACK, 7.0)
+    assert result.winrate < 0.1 and result.extra_komi == 66.0  # one step down in 600 playouts, still giving
+    assert result.move != RESIGN
+
