@@ -318,6 +318,20 @@ def capture_rule(s, z, c, last, rng):
 
 
 @inline
+def _remember(h, g1, g2, g3):
+    """(seen, g1, g2, g3): whether string h is one of the strings g1..g3 already met beside a point (-1
+    for none: a point has four neighbours, so three hold the others), and the three with h put in the
+    first free one."""
+    if h == g1 or h == g2 or h == g3:
+        return True, g1, g2, g3
+    if g1 < 0:
+        return False, h, g2, g3
+    if g2 < 0:
+        return False, g1, h, g3
+    return False, g1, g2, h
+
+
+@inline
 def atari_answer(s, z, c, last, rng):
     """Rule (b): for c's strings in atari next to `last`, a move that saves one: capturing an
     adjacent opponent string in atari, or extending on the last liberty when that leaves >= 2
@@ -336,14 +350,11 @@ def atari_answer(s, z, c, last, rng):
         if bk.color_at(s, P, q) != c:
             continue
         h = bk.head_of(s, P, q)
-        if not bk.string_in_atari(s, P, h) or h == g1 or h == g2 or h == g3:
+        if not bk.string_in_atari(s, P, h):
             continue
-        if g1 < 0:
-            g1 = h
-        elif g2 < 0:
-            g2 = h
-        else:
-            g3 = h
+        seen, g1, g2, g3 = _remember(h, g1, g2, g3)
+        if seen:
+            continue
         r = h
         while True:  # attackers in atari: walk the stones of h
             for t in (r - w, r - 1, r + 1, r + w):
@@ -435,14 +446,9 @@ def outside_liberty(s, z, c, p, rng, sacrifices=False):
         if bk.color_at(s, P, q) != other:
             continue
         g = bk.head_of(s, P, q)
-        if g == g1 or g == g2 or g == g3:
+        seen, g1, g2, g3 = _remember(g, g1, g2, g3)
+        if seen:
             continue
-        if g1 < 0:
-            g1 = g
-        elif g2 < 0:
-            g2 = g
-        else:
-            g3 = g
         count, lib = bk.other_liberties(s, P, w, g, p)
         if count == 1 and allowed(s, z, c, lib) and not bad_self_atari(s, lib, c, sacrifices):
             found += 1

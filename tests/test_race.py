@@ -5,6 +5,7 @@ on random positions; the seki that must stand; playouts that stay legal."""
 
 import numpy as np
 import pytest
+from test_policy import SEKI
 
 from foogo import BLACK, PASS, WHITE, Board, board_from_ascii
 from foogo import board_kernels as bk
@@ -23,20 +24,9 @@ RACE = """
     . . O . .
 """
 
-# the final position of a game lost to Pachi (tests/test_policy.py's SEKI): white's only move, B8,
-# fills a liberty its string shares with black's; black A8 and B9 have two liberties each, but
-# their other one, A9, is black's eye: the approach finds nothing and white keeps the seki
-SEKI = """
-    . X O . O O X X X
-    X . O O O X X . X
-    O O O O O X X X X
-    X X O X X X . X O
-    X X X . X X X O O
-    . X X X O X X O .
-    X X O O O O O O O
-    X X O O O O O O .
-    O O O O O O O O O
-"""
+# SEKI (tests/test_policy.py), the final position of a game lost to Pachi: white's only move, B8,
+# fills a liberty its string shares with black's; black A8 and B9 have two liberties each, but their
+# other one, A9, is black's eye: the approach finds nothing and white keeps the seki
 
 
 def rng(seed):
