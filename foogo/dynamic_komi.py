@@ -16,6 +16,13 @@ once the root has MIN_VISITS (Search does this; Pachi adjusts every 100 playouts
 colour the engine plays has its own extra komi and ratchet, carried from move to move within a game.
 It never gives the side behind komi (negative extra komi): as in Pachi's even games.
 
+In a handicap game (two stones or more) the first moves come first (handicap_extra, Pachi's linear
+phase): black's area must pass the komi plus most of what the stones are worth, HANDICAP_VALUE points
+each less the komi, falling linearly to nothing by move handicap_moves (15 on 9x9, 50 on 13x13, 200 for
+black and 150 for white on 19x19), whichever side the engine plays: black does not sit on its stones,
+and white, far behind at first, does not play the desperate moves of a search that sees every move
+lose. The situational steps above take over after that.
+
 What the search reports stays in the game's komi where it can: the score margins (black's area less
 the komi) and passing (Search._wins_by_passing); the win rates are at the komi in force (SearchResult
 says which), and the search does not resign while it gives komi. The GUI analysis commands do not
@@ -26,13 +33,35 @@ from __future__ import annotations
 
 import math
 
-from .geometry import BLACK
+from .geometry import BLACK, WHITE
 
 GREEN = 0.85  # win rate above which the extra komi rises by one point
 ORANGE = 0.8  # win rate below which extra komi falls by DROP and the ratchet is set
 DROP = 4.0  # points the extra komi falls by
+HANDICAP_VALUE = {BLACK: 12.0, WHITE: 8.0}  # points a handicap stone counts, for black's and for white's search
 STEP = 100  # iterations between two adjustments within a search
 MIN_VISITS = 500  # the root's visits before the first adjustment (an estimate on fewer is noise)
+
+
+def handicap_moves(size: int, color: int) -> int:
+    """The moves after the handicap stones over which their extra komi falls to nothing (Pachi's)."""
+    if size <= 9:
+        return 15
+    if size == 15:
+        return 100
+    if size < 15:
+        return 50
+    return 200 if color == BLACK else 150
+
+
+def handicap_extra(color: int, handicap: int, moves: int, size: int, komi: float) -> float | None:
+    """The extra komi, in black's terms (added to the komi black's area must pass), of `color`'s search
+    `moves` moves after `handicap` stones on a size x size board; None outside the handicap phase (fewer
+    than two stones, or that many moves played)."""
+    span = handicap_moves(size, color)
+    if handicap < 2 or moves >= span:
+        return None
+    return max(handicap * HANDICAP_VALUE[color] + 0.5 - komi, 0.0) * (span - moves) / span
 
 
 class DynamicKomi:

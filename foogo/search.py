@@ -50,7 +50,7 @@ import numpy as np
 
 from . import board_kernels as bk
 from . import tree as tk
-from .dynamic_komi import MIN_VISITS, STEP, DynamicKomi
+from .dynamic_komi import MIN_VISITS, STEP, DynamicKomi, handicap_extra
 from .game_score import final_margin
 from .gamma_table import LEARNED_PATTERN_TABLE
 from .geometry import BLACK, PASS, RESIGN, WHITE, geometry, parse_color
@@ -163,8 +163,8 @@ class SearchResult:
     color: int = BLACK
     stopped: str = ""  # why the search ended: budget, playouts, settled, clear, stop, passed, empty
     size: int = 0  # the board's size, for the GTP names (0: unknown)
-    extra_komi: float = 0.0  # the komi `color` gave at the search's end (dynamic komi): the win rates are at
-    # the game's komi plus this for black, less it for white
+    extra_komi: float = 0.0  # dynamic komi at the search's end: the win rates are at the game's komi plus
+    # this (black's area had to pass it); > 0 where black gives komi, < 0 where white does
 
     @property
     def playouts_per_second(self) -> float:
@@ -217,7 +217,7 @@ class Search:
 
     def genmove(self, board, color, komi: float, legal_moves=None, time_budget: float | None = None,
                 stop: threading.Event | None = None, progress=None, interval: float = 0.5,
-                history=()) -> SearchResult:
+                history=(), handicap: int = 0, moves: int = 0) -> SearchResult:
         """Search (board, color) within the budget and return the chosen move and statistics.
 
         legal_moves: the moves the game's rules allow color (GTP names, (row, col) pairs or padded
@@ -226,7 +226,8 @@ class Search:
         called about every `interval` seconds while searching. history: (Zobrist hash, empty points)
         of the positions before `board`, oldest first (Game.recent_positions(HISTORY)); the tree's
         moves never repeat the last HISTORY of them, nor a position of their own line (positional
-        superko inside the tree)."""
+        superko inside the tree). handicap, moves: the game's handicap stones and the moves played since
+        (dynamic komi's handicap phase; SearchConfig.dynamic_komi)."""
         color = parse_color(color)
         komi = check_komi(komi)
         start = time.perf_counter()
@@ -239,7 +240,7 @@ class Search:
         if seconds is None and playouts is None:
             playouts = DEFAULT_PLAYOUTS
         return self._search(board, color, komi, legal, seconds, playouts, stop, progress, interval, start,
-                            decide=True, history=history)
+                            decide=True, history=history, handicap=(handicap, moves))
 
     def analyze(self, board, color, komi: float, legal_moves, stop: threading.Event, progress,
                 interval: float = 0.5, history=()) -> SearchResult:
@@ -308,11 +309,13 @@ class Search:
         self._geometry = geometry
 
     def _search(self, board, color, komi, legal, seconds, playouts, stop, progress, interval, start,
-                decide: bool, history=()) -> SearchResult:
+                decide: bool, history=(), handicap=(0, 0)) -> SearchResult:
         params = self._params(board, komi)
         dynamic = decide and self.config.dynamic_komi
         if dynamic:
-            params[tk.P_EXTRA] = self.dynamic_komi.black_extra(color)
+            phase = handicap_extra(color, handicap[0], handicap[1], board.size, komi)
+            params[tk.P_EXTRA] = self.dynamic_komi.black_extra(color) if phase is None else phase
+            dynamic = phase is None  # the handicap phase's komi holds for the whole search
         rows = self._history(history)
         params[tk.P_HISTORY] = len(rows)
         self._ensure_trees(board.geometry, playouts)
@@ -390,7 +393,7 @@ class Search:
             self._shared = None
         result = self._result(board, color, start, decide=decide, giving=bool(params[tk.P_EXTRA]))
         result.stopped = why[0]
-        result.extra_komi = abs(float(params[tk.P_EXTRA]))
+        result.extra_komi = float(params[tk.P_EXTRA])
         return result
 
     def _adjust_komi(self, color: int, params) -> None:

@@ -4,7 +4,7 @@ compensation, and a search that gives komi in a won position while its margins s
 import math
 
 from foogo import BLACK, WHITE, board_from_ascii
-from foogo.dynamic_komi import DROP, DynamicKomi
+from foogo.dynamic_komi import DROP, DynamicKomi, handicap_extra, handicap_moves
 from foogo.geometry import RESIGN
 from foogo.search import Search, SearchConfig
 
@@ -83,3 +83,27 @@ def test_a_search_that_gives_komi_does_not_resign():
     assert result.winrate < 0.1 and result.extra_komi == 66.0  # one step down in 600 playouts, still giving
     assert result.move != RESIGN
 
+
+
+def test_the_handicap_phase_falls_linearly_from_most_of_the_stones_value_to_nothing():
+    # 9x9, three stones, komi 0.5: black's search counts 12 points a stone, white's 8, over 15 moves
+    assert handicap_extra(BLACK, 3, 0, 9, 0.5) == 36.0
+    assert handicap_extra(BLACK, 3, 5, 9, 0.5) == 36.0 * 10 / 15
+    assert handicap_extra(WHITE, 3, 0, 9, 0.5) == 24.0
+    assert handicap_extra(BLACK, 3, 15, 9, 0.5) is None  # the phase is over
+    assert handicap_extra(BLACK, 1, 0, 9, 0.5) is None and handicap_extra(WHITE, 0, 0, 9, 7.0) is None
+    assert handicap_extra(WHITE, 2, 0, 9, 20.5) == 0.0  # a komi above the stones' value: nothing
+    spans = [handicap_moves(n, c) for n, c in ((13, BLACK), (15, WHITE), (19, BLACK), (19, WHITE))]
+    assert spans == [50, 100, 200, 150]
+
+
+def test_a_handicap_games_first_searches_play_at_the_phases_komi_and_adapt_nothing():
+    board = board_from_ascii(WON)
+    search = Search(SearchConfig(playouts=1500, seed=2, resign_threshold=None, dynamic_komi=True))
+    result = search.genmove(board, WHITE, 0.5, handicap=2, moves=3)
+    # two stones at 8 points, plus 0.5 less the komi, 12 of the 15 moves to go
+    assert result.extra_komi == handicap_extra(WHITE, 2, 3, 9, 0.5) == 16.0 * 12 / 15
+    assert search.dynamic_komi.komi_for(WHITE) == 0.0  # no situational step during the phase
+    plain = Search(SearchConfig(playouts=1500, seed=2, resign_threshold=None)).genmove(board, WHITE, 0.5,
+                                                                                       handicap=2, moves=3)
+    assert plain.extra_komi == 0.0  # without dynamic komi the handicap changes nothing

@@ -51,9 +51,9 @@ class ScriptedSearch:
                             scores={p: (2.5 - i, 10.0) for i, p in enumerate(visits)})
 
     def genmove(self, board, color, komi, legal_moves, time_budget=None, stop=None, progress=None, interval=0.5,
-                history=()):
+                history=(), handicap=0, moves=0):
         self.calls.append(dict(board=board, color=color, komi=komi, legal=list(legal_moves),
-                               time_budget=time_budget, history=list(history)))
+                               time_budget=time_budget, history=list(history), handicap=handicap, moves=moves))
         result = self._result(board, color, legal_moves)
         if progress is not None:
             progress(result)
@@ -384,6 +384,16 @@ def test_kgs_genmove_cleanup_captures_dead_stones_instead_of_passing():
 
 
 # ---------------------------------------------------------------- handicap
+
+def test_genmove_tells_the_search_the_handicap_and_the_moves_since_it():
+    engine = make_engine()
+    ok(engine, "fixed_handicap 3")
+    ok(engine, "genmove w")
+    ok(engine, "play b D4")
+    ok(engine, "genmove w")
+    calls = engine.holder["search"].calls
+    assert [(c["handicap"], c["moves"]) for c in calls] == [(3, 0), (3, 2)]
+
 
 def test_fixed_handicap_answers_the_vertices_and_white_moves_next():
     engine = make_engine()

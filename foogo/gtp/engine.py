@@ -417,11 +417,13 @@ class GtpEngine(AnalysisCommands):
             return None, legal
         board = self.game.board.copy()
         history = self.game.recent_positions(HISTORY)  # the tree's moves may not repeat them (superko)
+        # the handicap and the moves since it: dynamic komi's handicap phase (when the search has it on)
+        game = dict(history=history, handicap=self.game.handicap, moves=len(self.game.history))
         if progress is None:
-            result = self.search.genmove(board, color, self.game.komi, legal, time_budget=budget, history=history)
+            result = self.search.genmove(board, color, self.game.komi, legal, time_budget=budget, **game)
         else:
             result = self.search.genmove(board, color, self.game.komi, legal, time_budget=budget,
-                                         progress=progress, interval=interval, history=history)
+                                         progress=progress, interval=interval, **game)
         return result, legal
 
     def _checked(self, move, legal) -> int:
@@ -444,7 +446,8 @@ class GtpEngine(AnalysisCommands):
         budget_text = "" if budget is None else f", budget {budget:.2f} s"
         stopped = result.stopped
         budget_text += f", stopped: {stopped}" if stopped else ""
-        komi_text = f" giving {result.extra_komi:g} komi" if result.extra_komi else ""
+        extra = getattr(result, "extra_komi", 0.0)
+        komi_text = f" at komi {self.game.komi + extra:g} (dynamic)" if extra else ""
         self._log(f"{command} {COLOR_NAMES[color]}: {self._name(move)} | {result.playouts} playouts in "
                   f"{seconds:.2f} s ({rate:.0f}/s{budget_text}), win rate {result.winrate:.1%}{komi_text}, pv {pv}")
 
