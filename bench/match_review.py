@@ -1,6 +1,6 @@
 """Where foogo's games of a match turned: its own win rate move by move, and the games it lost from a won position.
 
-    python bench/match_review.py DIR [DIR ...] [--engine A] [--name foogo] [--collapse 0.9] [--games]
+    python bench/match_review.py DIR [DIR ...] [--engine A] [--name foogo] [--collapse 0.9] [--games] [--turns]
 
 DIR is a `foogo match --sgf-dir` directory: game-NNNN.sgf for each game and engine-A.stderr.log /
 engine-B.stderr.log (or a directory of such directories, job-0, job-1..., as bench/parallel_match.py
@@ -12,6 +12,10 @@ skipped. For every game: foogo's colour and result, its moves, its peak and lowe
 its first five moves, and why its searches stopped (settled, clear, budget...). Then the summary:
 the games lost after foogo's own estimate had reached --collapse (a collapse: a misjudged position,
 the first place to look for a bug or a blind spot), and the games won from below 1 - --collapse.
+--turns adds where the games turned: foogo's mean estimate at its 5th, 10th, ... move in the games it
+won, lost and drew, and, for the lost games, the move of foogo's from which its estimate stayed below
+0.45 (in bins of five): a game lost in the opening or middle game and one thrown away at its end
+want different remedies.
 """
 
 from __future__ import annotations
@@ -98,9 +102,40 @@ def review(directory: Path, engine: str, name: str) -> list[dict]:
         later = rates[5:] or rates
         games.append(dict(path=str(path), colour=colour, won=None if winner not in "bw" else winner == colour,
                           result=result, moves=len(moves), peak=max(later, default=0.5),
-                          low=min(later, default=0.5),
+                          low=min(later, default=0.5), rates=[r for _, _, r, _ in mine],
                           stopped=collections.Counter(s for _, _, _, s in mine if s)))
     return games
+
+
+TURN_MOVES = (5, 10, 15, 20, 25, 30)  # foogo's moves at which --turns gives the mean estimate
+BEHIND = 0.45  # --turns: a lost game turned where foogo's estimate fell below this for good
+
+
+def turns(records: list[dict]) -> str:
+    """Where the games turned (--turns): mean estimates by foogo's move and outcome, and when each lost
+    game's estimate fell below BEHIND for good."""
+    lines = []
+    for label, outcome in (("won", True), ("lost", False), ("drawn", None)):
+        games = [r for r in records if r["won"] is outcome]
+        if not games:
+            continue
+        cells = []
+        for k in TURN_MOVES:
+            rates = [r["rates"][k - 1] for r in games if len(r["rates"]) >= k and r["rates"][k - 1] is not None]
+            if rates:
+                cells.append(f"{k}: {sum(rates) / len(rates):.2f} ({len(rates)})")
+        lines.append(f"{label} ({len(games)}): foogo's mean estimate at its move " + ", ".join(cells))
+    bins: dict[int, int] = collections.Counter()
+    for r in records:
+        if r["won"] is False:
+            k = len(r["rates"])
+            while k > 0 and r["rates"][k - 1] is not None and r["rates"][k - 1] < BEHIND:
+                k -= 1
+            bins[k // 5 * 5] += 1
+    if bins:
+        lines.append(f"lost games by foogo's move from which its estimate stayed below {BEHIND}: "
+                     + ", ".join(f"{k}-{k + 4}: {n}" for k, n in sorted(bins.items())))
+    return "\n".join(lines)
 
 
 def main(argv=None) -> int:
@@ -110,6 +145,7 @@ def main(argv=None) -> int:
     parser.add_argument("--name", default="foogo", help="how foogo's player name starts in the SGFs")
     parser.add_argument("--collapse", type=float, default=0.9, help="a lost game whose peak reached this")
     parser.add_argument("--games", action="store_true", help="one line per game too")
+    parser.add_argument("--turns", action="store_true", help="where the games turned (see the docstring)")
     args = parser.parse_args(argv)
     records = []
     for directory in [d for given in args.dirs for d in match_dirs(given)]:
@@ -130,6 +166,8 @@ def main(argv=None) -> int:
           + "".join(f"\n  {r['path']} ({r['colour']}, peak {r['peak']:.2f})" for r in collapses))
     print(f"won from {1 - args.collapse:.2f} or below: {len(comebacks)}"
           + "".join(f"\n  {r['path']} ({r['colour']}, low {r['low']:.2f})" for r in comebacks))
+    if args.turns:
+        print(turns(records))
     return 0
 
 

@@ -204,6 +204,16 @@ def test_match_review_splits_the_log_by_game_and_finds_a_collapse(tmp_path, caps
     assert review.main([str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "2 games: 1 won, 1 lost" in out and "lost after reaching 0.90: 1" in out and "game-0001" in out
+    assert review.main([str(tmp_path), "--turns"]) == 0
+    out = capsys.readouterr().out
+    assert "won (1): foogo's mean estimate at its move \nlost (1)" in out  # one move each: none at move 5
+    assert "lost games by foogo's move from which its estimate stayed below 0.45: 0-4: 1" in out  # after G7
+    records = [dict(won=False, rates=[0.5] * 6 + [0.3] * 6), dict(won=False, rates=[0.6] * 10),
+               dict(won=True, rates=[0.5] * 4 + [0.7] * 6)]
+    text = review.turns(records)
+    assert "won (1): foogo's mean estimate at its move 5: 0.70 (1), 10: 0.70 (1)" in text
+    assert "lost (2): foogo's mean estimate at its move 5: 0.55 (2), 10: 0.45 (2)" in text
+    assert "stayed below 0.45: 5-9: 1, 10-14: 1" in text  # from move 7; never, so after its tenth
     (tmp_path / "engine-A.stderr.log").write_text("\n".join(log[:2]) + "\n")  # a log that lost a move
     assert review.review(tmp_path, "A", "foogo")[0] is None
 
