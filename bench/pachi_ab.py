@@ -33,6 +33,7 @@ from pathlib import Path
 from sgfmill import sgf
 
 from foogo.intervals import wilson
+from foogo.match_results import black_score
 
 
 def tally(directory: Path, name: str = "foogo") -> dict:
@@ -44,20 +45,16 @@ def tally(directory: Path, name: str = "foogo") -> dict:
         root = sgf.Sgf_game.from_bytes(path.read_bytes()).get_root()
         players = {c: root.get(k) if root.has_property(k) else "" for c, k in (("b", "PB"), ("w", "PW"))}
         ours = [c for c, player in players.items() if player.startswith(name)]
-        result = root.get("RE").strip().upper() if root.has_property("RE") else ""
-        if len(ours) != 1 or not result:
+        black = black_score(root.get("RE")) if root.has_property("RE") else None
+        if len(ours) != 1 or black is None:
             counts["unscored"] += 1
             continue
         colour = ours[0]
-        if result in ("0", "DRAW", "JIGO"):
-            score = 0.5
+        score = black if colour == "b" else 1.0 - black
+        if score == 0.5:
             counts["draws"] += 1
-        elif result[:2] in ("B+", "W+"):
-            score = 1.0 if result[0].lower() == colour else 0.0
-            counts["wins" if score else "losses"] += 1
         else:
-            counts["unscored"] += 1
-            continue
+            counts["wins" if score else "losses"] += 1
         side = counts["black" if colour == "b" else "white"]
         side[0] += score
         side[1] += 1

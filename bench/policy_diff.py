@@ -38,6 +38,7 @@ from sgfmill import sgf
 from foogo import Game, run_playouts
 from foogo.geometry import COLUMNS
 from foogo.gtp_client import GtpClient, GtpError
+from foogo.match_results import black_score
 
 MAX_PLAYOUT_MOVES = 200  # GNU Go's play-out from a position stops here (it never took more than 80 on 9x9)
 GNUGO_SECONDS = 120.0  # per GNU Go command: far above a level-10 move on 9x9
@@ -112,18 +113,13 @@ def gnugo_verdict(gnugo: str, level: int, size: int, komi: float, moves: list[tu
 
 
 def game_result(path: Path) -> float | None:
-    """Black's result of a recorded game from its RE: 1 (B+...), 0 (W+...), 0.5 (a draw: 0, Draw,
-    Jigo), None when there is none or the file cannot be read."""
+    """Black's result of a recorded game from its RE (match_results.black_score: 1, 0 or 0.5 for a
+    draw), None when there is none or the file cannot be read."""
     try:
         root = sgf.Sgf_game.from_bytes(path.read_bytes()).get_root()
-        result = root.get("RE").strip().upper() if root.has_property("RE") else ""
     except (OSError, ValueError):
         return None
-    if result.startswith("B+"):
-        return 1.0
-    if result.startswith("W+"):
-        return 0.0
-    return 0.5 if result in ("0", "DRAW", "JIGO") else None
+    return black_score(root.get("RE")) if root.has_property("RE") else None
 
 
 STAGES = ((10, 30), (30, 50), (50, 70), (70, None))  # move numbers of the Brier table's rows

@@ -3,8 +3,9 @@
 What it is: `GameRecord` (one game: who played, how it ended, its moves and thinking time),
 `summarize` (the records as the JSON-ready dict `foogo match --json` writes: per engine its wins,
 win rate with a 95% Wilson interval, wins by colour, seconds per move and faults; the totals; a
-line per game) and `format_table` (that dict as the text table `foogo match` prints, which
-bench/parallel_match.py also prints for merged matches). What it is not: the match runner
+line per game), `format_table` (that dict as the text table `foogo match` prints, which
+bench/parallel_match.py also prints for merged matches) and `black_score` (black's score from a
+result as an SGF's RE writes it, for the scripts that tally SGFs). What it is not: the match runner
 (match.py), which plays the games and fills the records.
 """
 
@@ -13,6 +14,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .intervals import wilson
+
+
+def black_score(result: str) -> float | None:
+    """Black's score from a game result as an SGF's RE writes it: 1 for B+..., 0 for W+..., 0.5 for a
+    draw (0, Draw, Jigo; any case, spaces around ignored), None for anything else (Void, ?, none)."""
+    result = result.strip().upper()
+    if result[:2] == "B+":
+        return 1.0
+    if result[:2] == "W+":
+        return 0.0
+    return 0.5 if result in ("0", "DRAW", "JIGO") else None
 
 
 @dataclass

@@ -391,9 +391,10 @@ class Search:
             if shared is not None:
                 shared.end()
             self._shared = None
-        result = self._result(board, color, start, decide=decide, giving=bool(params[tk.P_EXTRA]))
+        extra = float(params[tk.P_EXTRA])
+        result = self._result(board, color, start, decide=decide, giving=extra != 0)
         result.stopped = why[0]
-        result.extra_komi = float(params[tk.P_EXTRA])
+        result.extra_komi = extra
         return result
 
     def _adjust_komi(self, color: int, params) -> None:

@@ -467,3 +467,10 @@ def test_sigterm_stops_the_match_and_writes_the_games_so_far(tmp_path, fake):
         proc.kill()
     s = json.loads(out.read_text())
     assert s["interrupted"] and s["games"] == 0 and s["games_requested"] == 3
+
+
+def test_black_score_reads_an_sgf_result_as_the_tallying_scripts_need():
+    from foogo.match_results import black_score
+    assert [black_score(r) for r in ("B+Resign", "b+3.5", " W+R ", "W+Time", "0", "Draw", "jigo")] == \
+        [1.0, 1.0, 0.0, 0.0, 0.5, 0.5, 0.5]
+    assert [black_score(r) for r in ("Void", "?", "", "B", "1")] == [None] * 5
