@@ -1,26 +1,40 @@
 """Where two playout policies judge a position differently, and which of them GNU Go's play-out agrees with.
 
-    python bench/policy_diff.py DIR [DIR ...] --out FILE [--policies heavy heavy-nakade]
+    python bench/policy_diff.py DIR [DIR ...] --out FILE [--policies heavy heavy-nakade [MORE ...]]
         [--playouts 400] [--every 1] [--from-move 10] [--gap 0.3] [--per-game 1]
-        [--gnugo /usr/games/gnugo] [--level 10] [--jobs 2] [--report-only]
+        [--gnugo /usr/games/gnugo] [--level 10] [--jobs 2] [--report-only] [--pachi PATH]
 
 A match shows that one playout rule wins fewer games than another, never where. This script looks
 at the positions of played games (every game-*.sgf under the DIRs, 9x9 or any size the SGF says):
 1. scan: from each position (every --every moves from --from-move on), --playouts playouts of each
    policy give black's share of wins at the game's komi (a draw counts half);
-2. judge: in the positions where the shares differ by --gap or more (at most --per-game of each
-   game, the largest gaps first), GNU Go plays both colours to the end and counts the board
+2. judge: in the positions where the first two policies' shares differ by --gap or more (at most
+   --per-game of each game, the largest gaps first), GNU Go plays both colours to the end and counts the board
    (`final_score`, Chinese rules): black's result there is the oracle's verdict (1, 0 or 0.5);
 3. report: for every judged position, each policy's error (|share - verdict|), which policy was
    nearer, and the positions where one was right and the other wrong, with their SGF and move
    number, to look at; and, over every scanned position whose game has a result (RE), each policy's
-   Brier score against that result by stage of the game, with the difference's 95% interval
-   (clustered by game: a game's positions share one result). The Brier score asks no oracle and
-   sees every position, not only the disagreements: how well the playouts alone predict the games.
+   Brier score against that result by stage of the game, with each later policy's difference from
+   the first and its 95% interval (clustered by game: a game's positions share one result). The
+   Brier score asks no oracle and sees every position, not only the disagreements: how well the
+   playouts alone predict the games.
 Every step writes one JSON line per position to --out and skips what the file already holds, so
 a stopped run resumes and --report-only reads a running one. GNU Go's play-out is one game from
 the position, a noisy verdict where the position is close; a gap of 0.3 or more between the
 policies picks positions where one of them should be clearly wrong.
+
+A policy named `pachi` (or `pachi:OPTIONS`, Pachi's moggy options joined by `:`, such as
+`pachi:nlibrate=0:patternrate=0`) is Pachi's own playout policy, moggy, run by the Pachi binary
+--pachi from each position: how far foogo's playouts are from Pachi's, and which of moggy's rules
+its judgement owes most to. Pachi's `montecarlo` engine runs playouts but plays a uniform random
+move before each and prints no totals, so it takes a local two-line change to Pachi 12.90's
+engines/montecarlo.c, made in a copy built for this only (never in foogo's repository):
+    coord_t coord = getenv("MC_NO_FIRST") ? pass : board_play_random(&b2, color, NULL, NULL);
+and, just before `if (!good_games) {`,
+    { int tw = 0; foreach_point(b) { tw += moves[c].wins; } foreach_point_end;
+      fprintf(stderr, "MCSHARE %d %d %d\n", tw, good_games, losses); }
+(build: `make DCNN=0 JOSEKIFIX=0`). Its counts are the wins and losses of the side that did not
+move: the side to move's opponent, as Pachi's engine keeps them.
 """
 
 from __future__ import annotations
@@ -29,7 +43,9 @@ import argparse
 import concurrent.futures
 import json
 import math
+import os
 import statistics
+import subprocess
 import sys
 from pathlib import Path
 
@@ -72,18 +88,58 @@ def black_share(scores, komi: float) -> float:
     return wins / len(scores)
 
 
-def scan(files: list[Path], policies: list[str], playouts: int, every: int, start: int, done: set):
-    """One record per position not in `done` ((file, move) pairs), as it is made: each policy's black share."""
+PACHI_MIN_PLAYOUTS = 500  # Pachi's `-t =N` takes no fewer
+PACHI_SECONDS_PER_PLAYOUT = 0.01  # a generous bound on a moggy playout (about 0.1 ms on 9x9)
+
+
+def pachi_shares(pachi: str, policy: str, size: int, komi: float, moves: list[tuple[str, str]],
+                 at: list[int], playouts: int) -> dict[int, float]:
+    """Black's share of wins (a draw half) of `playouts` of Pachi's playouts from the position before
+    moves[i], for each i in `at`: policy `pachi` or `pachi:OPTIONS` (the module doc says which
+    Pachi build). One Pachi process for the game, each position set up from an empty board."""
+    options = policy.partition(":")[2]
+    engine = f"playout=moggy{':' + options if options else ''},debug=0"
+    script = [f"boardsize {size}", f"komi {komi}"]
+    for i in at:
+        script += ["clear_board"] + [f"play {c} {v}" for c, v in moves[:i]] + [f"genmove {moves[i][0]}"]
+    timeout = 30 + len(at) * playouts * PACHI_SECONDS_PER_PLAYOUT
+    done = subprocess.run([pachi, "-e", "montecarlo", "-t", f"={playouts}", engine],
+                          input="\n".join(script) + "\nquit\n", capture_output=True, text=True, timeout=timeout,
+                          env={**os.environ, "MC_NO_FIRST": "1"}, check=False)
+    counts = [line.split()[1:] for line in done.stderr.splitlines() if line.startswith("MCSHARE ")]
+    if len(counts) != len(at):
+        raise RuntimeError(f"{pachi} printed {len(counts)} MCSHARE lines for {len(at)} positions (exit "
+                           f"{done.returncode}): is it the patched build the module doc describes?\n"
+                           + done.stderr[-400:])
+    shares = {}
+    for i, (wins, games, losses) in zip(at, counts):
+        wins, games, losses = int(wins), int(games), int(losses)
+        draws = games - wins - losses
+        mover_share = (losses + draws / 2) / games  # Pachi counts the other side's wins
+        shares[i] = mover_share if moves[i][0] == "b" else 1 - mover_share
+    return shares
+
+
+def scan(files: list[Path], policies: list[str], playouts: int, every: int, start: int, done: set,
+         pachi: str | None = None):
+    """One record per position not in `done` ((file, move) pairs), as it is made: each policy's black share
+    (policies `pachi[:OPTIONS]` run by the Pachi binary `pachi`: pachi_shares)."""
     for path in files:
         try:
             size, komi, moves = game_moves(path)
         except ValueError as exc:
             print(f"skipped {path}: {exc}", file=sys.stderr)
             continue
+        at = [i for i in range(start, len(moves), every) if (str(path), i) not in done]
+        if not at:
+            continue
+        from_pachi = {p: pachi_shares(pachi, p, size, komi, moves, at, playouts)
+                      for p in policies if p.split(":")[0] == "pachi"}
         game = Game(size, komi=komi)
         for i, (colour, vertex) in enumerate(moves):
-            if i >= start and (i - start) % every == 0 and (str(path), i) not in done:
-                shares = {p: black_share(run_playouts(game.board, playouts, seed=i, policy=p).scores, komi)
+            if i in at:
+                shares = {p: from_pachi[p][i] if p in from_pachi else
+                          black_share(run_playouts(game.board, playouts, seed=i, policy=p).scores, komi)
                           for p in policies}
                 yield {"step": "scan", "file": str(path), "move": i, "to_move": colour, "shares": shares}
             game.play(colour, vertex)
@@ -127,9 +183,10 @@ STAGES = ((10, 30), (30, 50), (50, 70), (70, None))  # move numbers of the Brier
 
 def brier(records: list[dict], policies: list[str], results: dict) -> str:
     """Each policy's Brier score (mean of (black's share - the game's result)^2) over the scanned
-    positions of games with a result (`results`: file -> result or None), by stage, with the second
-    policy's difference from the first and its 95% interval, clustered by game."""
-    a, b = policies
+    positions of games with a result (`results`: file -> result or None), by stage: a line for each
+    policy after the first, with its difference from the first and that difference's 95% interval,
+    clustered by game."""
+    a = policies[0]
     rows = [(r, results[r["file"]]) for r in records if r["step"] == "scan" and results.get(r["file"]) is not None]
     lines = [f"Against the games' results (Brier score, lower is better; {len(rows)} positions of "
              f"{len({r['file'] for r, _ in rows})} games):"]
@@ -138,21 +195,22 @@ def brier(records: list[dict], policies: list[str], results: dict) -> str:
         if not part:
             continue
         score = {p: statistics.mean((r["shares"][p] - y) ** 2 for r, y in part) for p in policies}
-        by_game: dict[str, list[float]] = {}
-        for r, y in part:
-            by_game.setdefault(r["file"], []).append((r["shares"][b] - y) ** 2 - (r["shares"][a] - y) ** 2)
-        mean = sum(sum(d) for d in by_game.values()) / len(part)
-        spread = math.sqrt(sum((sum(d) - len(d) * mean) ** 2 for d in by_game.values())) / len(part)
         stage = f"moves {low}-{high - 1}" if high is not None else f"moves {low}-"
-        lines.append(f"  {stage:>12} ({len(part):5d} positions): {a} {score[a]:.4f}, {b} {score[b]:.4f}, "
-                     f"difference {mean:+.4f} ({mean - 1.96 * spread:+.4f} to {mean + 1.96 * spread:+.4f})")
+        for b in policies[1:]:
+            by_game: dict[str, list[float]] = {}
+            for r, y in part:
+                by_game.setdefault(r["file"], []).append((r["shares"][b] - y) ** 2 - (r["shares"][a] - y) ** 2)
+            mean = sum(sum(d) for d in by_game.values()) / len(part)
+            spread = math.sqrt(sum((sum(d) - len(d) * mean) ** 2 for d in by_game.values())) / len(part)
+            lines.append(f"  {stage:>12} ({len(part):5d} positions): {a} {score[a]:.4f}, {b} {score[b]:.4f}, "
+                         f"difference {mean:+.4f} ({mean - 1.96 * spread:+.4f} to {mean + 1.96 * spread:+.4f})")
     return "\n".join(lines)
 
 
 def to_judge(records: list[dict], policies: list[str], gap: float, per_game: int) -> list[dict]:
-    """The scanned positions whose two policies' shares differ by `gap` or more, at most `per_game` a
-    game, the largest gaps first."""
-    a, b = policies
+    """The scanned positions whose first two policies' shares differ by `gap` or more, at most `per_game`
+    a game, the largest gaps first."""
+    a, b = policies[:2]
     by_game: dict[str, list[dict]] = {}
     for r in records:
         if abs(r["shares"][a] - r["shares"][b]) >= gap:
@@ -180,8 +238,10 @@ def judge(positions: list[dict], gnugo: str, level: int, jobs: int, sink) -> Non
 
 
 def report(records: list[dict], policies: list[str]) -> str:
-    """The judged positions: each policy's mean error, who was nearer, and the positions one got wrong."""
-    a, b = policies
+    """The judged positions: each of the first two policies' mean error, who was nearer, and the positions
+    one got wrong."""
+    a, b = policies[:2]
+    policies = policies[:2]
     shares = {(r["file"], r["move"]): r for r in records if r["step"] == "scan"}
     judged = [(shares[(r["file"], r["move"])], r) for r in records
               if r["step"] == "judge" and (r["file"], r["move"]) in shares]
@@ -208,7 +268,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("dirs", nargs="+", type=Path)
     parser.add_argument("--out", type=Path, required=True)
-    parser.add_argument("--policies", nargs=2, default=["heavy", "heavy-nakade"])
+    parser.add_argument("--policies", nargs="+", default=["heavy", "heavy-nakade"])
     parser.add_argument("--playouts", type=int, default=400)
     parser.add_argument("--every", type=int, default=1)
     parser.add_argument("--from-move", type=int, default=10)
@@ -218,9 +278,14 @@ def main() -> None:
     parser.add_argument("--level", type=int, default=10)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--report-only", action="store_true")
+    parser.add_argument("--pachi", help="the patched Pachi binary that policies pachi[:OPTIONS] need (module doc)")
     args = parser.parse_args()
-    if args.playouts < 1 or args.every < 1 or args.jobs < 1 or not 0 < args.gap <= 1:
-        parser.error("--playouts, --every and --jobs must be >= 1, --gap in (0, 1]")
+    if args.playouts < 1 or args.every < 1 or args.jobs < 1 or not 0 < args.gap <= 1 or len(args.policies) < 2:
+        parser.error("--playouts, --every and --jobs must be >= 1, --gap in (0, 1], and --policies two or more")
+    if any(p.split(":")[0] == "pachi" for p in args.policies) and not args.report_only:
+        if not args.pachi or args.playouts < PACHI_MIN_PLAYOUTS:
+            parser.error(f"a pachi policy needs --pachi PATH and --playouts {PACHI_MIN_PLAYOUTS} or more "
+                         "(Pachi's least)")
     records = [json.loads(line) for line in args.out.read_text().splitlines()] if args.out.exists() else []
     if not args.report_only:
         with args.out.open("a") as out:
@@ -230,7 +295,8 @@ def main() -> None:
                 out.flush()
 
             done = {(r["file"], r["move"]) for r in records if r["step"] == "scan"}
-            for r in scan(game_files(args.dirs), args.policies, args.playouts, args.every, args.from_move, done):
+            for r in scan(game_files(args.dirs), args.policies, args.playouts, args.every, args.from_move, done,
+                          args.pachi):
                 sink(r)
             judged = {(r["file"], r["move"]) for r in records if r["step"] == "judge"}
             todo = [r for r in to_judge([r for r in records if r["step"] == "scan"], args.policies, args.gap,

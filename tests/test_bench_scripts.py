@@ -333,3 +333,42 @@ def test_policy_diff_lets_gnu_go_play_a_position_out_and_count_it():
     # at a komi above the board's area black cannot win, and GNU Go does not resign for either side
     verdict = diff.gnugo_verdict("/usr/games/gnugo", 1, 5, 25.5, [("b", "C3")])
     assert verdict["verdict"] == 0.0 and verdict["margin"] < 0 and verdict["played"][-2:] == ["pass", "pass"]
+
+
+def test_policy_diff_reads_pachis_playout_counts_from_the_patched_montecarlo_engine(tmp_path):
+    # a stand-in for the patched Pachi (policy_diff's doc): each genmove prints MCSHARE wins games losses,
+    # counted for the side that did not move; the script must see every position set up from scratch
+    diff = load("policy_diff")
+    fake = tmp_path / "pachi"
+    fake.write_text("#!/usr/bin/env python3\n"
+                    "import os, sys\n"
+                    "assert os.environ.get('MC_NO_FIRST') == '1' and sys.argv[1:3] == ['-e', 'montecarlo']\n"
+                    "assert sys.argv[4] == '=500' and sys.argv[5].startswith('playout=moggy')\n"
+                    "plays = 0\n"
+                    "for line in sys.stdin:\n"
+                    "    if line.startswith('clear_board'): plays = 0\n"
+                    "    if line.startswith('play '): plays += 1\n"
+                    "    if line.startswith('genmove'):\n"
+                    "        print(f'MCSHARE {100 + plays} 500 {300 - plays}', file=sys.stderr)\n"
+                    "    print('= \\n')\n")
+    fake.chmod(0o755)
+    moves = [("b", "C3"), ("w", "B3"), ("b", "C4"), ("w", "B2")]
+    shares = diff.pachi_shares(str(fake), "pachi:nlibrate=0", 5, 0.5, moves, [1, 2], 500)
+    # before move 1 (white to move, one stone): white's 299 + 100 draws / 2 of 500; before move 2: black's
+    assert shares == {1: pytest.approx(1 - (299 + 50) / 500), 2: pytest.approx((298 + 50) / 500)}
+    silent = tmp_path / "silent"
+    silent.write_text("#!/bin/sh\ncat > /dev/null\n")
+    silent.chmod(0o755)
+    with pytest.raises(RuntimeError, match="printed 0 MCSHARE lines for 2 positions"):
+        diff.pachi_shares(str(silent), "pachi", 5, 0.5, moves, [1, 2], 500)
+
+
+def test_policy_diff_compares_every_later_policy_with_the_first(tmp_path):
+    diff = load("policy_diff")
+    (tmp_path / "b.sgf").write_text("(;SZ[5]KM[0.5]RE[B+1];B[cc])")
+    results = {"b": diff.game_result(tmp_path / "b.sgf")}
+    records = [{"step": "scan", "file": "b", "move": 12, "to_move": "b",
+                "shares": {"light": 0.5, "heavy": 0.9, "pachi": 1.0}}]
+    text = diff.brier(records, ["light", "heavy", "pachi"], results)
+    assert "moves 10-29 (    1 positions): light 0.2500, heavy 0.0100, difference -0.2400" in text
+    assert "moves 10-29 (    1 positions): light 0.2500, pachi 0.0000, difference -0.2500" in text
