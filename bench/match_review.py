@@ -100,7 +100,7 @@ def review(directory: Path, engine: str, name: str) -> list[dict]:
         at += count
         rates = [r for _, _, r, _ in mine if r is not None]
         later = rates[5:] or rates
-        games.append(dict(path=str(path), colour=colour, won=None if winner not in "bw" else winner == colour,
+        games.append(dict(path=str(path), colour=colour, won=None if winner not in ("b", "w") else winner == colour,
                           result=result, moves=len(moves), peak=max(later, default=0.5),
                           low=min(later, default=0.5), rates=[r for _, _, r, _ in mine],
                           stopped=collections.Counter(s for _, _, _, s in mine if s)))

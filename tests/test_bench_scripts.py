@@ -216,6 +216,10 @@ def test_match_review_splits_the_log_by_game_and_finds_a_collapse(tmp_path, caps
     assert "stayed below 0.45: 5-9: 1, 10-14: 1" in text  # from move 7; never, so after its tenth
     (tmp_path / "engine-A.stderr.log").write_text("\n".join(log[:2]) + "\n")  # a log that lost a move
     assert review.review(tmp_path, "A", "foogo")[0] is None
+    # a game with an empty result (RE[]) is neither won nor lost (it was once counted lost: "" in "bw")
+    (tmp_path / "game-0001.sgf").write_text("(;SZ[9]KM[7]PB[foogo 0.1]PW[pachi]RE[];B[ee];W[cc];B[gc];W[cg])")
+    (tmp_path / "engine-A.stderr.log").write_text("\n".join(log[:3]) + "\n")
+    assert [g["won"] for g in review.review(tmp_path, "A", "foogo")[:1]] == [None]
 
 
 def test_match_review_reads_a_parallel_match_and_names_a_wrong_engine(tmp_path, capsys):
