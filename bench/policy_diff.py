@@ -106,6 +106,9 @@ def pachi_shares(pachi: str, policy: str, size: int, komi: float, moves: list[tu
     done = subprocess.run([pachi, "-e", "montecarlo", "-t", f"={playouts}", engine],
                           input="\n".join(script) + "\nquit\n", capture_output=True, text=True, timeout=timeout,
                           env={**os.environ, "MC_NO_FIRST": "1"}, check=False)
+    refused = [line for line in done.stdout.splitlines() if line.startswith("?")]
+    if refused:  # a move of the record Pachi would not play: its positions would not be the game's
+        raise RuntimeError(f"{pachi} refused a command of the game's record: {refused[0]}")
     counts = [line.split()[1:] for line in done.stderr.splitlines() if line.startswith("MCSHARE ")]
     if len(counts) != len(at):
         raise RuntimeError(f"{pachi} printed {len(counts)} MCSHARE lines for {len(at)} positions (exit "

@@ -354,7 +354,7 @@ def test_policy_diff_reads_pachis_playout_counts_from_the_patched_montecarlo_eng
                     "    if line.startswith('play '): plays += 1\n"
                     "    if line.startswith('genmove'):\n"
                     "        print(f'MCSHARE {100 + plays} 500 {300 - plays}', file=sys.stderr)\n"
-                    "    print('= \\n')\n")
+                    "    print('? illegal move\\n' if line.startswith('play b A1') else '= \\n')\n")
     fake.chmod(0o755)
     moves = [("b", "C3"), ("w", "B3"), ("b", "C4"), ("w", "B2")]
     shares = diff.pachi_shares(str(fake), "pachi:nlibrate=0", 5, 0.5, moves, [1, 2], 500)
@@ -365,6 +365,8 @@ def test_policy_diff_reads_pachis_playout_counts_from_the_patched_montecarlo_eng
     silent.chmod(0o755)
     with pytest.raises(RuntimeError, match="printed 0 MCSHARE lines for 2 positions"):
         diff.pachi_shares(str(silent), "pachi", 5, 0.5, moves, [1, 2], 500)
+    with pytest.raises(RuntimeError, match="refused a command of the game's record: . illegal move"):
+        diff.pachi_shares(str(fake), "pachi", 5, 0.5, [("b", "A1"), ("w", "B3")], [1], 500)
 
 
 def test_policy_diff_compares_every_later_policy_with_the_first(tmp_path):
