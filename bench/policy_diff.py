@@ -92,6 +92,11 @@ PACHI_MIN_PLAYOUTS = 500  # Pachi's `-t =N` takes no fewer
 PACHI_SECONDS_PER_PLAYOUT = 0.01  # a generous bound on a moggy playout (about 0.1 ms on 9x9)
 
 
+def is_pachi(policy: str) -> bool:
+    """True for the policies Pachi runs: `pachi` and `pachi:OPTIONS` (pachi_shares)."""
+    return policy.split(":")[0] == "pachi"
+
+
 def pachi_shares(pachi: str, policy: str, size: int, komi: float, moves: list[tuple[str, str]],
                  at: list[int], playouts: int) -> dict[int, float]:
     """Black's share of wins (a draw half) of `playouts` of Pachi's playouts from the position before
@@ -137,7 +142,7 @@ def scan(files: list[Path], policies: list[str], playouts: int, every: int, star
         if not at:
             continue
         from_pachi = {p: pachi_shares(pachi, p, size, komi, moves, at, playouts)
-                      for p in policies if p.split(":")[0] == "pachi"}
+                      for p in policies if is_pachi(p)}
         game = Game(size, komi=komi)
         for i, (colour, vertex) in enumerate(moves):
             if i in at:
@@ -285,7 +290,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.playouts < 1 or args.every < 1 or args.jobs < 1 or not 0 < args.gap <= 1 or len(args.policies) < 2:
         parser.error("--playouts, --every and --jobs must be >= 1, --gap in (0, 1], and --policies two or more")
-    if any(p.split(":")[0] == "pachi" for p in args.policies) and not args.report_only:
+    if any(is_pachi(p) for p in args.policies) and not args.report_only:
         if not args.pachi or args.playouts < PACHI_MIN_PLAYOUTS:
             parser.error(f"a pachi policy needs --pachi PATH and --playouts {PACHI_MIN_PLAYOUTS} or more "
                          "(Pachi's least)")
