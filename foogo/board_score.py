@@ -95,6 +95,22 @@ def _area_of_empties(s):
 
 
 @inline
+def point_owner(s, p):
+    """The owner of on-board point p as area scoring counts it: its stone's colour; for an empty point
+    the one colour that borders its empty region, or EMPTY (dame) if both or none do."""
+    P = stride(s)
+    c = np.int64(color_at(s, P, p))
+    if c != EMPTY:
+        return c
+    n = nbr_counts(s, P, p)
+    if _empty_neighbours(n) == 0:
+        k = _lone_point(n)
+        return np.int64(BLACK) if k > 0 else (np.int64(WHITE) if k < 0 else np.int64(EMPTY))
+    _, border = _flood_region(s, P, np.int64(s[M_W]), p, _next_generation(s), 0)
+    return np.int64(border) if border == BLACK or border == WHITE else np.int64(EMPTY)
+
+
+@inline
 def _area_with_owners(s, owners):
     """area, writing each point's owner into owners: a scan of every point."""
     P = stride(s)

@@ -117,6 +117,9 @@ class SearchConfig:
     memory_mb: int | None = None  # cap on the trees' memory, all threads together (foogo gtp --memory);
     # None: default_memory_mb(board size)
     dynamic_komi: bool = False  # genmove gives komi while far ahead (dynamic_komi.py), carried across a game's moves
+    crit: float = 0.0  # criticality's weight in the RAVE value (tree_select.crit_gain; Pachi's crit_rave is 1.1):
+    # 0 leaves it out
+    crit_min_visits: int = 2000  # criticality counts for a move once its node has more visits than this
 
     def __post_init__(self):
         policy_kind(self.policy)  # ValueError naming the policies for an unknown one
@@ -128,7 +131,8 @@ class SearchConfig:
             raise ValueError(f"threads must be at least 1, got {self.threads}")
         if self.memory_mb is not None and not self.memory_mb >= 1:
             raise ValueError(f"memory_mb must be at least 1, got {self.memory_mb}")
-        for name, low in (("prior", 0.0), ("uct", 0.0), ("expand_threshold", 1.0)):
+        for name, low in (("prior", 0.0), ("uct", 0.0), ("expand_threshold", 1.0), ("crit", 0.0),
+                          ("crit_min_visits", 0)):
             value = getattr(self, name)
             if not (math.isfinite(value) and value >= low):
                 raise ValueError(f"{name} must be a finite number >= {low:g}, got {value}")
@@ -279,6 +283,8 @@ class Search:
         params[tk.P_POLICY] = policy_kind(c.policy)
         params[tk.P_KNOWLEDGE] = tk.KNOWLEDGE.index(c.knowledge)
         params[tk.P_SHARED] = 1.0 if self._tree_parallel() else 0.0
+        params[tk.P_CRIT] = c.crit
+        params[tk.P_CRIT_MIN] = c.crit_min_visits
         return params
 
     def _tree_parallel(self) -> bool:

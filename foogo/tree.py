@@ -41,6 +41,10 @@ from .tree_layout import (
     CHILD,
     COLOR,
     COUNT,
+    CRIT_BO,
+    CRIT_BW,
+    CRIT_N,
+    CRIT_WO,
     CYCLES,
     EXPAND_AT,
     FIRST,
@@ -49,6 +53,8 @@ from .tree_layout import (
     NODES,
     OWNERSHIP_EVERY,
     P_CAP,
+    P_CRIT,
+    P_CRIT_MIN,
     P_EQUIV,
     P_EXPAND,
     P_EXTRA,
@@ -70,7 +76,16 @@ from .tree_layout import (
     edge_move,
     prior_visits,
 )
-from .tree_select import best_edge, credit_and_screen, keep_best, pick, select_edge, select_uct  # noqa: F401 (select_edge: tree API)
+from .tree_select import (  # noqa: F401 (select_edge, crit_gain: tree API)
+    best_edge,
+    credit_and_screen,
+    crit_gain,
+    crit_screen,
+    keep_best,
+    pick,
+    select_edge,
+    select_uct,
+)
 
 
 @kernel
@@ -267,6 +282,22 @@ def _refuse(ni, ei, ef, ek, node, e, path, depth, shared):
             atomic_add(ef[N], path[d], -VIRTUAL_LOSS)
 
 
+# ---------------------------------------------------------------- criticality
+
+
+@inline
+def _count_owner(ni, child, s, move, black_result):
+    """Criticality's counts (tree_layout.CRIT_*) of node `child`, reached by `move` (a padded point), after
+    an iteration through it that ended at position s with black_result 1 or 0 (draws are not counted).
+    In a shared tree two threads may lose one count, as with AMAF."""
+    owner = bk.point_owner(s, move)
+    black_won = black_result > 0.5
+    ni[child, CRIT_N] += 1
+    ni[child, CRIT_WO] += owner == (bk.BLACK if black_won else bk.WHITE)
+    ni[child, CRIT_BO] += owner == bk.BLACK
+    ni[child, CRIT_BW] += black_won
+
+
 # ---------------------------------------------------------------- profiling builds
 
 @inline
@@ -337,6 +368,8 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, 
     n0 = params[P_PRIOR]
     equiv = params[P_EQUIV]
     uct = params[P_UCT] > 0
+    coef = params[P_CRIT]  # criticality (tree_select.crit_gain): counted for children past `least` visits
+    least = params[P_CRIT_MIN]
     cap = np.int64(params[P_CAP])
     policy = np.int64(params[P_POLICY])
     max_depth = path.shape[0]
@@ -362,7 +395,8 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, 
         color = np.int64(ni[root, COLOR])
         s[bk.M_TO_MOVE] = color
         while True:
-            e = select_uct(ni, ei, ef, ek, node, params) if uct else best_edge(ni, ef, node, equiv, values)
+            e = select_uct(ni, ei, ef, ek, node, params) if uct else best_edge(ni, ei, ef, node, equiv, values, coef,
+                                                                                 least)
             if e < 0 or depth >= max_depth:
                 break
             _take(ni, ef, node, e, shared)
@@ -437,11 +471,17 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, 
         mover = np.int64(ni[root, COLOR])
         node = root
         k = ntrace - 1
+        counting = coef != 0.0 and black_result != 0.5
         for d in range(depth):
             e = path[d]
             result = black_result if mover == bk.BLACK else 1.0 - black_result
             _back_up(ni, ef, node, e, result, shared)
-            node = ei[CHILD, e]
+            child = ei[CHILD, e]
+            if counting and child >= 0:
+                move = edge_move(ni, node, e, base)
+                if move != PASS:
+                    _count_owner(ni, child, s, move, black_result)
+            node = child
             mover = 3 - mover
             if node < 0:
                 break
@@ -466,8 +506,10 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, 
             top = credit_and_screen(firstc[base:base + width], ef[N, first:last], ef[W, first:last],
                                      ef[AN, first:last], ef[AW, first:last], pcolor, np.float32(result), equiv,
                                      values)
+            if coef != 0.0 and ni[parent, VISITS] > least:
+                top = crit_screen(ni, ei, ef, first, width, equiv, values, coef, least)
             # its statistics changed only here (see BEST)
-            keep_best(ni, parent, pick(ef, first, width, equiv, values, top))
+            keep_best(ni, parent, pick(ni, ei, ef, first, width, equiv, values, top, coef, least))
         firstc[:] = 0  # a memset: cheaper than clearing the trace's points one by one
         _charge(meta, C_AMAF, clock)
     return count - refused

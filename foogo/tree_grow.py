@@ -26,6 +26,7 @@ from .tree_layout import (
     COLOR,
     COUNT,
     CREATED,
+    CRIT_N,
     EDGES,
     FIRST,
     FULL,
@@ -35,6 +36,7 @@ from .tree_layout import (
     KIND_VALUE,
     KIND_WEIGHT,
     LOCK,
+    NODE_COLUMNS,
     NODES,
     P_KNOWLEDGE,
     P_POLICY,
@@ -125,6 +127,8 @@ def expand(ni, nh, ei, ef, ek, meta, s, z, zob, ls, lz, c, moves, nmoves, params
     ni[node, VISITS] = 0
     ni[node, COLOR] = c
     ni[node, BEST] = -1
+    for k in range(CRIT_N, NODE_COLUMNS):
+        ni[node, k] = 0
     nh[node] = z[0]
     last = s[bk.M_LAST]
     rules = params[P_KNOWLEDGE] == RULES
@@ -229,16 +233,10 @@ def prune(ni, nh, ei, ef, ek, meta, root, min_visits, rank):
             continue
         first = ni[i, FIRST]
         count = ni[i, COUNT]
-        visits = ni[i, VISITS]
-        color = ni[i, COLOR]
-        best = ni[i, BEST]  # an offset: still right where the edges go
-        h = nh[i]
+        for k in range(NODE_COLUMNS):  # new <= i: the row moves forward, BEST an offset still right
+            ni[new, k] = ni[i, k]
         ni[new, FIRST] = edges
-        ni[new, COUNT] = count
-        ni[new, VISITS] = visits
-        ni[new, COLOR] = color
-        ni[new, BEST] = best
-        nh[new] = h
+        nh[new] = nh[i]
         for e in range(first, first + count):  # edges <= e: a forward copy is safe
             child = ei[CHILD, e]
             ei[CHILD, edges] = rank[child] if child >= 0 else -1  # rank -1: dropped

@@ -5,8 +5,9 @@ tree_select.py chooses in it, tree_priors.py fills new edges' kinds, search.py d
 A tree is six arrays, so that a whole iteration (descent, expansion, playout,
 backup, AMAF update) runs in one compiled call without touching Python:
 
-``ni`` int32[N, 5]   per node: first edge, edge count, visits, colour to move, best edge (its
-                     offset from the first; -1: not known, select_edge finds it)
+``ni`` int32[N, 9]   per node: first edge, edge count, visits, colour to move, best edge (its
+                     offset from the first; -1: not known, select_edge finds it); then the
+                     criticality counts of the move that reached it (CRIT_*: see P_CRIT)
 ``nh`` uint64[N]     per node: Zobrist hash of its position (for tree reuse)
 ``ei`` int32[1, E]   per edge: its child node or -1 (its move it has by position: below)
 ``ef`` float32[4, E] per edge, one row each: visits and wins including the prior (N, W),
@@ -49,6 +50,11 @@ DISABLED = -3  # an edge that is no move here: a border or occupied point, one t
 
 # ni columns
 FIRST, COUNT, VISITS, COLOR, BEST = 0, 1, 2, 3, 4
+# criticality (params[P_CRIT] > 0): of the iterations through the node that ended with a winner, how many
+# (CRIT_N), and in how many the point of the move that reached it ended owned by the winner (CRIT_WO), by
+# black (CRIT_BO), and black won (CRIT_BW); tree.iterate counts them, tree_select.crit_gain reads them
+CRIT_N, CRIT_WO, CRIT_BO, CRIT_BW = 5, 6, 7, 8
+NODE_COLUMNS = 9
 # ei rows
 CHILD = 0  # the child node, or NO_CHILD, or GROWING while a thread of a shared tree expands it
 NO_CHILD, GROWING = -1, -2
@@ -64,18 +70,20 @@ LOCK = PLAYOUT_STONES + 1  # meta[LOCK]: 1 while a thread takes room for a node 
 META_SIZE = 16
 OWNERSHIP_EVERY = 16
 # params fields (float64 array)
-P_KOMI, P_EQUIV, P_UCT, P_EXPAND, P_PRIOR, P_CAP, P_POLICY, P_KNOWLEDGE, P_SHARED, P_HISTORY, P_EXTRA = range(11)
+(P_KOMI, P_EQUIV, P_UCT, P_EXPAND, P_PRIOR, P_CAP, P_POLICY, P_KNOWLEDGE, P_SHARED, P_HISTORY, P_EXTRA, P_CRIT,
+ P_CRIT_MIN) = range(13)
 # P_POLICY: LIGHT or HEAVY; P_KNOWLEDGE: RULES or LEARNED (the prior); P_SHARED: 1 when several threads
 # run iterations on the tree at once (tree parallelism: tree.iterate), else 0; P_HISTORY: how many of the
 # game's positions before the root (at most HISTORY) the rows of tree.iterate's `earlier` begin with;
 # P_EXTRA: dynamic komi (dynamic_komi.py), points added to P_KOMI for telling a playout's winner only
-# (0: none; the score margins stay black's area less P_KOMI)
-NPARAMS = 11
+# (0: none; the score margins stay black's area less P_KOMI); P_CRIT: criticality's weight in the RAVE
+# value (0: none; SearchConfig.crit), counted for an edge once its child has more than P_CRIT_MIN visits
+NPARAMS = 13
 HISTORY = 8  # the game positions before the root that the tree's moves may not repeat (positional superko)
 VIRTUAL_LOSS = 1.0  # a shared tree's descent counts this many lost visits on each edge it takes until its backup
 
 
-NODE_BYTES = 5 * 4 + 8
+NODE_BYTES = NODE_COLUMNS * 4 + 8
 EDGE_BYTES = 4 + 4 * 4 + 1
 
 
@@ -145,7 +153,7 @@ def playout_stones(meta) -> int:
 
 def new_tree(max_nodes: int, max_edges: int):
     """Empty tree arrays (ni, nh, ei, ef, ek, meta) with the given capacities."""
-    ni = np.zeros((max_nodes, 5), dtype=np.int32)
+    ni = np.zeros((max_nodes, NODE_COLUMNS), dtype=np.int32)
     nh = np.zeros(max_nodes, dtype=np.uint64)
     ei = np.zeros((1, max_edges), dtype=np.int32)
     ef = np.zeros((4, max_edges), dtype=np.float32)

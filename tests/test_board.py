@@ -695,6 +695,10 @@ def test_random_games_stay_consistent_after_every_move(size):
             board.check_consistency()
             owners = board.owners()  # the scan of every point, against the list-of-empties count
             assert board.area_score() == np.count_nonzero(owners == BLACK) - np.count_nonzero(owners == WHITE)
+            if rnd.random() < 0.1:  # one point's owner (what the search's criticality reads), against the scan
+                k = rnd.randrange(size * size)
+                s, _ = board._state()
+                assert _point_owner(s.copy(), int(board.geometry.points[k])) == owners[k]
             color = 3 - color
     assert seen["captured"] and seen["illegal"]
     assert seen["suicided"] or size < 4
@@ -808,6 +812,12 @@ def test_liberty_counts_and_other_liberties_agree_with_a_flood_fill(size, moves,
             count, lib = _other_liberties(s, P, w, head, p)
             assert count == min(len(others), 2)
             assert lib == (next(iter(others)) if len(others) == 1 else -1)
+
+
+@njit
+def _point_owner(s, p):
+    """board_kernels.point_owner (an inline kernel helper), callable from a test."""
+    return bk.point_owner(s, p)
 
 
 @njit

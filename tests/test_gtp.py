@@ -710,15 +710,18 @@ def test_tuning_options_reach_the_search_config_and_bad_ones_are_refused(monkeyp
     monkeypatch.setattr(command, "GtpEngine", Recorder)
     monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
     assert main(["--no-warm-up", "--expand", "16", "--prior", "30", "--equiv", "3000", "--uct", "0.2",
-                 "--parallel", "tree"]) == 0
-    assert seen == dict(expand_threshold=16.0, prior=30.0, equiv=3000.0, uct=0.2, parallel="tree")
+                 "--parallel", "tree", "--crit", "1.1", "--crit-min", "500"]) == 0
+    assert seen == dict(expand_threshold=16.0, prior=30.0, equiv=3000.0, uct=0.2, parallel="tree", crit=1.1,
+                        crit_min_visits=500)
     engine = make_engine(tuning=seen)
     engine.execute("genmove b")
     assert engine.holder["search"].options["equiv"] == 3000.0
     capsys.readouterr()
-    for flags in (["--equiv", "0"], ["--prior", "-1"], ["--uct", "nan"], ["--equiv", "inf"]):
+    for flags in (["--equiv", "0"], ["--prior", "-1"], ["--uct", "nan"], ["--equiv", "inf"], ["--crit", "-0.5"]):
         assert main(["--no-warm-up", *flags]) == 2
         assert f"{flags[0]} must be a finite number" in capsys.readouterr().err
+    assert main(["--no-warm-up", "--crit-min", "-1"]) == 2
+    assert "--crit-min must be at least 0" in capsys.readouterr().err
 
 
 # ---------------------------------------------------------------- time management

@@ -676,12 +676,16 @@ def test_a_search_speaks_go_coordinates():
     assert Search(SearchConfig(playouts=50, seed=2)).genmove(game.board, "w", 0.5).vertex != "D4"
 
 
-def _exact_best(ef, first, count, equiv):
-    """select_edge by exact rational arithmetic: the first edge of the highest RAVE value above -0.5."""
+def _exact_best(ef, first, count, equiv, gains=None):
+    """select_edge by exact rational arithmetic: the first edge of the highest RAVE value above -0.5;
+    gains: edge -> criticality's gain (its AMAF visits and wins rounded to floats first, as select_edge does)."""
     from fractions import Fraction
     best, best_value = -1, Fraction(-1, 2)
     for e in range(first, first + count):
-        n, w, an, aw = (Fraction(float(x)) for x in ef[:, e])
+        n, w, an, aw = (float(x) for x in ef[:, e])
+        gain = (gains or {}).get(e, 0.0)
+        an, aw = an * (1.0 + gain), max(aw + gain * an, 0.0)
+        n, w, an, aw = (Fraction(x) for x in (n, w, an, aw))
         eq = Fraction(equiv)
         value = (w * (eq + an) + eq * aw) / (n * (eq + an) + eq * an) if n + an > 0 else Fraction(1, 2)
         if value > best_value:
@@ -711,7 +715,69 @@ def test_select_edge_is_the_exact_argmax_with_ties_and_disabled_edges(seed):
                 ef[:, e] = ef[:, best]
                 ek[e] = ek[best]
             best = _exact_best(ef, first, count, equiv)
-        assert tk.select_edge(ni, ef, 0, equiv, np.zeros(count + 1, np.float32)) == best
+        assert tk.select_edge(ni, ei, ef, 0, equiv, np.zeros(count + 1, np.float32), 0.0, 0.0) == best
+
+
+def _crit(wo, bo, bw, n, coef):
+    """tree_select.crit_gain's formula, by hand: coef * (P(owner won) - P(black owned) P(black won) - P(white
+    owned) P(white won)), never below CRIT_FLOOR."""
+    wo, bo, bw = wo / n, bo / n, bw / n
+    return max(coef * (wo - (bo * bw + (1 - bo) * (1 - bw))), -0.9)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_select_edge_with_criticality_is_the_exact_argmax(seed):
+    """Edges whose child has more than `least` visits count criticality's gain in their AMAF statistics;
+    the others, and every edge with coef 0, as before."""
+    rng = np.random.default_rng(100 + seed)
+    count, first, kids = 40, 1, 25
+    ni, nh, ei, ef, ek, meta = tk.new_tree(1 + kids, first + count)
+    ni[0, tk.FIRST], ni[0, tk.COUNT], ni[0, tk.VISITS] = first, count, 10**6
+    least = 2000.0
+    for _ in range(100):
+        ef[:, first:] = 0
+        ei[tk.CHILD, :] = -1
+        n = rng.integers(1, 5000, count).astype(np.float32)
+        ef[tk.N, first:] = n
+        ef[tk.W, first:] = np.floor(n * rng.random(count) * 2) / 2
+        an = rng.integers(0, 5000, count).astype(np.float32)
+        ef[tk.AN, first:] = an
+        ef[tk.AW, first:] = np.floor(an * rng.random(count) * 2) / 2
+        coef = float(rng.choice([0.0, 1.1, 3.0]))
+        gains = {}
+        for k, e in enumerate(first + rng.choice(count, kids, replace=False)):
+            child = 1 + k
+            ei[tk.CHILD, e] = child
+            visits = int(rng.integers(1000, 3000))
+            crit_n = int(rng.integers(0, visits))
+            wo, bo, bw = (int(rng.integers(0, crit_n + 1)) for _ in range(3))
+            ni[child, tk.VISITS], ni[child, tk.CRIT_N] = visits, crit_n
+            ni[child, tk.CRIT_WO], ni[child, tk.CRIT_BO], ni[child, tk.CRIT_BW] = wo, bo, bw
+            if coef and visits > least and crit_n:
+                gains[int(e)] = _crit(wo, bo, bw, crit_n, coef)
+        assert (len(gains) > 0) == (coef > 0)
+        best = _exact_best(ef, first, count, 1000.0, gains)
+        assert tk.select_edge(ni, ei, ef, 0, 1000.0, np.zeros(count + 1, np.float32), coef, least) == best
+
+
+def test_criticality_counts_each_iteration_through_a_node_that_ended_with_a_winner():
+    game = Game(7)
+    search = Search(SearchConfig(playouts=3000, seed=5, crit=1.1, crit_min_visits=100, resign_threshold=None))
+    search.genmove(game.board, "b", 0.5)  # komi 0.5: no draws, so every iteration counts
+    ni, nh, ei, ef, ek, meta = search._trees[0].arrays
+    nodes = int(meta[tk.NODES])
+    root = int(meta[tk.ROOT])
+    for node in range(nodes):
+        counts = ni[node, tk.CRIT_N:tk.CRIT_BW + 1]
+        assert all(0 <= c <= counts[0] for c in counts[1:])
+    first, count = ni[root, tk.FIRST], ni[root, tk.COUNT]
+    children = [int(c) for c in ei[tk.CHILD, first:first + count - 1] if c >= 0]  # pass apart
+    assert children
+    for child in children:  # the child's visits and the iteration that created it, less any drawn
+        lost = ni[child, tk.VISITS] + 1 - ni[child, tk.CRIT_N]  # (a line that ended in two passes and
+        assert 0 <= lost <= 0.01 * ni[child, tk.VISITS] + 1     # whose two counts disagree is a draw)
+    gains = [tk.crit_gain.py_func(ni, c, 1.1, 100.0) for c in children]
+    assert any(g != 0 for g in gains) and all(g >= -0.9 for g in gains)
 
 
 def test_an_ordinary_build_counts_no_cycles():

@@ -70,6 +70,11 @@ def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser
     tuning.add_argument("--dynamic-komi", action=argparse.BooleanOptionalAction, default=None,
                         help="give komi while far ahead, so that the search keeps a margin (Pachi's "
                              "situational compensation: dynamic_komi.py; default off)")
+    tuning.add_argument("--crit", type=float, default=None, metavar="K",
+                        help="criticality's weight in the RAVE value: a well-visited move whose point's owner "
+                             "tends to win counts K * crit more AMAF wins (Pachi's crit_rave is 1.1; default 0, off)")
+    tuning.add_argument("--crit-min", type=int, default=None, metavar="N",
+                        help="criticality counts for a move once its node has more than N visits (default 2000)")
     tuning.add_argument("--parallel", choices=("root", "tree"), default=None,
                         help="with several threads: a tree per thread (root) or one tree they all grow, "
                              "with virtual loss (tree) (default root)")
@@ -93,11 +98,14 @@ def run(args) -> int:
     if args.expand is not None and not args.expand >= 1:
         print("foogo gtp: --expand must be at least 1", file=sys.stderr)
         return 2
-    for name in ("prior", "uct"):
+    for name in ("prior", "uct", "crit"):
         value = getattr(args, name)
         if value is not None and not (math.isfinite(value) and value >= 0):
             print(f"foogo gtp: --{name} must be a finite number >= 0", file=sys.stderr)
             return 2
+    if args.crit_min is not None and args.crit_min < 0:
+        print("foogo gtp: --crit-min must be at least 0", file=sys.stderr)
+        return 2
     if args.equiv is not None and not (math.isfinite(args.equiv) and args.equiv > 0):
         print("foogo gtp: --equiv must be a finite number > 0", file=sys.stderr)
         return 2
@@ -108,6 +116,7 @@ def run(args) -> int:
                                                 ("replies", args.replies),
                                                 ("share_root", args.share_root),
                                                 ("dynamic_komi", args.dynamic_komi),
+                                                ("crit", args.crit), ("crit_min_visits", args.crit_min),
                                                 ("parallel", args.parallel)) if value is not None}
     if args.sgf_max_bytes < 1 or args.sgf_max_moves < 1:
         print("foogo gtp: --sgf-max-bytes and --sgf-max-moves must be at least 1", file=sys.stderr)
