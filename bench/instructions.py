@@ -1,16 +1,16 @@
 """Instructions per playout or per search iteration, counted by valgrind: a speed screen that needs no quiet machine.
 
     python bench/instructions.py CHECKOUT [CHECKOUT ...] [--what bench|search] [--size 9]
-                                 [--policy light] [--expand 8] [--low 5000] [--high 25000] [--runs 2]
-                                 [--branches]
+                                 [--policy light] [--expand 8] [--crit 0] [--low 5000] [--high 25000]
+                                 [--runs 2] [--branches]
 
 Timing needs a machine nobody else uses; an instruction count does not, so a kernel change can be
 screened while a match fills both cores. For each checkout (a directory holding the foogo
 package, such as `git worktree add /tmp/old HEAD~1`), a child process imports foogo from it and
 runs, under valgrind's cachegrind without its cache simulation, either `foogo bench`'s playouts
 from the empty board (--what bench) or one fixed-playout search from it (--what search, with the
-given policy and expansion threshold, the checkout's
-default unless --expand), once with --low and once with --high playouts. The
+given policy and expansion threshold, the checkout's default unless --expand, and criticality's
+weight --crit, SearchConfig.crit, if not 0), once with --low and once with --high playouts. The
 difference of the two instruction counts over the difference of the counts is the cost of one
 playout or iteration: what a process's start costs (about 10^9 instructions, which vary by
 +-3*10^7 from run to run) cancels out. Each count is the least of --runs runs. --branches also
@@ -40,7 +40,7 @@ HASWELL = ("+64bit,+adx,+aes,+avx,+avx2,+bmi,+bmi2,+cmov,+cx16,+f16c,+fma,+fsgsb
            "+pclmul,+popcnt,+rdrnd,+sse,+sse2,+sse3,+sse4.1,+sse4.2,+ssse3,+xsave,+xsaveopt")
 
 # run in a child process with the checkout first on sys.path: argv = checkout, what, size, policy,
-# expand, playouts
+# expand, playouts, crit
 _CHILD = r"""
 import sys
 sys.path.insert(0, sys.argv[1])
@@ -48,11 +48,14 @@ from foogo.game import Game
 from foogo.playout import run_playouts
 from foogo.search import Search, SearchConfig
 what, size, policy, expand, n = sys.argv[2], int(sys.argv[3]), sys.argv[4], float(sys.argv[5]), int(sys.argv[6])
+crit = float(sys.argv[7])
 game = Game(size)
 if what == "bench":
     run_playouts(game.board, n, seed=1, threads=1, policy=policy)
 else:
     extra = {"expand_threshold": expand} if expand > 0 else {}  # 0: the checkout's default
+    if crit > 0:
+        extra["crit"] = crit
     search = Search(SearchConfig(playouts=n, threads=1, seed=1, policy=policy, resign_threshold=None, **extra))
     search.genmove(game.board, game.to_move, 7.5, game.legal_points(game.to_move))
 """
@@ -79,7 +82,7 @@ def count(checkout: str, args, playouts: int) -> tuple[int, int]:
     """(instructions, mispredicted branches or 0 without --branches) of one child run at `playouts`,
     each the least of args.runs runs."""
     argv = [sys.executable, "-c", _CHILD, checkout, args.what, str(args.size), args.policy, str(args.expand),
-            str(playouts)]
+            str(playouts), str(args.crit)]
     branch = ["--branch-sim=yes"] if args.branches else []
     best = None
     for _ in range(args.runs):
@@ -100,6 +103,8 @@ def main() -> None:
     parser.add_argument("--policy", default="light")
     parser.add_argument("--expand", type=float, default=0.0,
                         help="the search's expansion threshold (default: each checkout's own)")
+    parser.add_argument("--crit", type=float, default=0.0,
+                        help="the search's criticality weight (SearchConfig.crit; default 0: the checkout's default)")
     parser.add_argument("--low", type=int, default=5000)
     parser.add_argument("--high", type=int, default=25000)
     parser.add_argument("--runs", type=int, default=2, help="runs per count; the least is kept")
@@ -113,10 +118,12 @@ def main() -> None:
     unit = "playout" if args.what == "bench" else "iteration"
     print(f"{args.what}, {args.size}x{args.size}, {args.policy}"
           + (f", expansion at {args.expand:g}" if args.what == "search" and args.expand > 0 else "")
+          + (f", criticality {args.crit:g}" if args.what == "search" and args.crit > 0 else "")
           + f": instructions per {unit} ({args.low} -> {args.high})")
     for checkout in args.checkouts:
         subprocess.run([sys.executable, "-c", _CHILD, checkout, args.what, str(args.size), args.policy,
-                        str(args.expand), "200"], env=child_env(checkout), check=True)  # compile, uncounted
+                        str(args.expand), "200", str(args.crit)], env=child_env(checkout),
+                       check=True)  # compile, uncounted
         low, high = count(checkout, args, args.low), count(checkout, args, args.high)
         span = args.high - args.low
         print(f"  {checkout}: {(high[0] - low[0]) / span:,.0f}"

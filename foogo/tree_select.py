@@ -145,11 +145,14 @@ def _exact_value(ef, e, equiv, gain):
 def crit_screen(ni, ei, ef, first, count, equiv, values, coef, least):
     """_screen's values of edges first .. first + count - 1 again for the edges with a criticality
     gain (crit_gain); returns the largest value. A scalar pass, for nodes with more than `least`
-    visits only (the edges' children have fewer)."""
+    visits only (the edges' children have fewer). An edge's N (its visits and prior) is at least its
+    child's visits, so an edge with N <= least is passed by without reading its child."""
     eq = np.float32(equiv)
     top = np.float32(-1e30)
     for i in range(count):
-        gain = crit_gain(ni, ei[CHILD, first + i], coef, least)
+        gain = 0.0
+        if ef[N, first + i] > least:
+            gain = crit_gain(ni, ei[CHILD, first + i], coef, least)
         if gain != 0.0:
             an, aw = _with_crit(ef[AN, first + i], ef[AW, first + i], np.float32(gain))
             values[i] = _estimate(ef[N, first + i], ef[W, first + i], an, aw, eq)

@@ -752,6 +752,7 @@ def test_select_edge_with_criticality_is_the_exact_argmax(seed):
             crit_n = int(rng.integers(0, visits))
             wo, bo, bw = (int(rng.integers(0, crit_n + 1)) for _ in range(3))
             ni[child, tk.VISITS], ni[child, tk.CRIT_N] = visits, crit_n
+            ef[tk.N, e] = max(ef[tk.N, e], visits + rng.integers(0, 20))  # an edge has its child's visits and more
             ni[child, tk.CRIT_WO], ni[child, tk.CRIT_BO], ni[child, tk.CRIT_BW] = wo, bo, bw
             if coef and visits > least and crit_n:
                 gains[int(e)] = _crit(wo, bo, bw, crit_n, coef)
