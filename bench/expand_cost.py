@@ -72,12 +72,13 @@ def node_positions(game: Game, playouts: int, limit: int) -> tuple[np.ndarray, n
 def expand_all(ni, nh, ei, ef, ek, meta, S, Z, colours, zob, ls, lz, params, table, gammas, rounds):
     """Expand every position `rounds` times into the same tree, reset before each; returns the edges made."""
     moves = np.zeros(1, dtype=np.int32)
+    codes = np.zeros(S.shape[1], dtype=np.int64)
     made = 0
     for _ in range(rounds):
         for i in range(S.shape[0]):
             meta[tk.NODES] = 0
             meta[tk.EDGES] = 0
-            tk.expand(ni, nh, ei, ef, ek, meta, S[i], Z[i], zob, ls, lz, colours[i], moves, -1, params, table,
+            tk.expand(ni, nh, ei, ef, ek, meta, S[i], Z[i], zob, ls, lz, codes, colours[i], moves, -1, params, table,
                       gammas)
             made += meta[tk.EDGES]
     return made

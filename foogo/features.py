@@ -57,7 +57,7 @@ import numpy as np
 
 from . import board_kernels as bk
 from .bits import ONE
-from .jit import inline, kernel
+from .jit import inline, kernel, prefetch
 from .ladders import captured_after, default_plies
 from .nakade import nakade
 from .patterns import pattern_code
@@ -285,10 +285,16 @@ def gamma_at(s, z, zob, ls, lz, p, c, gammas, near, row, col, lrow, lcol, l2row,
     """move_gamma of c at empty p, at (row, col), the last two moves at (lrow, lcol) and (l2row, l2col)
     (place_of): what a node's expansion rates point after point, with the moves' places read once;
     with `sacrifices` a nakade is rated as an atari (tactics)."""
+    return gamma_of_code(s, z, zob, ls, lz, p, c, gammas, near, row, col, lrow, lcol, l2row, l2col, sacrifices,
+                         spatial_code_at(s, p, c, row, col))
+
+
+@inline
+def gamma_of_code(s, z, zob, ls, lz, p, c, gammas, near, row, col, lrow, lcol, l2row, l2col, sacrifices, code):
+    """gamma_at, given p's SPATIAL code for c (spatial_code_at)."""
     P = bk.stride(s)
     w = np.int64(s[bk.M_W])
-    code = spatial_code_at(s, p, c, row, col)  # its low 16 bits: mover_code
-    g = gammas[OFFSETS[G_PATTERN] + (code & 0xFFFF)]
+    g = gammas[OFFSETS[G_PATTERN] + (code & 0xFFFF)]  # the code's low 16 bits: mover_code
     g *= gammas[OFFSETS[G_TACTICS] + ladder_tactics(s, z, zob, ls, lz, P, w, p, c, sacrifices)]
     g *= gammas[OFFSETS[G_LAST] + distance_between(row, col, lrow, lcol)]
     g *= gammas[OFFSETS[G_LAST2] + distance_between(row, col, l2row, l2col)]
@@ -443,6 +449,18 @@ def spatial_gamma(gammas, code):
         g1 = _spatial_lookup(gammas, key1)
     g = g2 if g2 > 0.0 else g1
     return g if g > 0.0 else 1.0
+
+
+@inline
+def prefetch_gammas(gammas, code):
+    """Ask for the prior table's entries that gamma_of_code of this SPATIAL code will read (its 3x3
+    gamma and its spatial keys' first slots)."""
+    prefetch(gammas, OFFSETS[G_PATTERN] + (code & 0xFFFF))
+    if gammas.shape[0] != TABLE_SIZE:
+        key2 = (code & LEVEL_MASKS[1]) | (2 << LEVEL_SHIFT)
+        key1 = (code & LEVEL_MASKS[0]) | (1 << LEVEL_SHIFT)
+        prefetch(gammas, TABLE_SIZE + 2 * _slot(key2))
+        prefetch(gammas, TABLE_SIZE + 2 * _slot(key1))
 
 
 @kernel

@@ -42,6 +42,7 @@ class Worker:
         self.firstc = np.zeros(P, dtype=np.int8)
         self.earlier = np.zeros((tk.HISTORY + MAX_DEPTH + 1, 2), dtype=np.uint64)  # positions: tree.iterate
         self.values = np.zeros(P + 1, dtype=np.float32)  # select_edge's screen
+        self.codes = np.zeros(P, dtype=np.int64)  # a new node's candidates' spatial codes (tree.expand)
         self.owners = np.zeros(P, dtype=np.int8)
         self.ownership = np.zeros(P, dtype=np.float64)
         self.scores = np.zeros((P + 1, 3), dtype=np.float64)  # per root edge: n, sum, sum of squares
@@ -217,7 +218,8 @@ class SearchTree:
         ni, nh, ei, ef, ek, meta = self.arrays
         ladder = self.workers[0]
         root = tk.expand(ni, nh, ei, ef, ek, meta, self.root_s, self.root_z, self.geometry.zobrist, ladder.ls,
-                         ladder.lz, color, legal.astype(np.int32), len(legal), params, self.patterns, GAMMAS)
+                         ladder.lz, ladder.codes, color, legal.astype(np.int32), len(legal), params, self.patterns,
+                         GAMMAS)
         if root < 0:
             raise MemoryError("search tree too small for one root")
         meta[tk.ROOT] = root
@@ -257,8 +259,9 @@ class SearchTree:
         self._gate.enter()
         try:
             done = self.kernel(ni, nh, ei, ef, ek, meta, self.root_s, self.root_z, self.geometry.zobrist, w.s,
-                               w.z, w.ls, w.lz, w.trace, w.tstart, w.path, w.firstc, w.earlier, w.values, w.owners,
-                               w.ownership, w.scores, w.rng, params, self.patterns, GAMMAS, self.replies, count)
+                               w.z, w.ls, w.lz, w.codes, w.trace, w.tstart, w.path, w.firstc, w.earlier, w.values,
+                               w.owners, w.ownership, w.scores, w.rng, params, self.patterns, GAMMAS, self.replies,
+                               count)
         finally:
             self._gate.leave(self)
         if done < 0:

@@ -89,21 +89,22 @@ from .tree_select import (  # noqa: F401 (select_edge, crit_gain: tree API)
 
 
 @kernel
-def run_iterations(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, tstart, path, firstc,
+def run_iterations(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, codes, trace, tstart, path, firstc,
                    earlier, values, owners, ownership, scores, rng, params, table, gammas, replies, count):
     """iterate with the built-in playout policies (params[P_POLICY]) on a tree one thread grows; see iterate."""
-    return iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, tstart, path, firstc,
+    return iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, codes, trace, tstart, path, firstc,
                    earlier, values, owners, ownership, scores, rng, params, table, gammas, replies, count, choose,
                    False, False)
 
 
 @kernel
-def run_shared_iterations(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, tstart, path, firstc,
-                          earlier, values, owners, ownership, scores, rng, params, table, gammas, replies, count):
+def run_shared_iterations(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, codes, trace, tstart, path,
+                          firstc, earlier, values, owners, ownership, scores, rng, params, table, gammas, replies,
+                          count):
     """run_iterations on a tree several threads grow at once (params[P_SHARED] set). A kernel of its own,
     so that run_iterations has none of the atomic steps: with them in it, as branches on params, the
     one-thread search lost 3% of its speed."""
-    return iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, tstart, path, firstc,
+    return iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, codes, trace, tstart, path, firstc,
                    earlier, values, owners, ownership, scores, rng, params, table, gammas, replies, count, choose,
                    False, True)
 
@@ -121,9 +122,9 @@ def custom_iterations(policy):
     checked = checked_chooser(policy)
 
     @uncached_nogil
-    def kernel_(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, tstart, path, firstc,
+    def kernel_(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, codes, trace, tstart, path, firstc,
                 earlier, values, owners, ownership, scores, rng, params, table, gammas, replies, count):
-        return iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, tstart, path, firstc,
+        return iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, codes, trace, tstart, path, firstc,
                        earlier, values, owners, ownership, scores, rng, params, table, gammas, replies, count,
                        checked, True, params[P_SHARED] > 0)
 
@@ -209,14 +210,14 @@ def _back_up(ni, ef, node, e, result, shared):
 
 
 @inline
-def _grow(ni, nh, ei, ef, ek, meta, s, z, zob, ls, lz, color, trace, params, table, gammas, e, shared):
+def _grow(ni, nh, ei, ef, ek, meta, s, z, zob, ls, lz, codes, color, trace, params, table, gammas, e, shared):
     """Expand edge e's child (position s, z with `color` to move) and link it: the child, or -1 if the
     tree is full or, in a shared tree, another thread is growing it. A shared tree's thread claims the
     edge first (CHILD GROWING) and publishes the node when it is whole; readers take any CHILD below 0
     for none."""
     if shared and atomic_cas(ei[CHILD], e, NO_CHILD, GROWING) != NO_CHILD:
         return -1
-    child = expand(ni, nh, ei, ef, ek, meta, s, z, zob, ls, lz, color, trace, -1, params, table, gammas)
+    child = expand(ni, nh, ei, ef, ek, meta, s, z, zob, ls, lz, codes, color, trace, -1, params, table, gammas)
     if shared:
         atomic_cas(ei[CHILD], e, GROWING, child)
     else:
@@ -338,7 +339,7 @@ def _settled_score(s, z, zob, rng, cap, trace, owners, chooser, policy, table, r
 
 
 @inline
-def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, tstart, path, firstc, earlier,
+def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, codes, trace, tstart, path, firstc, earlier,
             values, owners, ownership, scores, rng, params, table, gammas, replies, count, chooser, full, shared):
     """Run `count` search iterations from the root position (root_s, root_z) on the tree, playing
     out with the policy params[P_POLICY] (table: patterns.PATTERN_TABLE) and growing nodes with the prior
@@ -346,16 +347,16 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, 
     playout.NO_REPLIES's shape for none) the playouts play last good replies, which each iteration
     updates (learn_replies).
 
-    Scratch arrays: s, z and ls, lz (board copies: the iteration's, the ladder reader's), trace (int32,
-    >= cap + depth), tstart and path (int64[depth]), firstc (int8[P], zeros), values (float32[P + 1]),
-    owners (int8[P]); earlier (uint64[HISTORY + depth + 1, 2]) begins with params[P_HISTORY] rows of the
-    game's positions before the root, and the rest is scratch (see "positional superko in the tree").
-    ownership (float64[P]) accumulates
-    final owners (+1 black, -1 white) on one iteration in OWNERSHIP_EVERY. scores (float64[root
-    edges, 3]) accumulates, per root edge, the iterations through it and the sum and sum of squares
-    of their final margins (black's area score less komi). full: the playouts keep the hash and the
-    empty set (play_out_with; False only with the built-in choose: the tree's own moves always do,
-    and each iteration starts from a fresh copy of the root). shared: other threads run iterate on
+    Scratch arrays: s, z and ls, lz (board copies: the iteration's, the ladder reader's), codes (int64[P]:
+    tree_grow.expand's), trace (int32, >= cap + depth), tstart and path (int64[depth]), firstc (int8[P],
+    zeros), values (float32[P + 1]), owners (int8[P]); earlier (uint64[HISTORY + depth + 1, 2]) begins
+    with params[P_HISTORY] rows of the game's positions before the root, and the rest is scratch (see
+    "positional superko in the tree"). ownership (float64[P]) accumulates final owners (+1 black, -1
+    white) on one iteration in OWNERSHIP_EVERY. scores (float64[root edges, 3]) accumulates, per root
+    edge, the iterations through it and the sum and sum of squares of their final margins (black's area
+    score less komi). full: the playouts keep the hash and the empty set (play_out_with; False only with
+    the built-in choose: the tree's own moves always do, and each iteration starts from a fresh copy of
+    the root). shared: other threads run iterate on
     the tree at the same time (params[P_SHARED]; see "threads sharing the tree" above), a constant
     in the built-in kernels. Returns the number of iterations run: `count` less the descents refused for
     repeating a position (_refuse), which are not iterations (each disables an edge, so they are few);
@@ -428,7 +429,7 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, trace, 
             if child < 0:
                 if ef[N, e] - prior_visits(ek[e], n0)[0] + seen >= expand_at:  # real visits with this one
                     started = _clock()
-                    _grow(ni, nh, ei, ef, ek, meta, s, z, zob, ls, lz, color, trace, params, table, gammas, e,
+                    _grow(ni, nh, ei, ef, ek, meta, s, z, zob, ls, lz, codes, color, trace, params, table, gammas, e,
                           shared)
                     _charge(meta, C_EXPANSION, started)
                 break

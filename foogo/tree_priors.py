@@ -78,16 +78,17 @@ def prior(s, z, p, c, last, params, table):
 
 
 @inline
-def gamma_into(s, z, zob, ls, lz, c, ef, e, p, row, near, gammas, lrow, lcol, l2row, l2col, sacrifices):
+def gamma_into(s, z, zob, ls, lz, c, ef, e, p, row, near, gammas, lrow, lcol, l2row, l2col, sacrifices, code):
     """Edge e of point p gets its learned gamma in its AW field (free until _learned_kinds). row and near:
     the row whose stones_near `near` holds (-1: none yet); the last two moves at (lrow, lcol) and
     (l2row, l2col) (features.place_of); sacrifices: a nakade is rated as an atari (features.tactics;
-    the heavy-nakade policy's search). Returns (gamma, p's row, its stones_near)."""
+    the heavy-nakade policy's search); code: p's SPATIAL code for c (features.spatial_code_at). Returns
+    (gamma, p's row, its stones_near)."""
     prow, pcol = bk.row_col(s, p)
     if prow != row:
         row = prow
         near = fe.stones_near(s, z, row)
-    g = fe.gamma_at(s, z, zob, ls, lz, p, c, gammas, near, prow, pcol, lrow, lcol, l2row, l2col, sacrifices)
+    g = fe.gamma_of_code(s, z, zob, ls, lz, p, c, gammas, near, prow, pcol, lrow, lcol, l2row, l2col, sacrifices, code)
     ef[AW, e] = g
     return g, row, near
 

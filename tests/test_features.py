@@ -194,7 +194,8 @@ def test_candidates_are_the_tree_edges():
     params[tk.P_PRIOR] = 10
     params[tk.P_KNOWLEDGE] = tk.LEARNED
     for color in (BLACK, WHITE):
-        node = tk.expand(ni, nh, ei, ef, ek, meta, s2, z2, board.geometry.zobrist, s2.copy(), z2.copy(), color,
+        node = tk.expand(ni, nh, ei, ef, ek, meta, s2, z2, board.geometry.zobrist, s2.copy(), z2.copy(),
+                         np.zeros(board.geometry.npoints, np.int64), color,
                          np.zeros(1, dtype=np.int32), -1, params, PATTERN_TABLE, gt.GAMMAS)
         edges = tk.node_moves(ni, ek, node, tk.edge_base_of(board.geometry))
         assert edges[-1] == bk.PASS
@@ -208,7 +209,8 @@ def learned_root(board, color, gammas, prior=10.0):
     params[tk.P_PRIOR] = prior
     params[tk.P_KNOWLEDGE] = tk.LEARNED
     s, z = board._state()
-    node = tk.expand(ni, nh, ei, ef, ek, meta, s, z, board.geometry.zobrist, s.copy(), z.copy(), color,
+    node = tk.expand(ni, nh, ei, ef, ek, meta, s, z, board.geometry.zobrist, s.copy(), z.copy(),
+                     np.zeros(board.geometry.npoints, np.int64), color,
                      np.zeros(1, dtype=np.int32), -1, params, PATTERN_TABLE, gammas)
     first, count = ni[node, tk.FIRST], ni[node, tk.COUNT]
     moves = tk.node_moves(ni, ek, node, tk.edge_base_of(board.geometry))
