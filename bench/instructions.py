@@ -78,11 +78,16 @@ def _counted(pattern: str, text: str) -> int:
     return int(found.group(1).replace(",", ""))
 
 
+def child_argv(checkout: str, args, playouts: int) -> list[str]:
+    """The command of a child run (_CHILD) of checkout at `playouts`, with args' settings."""
+    return [sys.executable, "-c", _CHILD, checkout, args.what, str(args.size), args.policy, str(args.expand),
+            str(playouts), str(args.crit)]
+
+
 def count(checkout: str, args, playouts: int) -> tuple[int, int]:
     """(instructions, mispredicted branches or 0 without --branches) of one child run at `playouts`,
     each the least of args.runs runs."""
-    argv = [sys.executable, "-c", _CHILD, checkout, args.what, str(args.size), args.policy, str(args.expand),
-            str(playouts), str(args.crit)]
+    argv = child_argv(checkout, args, playouts)
     branch = ["--branch-sim=yes"] if args.branches else []
     best = None
     for _ in range(args.runs):
@@ -121,9 +126,7 @@ def main() -> None:
           + (f", criticality {args.crit:g}" if args.what == "search" and args.crit > 0 else "")
           + f": instructions per {unit} ({args.low} -> {args.high})")
     for checkout in args.checkouts:
-        subprocess.run([sys.executable, "-c", _CHILD, checkout, args.what, str(args.size), args.policy,
-                        str(args.expand), "200", str(args.crit)], env=child_env(checkout),
-                       check=True)  # compile, uncounted
+        subprocess.run(child_argv(checkout, args, 200), env=child_env(checkout), check=True)  # compile, uncounted
         low, high = count(checkout, args, args.low), count(checkout, args, args.high)
         span = args.high - args.low
         print(f"  {checkout}: {(high[0] - low[0]) / span:,.0f}"

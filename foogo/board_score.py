@@ -63,6 +63,12 @@ def _region_points(border, n):
 
 
 @inline
+def _region_owner(border):
+    """The owner of an empty region whose border's colours OR to `border`: BLACK, WHITE, or EMPTY (dame)."""
+    return np.int64(border) if border == BLACK or border == WHITE else np.int64(EMPTY)
+
+
+@inline
 def _lone_point(n):
     """For an empty point with no empty neighbour (its packed counts n, see NBR): +1 if its stone
     neighbours are all black, -1 if all white, 0 if both. Off-board neighbours count as both
@@ -107,7 +113,7 @@ def point_owner(s, p):
         k = _lone_point(n)
         return np.int64(BLACK) if k > 0 else (np.int64(WHITE) if k < 0 else np.int64(EMPTY))
     _, border = _flood_region(s, P, np.int64(s[M_W]), p, _next_generation(s), 0)
-    return np.int64(border) if border == BLACK or border == WHITE else np.int64(EMPTY)
+    return _region_owner(border)
 
 
 @inline
@@ -126,7 +132,7 @@ def _area_with_owners(s, owners):
         elif c == EMPTY and s[_at(P, MARK, p)] != gen:
             tail, border = _flood_region(s, P, w, p, gen, 0)
             score += _region_points(border, tail)
-            owner = border if border == BLACK or border == WHITE else EMPTY
+            owner = _region_owner(border)
             for i in range(tail):
                 owners[s[_at(P, QUEUE, i)]] = owner
         if c != EMPTY:

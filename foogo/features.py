@@ -431,6 +431,12 @@ def _two_slots(gammas, key):
 
 
 @inline
+def _level_keys(code):
+    """A SPATIAL code's table keys (level 2, level 1): each level's bits tagged with the level."""
+    return (code & LEVEL_MASKS[1]) | (2 << LEVEL_SHIFT), (code & LEVEL_MASKS[0]) | (1 << LEVEL_SHIFT)
+
+
+@inline
 def spatial_gamma(gammas, code):
     """The SPATIAL gamma of a move of this code: its level-2 pattern's, else its level-1's, else 1.
 
@@ -440,8 +446,7 @@ def spatial_gamma(gammas, code):
     candidate. The rare lookup the two slots do not settle walks on (_spatial_lookup)."""
     if gammas.shape[0] == TABLE_SIZE:
         return 1.0
-    key2 = (code & LEVEL_MASKS[1]) | (2 << LEVEL_SHIFT)
-    key1 = (code & LEVEL_MASKS[0]) | (1 << LEVEL_SHIFT)
+    key2, key1 = _level_keys(code)
     g2, settled2 = _two_slots(gammas, key2)
     g1, settled1 = _two_slots(gammas, key1)
     if not (settled2 & settled1):
@@ -457,8 +462,7 @@ def prefetch_gammas(gammas, code):
     gamma and its spatial keys' first slots)."""
     prefetch(gammas, OFFSETS[G_PATTERN] + (code & 0xFFFF))
     if gammas.shape[0] != TABLE_SIZE:
-        key2 = (code & LEVEL_MASKS[1]) | (2 << LEVEL_SHIFT)
-        key1 = (code & LEVEL_MASKS[0]) | (1 << LEVEL_SHIFT)
+        key2, key1 = _level_keys(code)
         prefetch(gammas, TABLE_SIZE + 2 * _slot(key2))
         prefetch(gammas, TABLE_SIZE + 2 * _slot(key1))
 
