@@ -22,9 +22,13 @@ Prints
 the median (min..max) over the repeats of the cycles per iteration of each part: copy (the root
 position into the scratch board), descent (selection and the tree's moves; expansion apart),
 expansion, playout (and scoring), backup, amaf (the first-play walk, the update and the next
-choice at each node of the path); their sum beside the bench playout; and the playout's and the
-bench's cycles per stone played. The counter runs at a fixed rate whatever the core's clock
-does, so compare parts within one run; the counters themselves cost about 6 readings an iteration.
+choice at each node of the path); their sum beside the bench playout; the playout's and the
+bench's cycles per stone played; the expansion's cycles per node created, with the iterations
+per node (a node's cost inside a search, where the tree's traffic has evicted what
+bench/expand_cost.py finds in the caches); and the AMAF part's cycles per node of an iteration's
+path (the nodes whose visits the backup counts, each updated and screened once). The counter runs
+at a fixed rate whatever the core's clock does, so compare parts within one run; the counters
+themselves cost about 6 readings an iteration.
 """
 
 from __future__ import annotations
@@ -118,6 +122,9 @@ def main() -> None:
         parts["descent"] -= parts["expansion"]
         parts["search"] = whole / n
         parts["stones"] = tk.playout_stones(meta) / n
+        parts["nodes"] = meta[tk.CREATED] / n  # the root's among them: set_root creates it
+        ni = search._trees[0].arrays[0]  # a node's visits: the iterations whose backup and AMAF passed it
+        parts["path nodes"] = ni[:meta[tk.NODES], tk.VISITS].sum() / n
         parts["bench playout"] = bench[0] / bench[1]
         parts["bench per stone"] = bench[0] / bench[2]
         return parts
@@ -145,12 +152,19 @@ def main() -> None:
         r["sum"] = sum(r[name] for name in tk.CYCLE_PARTS)  # descent is net of expansion
         r["tree"] = r["sum"] - r["playout"]
         r["playout per stone"] = r["playout"] / max(r["stones"], 1e-9)
+        r["per node"] = r["expansion"] / max(r["nodes"], 1e-9)
+        r["iterations per node"] = 1.0 / max(r["nodes"], 1e-9)
+        r["per path node"] = r["amaf"] / max(r["path nodes"], 1e-9)
     print(line("sum of the parts", "sum"))
     print(line("the tree's parts (sum - playout)", "tree"))
     print(line("whole search (analyze)", "search"))
     print(line("bench playout", "bench playout"))
     print(line("playout, per stone", "playout per stone"))
     print(line("bench playout, per stone", "bench per stone"))
+    print(line("expansion, per node created", "per node"))
+    print(line("iterations per node created", "iterations per node"))
+    print(line("amaf, per node of the path", "per path node"))
+    print(f"  {'nodes of the path':28} {statistics.median(r['path nodes'] for r in runs):9.2f}")
 
 
 if __name__ == "__main__":
