@@ -317,8 +317,9 @@ PREFETCH_DATA = 1  # llvm.prefetch's cache type: 1 data, 0 instructions
 @intrinsic
 def prefetch(typingctx, a, i):
     """Ask for a[i] (a 1-d array) to be read soon: llvm.prefetch for reading, locality PREFETCH_L2 (the
-    data is wanted some thousands of cycles later, after a playout that would push it out of L1), data
-    cache. A hint, never a load: it changes nothing."""
+    data is wanted after other work that may push it out of L1: features.prefetch_gammas asks for a
+    node's candidates' table slots before it rates them), data cache. A hint, never a load: it
+    changes nothing."""
     if not isinstance(a, types.Array) or a.ndim != 1 or not isinstance(i, types.Integer):
         return None
 

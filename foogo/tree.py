@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import board_kernels as bk
-from .jit import PROFILE, atomic_add, atomic_cas, inline, kernel, prefetch, rdtsc, uncached_nogil
+from .jit import PROFILE, atomic_add, atomic_cas, inline, kernel, rdtsc, uncached_nogil
 from .playout import BROKEN, checked_chooser, play_out_with
 from .policy import choose
 from .tree_grow import disable, expand, mark_disabled, prune, real_stats  # noqa: F401 (disable, prune, real_stats: tree API)
@@ -149,30 +149,6 @@ def learn_replies(trace, ntrace, winner, replies):
             replies[c - 1, prev] = v >> 1
         elif replies[c - 1, prev] == v >> 1:
             replies[c - 1, prev] = -1
-
-
-# ---------------------------------------------------------------- prefetching
-
-LINE_BYTES = 64  # a cache line: prefetching one element brings in its line
-
-
-@inline
-def _prefetch_row(row, first, last):
-    """Ask for elements first .. last - 1 of a 1-d row, one per cache line (and the last)."""
-    for e in range(first, last, LINE_BYTES // row.itemsize):
-        prefetch(row, e)
-    prefetch(row, last - 1)
-
-
-@inline
-def _prefetch_stats(ni, ef, node):
-    """Ask for node's four statistic rows, which its AMAF update reads after the playout: asked for
-    while descending, they arrive while the playout runs (a node below the top few levels is
-    seldom still in cache; bench/results/search_cycles-*.txt has the part with and without)."""
-    first = np.int64(ni[node, FIRST])
-    last = first + np.int64(ni[node, COUNT])
-    for k in range(4):
-        _prefetch_row(ef[k], first, last)
 
 
 # ---------------------------------------------------------------- threads sharing the tree
@@ -434,7 +410,6 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, codes, 
                     _charge(meta, C_EXPANSION, started)
                 break
             node = child
-            _prefetch_stats(ni, ef, node)
         if repeated:
             refused += 1
             continue
