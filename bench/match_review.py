@@ -28,6 +28,8 @@ from pathlib import Path
 
 from sgfmill import sgf
 
+from foogo.match_results import black_score
+
 GENMOVE = re.compile(r"genmove (black|white): (\S+)")
 RATE = re.compile(r"win rate ([\d.]+)%")
 STOPPED = re.compile(r"stopped: (\w+)")
@@ -87,9 +89,10 @@ def review(directory: Path, engine: str, name: str) -> list[dict]:
         black = root.get("PB") if root.has_property("PB") else ""
         colour = "b" if black.startswith(name) else "w"
         result = root.get("RE") if root.has_property("RE") else "?"
-        winner = result[:1].lower()
+        score = black_score(result)  # 1, 0, 0.5 (a draw) or None (no result)
+        won = None if score is None or score == 0.5 else (score == 1.0) == (colour == "b")
         moves = sgf_moves(game, colour)
-        resigned = result.endswith("+R") and winner != colour
+        resigned = won is False and result.strip().upper().partition("+")[2] in ("R", "RESIGN")
         count = len(moves) + (1 if resigned else 0)
         mine = lines[at:at + count]
         expected = moves + (["RESIGN"] if resigned else [])
@@ -100,7 +103,7 @@ def review(directory: Path, engine: str, name: str) -> list[dict]:
         at += count
         rates = [r for _, _, r, _ in mine if r is not None]
         later = rates[5:] or rates
-        games.append(dict(path=str(path), colour=colour, won=None if winner not in ("b", "w") else winner == colour,
+        games.append(dict(path=str(path), colour=colour, won=won,
                           result=result, moves=len(moves), peak=max(later, default=0.5),
                           low=min(later, default=0.5), rates=[r for _, _, r, _ in mine],
                           stopped=collections.Counter(s for _, _, _, s in mine if s)))

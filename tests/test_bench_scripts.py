@@ -220,6 +220,10 @@ def test_match_review_splits_the_log_by_game_and_finds_a_collapse(tmp_path, caps
     (tmp_path / "game-0001.sgf").write_text("(;SZ[9]KM[7]PB[foogo 0.1]PW[pachi]RE[];B[ee];W[cc];B[gc];W[cg])")
     (tmp_path / "engine-A.stderr.log").write_text("\n".join(log[:3]) + "\n")
     assert [g["won"] for g in review.review(tmp_path, "A", "foogo")[:1]] == [None]
+    # RE[W+Resign] is a resignation as RE[W+R] is: the log's resign line belongs to game 1, not game 2
+    (tmp_path / "game-0001.sgf").write_text("(;SZ[9]KM[7]PB[foogo 0.1]PW[pachi]RE[W+Resign];B[ee];W[cc];B[gc];W[cg])")
+    (tmp_path / "engine-A.stderr.log").write_text("\n".join(log) + "\n")
+    assert [(g["won"], g["moves"]) for g in review.review(tmp_path, "A", "foogo")] == [(False, 2), (True, 1)]
 
 
 def test_match_review_reads_a_parallel_match_and_names_a_wrong_engine(tmp_path, capsys):
