@@ -50,6 +50,10 @@ class Worker:
         self.s = self.z = self.ls = self.lz = np.zeros(0, dtype=np.int32)  # set by start
         self.iterations = 0
 
+    def work(self) -> tk.Work:
+        """The scratch arrays as tree.iterate takes them: one named tuple (tree.Work), field by field."""
+        return tk.Work(**{name: getattr(self, name) for name in tk.WORK_FIELDS})
+
     def start(self, root_s: np.ndarray, root_z: np.ndarray) -> None:
         """A new search from the root position (root_s, root_z): fresh board copies, sums at zero."""
         self.s, self.z = root_s.copy(), root_z.copy()
@@ -258,10 +262,8 @@ class SearchTree:
         w = self.workers[k]
         self._gate.enter()
         try:
-            done = self.kernel(ni, nh, ei, ef, ek, meta, self.root_s, self.root_z, self.geometry.zobrist, w.s,
-                               w.z, w.ls, w.lz, w.codes, w.trace, w.tstart, w.path, w.firstc, w.earlier, w.values,
-                               w.owners, w.ownership, w.scores, w.rng, params, self.patterns, GAMMAS, self.replies,
-                               count)
+            done = self.kernel(ni, nh, ei, ef, ek, meta, self.root_s, self.root_z, self.geometry.zobrist, w.work(),
+                               params, self.patterns, GAMMAS, self.replies, count)
         finally:
             self._gate.leave(self)
         if done < 0:

@@ -20,6 +20,8 @@ rules. Nothing here knows about time or threads.
 
 from __future__ import annotations
 
+import collections
+
 import numpy as np
 
 from . import board_kernels as bk
@@ -87,25 +89,26 @@ from .tree_select import (  # noqa: F401 (select_edge, crit_gain: tree API)
     select_uct,
 )
 
+# A worker's scratch arrays travel as one named tuple, read by name on both sides (search_tree.Worker.work
+# builds it; iterate's docstring says what each field is for)
+Work = collections.namedtuple("Work", ("s", "z", "ls", "lz", "codes", "trace", "tstart", "path", "firstc", "earlier",
+                                       "values", "owners", "ownership", "scores", "rng"))
+WORK_FIELDS = Work._fields
+
 
 @kernel
-def run_iterations(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, codes, trace, tstart, path, firstc,
-                   earlier, values, owners, ownership, scores, rng, params, table, gammas, replies, count):
+def run_iterations(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, work, params, table, gammas, replies, count):
     """iterate with the built-in playout policies (params[P_POLICY]) on a tree one thread grows; see iterate."""
-    return iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, codes, trace, tstart, path, firstc,
-                   earlier, values, owners, ownership, scores, rng, params, table, gammas, replies, count, choose,
+    return iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, work, params, table, gammas, replies, count, choose,
                    False, False)
 
 
 @kernel
-def run_shared_iterations(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, codes, trace, tstart, path,
-                          firstc, earlier, values, owners, ownership, scores, rng, params, table, gammas, replies,
-                          count):
+def run_shared_iterations(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, work, params, table, gammas, replies, count):
     """run_iterations on a tree several threads grow at once (params[P_SHARED] set). A kernel of its own,
     so that run_iterations has none of the atomic steps: with them in it, as branches on params, the
     one-thread search lost 3% of its speed."""
-    return iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, codes, trace, tstart, path, firstc,
-                   earlier, values, owners, ownership, scores, rng, params, table, gammas, replies, count, choose,
+    return iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, work, params, table, gammas, replies, count, choose,
                    False, True)
 
 
@@ -122,10 +125,8 @@ def custom_iterations(policy):
     checked = checked_chooser(policy)
 
     @uncached_nogil
-    def kernel_(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, codes, trace, tstart, path, firstc,
-                earlier, values, owners, ownership, scores, rng, params, table, gammas, replies, count):
-        return iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, codes, trace, tstart, path, firstc,
-                       earlier, values, owners, ownership, scores, rng, params, table, gammas, replies, count,
+    def kernel_(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, work, params, table, gammas, replies, count):
+        return iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, work, params, table, gammas, replies, count,
                        checked, True, params[P_SHARED] > 0)
 
     _CUSTOM_ITERATIONS[policy] = kernel_
@@ -315,28 +316,32 @@ def _settled_score(s, z, zob, rng, cap, trace, owners, chooser, policy, table, r
 
 
 @inline
-def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, s, z, ls, lz, codes, trace, tstart, path, firstc, earlier,
-            values, owners, ownership, scores, rng, params, table, gammas, replies, count, chooser, full, shared):
+def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, work, params, table, gammas, replies, count, chooser, full,
+            shared):
     """Run `count` search iterations from the root position (root_s, root_z) on the tree, playing
     out with the policy params[P_POLICY] (table: patterns.PATTERN_TABLE) and growing nodes with the prior
     params[P_KNOWLEDGE] (gammas: gamma_table.GAMMAS). With a replies table (int32[2, P], -1 for none;
     playout.NO_REPLIES's shape for none) the playouts play last good replies, which each iteration
     updates (learn_replies).
 
-    Scratch arrays: s, z and ls, lz (board copies: the iteration's, the ladder reader's), codes (int64[P]:
-    tree_grow.expand's), trace (int32, >= cap + depth), tstart and path (int64[depth]), firstc (int8[P],
-    zeros), values (float32[P + 1]), owners (int8[P]); earlier (uint64[HISTORY + depth + 1, 2]) begins
-    with params[P_HISTORY] rows of the game's positions before the root, and the rest is scratch (see
+    work: the worker's scratch arrays, a Work (random stream and sums included): s, z and ls, lz
+    (board copies: the iteration's, the ladder reader's), codes (int64[P]: tree_grow.expand's), trace
+    (int32, >= cap + depth), tstart and path (int64[depth]), firstc (int8[P], zeros), values
+    (float32[P + 1]), owners (int8[P]); earlier (uint64[HISTORY + depth + 1, 2]) begins with
+    params[P_HISTORY] rows of the game's positions before the root, and the rest is scratch (see
     "positional superko in the tree"). ownership (float64[P]) accumulates final owners (+1 black, -1
     white) on one iteration in OWNERSHIP_EVERY. scores (float64[root edges, 3]) accumulates, per root
     edge, the iterations through it and the sum and sum of squares of their final margins (black's area
-    score less komi). full: the playouts keep the hash and the empty set (play_out_with; False only with
-    the built-in choose: the tree's own moves always do, and each iteration starts from a fresh copy of
-    the root). shared: other threads run iterate on
+    score less komi); rng (uint64[1]) is the worker's random stream. full: the playouts keep the hash
+    and the empty set (play_out_with; False only with the built-in choose: the tree's own moves always
+    do, and each iteration starts from a fresh copy of the root). shared: other threads run iterate on
     the tree at the same time (params[P_SHARED]; see "threads sharing the tree" above), a constant
     in the built-in kernels. Returns the number of iterations run: `count` less the descents refused for
     repeating a position (_refuse), which are not iterations (each disables an edge, so they are few);
     0 also if the tree is empty; -1 if a custom policy's chooser broke the rule."""
+    s, z, ls, lz, codes = work.s, work.z, work.ls, work.lz, work.codes
+    trace, tstart, path, firstc, earlier = work.trace, work.tstart, work.path, work.firstc, work.earlier
+    values, owners, ownership, scores, rng = work.values, work.owners, work.ownership, work.scores, work.rng
     P = root_s[bk.M_P]
     base = edge_base(root_s)
     komi = params[P_KOMI]
