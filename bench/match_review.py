@@ -16,6 +16,19 @@ the first place to look for a bug or a blind spot), and the games won from below
 won, lost and drew, and, for the lost games, the move of foogo's from which its estimate stayed below
 0.45 (in bins of five): a game lost in the opening or middle game and one thrown away at its end
 want different remedies.
+
+The summary also counts foogo's starved searches, which had less of the machine than the match's
+usual: another process took CPU. A match at fixed playouts shrugs that off; a timed match does not,
+as its games were not played at the stated time per move, and the summary names each game with
+SLOW_GAME or more. A log that gives each search's CPU time (foogo gtp since 2026-11-26: "CPU 9.71 s")
+is judged by it: a search is starved whose CPU seconds over its wall seconds fell below --slow (0.6)
+times the match's usual share (their 90th percentile: the engine's threads, when nothing else ran).
+An older log is judged by playouts a second against the match's usual rate at that point of a game
+(the 90th percentile of every game's rates over foogo's moves k - 5 .. k + 5, so that it holds while
+most games are slow), a rougher measure: rates move with the position, a timed 19x19 game's within a
+fifth of that, a 9x9 game's at fixed playouts by more. (It found two 19x19 matches, on 2026-11-25 and
+26, whose notes said the work beside them ran at nice 19: with the kernel's autogroups on, nice weighs
+only within one session, so a niced job started from another shell took half the machine.)
 """
 
 from __future__ import annotations
@@ -25,6 +38,7 @@ import collections
 import re
 import sys
 from pathlib import Path
+from typing import NamedTuple
 
 from sgfmill import sgf
 
@@ -33,17 +47,37 @@ from foogo.match_results import black_score
 GENMOVE = re.compile(r"genmove (black|white): (\S+)")
 RATE = re.compile(r"win rate ([\d.]+)%")
 STOPPED = re.compile(r"stopped: (\w+)")
+SPEED = re.compile(r"\((\d+)/s")
+SECONDS = re.compile(r"playouts in ([\d.]+) s")
+CPU = re.compile(r"CPU ([\d.]+) s")
+SLOW = 0.6  # a search below this share of the match's usual CPU share (or rate) is starved (see the docstring)
+WINDOW = 5  # the usual rate at foogo's move k is taken over its moves k - WINDOW .. k + WINDOW
+SLOW_GAME = 5  # a game with this many starved searches is named in the summary
 
 
-def log_moves(path: Path) -> list[tuple[str, str, float | None, str | None]]:
-    """(colour, move, win rate or None, stop reason or None) of every genmove line of a foogo log."""
+class Logged(NamedTuple):
+    """One genmove line of a foogo log."""
+    colour: str
+    move: str
+    rate: float | None  # foogo's estimate, 0..1
+    stopped: str | None  # why the search stopped
+    speed: int | None  # playouts a second
+    share: float | None  # the process's CPU seconds over the search's wall seconds
+
+
+def log_moves(path: Path) -> list[Logged]:
+    """Every genmove line of a foogo log."""
     out = []
     for line in path.read_text(errors="replace").splitlines():
         m = GENMOVE.match(line)
         if m:
-            rate, stopped = RATE.search(line), STOPPED.search(line)
-            out.append((m.group(1), m.group(2).upper(), float(rate.group(1)) / 100 if rate else None,
-                        stopped.group(1) if stopped else None))
+            rate, stopped, speed = RATE.search(line), STOPPED.search(line), SPEED.search(line)
+            seconds, cpu = SECONDS.search(line), CPU.search(line)
+            share = None
+            if seconds and cpu and float(seconds.group(1)) > 0:
+                share = float(cpu.group(1)) / float(seconds.group(1))
+            out.append(Logged(m.group(1), m.group(2).upper(), float(rate.group(1)) / 100 if rate else None,
+                              stopped.group(1) if stopped else None, int(speed.group(1)) if speed else None, share))
     return out
 
 
@@ -96,18 +130,43 @@ def review(directory: Path, engine: str, name: str) -> list[dict]:
         count = len(moves) + (1 if resigned else 0)
         mine = lines[at:at + count]
         expected = moves + (["RESIGN"] if resigned else [])
-        if [m for _, m, _, _ in mine] != expected:
+        if [m.move for m in mine] != expected:
             print(f"{path}: foogo's log does not match the game's moves; skipped", file=sys.stderr)
             games.append(None)
             continue
         at += count
-        rates = [r for _, _, r, _ in mine if r is not None]
+        rates = [m.rate for m in mine if m.rate is not None]
         later = rates[5:] or rates
         games.append(dict(path=str(path), colour=colour, won=won,
                           result=result, moves=len(moves), peak=max(later, default=0.5),
-                          low=min(later, default=0.5), rates=[r for _, _, r, _ in mine],
-                          stopped=collections.Counter(s for _, _, _, s in mine if s)))
+                          low=min(later, default=0.5), rates=[m.rate for m in mine],
+                          speeds=[m.speed for m in mine], shares=[m.share for m in mine],
+                          stopped=collections.Counter(m.stopped for m in mine if m.stopped)))
     return games
+
+
+def _usual(values: list) -> float:
+    """The 90th percentile of the values that are not None (0 if none)."""
+    known = sorted(v for v in values if v is not None)
+    return known[min(len(known) - 1, int(0.9 * len(known)))] if known else 0.0
+
+
+def starved_searches(records: list[dict], slow: float = SLOW) -> tuple[list[int], str]:
+    """(how many of each game's searches were starved, by what measure): by CPU share (below `slow`
+    times the match's usual) if every search that has a rate has one, else by playouts a second
+    (below `slow` times the usual rate at that point of a game; see the module's docstring)."""
+    if all(share is not None for r in records for share, speed in zip(r["shares"], r["speeds"]) if speed is not None):
+        usual = _usual([v for r in records for v in r["shares"]])
+        return [sum(v is not None and v < slow * usual for v in r["shares"]) for r in records], "CPU share"
+    counts = []
+    for r in records:
+        starved = 0
+        for k, speed in enumerate(r["speeds"]):
+            if speed is not None:
+                near = [v for g in records for v in g["speeds"][max(0, k - WINDOW):k + WINDOW + 1]]
+                starved += speed < slow * _usual(near)
+        counts.append(starved)
+    return counts, "playouts a second"
 
 
 TURN_MOVES = (5, 10, 15, 20, 25, 30)  # foogo's moves at which --turns gives the mean estimate
@@ -149,6 +208,8 @@ def main(argv=None) -> int:
     parser.add_argument("--collapse", type=float, default=0.9, help="a lost game whose peak reached this")
     parser.add_argument("--games", action="store_true", help="one line per game too")
     parser.add_argument("--turns", action="store_true", help="where the games turned (see the docstring)")
+    parser.add_argument("--slow", type=float, default=SLOW,
+                        help="a search below this share of the match's usual CPU share (or rate) is starved")
     args = parser.parse_args(argv)
     records = []
     for directory in [d for given in args.dirs for d in match_dirs(given)]:
@@ -169,6 +230,11 @@ def main(argv=None) -> int:
           + "".join(f"\n  {r['path']} ({r['colour']}, peak {r['peak']:.2f})" for r in collapses))
     print(f"won from {1 - args.collapse:.2f} or below: {len(comebacks)}"
           + "".join(f"\n  {r['path']} ({r['colour']}, low {r['low']:.2f})" for r in comebacks))
+    starved, measure = starved_searches(records, args.slow)
+    named = [(r, n) for r, n in zip(records, starved) if n >= SLOW_GAME]
+    print(f"searches starved (their {measure} below {args.slow:.2f} of the match's usual): {sum(starved)} of "
+          f"{sum(len(r['speeds']) for r in records)}, {SLOW_GAME} or more in {len(named)} games"
+          + "".join(f"\n  {r['path']} ({n} of {len(r['speeds'])})" for r, n in named))
     if args.turns:
         print(turns(records))
     return 0

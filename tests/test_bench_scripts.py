@@ -226,6 +226,62 @@ def test_match_review_splits_the_log_by_game_and_finds_a_collapse(tmp_path, caps
     assert [(g["won"], g["moves"]) for g in review.review(tmp_path, "A", "foogo")] == [(False, 2), (True, 1)]
 
 
+def _logged_match(tmp_path, shares, speeds):
+    """A match directory of len(shares) one-move games, foogo black in each, its searches' CPU shares
+    (None: a log without CPU times) and rates as given."""
+    log = []
+    for k, (share, speed) in enumerate(zip(shares, speeds)):
+        (tmp_path / f"game-{k + 1:04d}.sgf").write_text("(;SZ[9]KM[7]PB[foogo 0.1]PW[gnugo]RE[B+2];B[ee])")
+        cpu = "" if share is None else f", CPU {2.0 * share:.2f} s"
+        log.append(f"genmove black: E5 | {speed * 2} playouts in 2.00 s ({speed}/s{cpu}, stopped: budget), "
+                   "win rate 60.0%")
+    (tmp_path / "engine-A.stderr.log").write_text("\n".join(log) + "\n")
+    return tmp_path
+
+
+def test_match_review_names_the_games_whose_searches_another_process_starved(tmp_path, capsys):
+    review = load("match_review")
+    # by CPU share: two threads' worth (2.0) is the usual; 1.0 is starved, whatever the rate
+    shares = [2.0] * 9 + [1.0]
+    records = review.review(_logged_match(tmp_path, shares, [9000] * 10), "A", "foogo")
+    assert review.starved_searches(records) == ([0] * 9 + [1], "CPU share")
+    # without CPU times: playouts a second against the usual rate at that move of the games
+    for f in tmp_path.iterdir():
+        f.unlink()
+    records = review.review(_logged_match(tmp_path, [None] * 10, [9000] * 5 + [4000] * 4 + [8000]), "A", "foogo")
+    assert review.starved_searches(records) == ([0] * 5 + [1] * 4 + [0], "playouts a second")
+    # most games starved: the 90th percentile still finds the usual rate
+    records = review.review(_logged_match(tmp_path, [None] * 10, [4000] * 8 + [9000] * 2), "A", "foogo")
+    assert review.starved_searches(records)[0] == [1] * 8 + [0] * 2
+    # the summary names a game with SLOW_GAME or more starved searches: one game of six moves, 5 starved
+    for f in tmp_path.iterdir():
+        f.unlink()
+    (tmp_path / "game-0001.sgf").write_text("(;SZ[9]KM[7]PB[foogo 0.1]PW[gnugo]RE[B+2];B[ee];W[aa];B[ef];W[ab];"
+                                            "B[eg];W[ac];B[eh];W[ad];B[ei];W[ae];B[ea];W[af])")
+    moves = ("E5", "E4", "E3", "E2", "E1", "E9")
+    log = [f"genmove black: {m} | 100 playouts in 1.00 s (100/s, CPU {cpu:.2f} s, stopped: budget), win rate 60.0%"
+           for m, cpu in zip(moves, (2.0, 1.0, 1.0, 1.0, 1.0, 1.0))]
+    (tmp_path / "engine-A.stderr.log").write_text("\n".join(log) + "\n")
+    assert review.main([str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "searches starved (their CPU share below 0.60 of the match's usual): 5 of 6, 5 or more in 1 games" in out
+    assert "game-0001.sgf (5 of 6)" in out
+
+
+def test_match_review_reads_the_cpu_time_foogo_gtp_logs(tmp_path):
+    # the engine's genmove line and the review's parser agree: a real search's CPU share is read
+    import io
+
+    from foogo.gtp.engine import GtpEngine
+    review = load("match_review")
+    engine = GtpEngine(log=io.StringIO(), playouts=20000, seed=1)  # long enough for a wall time above 0.00 s
+    assert engine.execute("genmove b").startswith("= ")
+    path = tmp_path / "engine-A.stderr.log"
+    path.write_text(engine.log.getvalue())
+    (line,) = review.log_moves(path)
+    assert line.colour == "black" and line.speed > 0 and line.share is not None and line.share > 0
+
+
 def test_match_review_reads_a_parallel_match_and_names_a_wrong_engine(tmp_path, capsys):
     review = load("match_review")
     for job in ("job-0", "job-1"):

@@ -906,6 +906,7 @@ def test_real_search_genmove_plays_a_legal_move_and_reports(real_engine_factory)
     assert engine.execute("list_stones b") == f"= {move}\n\n"
     report = engine.log.getvalue().splitlines()[-1]
     assert "playouts" in report and "/s" in report and "win rate" in report and "pv" in report
+    assert re.search(r"/s, CPU \d+\.\d\d s", report)  # the process's CPU time: bench/match_review.py reads it
 
 
 def test_real_search_genmove_under_time_left_returns_inside_its_budget(real_engine_factory):

@@ -436,7 +436,10 @@ class GtpEngine(AnalysisCommands):
         self._log(f"search returned {move!r}, which is not a legal move; passing instead")
         return PASS
 
-    def _report(self, command: str, color: int, move: int, result, budget, elapsed: float) -> None:
+    def _report(self, command: str, color: int, move: int, result, budget, elapsed: float, cpu: float) -> None:
+        """Log a genmove's search: its move, playouts, wall and CPU time (cpu: the process's, all threads;
+        below the threads times the wall time when another process takes the machine, which
+        bench/match_review.py looks for), why it stopped, its win rate and principal variation."""
         if result is None:
             self._log(f"{command} {COLOR_NAMES[color]}: {self._name(move)} (no legal move on the board)")
             return
@@ -449,7 +452,8 @@ class GtpEngine(AnalysisCommands):
         extra = getattr(result, "extra_komi", 0.0)
         komi_text = f" at komi {self.game.komi + extra:g} (dynamic)" if extra else ""
         self._log(f"{command} {COLOR_NAMES[color]}: {self._name(move)} | {result.playouts} playouts in "
-                  f"{seconds:.2f} s ({rate:.0f}/s{budget_text}), win rate {result.winrate:.1%}{komi_text}, pv {pv}")
+                  f"{seconds:.2f} s ({rate:.0f}/s, CPU {cpu:.2f} s{budget_text}), win rate {result.winrate:.1%}"
+                  f"{komi_text}, pv {pv}")
 
     def _empty_points(self) -> int:
         board = self.game.board
@@ -487,6 +491,7 @@ class GtpEngine(AnalysisCommands):
         and return its name."""
         budget = self.time.budget(color, self._empty_points())
         start = time.perf_counter()
+        cpu_start = time.process_time()
         found = None if cleanup or progress is not None else self._book_move(color)
         if found is not None:
             move, said = found
@@ -506,7 +511,8 @@ class GtpEngine(AnalysisCommands):
             self.game.play(color, move)
         self.time.spend(color, elapsed)
         self.last_result = result
-        self._report("kgs-genmove_cleanup" if cleanup else "genmove", color, move, result, budget, elapsed)
+        self._report("kgs-genmove_cleanup" if cleanup else "genmove", color, move, result, budget, elapsed,
+                     time.process_time() - cpu_start)
         return self._name(move)
 
     def cmd_kgs_genmove_cleanup(self, args):
