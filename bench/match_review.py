@@ -78,6 +78,8 @@ def log_moves(path: Path) -> list[Logged]:
                 share = float(cpu.group(1)) / float(seconds.group(1))
             out.append(Logged(m.group(1), m.group(2).upper(), float(rate.group(1)) / 100 if rate else None,
                               stopped.group(1) if stopped else None, int(speed.group(1)) if speed else None, share))
+            if out[-1].speed == 0:  # no playouts (a pass that wins at once): nothing to judge the machine by
+                out[-1] = out[-1]._replace(speed=None, share=None)
     return out
 
 
@@ -153,9 +155,9 @@ def _usual(values: list) -> float:
 
 def starved_searches(records: list[dict], slow: float = SLOW) -> tuple[list[int], str]:
     """(how many of each game's searches were starved, by what measure): by CPU share (below `slow`
-    times the match's usual) if every search that has a rate has one, else by playouts a second
-    (below `slow` times the usual rate at that point of a game; see the module's docstring)."""
-    if all(share is not None for r in records for share, speed in zip(r["shares"], r["speeds"]) if speed is not None):
+    times the match's usual) if the log gives CPU times, else by playouts a second (below `slow` times
+    the usual rate at that point of a game; see the module's docstring)."""
+    if any(share is not None for r in records for share in r["shares"]):
         usual = _usual([v for r in records for v in r["shares"]])
         return [sum(v is not None and v < slow * usual for v in r["shares"]) for r in records], "CPU share"
     counts = []

@@ -253,6 +253,9 @@ def test_match_review_names_the_games_whose_searches_another_process_starved(tmp
     # most games starved: the 90th percentile still finds the usual rate
     records = review.review(_logged_match(tmp_path, [None] * 10, [4000] * 8 + [9000] * 2), "A", "foogo")
     assert review.starved_searches(records)[0] == [1] * 8 + [0] * 2
+    # a search of no playouts (a pass that wins at once: "0 playouts in 0.00 s (0/s, ...)") is not starved
+    records = review.review(_logged_match(tmp_path, [None] * 10, [9000] * 9 + [0]), "A", "foogo")
+    assert review.starved_searches(records)[0] == [0] * 10
     # the summary names a game with SLOW_GAME or more starved searches: one game of six moves, 5 starved
     for f in tmp_path.iterdir():
         f.unlink()
