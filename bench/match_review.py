@@ -26,9 +26,11 @@ times the match's usual share (their 90th percentile: the engine's threads, when
 An older log is judged by playouts a second against the match's usual rate at that point of a game
 (the 90th percentile of every game's rates over foogo's moves k - 5 .. k + 5, so that it holds while
 most games are slow), a rougher measure: rates move with the position, a timed 19x19 game's within a
-fifth of that, a 9x9 game's at fixed playouts by more. (It found two 19x19 matches, on 2026-11-25 and
-26, whose notes said the work beside them ran at nice 19: with the kernel's autogroups on, nice weighs
-only within one session, so a niced job started from another shell took half the machine.)
+fifth of that, a 9x9 game's at fixed playouts by more. (It found games 1-5 of the 2026-11-26 19x19 run
+against GNU Go at 42484a6 played at half foogo's CPU, although the notes said the work beside them ran
+at nice 19: with the kernel's autogroups on, nice weighs only within one session, and `foogo match`
+starts each engine in a session of its own. With autogroups off, niced work beside the next run still
+starved 15 of its searches: a timed match wants the machine to itself.)
 """
 
 from __future__ import annotations
