@@ -30,7 +30,7 @@ fifth of that, a 9x9 game's at fixed playouts by more. (It found games 1-5 of th
 against GNU Go at 42484a6 played at half foogo's CPU, although the notes said the work beside them ran
 at nice 19: with the kernel's autogroups on, nice weighs only within one session, and `foogo match`
 starts each engine in a session of its own. With autogroups off, niced work beside the next run still
-starved 15 of its searches: a timed match wants the machine to itself.)
+starved a dozen of its searches (two games, 5-9 each): a timed match wants the machine to itself.)
 """
 
 from __future__ import annotations
