@@ -75,13 +75,13 @@ def log_moves(path: Path) -> list[Logged]:
         if m:
             rate, stopped, speed = RATE.search(line), STOPPED.search(line), SPEED.search(line)
             seconds, cpu = SECONDS.search(line), CPU.search(line)
+            # a search of no playouts (a pass that wins at once) gives nothing to judge the machine by
+            playouts = int(speed.group(1)) if speed and int(speed.group(1)) > 0 else None
             share = None
-            if seconds and cpu and float(seconds.group(1)) > 0:
+            if playouts and seconds and cpu and float(seconds.group(1)) > 0:
                 share = float(cpu.group(1)) / float(seconds.group(1))
             out.append(Logged(m.group(1), m.group(2).upper(), float(rate.group(1)) / 100 if rate else None,
-                              stopped.group(1) if stopped else None, int(speed.group(1)) if speed else None, share))
-            if out[-1].speed == 0:  # no playouts (a pass that wins at once): nothing to judge the machine by
-                out[-1] = out[-1]._replace(speed=None, share=None)
+                              stopped.group(1) if stopped else None, playouts, share))
     return out
 
 
@@ -162,14 +162,10 @@ def starved_searches(records: list[dict], slow: float = SLOW) -> tuple[list[int]
     if any(share is not None for r in records for share in r["shares"]):
         usual = _usual([v for r in records for v in r["shares"]])
         return [sum(v is not None and v < slow * usual for v in r["shares"]) for r in records], "CPU share"
-    counts = []
-    for r in records:
-        starved = 0
-        for k, speed in enumerate(r["speeds"]):
-            if speed is not None:
-                near = [v for g in records for v in g["speeds"][max(0, k - WINDOW):k + WINDOW + 1]]
-                starved += speed < slow * _usual(near)
-        counts.append(starved)
+    longest = max((len(r["speeds"]) for r in records), default=0)
+    usual_at = [_usual([v for g in records for v in g["speeds"][max(0, k - WINDOW):k + WINDOW + 1]])
+                for k in range(longest)]
+    counts = [sum(v is not None and v < slow * usual_at[k] for k, v in enumerate(r["speeds"])) for r in records]
     return counts, "playouts a second"
 
 
