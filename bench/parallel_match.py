@@ -45,11 +45,17 @@ def merge(summaries: list[dict]) -> dict:
                  ("wins", "wins_as_black", "games_as_black", "wins_as_white", "games_as_white", "genmoves",
                   "illegal_moves", "timeouts", "crashes")}
         seconds = sum((p["mean_seconds_per_move"] or 0.0) * p["genmoves"] for p in parts)
+        # CPU times: absent from summaries written before foogo match measured them
+        timed = sum(p.get("cpu_timed_moves", 0) for p in parts)
+        cpu = sum((p.get("mean_cpu_seconds_per_move") or 0.0) * p.get("cpu_timed_moves", 0) for p in parts)
         points = total["wins"] + 0.5 * draws
         low, high = wilson(points, decided)
         engines.append({**engine, **total, "command": " | ".join(dict.fromkeys(p["command"] for p in parts)),
                         "win_rate": points / decided if decided else None, "win_rate_ci95": [low, high],
-                        "mean_seconds_per_move": seconds / total["genmoves"] if total["genmoves"] else None})
+                        "mean_seconds_per_move": seconds / total["genmoves"] if total["genmoves"] else None,
+                        "cpu_timed_moves": timed, "mean_cpu_seconds_per_move": cpu / timed if timed else None,
+                        "usual_cpu_share": None,  # each job judged starved genmoves by its own
+                        "starved_moves": sum(p.get("starved_moves", 0) for p in parts)})
     per_game = []
     for s in summaries:
         for g in s["per_game"]:

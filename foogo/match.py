@@ -5,9 +5,13 @@ What it is: `foogo match` drives two Go engines as subprocesses over GTP
 swapped every game with `--alternate`), has a referee engine (GNU Go by
 default) check every move with `play` and score finished games with
 `final_score`, writes one SGF per game and prints a results table (wins per
-engine with a 95% Wilson interval, wins by colour, seconds per move, game
-length, and the counts of illegal moves, timeouts and crashes; each game's record,
-the figures and the table are match_results').
+engine with a 95% Wilson interval, wins by colour, wall and CPU seconds per
+move, game length, and the counts of illegal moves, timeouts and crashes; each
+game's record, the figures and the table are match_results'). Each engine's CPU
+time per genmove is read from /proc over its whole session (so any engine is
+measured, and a timed match shows whether both sides had equal CPU); a genmove
+in which an engine got far less than its usual share of the CPU is counted as
+starved (another process took the cores), per engine and per game.
 
 Rules of adjudication: `resign` ends a game; two consecutive passes or
 `--max-moves` moves end it and the referee scores it. A move the referee or
@@ -28,9 +32,9 @@ timeout, no handicap, no opening randomisation, no resuming of an interrupted
 match, and no rules knowledge of its own: legality is whatever the referee
 (and the opponent) accept, and without a referee the result is the engines'
 `final_score` when both agree. Seconds per move count answered `genmove`s
-only. It imports nothing of the engine (only the arithmetic of
-foogo.intervals, shared with `foogo stats`), so it can pit any two GTP
-engines against each other.
+only; where /proc is missing (not Linux) CPU seconds are left unknown. It
+imports nothing of the engine (only the arithmetic of foogo.intervals, shared
+with `foogo stats`), so it can pit any two GTP engines against each other.
 """
 
 from __future__ import annotations
@@ -205,7 +209,7 @@ class _Match:
 
     def play_game(self, number: int, black: _Player, white: _Player) -> GameRecord:
         """Play game `number` from setup to adjudication and return its record."""
-        rec = GameRecord(number, black.key, white.key, think={black.key: [0.0, 0], white.key: [0.0, 0]})
+        rec = GameRecord(number, black.key, white.key, timings={black.key: [], white.key: []})
         t_start = time.monotonic()
         try:
             self._play(rec, {"b": black, "w": white})
@@ -254,6 +258,7 @@ class _Match:
         color, passes = "b", 0
         while True:
             mover, other = side[color], side["w" if color == "b" else "b"]
+            cpu0 = mover.client.cpu_seconds()
             t0 = time.monotonic()
             try:
                 answer = mover.client.send(f"genmove {color}", self.timeout)
@@ -261,9 +266,9 @@ class _Match:
                 return self._failure(rec, mover, color, exc, "at genmove")
             except GtpError as exc:
                 return self._forfeit(rec, mover, color, "crash", f"{mover.label} failed genmove: ? {exc}")
-            think = rec.think[mover.key]
-            think[0] += time.monotonic() - t0
-            think[1] += 1
+            wall = time.monotonic() - t0
+            cpu1 = mover.client.cpu_seconds()
+            rec.timings[mover.key].append((wall, None if cpu0 is None or cpu1 is None else cpu1 - cpu0))
 
             word = answer.strip().lower()
             if word == "resign":

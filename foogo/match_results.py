@@ -1,10 +1,11 @@
 """A match's results: each finished game's record, the figures they add up to, and their table.
 
-What it is: `GameRecord` (one game: who played, how it ended, its moves and thinking time),
-`summarize` (the records as the JSON-ready dict `foogo match --json` writes: per engine its wins,
-win rate with a 95% Wilson interval, wins by colour, seconds per move and faults; the totals; a
-line per game), `format_table` (that dict as the text table `foogo match` prints, which
-bench/parallel_match.py also prints for merged matches) and `black_score` (black's score from a
+What it is: `GameRecord` (one game: who played, how it ended, its moves, and the wall and CPU
+seconds of each genmove), `summarize` (the records as the JSON-ready dict `foogo match --json`
+writes: per engine its wins, win rate with a 95% Wilson interval, wins by colour, wall and CPU
+seconds per move, starved genmoves (`starved_moves`) and faults; the totals; a line per game),
+`format_table` (that dict as the text table `foogo match` prints, which bench/parallel_match.py
+also prints for merged matches) and `black_score` (black's score from a
 result as an SGF's RE writes it, for the scripts that tally SGFs). What it is not: the match runner
 (match.py), which plays the games and fills the records.
 """
@@ -41,7 +42,35 @@ class GameRecord:
     detail: str = ""
     moves: list[tuple[str, tuple[int, int] | None]] = field(default_factory=list)
     seconds: float = 0.0
-    think: dict[str, list[float]] = field(default_factory=dict)  # key -> [seconds, genmoves]
+    # key -> one (wall seconds, CPU seconds or None) per answered genmove of that engine
+    timings: dict[str, list[tuple[float, float | None]]] = field(default_factory=dict)
+
+
+# A genmove is starved when the engine's CPU share over it (CPU seconds over wall seconds) falls below
+# STARVED_SHARE of its usual share, the USUAL_QUANTILE of its shares over the match: another process
+# took the cores it should have had. Only genmoves of at least MIN_TIMED_SECONDS are judged, since
+# /proc counts CPU time in clock ticks (10 ms).
+STARVED_SHARE = 0.6
+USUAL_QUANTILE = 0.9
+MIN_TIMED_SECONDS = 0.25
+
+
+def usual_share(records: list[GameRecord], key: str) -> float | None:
+    """Engine `key`'s usual CPU share in the genmoves of `records` (USUAL_QUANTILE of CPU over wall
+    seconds, over genmoves of MIN_TIMED_SECONDS or more with a CPU time); None if there are none."""
+    shares = sorted(cpu / wall for r in records for wall, cpu in r.timings.get(key, ())
+                    if cpu is not None and wall >= MIN_TIMED_SECONDS)
+    if not shares:
+        return None
+    return shares[min(len(shares) - 1, int(USUAL_QUANTILE * len(shares)))]
+
+
+def starved_moves(record: GameRecord, key: str, usual: float | None) -> int:
+    """How many of engine `key`'s genmoves in `record` were starved, given its usual share (usual_share)."""
+    if usual is None:
+        return 0
+    return sum(1 for wall, cpu in record.timings.get(key, ())
+               if cpu is not None and wall >= MIN_TIMED_SECONDS and cpu / wall < STARVED_SHARE * usual)
 
 
 def summarize(records: list[GameRecord], players: dict, settings: dict) -> dict:
@@ -55,12 +84,15 @@ def summarize(records: list[GameRecord], players: dict, settings: dict) -> dict:
     draws = sum(r.result == "0" for r in recs)
     decided = n - void
     engines = []
+    usual = {key: usual_share(recs, key) for key in players}
     for key, p in players.items():
         wins = sum(r.winner == key for r in recs)
         as_black = [r for r in recs if r.black == key]
         as_white = [r for r in recs if r.white == key]
-        secs = sum(r.think[key][0] for r in recs)
-        genmoves = sum(r.think[key][1] for r in recs)
+        timings = [t for r in recs for t in r.timings.get(key, ())]
+        secs = sum(wall for wall, _ in timings)
+        genmoves = len(timings)
+        cpu = [c for _, c in timings if c is not None]
         points = wins + 0.5 * draws
         low, high = wilson(points, decided)
         engines.append({
@@ -72,6 +104,10 @@ def summarize(records: list[GameRecord], players: dict, settings: dict) -> dict:
             "wins_as_white": sum(r.winner == key for r in as_white), "games_as_white": len(as_white),
             "genmoves": genmoves,
             "mean_seconds_per_move": secs / genmoves if genmoves else None,
+            "cpu_timed_moves": len(cpu),
+            "mean_cpu_seconds_per_move": sum(cpu) / len(cpu) if cpu else None,
+            "usual_cpu_share": usual[key],
+            "starved_moves": sum(starved_moves(r, key, usual[key]) for r in recs),
             "illegal_moves": sum(r.fault == key and r.reason == "illegal" for r in recs),
             "timeouts": sum(r.fault == key and r.reason == "time" for r in recs),
             "crashes": sum(r.fault == key and r.reason == "crash" for r in recs),
@@ -92,6 +128,8 @@ def summarize(records: list[GameRecord], players: dict, settings: dict) -> dict:
             "result": r.result,
             "winner": players[r.winner].label if r.winner else None,
             "reason": r.reason, "moves": len(r.moves), "seconds": round(r.seconds, 3),
+            "starved_black": starved_moves(r, r.black, usual[r.black]),
+            "starved_white": starved_moves(r, r.white, usual[r.white]),
             "detail": r.detail,
         } for r in recs],
     }
@@ -111,16 +149,20 @@ def format_table(summary: dict) -> str:
     width = max([len("Engine")] + [len(e["label"]) for e in s["engines"]])
     lines.append("")
     lines.append(f"{'Engine':<{width}}  {'Wins':>4}  {'Win rate':>8}  {'95% CI (Wilson)':>15}  "
-                 f"{'As black':>8}  {'As white':>8}  {'s/move':>7}  {'Illegal':>7}  {'Timeouts':>8}  {'Crashes':>7}")
+                 f"{'As black':>8}  {'As white':>8}  {'s/move':>7}  {'CPU s/move':>10}  {'Starved':>7}  "
+                 f"{'Illegal':>7}  {'Timeouts':>8}  {'Crashes':>7}")
     for e in s["engines"]:
         rate = "-" if e["win_rate"] is None else f"{100 * e['win_rate']:.1f}%"
         ci = "-" if e["win_rate"] is None else \
             f"{100 * e['win_rate_ci95'][0]:.1f}-{100 * e['win_rate_ci95'][1]:.1f}%"
         spm = "-" if e["mean_seconds_per_move"] is None else f"{e['mean_seconds_per_move']:.3f}"
+        cpu = e.get("mean_cpu_seconds_per_move")  # absent from summaries written before it was measured
+        cpu_spm = "-" if cpu is None else f"{cpu:.3f}"
         lines.append(f"{e['label']:<{width}}  {e['wins']:>4}  {rate:>8}  {ci:>15}  "
                      f"{e['wins_as_black']:>3}/{e['games_as_black']:<4}  "
                      f"{e['wins_as_white']:>3}/{e['games_as_white']:<4}  "
-                     f"{spm:>7}  {e['illegal_moves']:>7}  {e['timeouts']:>8}  {e['crashes']:>7}")
+                     f"{spm:>7}  {cpu_spm:>10}  {e.get('starved_moves', 0):>7}  "
+                     f"{e['illegal_moves']:>7}  {e['timeouts']:>8}  {e['crashes']:>7}")
     lines.append("")
     mean_moves = "-" if s["mean_moves"] is None else f"{s['mean_moves']:.1f}"
     mean_secs = "-" if s["mean_game_seconds"] is None else f"{s['mean_game_seconds']:.2f}"
@@ -129,4 +171,8 @@ def format_table(summary: dict) -> str:
                  f"crashes {s['crashes']}")
     if s["draws"]:
         lines.append("Win rates count a draw as half a win; void games are left out.")
+    if any(e.get("starved_moves") for e in s["engines"]):
+        lines.append(f"Starved: genmoves in which the engine's CPU share (CPU over wall seconds) fell below "
+                     f"{STARVED_SHARE:g} of its usual share (its {USUAL_QUANTILE:.0%} quantile in this match): "
+                     "another process took its cores; per game in the JSON (starved_black, starved_white).")
     return "\n".join(lines)

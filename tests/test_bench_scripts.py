@@ -63,6 +63,14 @@ def test_merged_matches_add_up_and_carry_their_interval():
     assert a["games_as_black"] == 4 and a["genmoves"] == 400
     assert a["mean_seconds_per_move"] == pytest.approx((1.0 * 100 + 2.0 * 300) / 400)
     assert [g["game"] for g in merged["per_game"]] == list(range(1, 9))
+    assert a["mean_cpu_seconds_per_move"] is None and a["starved_moves"] == 0  # summaries from before CPU times
+    timed = [summary(3, 1, 0, 1.0, 100, 2), summary(1, 2, 1, 2.0, 300, 2)]
+    for part, cpu, starved in zip(timed, (0.5, 1.5), (2, 3)):
+        part["engines"][0].update(cpu_timed_moves=part["engines"][0]["genmoves"], mean_cpu_seconds_per_move=cpu,
+                                  usual_cpu_share=1.0, starved_moves=starved)
+    a = merge(timed)["engines"][0]
+    assert a["cpu_timed_moves"] == 400 and a["starved_moves"] == 5
+    assert a["mean_cpu_seconds_per_move"] == pytest.approx((0.5 * 100 + 1.5 * 300) / 400)
 
 
 def test_jobs_share_the_games_and_get_their_own_seeds(tmp_path):

@@ -13,9 +13,10 @@ import time
 import pytest
 from sgfmill import sgf
 
-from foogo.gtp_client import GtpClient, GtpCrash, GtpError, GtpTimeout
+from foogo.gtp_client import GtpClient, GtpCrash, GtpError, GtpTimeout, session_cpu_seconds
 from foogo.intervals import wilson as wilson_interval
 from foogo.match import configure_parser, run
+from foogo.match_results import GameRecord, format_table, starved_moves, summarize, usual_share
 
 GNUGO = "/usr/games/gnugo"
 GNUGO_CMD = f"{GNUGO} --mode gtp --level 0 --chinese-rules"
@@ -37,6 +38,7 @@ FAKE_ENGINE = textwrap.dedent('''
     ap.add_argument("--score", default="")
     ap.add_argument("--hang-on-name", action="store_true")  # never answers `name`
     ap.add_argument("--exit-at-once", type=int, default=-1)  # exits with this code before reading
+    ap.add_argument("--burn", type=float, default=0.0)  # CPU seconds each genmove spends in a child process
     opts = ap.parse_args()
     if opts.exit_at_once >= 0:
         sys.exit(opts.exit_at_once)
@@ -83,6 +85,10 @@ FAKE_ENGINE = textwrap.dedent('''
             if n_genmove == opts.crash_at:
                 sys.stderr.write("fake engine: segmentation fault\\n"); sys.stderr.flush()
                 sys.exit(3)
+            if opts.burn:  # a child process of the engine's spends the CPU (reaped before the answer)
+                import subprocess
+                subprocess.run([sys.executable, "-c", "import time\\nt = time.process_time()\\n"
+                                f"while time.process_time() - t < {opts.burn}: pass"], check=True)
             reply(cid, moves[n_genmove - 1] if n_genmove <= len(moves) else "pass")
         elif cmd == "final_score" and opts.score:
             reply(cid, opts.score)
@@ -218,6 +224,71 @@ def test_client_writes_engine_stderr_to_its_log(fake, tmp_path):
 
 
 # -- statistics -----------------------------------------------------------------------
+
+
+def _stat(pid: int, comm: str, session: int, utime: int, stime: int, cutime: int, cstime: int) -> str:
+    """A /proc/PID/stat line (stat(5)) with these fields and zeros elsewhere."""
+    fields = ["S", "1", str(pid), str(session)] + ["0"] * 7 + [str(utime), str(stime), str(cutime), str(cstime)]
+    return f"{pid} ({comm}) " + " ".join(fields + ["0"] * 20) + "\n"
+
+
+def test_session_cpu_sums_every_process_of_the_session_and_nothing_else(tmp_path):
+    ticks = os.sysconf("SC_CLK_TCK")
+    lines = {100: _stat(100, "python", 100, 3 * ticks, ticks, 2 * ticks, 0),  # the engine, a reaped child's time
+             101: _stat(101, "a ) b (c", 100, ticks, 0, 0, 0),  # a running child; its name has ") " in it
+             102: _stat(102, "other", 7, 50 * ticks, 0, 0, 0)}  # another session
+    for pid, line in lines.items():
+        (tmp_path / str(pid)).mkdir()
+        (tmp_path / str(pid) / "stat").write_text(line)
+    (tmp_path / "103").mkdir()  # a process gone before its stat was read
+    (tmp_path / "104").mkdir()
+    (tmp_path / "104" / "stat").write_text("104 (torn")  # or a line cut short
+    (tmp_path / "self").mkdir()
+    assert session_cpu_seconds(100, str(tmp_path)) == pytest.approx(7.0)
+    assert session_cpu_seconds(7, str(tmp_path)) == pytest.approx(50.0)
+    assert session_cpu_seconds(55, str(tmp_path)) is None
+    assert session_cpu_seconds(100, str(tmp_path / "missing")) is None
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="needs Linux's /proc")
+def test_a_match_measures_each_engines_cpu_per_genmove_children_included(tmp_path, fake):
+    code, s = play_match(tmp_path, "--black", fake("--moves", "A1,B2", "--burn", "0.3", "--score", "B+1"),
+                         "--white", fake("--moves", "C3,D4", "--score", "B+1"), "--referee", "none",
+                         "--games", "1", "--size", "5")
+    assert code == 0
+    burner, idle = engine(s, "A"), engine(s, "B")
+    assert burner["cpu_timed_moves"] == burner["genmoves"] == 3  # A1, B2, then a pass: each burns 0.3 s
+    assert 0.25 <= burner["mean_cpu_seconds_per_move"] <= burner["mean_seconds_per_move"] + 0.05
+    assert idle["cpu_timed_moves"] == idle["genmoves"] and idle["mean_cpu_seconds_per_move"] < 0.1
+    assert burner["starved_moves"] == idle["starved_moves"] == 0
+    assert "CPU s/move" in format_table(s)
+
+
+def test_a_genmove_with_far_less_than_the_engines_usual_cpu_share_is_starved():
+    def record(number, black_timings):
+        return GameRecord(number, "A", "B", timings={"A": black_timings, "B": [(1.0, None)]})
+
+    usual = [(1.0, 2.0)] * 9  # two threads' worth of CPU over each second
+    games = [record(1, usual + [(2.0, 1.0)]),  # one move at a quarter of the usual share: starved
+             record(2, usual + [(0.1, 0.0), (1.0, None), (1.0, 1.3)])]  # too short to judge, unknown, 0.65
+    assert usual_share(games, "A") == pytest.approx(2.0)
+    assert usual_share(games, "B") is None  # no CPU times at all
+    assert [starved_moves(g, "A", 2.0) for g in games] == [1, 0]
+    assert starved_moves(games[0], "B", None) == 0
+
+    class P:
+        label, name, version, command = "engine", "engine", "1", "engine"
+
+    summary = summarize(games, {"A": P(), "B": P()}, {
+        "games_requested": 2, "interrupted": False, "size": 9, "komi": 7.0, "max_moves": 243, "timeout": 60.0,
+        "alternate": False, "referee": None, "referee_command": None})
+    a, b = summary["engines"]
+    assert a["starved_moves"] == 1 and b["starved_moves"] == 0
+    assert [g["starved_black"] for g in summary["per_game"]] == [1, 0]
+    assert a["cpu_timed_moves"] == 21 and b["cpu_timed_moves"] == 0 and b["mean_cpu_seconds_per_move"] is None
+    assert a["mean_cpu_seconds_per_move"] == pytest.approx((18 * 2.0 + 1.0 + 0.0 + 1.3) / 21)
+    table = format_table(summary)
+    assert "Starved:" in table
 
 
 def test_wilson_interval_matches_known_values():
