@@ -25,20 +25,20 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 from foogo.gtp_client import GtpClient
 
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
-
-def process_cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of a running process (all its threads), from /proc."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime, stime: fields 14 and 15
+def engine_cpu_seconds(client: GtpClient) -> float:
+    """User + system CPU seconds the running engine has used (GtpClient.cpu_seconds: from /proc, all
+    its threads and processes); RuntimeError where /proc cannot tell."""
+    seconds = client.cpu_seconds()
+    if seconds is None:
+        raise RuntimeError(f"no CPU time for {client.argv[0]}: this script reads /proc (Linux)")
+    return seconds
 
 
 def calibration_games(pachi: str, foogo: str, size: int, komi: float, games: int, max_moves: int) -> dict:
@@ -65,10 +65,9 @@ def calibration_games(pachi: str, foogo: str, size: int, komi: float, games: int
             for k in range(max_moves):
                 name, colour = order[k % 2], "bw"[k % 2]
                 other = clients[order[1 - k % 2]]
-                pid = clients[name].pid
-                before = process_cpu_seconds(pid)
+                before = engine_cpu_seconds(clients[name])
                 move = clients[name].send(f"genmove {colour}", timeout=600).strip().lower()
-                cpu[name] += process_cpu_seconds(pid) - before
+                cpu[name] += engine_cpu_seconds(clients[name]) - before
                 moves[name] += 1
                 if move == "resign":
                     break

@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from vs_pachi import process_cpu_seconds  # noqa: E402
+from vs_pachi import engine_cpu_seconds  # noqa: E402
 
 from foogo.bench import measure  # noqa: E402
 from foogo.gtp_client import GtpClient  # noqa: E402
@@ -30,9 +30,9 @@ from foogo.gtp_client import GtpClient  # noqa: E402
 def pachi_rate(client: GtpClient, games: int) -> float:
     """Moggy playouts per CPU second of one genmove of the montecarlo engine on the empty board."""
     client.send("clear_board", timeout=60)
-    before = process_cpu_seconds(client.pid)
+    before = engine_cpu_seconds(client)
     client.send("genmove b", timeout=600)
-    return games / (process_cpu_seconds(client.pid) - before)
+    return games / (engine_cpu_seconds(client) - before)
 
 
 def main() -> int:
