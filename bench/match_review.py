@@ -44,7 +44,7 @@ from typing import NamedTuple
 
 from sgfmill import sgf
 
-from foogo.match_results import black_score
+from foogo.match_results import STARVED_SHARE, USUAL_QUANTILE, black_score
 
 GENMOVE = re.compile(r"genmove (black|white): (\S+)")
 RATE = re.compile(r"win rate ([\d.]+)%")
@@ -52,7 +52,7 @@ STOPPED = re.compile(r"stopped: (\w+)")
 SPEED = re.compile(r"\((\d+)/s")
 SECONDS = re.compile(r"playouts in ([\d.]+) s")
 CPU = re.compile(r"CPU ([\d.]+) s")
-SLOW = 0.6  # a search below this share of the match's usual CPU share (or rate) is starved (see the docstring)
+SLOW = STARVED_SHARE  # a search below this share of the match's usual CPU share (or rate) is starved, as in foogo match
 WINDOW = 5  # the usual rate at foogo's move k is taken over its moves k - WINDOW .. k + WINDOW
 SLOW_GAME = 5  # a game with this many starved searches is named in the summary
 
@@ -150,9 +150,9 @@ def review(directory: Path, engine: str, name: str) -> list[dict]:
 
 
 def _usual(values: list) -> float:
-    """The 90th percentile of the values that are not None (0 if none)."""
+    """The USUAL_QUANTILE (foogo match's, 0.9) of the values that are not None (0 if none)."""
     known = sorted(v for v in values if v is not None)
-    return known[min(len(known) - 1, int(0.9 * len(known)))] if known else 0.0
+    return known[min(len(known) - 1, int(USUAL_QUANTILE * len(known)))] if known else 0.0
 
 
 def starved_searches(records: list[dict], slow: float = SLOW) -> tuple[list[int], str]:
