@@ -85,6 +85,7 @@ def summarize(records: list[GameRecord], players: dict, settings: dict) -> dict:
     decided = n - void
     engines = []
     usual = {key: usual_share(recs, key) for key in players}
+    starved = [{key: starved_moves(r, key, usual[key]) for key in (r.black, r.white)} for r in recs]
     for key, p in players.items():
         wins = sum(r.winner == key for r in recs)
         as_black = [r for r in recs if r.black == key]
@@ -107,7 +108,7 @@ def summarize(records: list[GameRecord], players: dict, settings: dict) -> dict:
             "cpu_timed_moves": len(cpu),
             "mean_cpu_seconds_per_move": sum(cpu) / len(cpu) if cpu else None,
             "usual_cpu_share": usual[key],
-            "starved_moves": sum(starved_moves(r, key, usual[key]) for r in recs),
+            "starved_moves": sum(counts.get(key, 0) for counts in starved),
             "illegal_moves": sum(r.fault == key and r.reason == "illegal" for r in recs),
             "timeouts": sum(r.fault == key and r.reason == "time" for r in recs),
             "crashes": sum(r.fault == key and r.reason == "crash" for r in recs),
@@ -128,10 +129,10 @@ def summarize(records: list[GameRecord], players: dict, settings: dict) -> dict:
             "result": r.result,
             "winner": players[r.winner].label if r.winner else None,
             "reason": r.reason, "moves": len(r.moves), "seconds": round(r.seconds, 3),
-            "starved_black": starved_moves(r, r.black, usual[r.black]),
-            "starved_white": starved_moves(r, r.white, usual[r.white]),
+            "starved_black": counts[r.black],
+            "starved_white": counts[r.white],
             "detail": r.detail,
-        } for r in recs],
+        } for r, counts in zip(recs, starved)],
     }
 
 
