@@ -70,7 +70,13 @@ import warnings
 from llvmlite import ir
 from numba import njit, types
 from numba.core import cgutils
-from numba.core.caching import CacheImpl, InTreeCacheLocator, UserProvidedCacheLocator, UserWideCacheLocator
+from numba.core.caching import (
+    CacheImpl,
+    CompileResultCacheImpl,
+    InTreeCacheLocator,
+    UserProvidedCacheLocator,
+    UserWideCacheLocator,
+)
 from numba.extending import intrinsic
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -192,6 +198,26 @@ class _UserWideLocator(_StampMixin, UserWideCacheLocator):
 for _locator in (_UserWideLocator, _InTreeLocator, _UserProvidedLocator):
     if _locator not in CacheImpl._locator_classes:
         CacheImpl._locator_classes.insert(0, _locator)
+
+
+def _refuse_function_arguments(cache_impl) -> None:
+    """Never cache a foogo function's compilation for a function-typed argument (a custom policy's
+    chooser, which tree.iterate and playout.play_out_with take): numba keys it on the function
+    object, so no other process could load it, and once that function is collected, every later
+    save into the same cache index fails as numba pickles the dead key (ReferenceError: "underlying
+    object has vanished"), as it did for a second custom policy after a first was dropped."""
+    numba_check = cache_impl.check_cachable
+
+    def check_cachable(self, cres):
+        if isinstance(self._locator, _StampMixin) and any(isinstance(t, types.Dispatcher)
+                                                          for t in cres.signature.args):
+            return False
+        return numba_check(self, cres)
+
+    cache_impl.check_cachable = check_cachable
+
+
+_refuse_function_arguments(CompileResultCacheImpl)
 
 
 # ---------------------------------------------------------------- no wraparound in kernels

@@ -165,3 +165,22 @@ class Rules:
 def rules():
     """The plain-Python rules above (a fixture, so test modules need not import conftest)."""
     return Rules
+
+
+@pytest.fixture(scope="session")
+def warm_search():
+    """warm_search(config) -> a fresh Search(config) whose kernels are compiled (or loaded): a timed
+    search counts compilation inside its budget, minutes on a fresh cache with bounds checks on (as
+    CI's second stage runs), so a test of a timed search's clock warms its kernels first, untimed."""
+    import dataclasses
+
+    from foogo import Board
+    from foogo.search import Search
+
+    def warmed(config):
+        untimed = dataclasses.replace(config, seconds=None, playouts=64, resign_threshold=None)
+        board = Board(5)
+        Search(untimed).genmove(board, BLACK, 0.5)
+        return Search(config)
+
+    return warmed

@@ -59,6 +59,26 @@ def test_a_custom_policy_is_the_one_that_plays():
     assert (passing.moves == 0).all() and (passing.scores == 49).all()  # D4 owns the whole board
 
 
+def _passing_policy():
+    """A new policy function each call, as a user writes one after another in a session."""
+    @njit
+    def policy(s, z, color, rng, table):
+        return PASS
+    return policy
+
+
+def test_a_policy_made_after_another_was_dropped_still_plays():
+    # numba cached the kernels it compiled for each policy under a key that holds the policy itself;
+    # once a dropped policy was collected, the next policy's save failed: "underlying object has vanished"
+    import gc
+
+    board = Board(5)
+    for _ in range(3):
+        result = run_playouts(board, 2, seed=1, policy=_passing_policy())
+        assert (result.moves == 0).all()
+        gc.collect()
+
+
 def test_a_policy_that_breaks_the_rule_is_an_error():
     board = Board(5)
     board.play(BLACK, "C3")

@@ -417,9 +417,9 @@ def test_two_threads_split_the_playouts():
     assert sum(result.visits.values()) == 1000
 
 
-def test_time_budget_is_respected():
+def test_time_budget_is_respected(warm_search):
     board = Board(9)
-    result = Search(SearchConfig(seconds=0.3, seed=10)).genmove(board, BLACK, 7.0, legal(board, BLACK))
+    result = warm_search(SearchConfig(seconds=0.3, seed=10)).genmove(board, BLACK, 7.0, legal(board, BLACK))
     assert result.seconds < 1.5
     assert result.playouts > 0
 
@@ -481,7 +481,7 @@ def test_selfplay_game_ends_and_scores():
     assert game.final_score()[0] in "BW0"
 
 
-def test_timed_search_stops_early_when_the_best_move_is_settled():
+def test_timed_search_stops_early_when_the_best_move_is_settled(warm_search):
     board = board_from_ascii("""
         . . . . .
         . O O O .
@@ -490,7 +490,7 @@ def test_timed_search_stops_early_when_the_best_move_is_settled():
         . . . . .
     """, to_move=WHITE)
     # capturing three stones at E3 is overwhelmingly best: the search should not need 5 s
-    result = Search(SearchConfig(seconds=5.0, seed=14)).genmove(board, WHITE, 0.5, legal(board, WHITE))
+    result = warm_search(SearchConfig(seconds=5.0, seed=14)).genmove(board, WHITE, 0.5, legal(board, WHITE))
     assert name(board, result.move) == "E3"
     assert result.seconds < 4.0
 
@@ -539,10 +539,10 @@ MIDDLE_GAME = """
 """
 
 
-def test_past_half_its_budget_a_search_stops_in_a_clear_position(monkeypatch):
+def test_past_half_its_budget_a_search_stops_in_a_clear_position(monkeypatch, warm_search):
     monkeypatch.setattr(search_module, "CLEAR", 0.5)  # every position counts as clear
     board = board_from_ascii(MIDDLE_GAME, to_move=BLACK)
-    result = Search(SearchConfig(seconds=1.0, seed=21)).genmove(board, BLACK, 7.0, legal(board, BLACK))
+    result = warm_search(SearchConfig(seconds=1.0, seed=21)).genmove(board, BLACK, 7.0, legal(board, BLACK))
     assert result.stopped == "clear"
     assert search_module.SOFT * 1.0 <= result.seconds < 0.8
 

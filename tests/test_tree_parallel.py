@@ -123,9 +123,9 @@ def test_one_thread_searches_alike_with_either_parallelism():
     assert results[0].visits == results[1].visits and results[0].pv == results[1].pv
 
 
-def test_a_timed_shared_search_and_analysis_end():
+def test_a_timed_shared_search_and_analysis_end(warm_search):
     board = Board(9)
-    search = Search(SearchConfig(seconds=0.3, threads=2, seed=9, parallel="tree"))
+    search = warm_search(SearchConfig(seconds=0.3, threads=2, seed=9, parallel="tree"))
     result = search.genmove(board, BLACK, 7.0)
     assert result.seconds < 1.5 and result.playouts > 0
     stop = threading.Event()
