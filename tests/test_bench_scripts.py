@@ -449,3 +449,50 @@ def test_policy_diff_compares_every_later_policy_with_the_first(tmp_path):
     text = diff.brier(records, ["light", "heavy", "pachi"], results)
     assert "moves 10-29 (    1 positions): light 0.2500, heavy 0.0100, difference -0.2400" in text
     assert "moves 10-29 (    1 positions): light 0.2500, pachi 0.0000, difference -0.2500" in text
+
+
+# white to move captures the three black stones at E3 (test_search's settled-move position)
+CAPTURE_SGF = "(;SZ[5]KM[0.5]AB[bc][cc][dc]AW[bb][cb][db][ac][bd][cd][dd]PL[W])"
+
+
+def test_position_suite_counts_the_searches_that_meet_each_line(tmp_path, capsys):
+    import json
+
+    module = load("position_suite")
+    (tmp_path / "capture.sgf").write_text(CAPTURE_SGF)
+    (tmp_path / "suite.txt").write_text("# a comment line\ncapture.sgf 1 e3  # found\n"
+                                        "capture.sgf 1 !E3 winrate>0.5\n")
+    out = tmp_path / "result.json"
+    assert module.main([str(tmp_path / "suite.txt"), "--playouts", "300", "--searches", "2", "--policy", "light",
+                        "--json", str(out)]) == 0
+    result = json.loads(out.read_text())
+    assert [p["passed"] for p in result["positions"]] == [2, 0]
+    assert result["positions"][0]["moves"] == {"E3": 2}
+    assert result["passed"] == 2 and result["total"] == 4
+    assert "passed 2 of 4 searches: 50.0%" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("line, error", [
+    ("capture.sgf 1", "want FILE MOVE EXPECT"),
+    ("capture.sgf x E3", "must be an integer"),
+    ("capture.sgf 0 E3", "1 or more"),
+    ("capture.sgf 1 winrate<1.5", "win rate bound"),
+    ("capture.sgf 1 Z9", "line 1"),
+    ("missing.sgf 1 E3", "cannot read"),
+])
+def test_position_suite_refuses_a_bad_line_before_any_search(tmp_path, capsys, line, error):
+    module = load("position_suite")
+    (tmp_path / "capture.sgf").write_text(CAPTURE_SGF)
+    (tmp_path / "suite.txt").write_text(line + "\n")
+    assert module.main([str(tmp_path / "suite.txt"), "--searches", "1"]) == 2
+    message = capsys.readouterr()
+    assert error in message.err and "searches" not in message.out
+
+
+def test_position_suite_reads_the_shipped_suite():
+    module = load("position_suite")
+    positions = module.read_suite(module.DEFAULT_SUITE)
+    assert len(positions) >= 4
+    for position in positions:
+        game = module.load(position)  # each file found and its vertices on its board
+        assert game.board.size in (9, 19)
