@@ -3,7 +3,8 @@ several times with new seeds, so that a change to the playouts or the tree can b
 spot in minutes, before a match of hours.
 
     python bench/position_suite.py [SUITE] [--playouts 50000] [--searches 8] [--policy heavy]
-                                   [--threads 1] [--knowledge learned] [--seed 1] [--only TEXT] [--json FILE]
+                                   [--threads 1] [--knowledge learned] [--seed 1] [--set FIELD=VALUE ...]
+                                   [--only TEXT] [--json FILE]
 
 SUITE (default bench/positions/suite.txt) holds one position a line, `#` starting a comment:
 
@@ -15,14 +16,16 @@ search passes if its move is one of the vertices listed), `!VERTEX` (if its move
 `winrate<X` or `winrate>X` (its win rate for the player to move). A search passes when all hold.
 
 Each position gets --searches searches of --playouts playouts, each with a new tree and seed (--seed,
---seed + 1, ...), and prints how many passed, the moves chosen and the mean win rate; the last line is
-the share of all searches that passed, with its 95% interval. --json writes the same as data.
+--seed + 1, ...; --set gives any other SearchConfig field, such as uct=0.2 or equiv=3000), and prints
+how many passed, the moves chosen and the mean win rate; the last line is the share of all searches
+that passed, with its 95% interval. --json writes the same as data.
 """
 
 from __future__ import annotations
 
 import argparse
 import collections
+import dataclasses
 import json
 import os
 import re
@@ -103,6 +106,43 @@ def passes(position: dict, vertex: str, winrate: float) -> bool:
     return all(winrate < bound if op == "<" else winrate > bound for op, bound in position["winrate"])
 
 
+OWN_OPTIONS = ("playouts", "seconds", "threads", "seed", "policy", "knowledge", "resign_threshold")
+
+
+def _number(text: str):
+    """An int if text is one, else a float (ValueError if neither)."""
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
+
+
+def config_fields(settings: list[str]) -> dict:
+    """SearchConfig fields from FIELD=VALUE strings, each value converted like the field's default (a
+    field whose default is None takes None or a number); ValueError for a field SearchConfig lacks, one
+    this script sets itself (OWN_OPTIONS), or a value that does not convert or that SearchConfig refuses."""
+    defaults = {f.name: f.default for f in dataclasses.fields(SearchConfig)}
+    fields: dict = {}
+    for setting in settings:
+        name, sep, value = setting.partition("=")
+        if not sep or name not in defaults or name in OWN_OPTIONS:
+            raise ValueError(f"--set wants FIELD=VALUE, FIELD a SearchConfig field other than "
+                             f"{', '.join(OWN_OPTIONS)}, got {setting!r}")
+        default = defaults[name]
+        if isinstance(default, bool):
+            if value.lower() not in ("true", "false"):
+                raise ValueError(f"--set {name} wants true or false, got {value!r}")
+            fields[name] = value.lower() == "true"
+        elif default is None:
+            fields[name] = None if value == "None" else _number(value)
+        elif isinstance(default, (int, float)):
+            fields[name] = type(default)(value)
+        else:
+            fields[name] = value
+    SearchConfig(**fields)  # its own checks, now rather than at the first search
+    return fields
+
+
 def search_position(position: dict, config: SearchConfig) -> tuple[str, float]:
     """One search of the position with a new tree: (its move, its win rate for the player to move)."""
     game = load(position)
@@ -121,11 +161,17 @@ def main(argv=None) -> int:
     parser.add_argument("--knowledge", default="learned")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
+                        help="another SearchConfig field, such as uct=0.2 (repeatable)")
     parser.add_argument("--only", help="search only the positions whose line contains this text")
     parser.add_argument("--json", help="write the results here")
     args = parser.parse_args(argv)
     if args.playouts < 1 or args.searches < 1:
         parser.error("--playouts and --searches must be at least 1")
+    try:
+        fields = config_fields(args.set)
+    except (TypeError, ValueError) as error:
+        parser.error(str(error))
     try:
         positions = read_suite(args.suite)
         for position in positions:
@@ -136,13 +182,14 @@ def main(argv=None) -> int:
     if args.only:
         positions = [p for p in positions if args.only in p["text"]]
     print(f"{len(positions)} positions, {args.searches} searches each of {args.playouts} playouts, "
-          f"policy {args.policy}, knowledge {args.knowledge}, {args.threads} thread(s)")
+          f"policy {args.policy}, knowledge {args.knowledge}, {args.threads} thread(s)"
+          + "".join(f", {k}={v}" for k, v in fields.items()))
     rows, passed, total = [], 0, 0
     for position in positions:
         moves, rates, ok = collections.Counter(), [], 0
         for i in range(args.searches):
             config = SearchConfig(playouts=args.playouts, threads=args.threads, seed=args.seed + i,
-                                  policy=args.policy, knowledge=args.knowledge, resign_threshold=None)
+                                  policy=args.policy, knowledge=args.knowledge, resign_threshold=None, **fields)
             vertex, winrate = search_position(position, config)
             moves[vertex] += 1
             rates.append(winrate)
@@ -160,6 +207,7 @@ def main(argv=None) -> int:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(dict(suite=os.path.abspath(args.suite), playouts=args.playouts, searches=args.searches,
                            policy=args.policy, knowledge=args.knowledge, threads=args.threads, seed=args.seed,
+                           settings=fields,
                            passed=passed, total=total, ci95=[low, high], positions=rows), f, indent=1)
     return 0
 

@@ -496,3 +496,12 @@ def test_position_suite_reads_the_shipped_suite():
     for position in positions:
         game = module.load(position)  # each file found and its vertices on its board
         assert game.board.size in (9, 19)
+
+
+def test_position_suite_sets_other_search_fields_by_their_defaults_types():
+    module = load("position_suite")
+    assert module.config_fields(["uct=0.2", "equiv=3000", "replies=true", "memory_mb=64"]) == dict(
+        uct=0.2, equiv=3000.0, replies=True, memory_mb=64)
+    for bad in ["uct", "colour=1", "seed=3", "replies=yes", "equiv=many", "expand_threshold=0"]:
+        with pytest.raises(ValueError):
+            module.config_fields([bad])
