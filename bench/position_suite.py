@@ -181,6 +181,9 @@ def main(argv=None) -> int:
         return 2
     if args.only:
         positions = [p for p in positions if args.only in p["text"]]
+        if not positions:
+            print(f"position_suite: no position of {args.suite} has {args.only!r} in its line", file=sys.stderr)
+            return 2
     print(f"{len(positions)} positions, {args.searches} searches each of {args.playouts} playouts, "
           f"policy {args.policy}, knowledge {args.knowledge}, {args.threads} thread(s)"
           + "".join(f", {k}={v}" for k, v in fields.items()))

@@ -505,3 +505,11 @@ def test_position_suite_sets_other_search_fields_by_their_defaults_types():
     for bad in ["uct", "colour=1", "seed=3", "replies=yes", "equiv=many", "expand_threshold=0"]:
         with pytest.raises(ValueError):
             module.config_fields([bad])
+
+
+def test_position_suite_says_when_only_matches_no_line(tmp_path, capsys):
+    module = load("position_suite")
+    (tmp_path / "capture.sgf").write_text(CAPTURE_SGF)
+    (tmp_path / "suite.txt").write_text("capture.sgf 1 E3\n")
+    assert module.main([str(tmp_path / "suite.txt"), "--only", "corner"]) == 2
+    assert "no position" in capsys.readouterr().err
