@@ -3,7 +3,7 @@ several times with new seeds, so that a change to the playouts or the tree can b
 spot in minutes, before a match of hours.
 
     python bench/position_suite.py [SUITE] [--playouts 50000] [--searches 8] [--policy heavy]
-                                   [--threads 1] [--knowledge learned] [--seed 1] [--set FIELD=VALUE ...]
+                                   [--threads 1] [--seed 1] [foogo gtp's tuning options, e.g. --uct 0.2]
                                    [--only TEXT] [--json FILE]
 
 SUITE (default bench/positions/suite.txt) holds one position a line, `#` starting a comment:
@@ -16,7 +16,8 @@ search passes if its move is one of the vertices listed), `!VERTEX` (if its move
 `winrate<X` or `winrate>X` (its win rate for the player to move). A search passes when all hold.
 
 Each position gets --searches searches of --playouts playouts, each with a new tree and seed (--seed,
---seed + 1, ...; --set gives any other SearchConfig field, such as uct=0.2 or equiv=3000), and prints
+--seed + 1, ...; `foogo gtp`'s search-tuning options, such as --uct 0.2, --equiv 3000 or --knowledge
+rules, set the rest of the SearchConfig, as they do for a match), and prints
 how many passed, the moves chosen and the mean win rate; the last line is the share of all searches
 that passed, with its 95% interval. --json writes the same as data.
 """
@@ -25,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import collections
-import dataclasses
 import json
 import os
 import re
@@ -33,6 +33,7 @@ import statistics
 import sys
 
 from foogo.game import Game
+from foogo.gtp.command import add_tuning_options, tuning_fields
 from foogo.intervals import wilson
 from foogo.search import HISTORY, Search, SearchConfig
 
@@ -106,46 +107,9 @@ def passes(position: dict, vertex: str, winrate: float) -> bool:
     return all(winrate < bound if op == "<" else winrate > bound for op, bound in position["winrate"])
 
 
-OWN_OPTIONS = ("playouts", "seconds", "threads", "seed", "policy", "knowledge", "resign_threshold")
-
-
-def _number(text: str):
-    """An int if text is one, else a float (ValueError if neither)."""
-    try:
-        return int(text)
-    except ValueError:
-        return float(text)
-
-
-def config_fields(settings: list[str]) -> dict:
-    """SearchConfig fields from FIELD=VALUE strings, each value converted like the field's default (a
-    field whose default is None takes None or a number); ValueError for a field SearchConfig lacks, one
-    this script sets itself (OWN_OPTIONS), or a value that does not convert or that SearchConfig refuses."""
-    defaults = {f.name: f.default for f in dataclasses.fields(SearchConfig)}
-    fields: dict = {}
-    for setting in settings:
-        name, sep, value = setting.partition("=")
-        if not sep or name not in defaults or name in OWN_OPTIONS:
-            raise ValueError(f"--set wants FIELD=VALUE, FIELD a SearchConfig field other than "
-                             f"{', '.join(OWN_OPTIONS)}, got {setting!r}")
-        default = defaults[name]
-        if isinstance(default, bool):
-            if value.lower() not in ("true", "false"):
-                raise ValueError(f"--set {name} wants true or false, got {value!r}")
-            fields[name] = value.lower() == "true"
-        elif default is None:
-            fields[name] = None if value == "None" else _number(value)
-        elif isinstance(default, (int, float)):
-            fields[name] = type(default)(value)
-        else:
-            fields[name] = value
-    SearchConfig(**fields)  # its own checks, now rather than at the first search
-    return fields
-
-
-def search_position(position: dict, config: SearchConfig) -> tuple[str, float]:
-    """One search of the position with a new tree: (its move, its win rate for the player to move)."""
-    game = load(position)
+def search_position(game: Game, config: SearchConfig) -> tuple[str, float]:
+    """One search of the game's position with a new tree (the game unchanged): (its move, its win rate
+    for the player to move)."""
     color = game.to_move
     result = Search(config).genmove(game.board, color, game.komi, game.legal_moves(color),
                                     history=game.recent_positions(HISTORY))
@@ -158,42 +122,40 @@ def main(argv=None) -> int:
     parser.add_argument("--playouts", type=int, default=50000)
     parser.add_argument("--searches", type=int, default=8)
     parser.add_argument("--policy", default="heavy")
-    parser.add_argument("--knowledge", default="learned")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
-                        help="another SearchConfig field, such as uct=0.2 (repeatable)")
     parser.add_argument("--only", help="search only the positions whose line contains this text")
     parser.add_argument("--json", help="write the results here")
+    add_tuning_options(parser)
     args = parser.parse_args(argv)
     if args.playouts < 1 or args.searches < 1:
         parser.error("--playouts and --searches must be at least 1")
     try:
-        fields = config_fields(args.set)
-    except (TypeError, ValueError) as error:
+        fields = tuning_fields(args)
+        knowledge = SearchConfig(policy=args.policy, **fields).knowledge  # its own checks, before any search
+    except ValueError as error:
         parser.error(str(error))
     try:
         positions = read_suite(args.suite)
-        for position in positions:
-            load(position)  # every position checked before the first search
+        cases = [(position, load(position)) for position in positions]  # all checked before the first search
     except (OSError, ValueError) as error:  # SgfError and SuiteError are ValueErrors
         print(f"position_suite: {error}", file=sys.stderr)
         return 2
     if args.only:
-        positions = [p for p in positions if args.only in p["text"]]
-        if not positions:
+        cases = [(position, game) for position, game in cases if args.only in position["text"]]
+        if not cases:
             print(f"position_suite: no position of {args.suite} has {args.only!r} in its line", file=sys.stderr)
             return 2
-    print(f"{len(positions)} positions, {args.searches} searches each of {args.playouts} playouts, "
-          f"policy {args.policy}, knowledge {args.knowledge}, {args.threads} thread(s)"
+    print(f"{len(cases)} positions, {args.searches} searches each of {args.playouts} playouts, "
+          f"policy {args.policy}, knowledge {knowledge}, {args.threads} thread(s)"
           + "".join(f", {k}={v}" for k, v in fields.items()))
     rows, passed, total = [], 0, 0
-    for position in positions:
+    for position, game in cases:
         moves, rates, ok = collections.Counter(), [], 0
         for i in range(args.searches):
             config = SearchConfig(playouts=args.playouts, threads=args.threads, seed=args.seed + i,
-                                  policy=args.policy, knowledge=args.knowledge, resign_threshold=None, **fields)
-            vertex, winrate = search_position(position, config)
+                                  policy=args.policy, resign_threshold=None, **fields)
+            vertex, winrate = search_position(game, config)
             moves[vertex] += 1
             rates.append(winrate)
             ok += passes(position, vertex, winrate)
@@ -209,7 +171,7 @@ def main(argv=None) -> int:
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(dict(suite=os.path.abspath(args.suite), playouts=args.playouts, searches=args.searches,
-                           policy=args.policy, knowledge=args.knowledge, threads=args.threads, seed=args.seed,
+                           policy=args.policy, knowledge=knowledge, threads=args.threads, seed=args.seed,
                            settings=fields,
                            passed=passed, total=total, ci95=[low, high], positions=rows), f, indent=1)
     return 0

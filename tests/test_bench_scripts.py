@@ -498,13 +498,21 @@ def test_position_suite_reads_the_shipped_suite():
         assert game.board.size in (9, 19)
 
 
-def test_position_suite_sets_other_search_fields_by_their_defaults_types():
+def test_position_suite_takes_foogo_gtps_tuning_options(tmp_path, capsys):
+    import json
+
     module = load("position_suite")
-    assert module.config_fields(["uct=0.2", "equiv=3000", "replies=true", "memory_mb=64"]) == dict(
-        uct=0.2, equiv=3000.0, replies=True, memory_mb=64)
-    for bad in ["uct", "colour=1", "seed=3", "replies=yes", "equiv=many", "expand_threshold=0"]:
-        with pytest.raises(ValueError):
-            module.config_fields([bad])
+    (tmp_path / "capture.sgf").write_text(CAPTURE_SGF)
+    (tmp_path / "suite.txt").write_text("capture.sgf 1 E3\n")
+    out = tmp_path / "result.json"
+    assert module.main([str(tmp_path / "suite.txt"), "--playouts", "100", "--searches", "1", "--policy", "light",
+                        "--uct", "0.2", "--equiv", "3000", "--no-share-root", "--json", str(out)]) == 0
+    assert json.loads(out.read_text())["settings"] == dict(uct=0.2, equiv=3000.0, share_root=False)
+    for bad, error in [(["--expand", "0"], "--expand must be at least 1"), (["--uct", "nan"], "--uct must be"),
+                       (["--policy", "heavier"], "heavier")]:
+        with pytest.raises(SystemExit):
+            module.main([str(tmp_path / "suite.txt"), *bad])
+        assert error in capsys.readouterr().err
 
 
 def test_position_suite_says_when_only_matches_no_line(tmp_path, capsys):

@@ -46,6 +46,12 @@ def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser
                         help="play from an opening book before searching: the shipped 9x9 one (made by "
                              "bench/make_book.py from foogo's own searches) or FILE (default: no book)")
     parser.add_argument("--no-book", action="store_true", help="never play from a book, even with --book")
+    return add_tuning_options(parser)
+
+
+def add_tuning_options(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """Add `foogo gtp`'s search-tuning options, each a SearchConfig field (tuning_fields reads them), to a
+    parser: the one spelling of search settings for the engine and for the bench scripts that search."""
     tuning = parser.add_argument_group("search tuning (defaults: SearchConfig's)")
     tuning.add_argument("--expand", type=float, default=None, metavar="N",
                         help="grow a tree node below a move once it has N visits (default 8)")
@@ -81,6 +87,30 @@ def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser
     return parser
 
 
+def tuning_fields(args) -> dict:
+    """The SearchConfig fields set by the tuning options (add_tuning_options) given in args; ValueError
+    naming the first option out of its range."""
+    if args.expand is not None and not args.expand >= 1:
+        raise ValueError("--expand must be at least 1")
+    for name in ("prior", "uct", "crit"):
+        value = getattr(args, name)
+        if value is not None and not (math.isfinite(value) and value >= 0):
+            raise ValueError(f"--{name} must be a finite number >= 0")
+    if args.crit_min is not None and args.crit_min < 0:
+        raise ValueError("--crit-min must be at least 0")
+    if args.equiv is not None and not (math.isfinite(args.equiv) and args.equiv > 0):
+        raise ValueError("--equiv must be a finite number > 0")
+    return {field: value for field, value in (("expand_threshold", args.expand), ("prior", args.prior),
+                                              ("equiv", args.equiv), ("uct", args.uct),
+                                              ("knowledge", args.knowledge),
+                                              ("playout_patterns", args.playout_patterns),
+                                              ("replies", args.replies),
+                                              ("share_root", args.share_root),
+                                              ("dynamic_komi", args.dynamic_komi),
+                                              ("crit", args.crit), ("crit_min_visits", args.crit_min),
+                                              ("parallel", args.parallel)) if value is not None}
+
+
 def run(args) -> int:
     """`foogo gtp`: serve GTP on stdin/stdout with the parsed options; returns the exit status."""
     if args.playouts is not None and args.playouts < 1:
@@ -95,29 +125,11 @@ def run(args) -> int:
     if args.memory is not None and args.memory < 16:
         print("foogo gtp: --memory must be at least 16 (MB)", file=sys.stderr)
         return 2
-    if args.expand is not None and not args.expand >= 1:
-        print("foogo gtp: --expand must be at least 1", file=sys.stderr)
+    try:
+        tuning = tuning_fields(args)
+    except ValueError as error:
+        print(f"foogo gtp: {error}", file=sys.stderr)
         return 2
-    for name in ("prior", "uct", "crit"):
-        value = getattr(args, name)
-        if value is not None and not (math.isfinite(value) and value >= 0):
-            print(f"foogo gtp: --{name} must be a finite number >= 0", file=sys.stderr)
-            return 2
-    if args.crit_min is not None and args.crit_min < 0:
-        print("foogo gtp: --crit-min must be at least 0", file=sys.stderr)
-        return 2
-    if args.equiv is not None and not (math.isfinite(args.equiv) and args.equiv > 0):
-        print("foogo gtp: --equiv must be a finite number > 0", file=sys.stderr)
-        return 2
-    tuning = {field: value for field, value in (("expand_threshold", args.expand), ("prior", args.prior),
-                                                ("equiv", args.equiv), ("uct", args.uct),
-                                                ("knowledge", args.knowledge),
-                                                ("playout_patterns", args.playout_patterns),
-                                                ("replies", args.replies),
-                                                ("share_root", args.share_root),
-                                                ("dynamic_komi", args.dynamic_komi),
-                                                ("crit", args.crit), ("crit_min_visits", args.crit_min),
-                                                ("parallel", args.parallel)) if value is not None}
     if args.sgf_max_bytes < 1 or args.sgf_max_moves < 1:
         print("foogo gtp: --sgf-max-bytes and --sgf-max-moves must be at least 1", file=sys.stderr)
         return 2
