@@ -108,6 +108,17 @@ def _named(values: list[str], what: str, parser: argparse.ArgumentParser) -> dic
     return pairs
 
 
+def arm_arguments(args, name: str, options: str, command: str | None) -> list[str]:
+    """bench/vs_pachi.py's arguments for one arm: its foogo options (joined to their flag with "=", so that
+    options such as "--dynamic-komi" are not read as vs_pachi's own), one job, the shared seeds and counts,
+    its games in --out/NAME; started by `command` if given."""
+    arguments = ["--pachi", args.pachi, "--pachi-playouts", str(args.pachi_playouts),
+                 "--foogo-playouts", str(args.foogo_playouts), f"--foogo-args={options}",
+                 "--games", str(args.games), "--jobs", "1", "--seed-base", str(args.seed_base),
+                 "--timeout", str(args.timeout), "--out", str(Path(args.out) / name)]
+    return arguments + (["--foogo-command", command] if command is not None else [])
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pachi", help="path of the pachi binary (not needed with --report-only)")
@@ -136,12 +147,7 @@ def main(argv=None) -> int:
         script = str(Path(__file__).with_name("vs_pachi.py"))
         procs = []
         for name, options in arms.items():
-            command = [sys.executable, script, "--pachi", args.pachi, "--pachi-playouts", str(args.pachi_playouts),
-                       "--foogo-playouts", str(args.foogo_playouts), "--foogo-args", options,
-                       "--games", str(args.games), "--jobs", "1", "--seed-base", str(args.seed_base),
-                       "--timeout", str(args.timeout), "--out", str(out / name)]
-            if name in commands:
-                command += ["--foogo-command", commands[name]]
+            command = [sys.executable, script, *arm_arguments(args, name, options, commands.get(name))]
             with open(out / f"{name}.log", "w") as log:
                 procs.append(subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT))
         codes = [p.wait() for p in procs]

@@ -82,7 +82,8 @@ def calibration_games(pachi: str, foogo: str, size: int, komi: float, games: int
                    "cpu_per_move": cpu[name] / max(moves[name], 1)} for name in clients}
 
 
-def main() -> None:
+def argument_parser() -> argparse.ArgumentParser:
+    """The command line's parser (bench/pachi_ab.py builds command lines for it)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pachi", required=True, help="path of the pachi binary")
     parser.add_argument("--size", type=int, default=9)
@@ -108,7 +109,11 @@ def main() -> None:
     parser.add_argument("--out", default="pachi-match", help="directory for the results")
     parser.add_argument("--seed-base", type=int, default=1000,
                         help="both engines' seed in job j is this + j; another base plays other games")
-    args = parser.parse_args()
+    return parser
+
+
+def main() -> None:
+    args = argument_parser().parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     pachi = f"{args.pachi} -t ={args.pachi_playouts} {args.pachi_args} threads={args.threads}".replace("  ", " ")

@@ -310,6 +310,19 @@ def test_match_review_reads_a_parallel_match_and_names_a_wrong_engine(tmp_path, 
         review.main([str(tmp_path / "job-0" / "missing")])
 
 
+def test_pachi_ab_gives_each_arm_options_vs_pachi_reads_as_foogo_options():
+    ab = load("pachi_ab")
+    parser = load("vs_pachi").argument_parser()
+    args = ab.argparse.Namespace(pachi="/p/pachi", pachi_playouts=10000, foogo_playouts=30900, games=100,
+                                 seed_base=27000, timeout=120.0, out="/tmp/ab")
+    for options in ("--dynamic-komi", "--policy heavy-nakade", ""):  # one flag alone was read as vs_pachi's own
+        parsed = parser.parse_args(ab.arm_arguments(args, "arm", options, None))
+        assert parsed.foogo_args == options and parsed.out == "/tmp/ab/arm" and parsed.jobs == 1
+        assert (parsed.seed_base, parsed.foogo_playouts, parsed.games) == (27000, 30900, 100)
+    parsed = parser.parse_args(ab.arm_arguments(args, "old", "", "env PYTHONPATH=/wt python -m foogo gtp"))
+    assert parsed.foogo_command == "env PYTHONPATH=/wt python -m foogo gtp"
+
+
 def test_pachi_ab_tallies_each_arm_from_its_sgfs_against_the_control(tmp_path, capsys):
     ab = load("pachi_ab")
     games = {"control": ["B+R", "W+3.5", "0", "Void"], "rule": ["B+R", "W+2.5", "W+R", "B+R"]}
