@@ -36,7 +36,7 @@ from foogo import features as fe
 from foogo import tree as tk
 from foogo.bits import ONE, trailing_zeros
 from foogo.game import Game
-from foogo.gamma_table import GAMMAS
+from foogo.gamma_table import GAMMAS, open_parts
 from foogo.policy import PATTERN_TABLE
 from foogo.search import Search, SearchConfig
 
@@ -69,7 +69,7 @@ def node_positions(game: Game, playouts: int, limit: int) -> tuple[np.ndarray, n
 
 
 @njit
-def expand_all(ni, nh, ei, ef, ek, meta, S, Z, colours, zob, ls, lz, params, table, gammas, rounds):
+def expand_all(ni, nh, ei, ef, ek, meta, S, Z, colours, zob, ls, lz, params, table, gammas, parts, rounds):
     """Expand every position `rounds` times into the same tree, reset before each; returns the edges made."""
     moves = np.zeros(1, dtype=np.int32)
     codes = np.zeros(S.shape[1], dtype=np.int64)
@@ -79,7 +79,7 @@ def expand_all(ni, nh, ei, ef, ek, meta, S, Z, colours, zob, ls, lz, params, tab
             meta[tk.NODES] = 0
             meta[tk.EDGES] = 0
             tk.expand(ni, nh, ei, ef, ek, meta, S[i], Z[i], zob, ls, lz, codes, colours[i], moves, -1, params, table,
-                      gammas)
+                      gammas, parts)
             made += meta[tk.EDGES]
     return made
 
@@ -192,7 +192,7 @@ def main() -> None:
     arrays = tk.new_tree(4, 4 * tk.edges_per_node(geometry))
     params = Search(SearchConfig(policy="light"))._params(game.board, 7.5)
     ls, lz = S[0].copy(), Z[0].copy()
-    extra = (S, Z, colours, geometry.zobrist, ls, lz, params, PATTERN_TABLE, GAMMAS)
+    extra = (S, Z, colours, geometry.zobrist, ls, lz, params, PATTERN_TABLE, GAMMAS, open_parts(geometry.size))
     expand_all(*arrays, *extra, 1)  # compile and warm up
     rounds = 1
     while True:  # enough rounds for --seconds

@@ -302,6 +302,46 @@ def gamma_of_code(s, z, zob, ls, lz, p, c, gammas, near, row, col, lrow, lcol, l
     return g * spatial_gamma(gammas, code)
 
 
+# ---------------------------------------------------------------- open points
+
+# An open point, one with no stone in the 5x5 square around it, has the features of the same point
+# of the empty board but for its distances to the last two moves: its 3x3 and SPATIAL codes see only
+# empty and off-board points, its TACTICS is T_PLAIN (no stone beside) and its LINE has EMPTY_SQUARE.
+# So a node's expansion rates it from three parts read once a board size (fill_open_parts): OPEN_BASE,
+# the PATTERN and TACTICS gammas' product; OPEN_LINE, the LINE gamma; OPEN_SPATIAL, the SPATIAL gamma.
+# open_gamma multiplies them with the distances' gammas in gamma_of_code's order, so the gamma is the
+# same number to the last bit. Most points of an opening are open (on 19x19, most of a game's).
+OPEN_BASE, OPEN_LINE, OPEN_SPATIAL = range(3)
+
+
+@kernel
+def fill_open_parts(s, gammas, parts):
+    """parts[OPEN_*, p] (float64[3, P]) for every on-board point p of the empty board s, from the prior
+    table gammas: what open_gamma reads."""
+    n = np.int64(s[bk.M_SIZE])
+    w = np.int64(s[bk.M_W])
+    for row in range(1, n + 1):
+        for col in range(1, n + 1):
+            p = row * w + col
+            code = spatial_code_at(s, p, bk.BLACK, row, col)
+            g = gammas[OFFSETS[G_PATTERN] + (code & 0xFFFF)]
+            g *= gammas[OFFSETS[G_TACTICS] + T_PLAIN]
+            parts[OPEN_BASE, p] = g
+            parts[OPEN_LINE, p] = gammas[OFFSETS[G_LINE] + line_feature_at(n, row, col, np.uint64(0))]
+            parts[OPEN_SPATIAL, p] = spatial_gamma(gammas, code)
+
+
+@inline
+def open_gamma(parts, p, gammas, row, col, lrow, lcol, l2row, l2col):
+    """gamma_of_code of a move at open p (see above; any mover), at (row, col), the last two moves at
+    (lrow, lcol) and (l2row, l2col), from parts = fill_open_parts of the same table."""
+    g = parts[OPEN_BASE, p]
+    g *= gammas[OFFSETS[G_LAST] + distance_between(row, col, lrow, lcol)]
+    g *= gammas[OFFSETS[G_LAST2] + distance_between(row, col, l2row, l2col)]
+    g *= parts[OPEN_LINE, p]
+    return g * parts[OPEN_SPATIAL, p]
+
+
 @kernel
 def candidate_features(s, z, zob, ls, lz, c, moves, feats):
     """Fill moves[i] and feats[i, G_*] for every candidate of c (see may_consider) in board order;

@@ -13,11 +13,14 @@ their lookup in a search (features.py).
 
 from __future__ import annotations
 
+import functools
 import os
 import warnings
 
 import numpy as np
 
+from . import board_kernels as bk
+from .board import Board
 from .features import (
     LEVEL_BITS,
     LEVEL_MASKS,
@@ -27,6 +30,7 @@ from .features import (
     SPATIAL_SLOTS,
     TABLE_SIZE,
     candidate_gammas,
+    fill_open_parts,
     insert_spatial,
     swap_colours,
 )
@@ -152,6 +156,26 @@ def learned_pattern_table(gammas: np.ndarray = GROUP_GAMMAS, threshold: float = 
 
 
 LEARNED_PATTERN_TABLE = learned_pattern_table()
+
+
+def open_parts(size: int, gammas: np.ndarray | None = None) -> np.ndarray:
+    """The parts of prior table `gammas` (default GAMMAS, whose parts are made once a size and read-only)
+    for the open points of a board of this size (features.fill_open_parts): what tree.expand rates a
+    point with no stone in its 5x5 square from."""
+    if gammas is None:
+        return _shipped_open_parts(size)
+    s, _ = Board(size)._state()
+    parts = np.ones((3, int(s[bk.M_P])))
+    fill_open_parts(s, gammas, parts)
+    return parts
+
+
+@functools.cache
+def _shipped_open_parts(size: int) -> np.ndarray:
+    """open_parts of GAMMAS, made once a size, read-only."""
+    parts = open_parts(size, GAMMAS)
+    parts.flags.writeable = False
+    return parts
 
 
 def move_gammas(board, color, moves, gammas=None) -> np.ndarray:

@@ -21,7 +21,7 @@ import numpy as np
 
 from . import board_kernels as bk
 from . import tree as tk
-from .gamma_table import GAMMAS
+from .gamma_table import GAMMAS, open_parts
 from .geometry import PASS
 from .patterns import PATTERN_TABLE
 from .playout import NO_REPLIES, custom_policy_function, move_cap
@@ -43,6 +43,7 @@ class Worker:
         self.earlier = np.zeros((tk.HISTORY + MAX_DEPTH + 1, 2), dtype=np.uint64)  # positions: tree.iterate
         self.values = np.zeros(P + 1, dtype=np.float32)  # select_edge's screen
         self.codes = np.zeros(P, dtype=np.int64)  # a new node's candidates' spatial codes (tree.expand)
+        self.parts = open_parts(geometry.size)  # the prior's open points (tree.expand), shared, read only
         self.owners = np.zeros(P, dtype=np.int8)
         self.ownership = np.zeros(P, dtype=np.float64)
         self.scores = np.zeros((P + 1, 3), dtype=np.float64)  # per root edge: n, sum, sum of squares
@@ -223,7 +224,7 @@ class SearchTree:
         ladder = self.workers[0]
         root = tk.expand(ni, nh, ei, ef, ek, meta, self.root_s, self.root_z, self.geometry.zobrist, ladder.ls,
                          ladder.lz, ladder.codes, color, legal.astype(np.int32), len(legal), params, self.patterns,
-                         GAMMAS)
+                         GAMMAS, ladder.parts)
         if root < 0:
             raise MemoryError("search tree too small for one root")
         meta[tk.ROOT] = root

@@ -91,8 +91,8 @@ from .tree_select import (  # noqa: F401 (select_edge, crit_gain: tree API)
 
 # A worker's scratch arrays travel as one named tuple, read by name on both sides (search_tree.Worker.work
 # builds it; iterate's docstring says what each field is for)
-Work = collections.namedtuple("Work", ("s", "z", "ls", "lz", "codes", "trace", "tstart", "path", "firstc", "earlier",
-                                       "values", "owners", "ownership", "scores", "rng"))
+Work = collections.namedtuple("Work", ("s", "z", "ls", "lz", "codes", "parts", "trace", "tstart", "path", "firstc",
+                                       "earlier", "values", "owners", "ownership", "scores", "rng"))
 WORK_FIELDS = Work._fields
 
 
@@ -187,14 +187,15 @@ def _back_up(ni, ef, node, e, result, shared):
 
 
 @inline
-def _grow(ni, nh, ei, ef, ek, meta, s, z, zob, ls, lz, codes, color, trace, params, table, gammas, e, shared):
+def _grow(ni, nh, ei, ef, ek, meta, s, z, zob, ls, lz, codes, parts, color, trace, params, table, gammas, e,
+          shared):
     """Expand edge e's child (position s, z with `color` to move) and link it: the child, or -1 if the
     tree is full or, in a shared tree, another thread is growing it. A shared tree's thread claims the
     edge first (CHILD GROWING) and publishes the node when it is whole; readers take any CHILD below 0
     for none."""
     if shared and atomic_cas(ei[CHILD], e, NO_CHILD, GROWING) != NO_CHILD:
         return -1
-    child = expand(ni, nh, ei, ef, ek, meta, s, z, zob, ls, lz, codes, color, trace, -1, params, table, gammas)
+    child = expand(ni, nh, ei, ef, ek, meta, s, z, zob, ls, lz, codes, color, trace, -1, params, table, gammas, parts)
     if shared:
         atomic_cas(ei[CHILD], e, GROWING, child)
     else:
@@ -325,7 +326,8 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, work, params, table, 
     updates (learn_replies).
 
     work: the worker's scratch arrays, a Work (random stream and sums included): s, z and ls, lz
-    (board copies: the iteration's, the ladder reader's), codes (int64[P]: tree_grow.expand's), trace
+    (board copies: the iteration's, the ladder reader's), codes (int64[P]: tree_grow.expand's scratch), parts
+    (float64[3, P]: the prior's open points, gamma_table.open_parts, read only), trace
     (int32, >= cap + depth), tstart and path (int64[depth]), firstc (int8[P], zeros), values
     (float32[P + 1]), owners (int8[P]); earlier (uint64[HISTORY + depth + 1, 2]) begins with
     params[P_HISTORY] rows of the game's positions before the root, and the rest is scratch (see
@@ -339,7 +341,7 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, work, params, table, 
     in the built-in kernels. Returns the number of iterations run: `count` less the descents refused for
     repeating a position (_refuse), which are not iterations (each disables an edge, so they are few);
     0 also if the tree is empty; -1 if a custom policy's chooser broke the rule."""
-    s, z, ls, lz, codes = work.s, work.z, work.ls, work.lz, work.codes
+    s, z, ls, lz, codes, parts = work.s, work.z, work.ls, work.lz, work.codes, work.parts
     trace, tstart, path, firstc, earlier = work.trace, work.tstart, work.path, work.firstc, work.earlier
     values, owners, ownership, scores, rng = work.values, work.owners, work.ownership, work.scores, work.rng
     P = root_s[bk.M_P]
@@ -410,8 +412,8 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, work, params, table, 
             if child < 0:
                 if ef[N, e] - prior_visits(ek[e], n0)[0] + seen >= expand_at:  # real visits with this one
                     started = _clock()
-                    _grow(ni, nh, ei, ef, ek, meta, s, z, zob, ls, lz, codes, color, trace, params, table, gammas, e,
-                          shared)
+                    _grow(ni, nh, ei, ef, ek, meta, s, z, zob, ls, lz, codes, parts, color, trace, params, table,
+                          gammas, e, shared)
                     _charge(meta, C_EXPANSION, started)
                 break
             node = child

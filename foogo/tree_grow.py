@@ -109,24 +109,31 @@ def _allocate(ni, ei, meta, count, shared):
 
 
 @inline
-def _code_ahead(s, p, c, gammas, codes):
-    """codes[p] = the SPATIAL code of c at p, and the prior table's entries it will read asked for:
-    the learned prior's first pass over a node's candidates, so that their table reads (a 4 MB table,
-    which the tree's own traffic pushes out of the caches between expansions) overlap."""
-    row, col = bk.row_col(s, p)
-    code = fe.spatial_code_at(s, p, c, row, col)
-    codes[p] = code
-    fe.prefetch_gammas(gammas, code)
+def _code_ahead(s, z, p, c, gammas, codes, row, near):
+    """codes[p] = the SPATIAL code of c at p, and the prior table's entries it will read asked for, unless
+    p is open (features.open_gamma needs neither): the learned prior's first pass over a node's
+    candidates, so that their table reads (a 4 MB table, which the tree's own traffic pushes out of the
+    caches between expansions) overlap. row and near: as gamma_into's; returns them for p."""
+    prow, pcol = bk.row_col(s, p)
+    if prow != row:
+        row = prow
+        near = fe.stones_near(s, z, row)
+    if not fe.open_column(near, pcol):
+        code = fe.spatial_code_at(s, p, c, prow, pcol)
+        codes[p] = code
+        fe.prefetch_gammas(gammas, code)
+    return row, near
 
 
 @kernel
-def expand(ni, nh, ei, ef, ek, meta, s, z, zob, ls, lz, codes, c, moves, nmoves, params, table, gammas):
+def expand(ni, nh, ei, ef, ek, meta, s, z, zob, ls, lz, codes, c, moves, nmoves, params, table, gammas, parts):
     """Create a node for position (s, z) with c to move; its enabled edges are `moves[:nmoves]` (no PASS
     among them) if nmoves >= 0, else c's playable points minus ko and suicides, and pass.
     table is the pattern table for the heavy policy's priors (patterns.PATTERN_TABLE), gammas the
-    learned prior's (gamma_table.GAMMAS); zob the board's Zobrist keys and (ls, lz) scratch shaped like
-    (s, z), for the ladder reader; codes int64 scratch as long as s's points, for the learned prior's
-    first pass (_code_ahead). Returns the node, or -1 (and the full flag set) if the tree has no room.
+    learned prior's (gamma_table.GAMMAS) and parts its open points' (features.fill_open_parts, for s's
+    size: gamma_table.open_parts); zob the board's Zobrist keys and (ls, lz) scratch shaped like (s, z),
+    for the ladder reader; codes int64 scratch as long as s's points, for the learned prior's first pass
+    (_code_ahead). Returns the node, or -1 (and the full flag set) if the tree has no room.
     The node is the caller's to publish: no other thread reaches it before an edge's CHILD names it."""
     P = s[bk.M_P]
     count = node_edges(s)
@@ -157,14 +164,14 @@ def expand(ni, nh, ei, ef, ek, meta, s, z, zob, ls, lz, codes, c, moves, nmoves,
     if nmoves >= 0:
         if not rules:
             for i in range(nmoves):
-                _code_ahead(s, np.int64(moves[i]), c, gammas, codes)
+                row, near = _code_ahead(s, z, np.int64(moves[i]), c, gammas, codes, row, near)
         for i in range(nmoves):
             p = np.int64(moves[i])
             kind = prior(s, z, p, c, last, params, table) if rules else K_PLAIN
             _set_edge(ei, ef, ek, at + p, kind, n0)
             if not rules:
-                g, row, near = gamma_into(s, z, zob, ls, lz, c, ef, at + p, p, row, near, gammas,
-                                           lrow, lcol, l2row, l2col, sacrifices, codes[p])
+                g, row, near = gamma_into(s, z, zob, ls, lz, c, ef, at + p, p, row, near, gammas, parts,
+                                           lrow, lcol, l2row, l2col, sacrifices, codes)
                 total += g
     else:
         nw = s[bk.M_NW]
@@ -173,7 +180,8 @@ def expand(ni, nh, ei, ef, ek, meta, s, z, zob, ls, lz, codes, c, moves, nmoves,
             for i in range(nw):
                 word = z[base + i]
                 while word:
-                    _code_ahead(s, i * 64 + np.int64(trailing_zeros(word)), c, gammas, codes)
+                    row, near = _code_ahead(s, z, i * 64 + np.int64(trailing_zeros(word)), c, gammas, codes, row,
+                                            near)
                     word &= word - ONE
         for i in range(nw):
             word = z[base + i]
@@ -184,8 +192,8 @@ def expand(ni, nh, ei, ef, ek, meta, s, z, zob, ls, lz, codes, c, moves, nmoves,
                     if rules:
                         _set_edge(ei, ef, ek, at + p, prior(s, z, p, c, last, params, table), n0)
                     else:  # enabled (its child is -1, its AN 0 since _disable_edges), rated below
-                        g, row, near = gamma_into(s, z, zob, ls, lz, c, ef, at + p, p, row, near, gammas,
-                                                   lrow, lcol, l2row, l2col, sacrifices, codes[p])
+                        g, row, near = gamma_into(s, z, zob, ls, lz, c, ef, at + p, p, row, near, gammas, parts,
+                                                   lrow, lcol, l2row, l2col, sacrifices, codes)
                         ek[at + p] = K_PLAIN  # after the rating: its loads of s may reuse may_consider's
                         total += g
     if not rules:

@@ -78,17 +78,23 @@ def prior(s, z, p, c, last, params, table):
 
 
 @inline
-def gamma_into(s, z, zob, ls, lz, c, ef, e, p, row, near, gammas, lrow, lcol, l2row, l2col, sacrifices, code):
+def gamma_into(s, z, zob, ls, lz, c, ef, e, p, row, near, gammas, parts, lrow, lcol, l2row, l2col, sacrifices,
+               codes):
     """Edge e of point p gets its learned gamma in its AW field (free until _learned_kinds). row and near:
-    the row whose stones_near `near` holds (-1: none yet); the last two moves at (lrow, lcol) and
-    (l2row, l2col) (features.place_of); sacrifices: a nakade is rated as an atari (features.tactics;
-    the heavy-nakade policy's search); code: p's SPATIAL code for c (features.spatial_code_at). Returns
-    (gamma, p's row, its stones_near)."""
+    the row whose stones_near `near` holds (-1: none yet); parts: features.fill_open_parts of gammas, which
+    rate an open point (features.open_gamma); the last two moves at (lrow, lcol) and (l2row, l2col)
+    (features.place_of); sacrifices: a nakade is rated as an atari (features.tactics; the heavy-nakade
+    policy's search); codes[p]: p's SPATIAL code for c (features.spatial_code_at) if p is not open.
+    Returns (gamma, p's row, its stones_near)."""
     prow, pcol = bk.row_col(s, p)
     if prow != row:
         row = prow
         near = fe.stones_near(s, z, row)
-    g = fe.gamma_of_code(s, z, zob, ls, lz, p, c, gammas, near, prow, pcol, lrow, lcol, l2row, l2col, sacrifices, code)
+    if fe.open_column(near, pcol):
+        g = fe.open_gamma(parts, p, gammas, prow, pcol, lrow, lcol, l2row, l2col)
+    else:
+        g = fe.gamma_of_code(s, z, zob, ls, lz, p, c, gammas, near, prow, pcol, lrow, lcol, l2row, l2col, sacrifices,
+                             codes[p])
     ef[AW, e] = g
     return g, row, near
 

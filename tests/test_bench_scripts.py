@@ -175,7 +175,7 @@ def test_expand_cost_rebuilds_each_nodes_position_and_expands_them_all():
     arrays = tk.new_tree(2, 2 * tk.edges_per_node(game.board.geometry))
     params = Search(SearchConfig(policy="light"))._params(game.board, 7.5)
     made = module.expand_all(*arrays, S, Z, colours, game.board.geometry.zobrist, S[0].copy(), Z[0].copy(), params,
-                             module.PATTERN_TABLE, module.GAMMAS, 2)
+                             module.PATTERN_TABLE, module.GAMMAS, module.open_parts(5), 2)
     assert made == 2 * len(S) * tk.edges_per_node(game.board.geometry)
 
 

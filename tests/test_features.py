@@ -196,7 +196,7 @@ def test_candidates_are_the_tree_edges():
     for color in (BLACK, WHITE):
         node = tk.expand(ni, nh, ei, ef, ek, meta, s2, z2, board.geometry.zobrist, s2.copy(), z2.copy(),
                          np.zeros(board.geometry.npoints, np.int64), color,
-                         np.zeros(1, dtype=np.int32), -1, params, PATTERN_TABLE, gt.GAMMAS)
+                         np.zeros(1, dtype=np.int32), -1, params, PATTERN_TABLE, gt.GAMMAS, gt.open_parts(9))
         edges = tk.node_moves(ni, ek, node, tk.edge_base_of(board.geometry))
         assert edges[-1] == bk.PASS
         enabled = edges[:-1][edges[:-1] != tk.DISABLED]
@@ -211,7 +211,8 @@ def learned_root(board, color, gammas, prior=10.0):
     s, z = board._state()
     node = tk.expand(ni, nh, ei, ef, ek, meta, s, z, board.geometry.zobrist, s.copy(), z.copy(),
                      np.zeros(board.geometry.npoints, np.int64), color,
-                     np.zeros(1, dtype=np.int32), -1, params, PATTERN_TABLE, gammas)
+                     np.zeros(1, dtype=np.int32), -1, params, PATTERN_TABLE, gammas,
+                     gt.open_parts(board.size, gammas))
     first, count = ni[node, tk.FIRST], ni[node, tk.COUNT]
     moves = tk.node_moves(ni, ek, node, tk.edge_base_of(board.geometry))
     return {int(m): int(k) for m, k in zip(moves, ek[first:first + count])
@@ -359,16 +360,45 @@ def test_the_expansions_read_once_features_equal_the_point_by_point_ones(size):
             assert fe.distance_between.py_func(row, col, qrow, qcol) == fe.distance_feature.py_func(s, p, q)
 
 
-@pytest.mark.parametrize("size", [5, 9, 19])
-def test_every_feature_lies_in_its_group_on_random_positions(size):
+def random_positions(size, count, moves_per_step=None):
+    """Boards after k light playout moves (capped playouts, seeded by size and k) for k = 0, step, 2 * step...,
+    `count` of them; step = moves_per_step, else size * size // count."""
     rng = np.zeros(1, dtype=np.uint64)
-    for k in range(20):
+    step = moves_per_step if moves_per_step is not None else size * size // count
+    for k in range(count):
         seed_rng(rng, size, k)
         board = Board(size)
         s, z = board._state()
         trace = np.zeros(3 * size * size, dtype=np.int32)
-        playout(s, z, board.geometry.zobrist, rng, k * size * size // 10, trace, np.zeros(0, dtype=np.int8), LIGHT,
-                PATTERN_TABLE)
+        playout(s, z, board.geometry.zobrist, rng, k * step, trace, np.zeros(0, dtype=np.int8), LIGHT, PATTERN_TABLE)
+        yield board
+
+
+@pytest.mark.parametrize("size", [2, 5, 9, 13, 19, 25])
+def test_an_open_points_gamma_from_its_parts_is_its_gamma_to_the_last_bit(size):
+    """tree.expand rates a point with no stone in its 5x5 square from the parts of the same point of the
+    empty board (features.open_gamma): on random positions of every stage, for both colours, exactly the
+    gamma the point-by-point features give (gamma_table.move_gammas)."""
+    parts = gt.open_parts(size)
+    assert not parts.flags.writeable and gt.open_parts(size) is parts  # made once a size
+    checked = 0
+    for k, board in enumerate(random_positions(size, 12)):
+        s, z = board._state()
+        last = fe.place_of.py_func(s, int(s[bk.M_LAST])) + fe.place_of.py_func(s, int(s[bk.M_LAST2]))
+        open_points = [int(p) for p in board.geometry.points
+                       if bk.color_at.py_func(s, int(s[bk.M_P]), int(p)) == bk.EMPTY and fe.empty_square(s, z, int(p))]
+        for color in (BLACK, WHITE):
+            plain = gt.move_gammas(board, color, open_points)
+            for p, g in zip(open_points, plain):
+                row, col = bk.row_col.py_func(s, p)
+                assert fe.open_gamma.py_func(parts, p, gt.GAMMAS, row, col, *last) == g, (size, k, p)
+                checked += 1
+    assert checked > 2 * size * size  # the empty board's points and more
+
+
+@pytest.mark.parametrize("size", [5, 9, 19])
+def test_every_feature_lies_in_its_group_on_random_positions(size):
+    for k, board in enumerate(random_positions(size, 20, moves_per_step=size * size // 10)):
         for color in (BLACK, WHITE):
             moves, feats = fe.candidates(board, color)
             for g, n in enumerate(fe.GROUP_SIZES):
