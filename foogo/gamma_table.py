@@ -5,8 +5,10 @@ foogo/data/gammas.npz (written by bench/learn_gammas.py) and check it; `prior_ta
 one array the kernels read (the group gammas, then a hash table of every rotation and
 reflection of each spatial pattern, entered by features.insert_spatial, the owner of its
 layout); GAMMAS is that table for the shipped file, LEARNED_PATTERN_TABLE the heavy policy's 3x3
-shapes taken from it. `symmetric_codes`, `symmetric_spatial`, `spatial_keys` and
-`pattern_classes` fold patterns into their classes, as the learning script and the table do;
+shapes taken from it, and `open_parts` its parts for the open points of a board size (what
+tree.expand rates a point with no stone in its 5x5 square from). `symmetric_codes`,
+`symmetric_spatial`, `spatial_keys` and `pattern_classes` fold patterns into their classes, as the
+learning script and the table do;
 `move_gammas` rates moves of a Board with a table. What it is not: the features themselves or
 their lookup in a search (features.py).
 """
