@@ -90,10 +90,13 @@ def test_a_shared_search_counts_every_playout_once_and_keeps_own_statistics():
 
 def test_shared_trees_agree_more_on_their_best_move():
     # with the root shared, both trees spend their playouts below the same moves: their visit
-    # distributions over the root's moves come much closer than two independent trees'
+    # distributions over the root's moves come much closer than two independent trees' (about 0.5-0.7
+    # against 1.0). The trees share only while both threads run: 6,000 playouts took some 60 ms, and
+    # under a loaded CI one thread could finish before the other started (1.08 against 1.06 once), so
+    # the search is long enough for the scheduler to interleave the threads many times.
     def distance(share):
         board = Board(9)
-        search = Search(SearchConfig(playouts=6000, threads=2, seed=7, share_root=share, policy="light"))
+        search = Search(SearchConfig(playouts=30000, threads=2, seed=7, share_root=share, policy="light"))
         search.genmove(board, BLACK, 7.0, legal(board, BLACK))
         _, _, per_tree = search._root_totals()
         moves = sorted(set(per_tree[0]) | set(per_tree[1]))
