@@ -212,6 +212,16 @@ def stones_near(s, z, row):
 
 
 @inline
+def row_near(s, z, p, row, near):
+    """(p's row, its column, stones_near of its row), given the row whose stones_near `near` holds (-1:
+    none yet): a scan in point order reads stones_near once a row."""
+    prow, pcol = bk.row_col(s, p)
+    if prow != row:
+        near = stones_near(s, z, prow)
+    return prow, pcol, near
+
+
+@inline
 def empty_square_in(s, p, near):
     """True if no stone lies in the 5x5 square around on-board p, given near = stones_near of p's row."""
     return open_column(near, bk.row_col(s, p)[1])

@@ -114,12 +114,9 @@ def _code_ahead(s, z, p, c, gammas, codes, row, near):
     p is open (features.open_gamma needs neither): the learned prior's first pass over a node's
     candidates, so that their table reads (a 4 MB table, which the tree's own traffic pushes out of the
     caches between expansions) overlap. row and near: as gamma_into's; returns them for p."""
-    prow, pcol = bk.row_col(s, p)
-    if prow != row:
-        row = prow
-        near = fe.stones_near(s, z, row)
-    if not fe.open_column(near, pcol):
-        code = fe.spatial_code_at(s, p, c, prow, pcol)
+    row, col, near = fe.row_near(s, z, p, row, near)
+    if not fe.open_column(near, col):
+        code = fe.spatial_code_at(s, p, c, row, col)
         codes[p] = code
         fe.prefetch_gammas(gammas, code)
     return row, near

@@ -86,14 +86,11 @@ def gamma_into(s, z, zob, ls, lz, c, ef, e, p, row, near, gammas, parts, lrow, l
     (features.place_of); sacrifices: a nakade is rated as an atari (features.tactics; the heavy-nakade
     policy's search); codes[p]: p's SPATIAL code for c (features.spatial_code_at) if p is not open.
     Returns (gamma, p's row, its stones_near)."""
-    prow, pcol = bk.row_col(s, p)
-    if prow != row:
-        row = prow
-        near = fe.stones_near(s, z, row)
-    if fe.open_column(near, pcol):
-        g = fe.open_gamma(parts, p, gammas, prow, pcol, lrow, lcol, l2row, l2col)
+    row, col, near = fe.row_near(s, z, p, row, near)
+    if fe.open_column(near, col):
+        g = fe.open_gamma(parts, p, gammas, row, col, lrow, lcol, l2row, l2col)
     else:
-        g = fe.gamma_of_code(s, z, zob, ls, lz, p, c, gammas, near, prow, pcol, lrow, lcol, l2row, l2col, sacrifices,
+        g = fe.gamma_of_code(s, z, zob, ls, lz, p, c, gammas, near, row, col, lrow, lcol, l2row, l2col, sacrifices,
                              codes[p])
     ef[AW, e] = g
     return g, row, near

@@ -311,9 +311,11 @@ def test_match_review_reads_a_parallel_match_and_names_a_wrong_engine(tmp_path, 
 
 
 def test_pachi_ab_gives_each_arm_options_vs_pachi_reads_as_foogo_options():
+    import argparse
+
     ab = load("pachi_ab")
     parser = load("vs_pachi").argument_parser()
-    args = ab.argparse.Namespace(pachi="/p/pachi", pachi_playouts=10000, foogo_playouts=30900, games=100,
+    args = argparse.Namespace(pachi="/p/pachi", pachi_playouts=10000, foogo_playouts=30900, games=100,
                                  seed_base=27000, timeout=120.0, out="/tmp/ab")
     for options in ("--dynamic-komi", "--policy heavy-nakade", ""):  # one flag alone was read as vs_pachi's own
         parsed = parser.parse_args(ab.arm_arguments(args, "arm", options, None))
