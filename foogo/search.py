@@ -30,7 +30,8 @@ time left can add at the current rate (it cannot be overtaken). Past half its
 budget (the soft limit) it also stops when the result is clear: the best
 move's win rate is below CLEAR or above 1 - CLEAR. Close positions, and the
 opening (fewer than OPENING of the points hold stones), use the whole budget.
-A search for a playout count always runs its count. `stopped` in the result
+A search for a playout count runs its count, unless SearchConfig.bank makes the
+count an average over a game's moves (search_bank.py). `stopped` in the result
 says why a search ended.
 
 It does not know the game's rules beyond `legal_moves`, nor GTP or clocks:
@@ -58,6 +59,8 @@ from .numbers import check_komi
 from .patterns import PATTERN_TABLE
 from .playout import move_cap, policy_kind
 from .policy import POLICIES, policy_id  # noqa: F401 (POLICIES: this module's API)
+from .search_bank import BANK_MAX, CHECKS, PlayoutBank
+from .search_bank import settled as bank_settled
 from .search_tree import SearchTree
 from .shared_root import SharedRoot
 from .tree_layout import HISTORY
@@ -120,6 +123,8 @@ class SearchConfig:
     crit: float = 0.0  # criticality's weight in the RAVE value (tree_select.crit_gain; Pachi's crit_rave is 1.1):
     # 0 leaves it out
     crit_min_visits: int = 2000  # criticality counts for a move once its node has more visits than this
+    bank: bool = False  # with a playout count: the count is a genmove's average; settled searches stop early
+    # and bank what they save, close ones draw on it (search_bank.py)
 
     def __post_init__(self):
         policy_kind(self.policy)  # ValueError naming the policies for an unknown one
@@ -165,7 +170,8 @@ class SearchResult:
     scores: dict[int, tuple[float, float]] = field(default_factory=dict)  # root move -> mean and standard
     # deviation of black's final margin (area score less komi) in this search's playouts through it
     color: int = BLACK
-    stopped: str = ""  # why the search ended: budget, playouts, settled, clear, stop, passed, empty
+    stopped: str = ""  # why the search ended: budget, playouts, settled, clear, ahead (search_bank), stop, passed,
+    # empty
     size: int = 0  # the board's size, for the GTP names (0: unknown)
     extra_komi: float = 0.0  # dynamic komi at the search's end: the win rates are at the game's komi plus
     # this (black's area had to pass it); > 0 where black gives komi, < 0 where white does
@@ -212,12 +218,14 @@ class Search:
         self._shared: SharedRoot | None = None  # while a search shares its trees' roots
         self._geometry = None
         self.dynamic_komi = DynamicKomi()  # each colour's extra komi in this game (SearchConfig.dynamic_komi)
+        self.bank = PlayoutBank()  # each colour's playouts saved in this game (SearchConfig.bank)
 
     def new_game(self) -> None:
         """Forget the trees (no reuse across games) and the game's dynamic komi."""
         for tree in self._trees:
             tree.clear()
         self.dynamic_komi.new_game()
+        self.bank.new_game()
 
     def genmove(self, board, color, komi: float, legal_moves=None, time_budget: float | None = None,
                 stop: threading.Event | None = None, progress=None, interval: float = 0.5,
@@ -305,7 +313,8 @@ class Search:
         if playouts is not None:  # no need for more than the budget can fill, with the subtree a game's next
             # search reuses (REUSE_ROOM budgets in all): with room for one budget only, a game at 132,300
             # playouts a move collected its tree in 3 of 22 searches (and raised its expansion threshold)
-            nodes = REUSE_ROOM * playouts / trees / max(self.config.expand_threshold, 1)
+            most = playouts * (BANK_MAX if self.config.bank else 1)  # a banking search may draw as much again
+            nodes = REUSE_ROOM * most / trees / max(self.config.expand_threshold, 1)
             max_edges = min(max_edges, max(int(nodes + 2) * per_node, 4 * per_node))
         max_nodes = max_edges // per_node + 16
         self._trees = [SearchTree(geometry, max_nodes, max_edges, self.config.seed * 1000 + k + 1, self.config.prior,
@@ -332,8 +341,12 @@ class Search:
         deadline = start + seconds if seconds is not None else None
         threads = self.config.threads
         quota = [None] * threads
+        banking = decide and playouts is not None and self.config.bank
+        extension = self.bank.extension(color, playouts) if banking else 0
+        limit = [playouts + extension if banking else playouts]  # the count and what the bank lends
         if playouts is not None:
-            quota = [playouts // threads + (1 if k < playouts % threads else 0) for k in range(threads)]
+            quota = [limit[0] // threads + (1 if k < limit[0] % threads else 0) for k in range(threads)]
+        check_every = max(1, playouts // CHECKS) if banking else 0
         batch = max(8, 16384 // (board.size * board.size))  # ~5 ms of work between clock checks
         ended = threading.Event()  # set by thread 0 when the search should end before its deadline
         why = ["playouts" if playouts is not None else "budget"]
@@ -343,6 +356,20 @@ class Search:
             soft = start + SOFT * seconds
 
         shared_tree = self._tree_parallel()
+
+        def settles() -> bool:
+            """Thread 0 of a banking search, every check_every playouts: True if its best move can no longer
+            be overtaken within the limit (search_bank.settled)."""
+            done = sum(tree.iterations for tree in self._trees)
+            if done - checked[0] < check_every:
+                return False
+            checked[0] = done
+            if bank_settled(self._root_totals()[0].values(), limit[0] - done):
+                why[0] = "settled"
+                return True
+            return False
+
+        checked = [0]  # the playouts at a banking search's last step
 
         def work(k: int) -> None:
             tree, worker = (self._trees[0], k) if shared_tree else (self._trees[k], 0)
@@ -367,12 +394,17 @@ class Search:
                         why[0] = reason
                         ended.set()
                         return
+                if banking and k == 0 and settles():
+                    ended.set()
+                    return
                 n = batch
                 left = quota[k]
                 if left is not None:
                     n = min(n, left - tree.workers[worker].iterations)
                     if n <= 0:
                         return
+                    if banking and k == 0:
+                        n = min(n, check_every)
                 if tree.run(n, params, worker) == 0 and tree.meta[tk.NODES] == 0:  # (a full tree is collected there)
                     why[0] = "empty"
                     return
@@ -397,6 +429,8 @@ class Search:
             if shared is not None:
                 shared.end()
             self._shared = None
+        if banking:
+            self.bank.settle(color, playouts, sum(tree.iterations for tree in self._trees))
         extra = float(params[tk.P_EXTRA])
         result = self._result(board, color, start, decide=decide, giving=extra != 0)
         result.stopped = why[0]

@@ -81,6 +81,10 @@ def add_tuning_options(parser: argparse.ArgumentParser) -> argparse.ArgumentPars
                              "tends to win counts K * crit more AMAF wins (Pachi's crit_rave is 1.1; default 0, off)")
     tuning.add_argument("--crit-min", type=int, default=None, metavar="N",
                         help="criticality counts for a move once its node has more than N visits (default 2000)")
+    tuning.add_argument("--bank", action=argparse.BooleanOptionalAction, default=None,
+                        help="with --playouts: the count is a move's average over the game; a move whose "
+                             "best reply is settled early banks the rest, a close one draws on the bank, "
+                             "up to twice the count (search_bank.py; default off)")
     tuning.add_argument("--parallel", choices=("root", "tree"), default=None,
                         help="with several threads: a tree per thread (root) or one tree they all grow, "
                              "with virtual loss (tree) (default root)")
@@ -108,7 +112,8 @@ def tuning_fields(args) -> dict:
                                               ("share_root", args.share_root),
                                               ("dynamic_komi", args.dynamic_komi),
                                               ("crit", args.crit), ("crit_min_visits", args.crit_min),
-                                              ("parallel", args.parallel)) if value is not None}
+                                              ("parallel", args.parallel), ("bank", args.bank))
+            if value is not None}
 
 
 def run(args) -> int:
