@@ -170,8 +170,7 @@ class SearchResult:
     scores: dict[int, tuple[float, float]] = field(default_factory=dict)  # root move -> mean and standard
     # deviation of black's final margin (area score less komi) in this search's playouts through it
     color: int = BLACK
-    stopped: str = ""  # why the search ended: budget, playouts, settled, clear, ahead (search_bank), stop, passed,
-    # empty
+    stopped: str = ""  # why the search ended: budget, playouts, settled, clear, stop, passed, empty
     size: int = 0  # the board's size, for the GTP names (0: unknown)
     extra_komi: float = 0.0  # dynamic komi at the search's end: the win rates are at the game's komi plus
     # this (black's area had to pass it); > 0 where black gives komi, < 0 where white does
@@ -221,7 +220,7 @@ class Search:
         self.bank = PlayoutBank()  # each colour's playouts saved in this game (SearchConfig.bank)
 
     def new_game(self) -> None:
-        """Forget the trees (no reuse across games) and the game's dynamic komi."""
+        """Forget the trees (no reuse across games), the game's dynamic komi and its playout banks."""
         for tree in self._trees:
             tree.clear()
         self.dynamic_komi.new_game()
@@ -313,7 +312,7 @@ class Search:
         if playouts is not None:  # no need for more than the budget can fill, with the subtree a game's next
             # search reuses (REUSE_ROOM budgets in all): with room for one budget only, a game at 132,300
             # playouts a move collected its tree in 3 of 22 searches (and raised its expansion threshold)
-            most = playouts * (BANK_MAX if self.config.bank else 1)  # a banking search may draw as much again
+            most = playouts * (BANK_MAX if self.config.bank else 1)  # a banking search's most (search_bank)
             nodes = REUSE_ROOM * most / trees / max(self.config.expand_threshold, 1)
             max_edges = min(max_edges, max(int(nodes + 2) * per_node, 4 * per_node))
         max_nodes = max_edges // per_node + 16
@@ -343,9 +342,9 @@ class Search:
         quota = [None] * threads
         banking = decide and playouts is not None and self.config.bank
         extension = self.bank.extension(color, playouts) if banking else 0
-        limit = [playouts + extension if banking else playouts]  # the count and what the bank lends
-        if playouts is not None:
-            quota = [limit[0] // threads + (1 if k < limit[0] % threads else 0) for k in range(threads)]
+        limit = playouts + extension if banking else playouts  # the count and what the bank lends
+        if limit is not None:
+            quota = [limit // threads + (1 if k < limit % threads else 0) for k in range(threads)]
         check_every = max(1, playouts // CHECKS) if banking else 0
         batch = max(8, 16384 // (board.size * board.size))  # ~5 ms of work between clock checks
         ended = threading.Event()  # set by thread 0 when the search should end before its deadline
@@ -364,12 +363,12 @@ class Search:
             if done - checked[0] < check_every:
                 return False
             checked[0] = done
-            if bank_settled(self._root_visits(), limit[0] - done):
+            if bank_settled(self._root_visits(), limit - done):
                 why[0] = "settled"
                 return True
             return False
 
-        checked = [0]  # the playouts at a banking search's last step
+        checked = [0]  # the playouts at a banking search's last check
 
         def work(k: int) -> None:
             tree, worker = (self._trees[0], k) if shared_tree else (self._trees[k], 0)
