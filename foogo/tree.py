@@ -50,6 +50,7 @@ from .tree_layout import (
     CYCLES,
     EXPAND_AT,
     FIRST,
+    FULL,
     GROWING,
     NO_CHILD,
     NODES,
@@ -339,8 +340,10 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, work, params, table, 
     do, and each iteration starts from a fresh copy of the root). shared: other threads run iterate on
     the tree at the same time (params[P_SHARED]; see "threads sharing the tree" above), a constant
     in the built-in kernels. Returns the number of iterations run: `count` less the descents refused for
-    repeating a position (_refuse), which are not iterations (each disables an edge, so they are few);
-    0 also if the tree is empty; -1 if a custom policy's chooser broke the rule."""
+    repeating a position (_refuse), which are not iterations (each disables an edge, so they are few),
+    and less the ones never run because the tree filled (its FULL flag: the run ends there, after one
+    iteration at least, for its caller to collect the tree); 0 also if the tree is empty; -1 if a custom
+    policy's chooser broke the rule."""
     s, z, ls, lz, codes, parts = work.s, work.z, work.ls, work.lz, work.codes, work.parts
     trace, tstart, path, firstc, earlier = work.trace, work.tstart, work.path, work.firstc, work.earlier
     values, owners, ownership, scores, rng = work.values, work.owners, work.ownership, work.scores, work.rng
@@ -366,7 +369,13 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, work, params, table, 
     _note_position(earlier, nhist, root_s, root_z)
     taken = np.int64(root_s[bk.M_CAPTURES + 1]) + np.int64(root_s[bk.M_CAPTURES + 2])  # stones captured so far
     refused = 0
+    ran = 0
     for _ in range(count):
+        # a full tree ends the run (after one iteration at least), so that it is collected at once
+        # (SearchTree.run) whatever the batch: iterations on a full tree grow nothing
+        if ran > 0 and meta[FULL] != 0:
+            break
+        ran += 1
         clock = _clock()
         bk.copy_position(root_s, root_z, s, z)
         clock = _charge(meta, C_COPY, clock)
@@ -495,4 +504,4 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, work, params, table, 
             keep_best(ni, parent, pick(ni, ei, ef, first, width, equiv, values, top, coef, least))
         firstc[:] = 0  # a memset: cheaper than clearing the trace's points one by one
         _charge(meta, C_AMAF, clock)
-    return count - refused
+    return ran - refused
