@@ -348,9 +348,9 @@ class Search:
         check_every = max(1, playouts // CHECKS) if banking else 0
         # ~5 ms of work between clock checks (and returns to Python, some 20 us each): a light
         # iteration costs about a quarter of a heavy one. (A run ends early when the tree fills, for
-        # its collection: tree.iterate.) Dynamic komi steps where a batch ends: it keeps the batch
-        # it was measured with
-        light = self.config.policy == "light" and not self.config.dynamic_komi
+        # its collection: tree.iterate.) Dynamic komi steps, and threads share their roots, where a
+        # batch ends: they keep the batch they were measured with
+        light = self.config.policy == "light" and not self.config.dynamic_komi and threads == 1
         batch = max(8, (65536 if light else 16384) // (board.size * board.size))
         ended = threading.Event()  # set by thread 0 when the search should end before its deadline
         why = ["playouts" if playouts is not None else "budget"]
