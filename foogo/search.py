@@ -60,7 +60,7 @@ from .patterns import PATTERN_TABLE
 from .playout import move_cap, policy_kind
 from .policy import POLICIES, policy_id  # noqa: F401 (POLICIES: this module's API)
 from .search_bank import BANK_MAX, CHECKS, PlayoutBank
-from .search_bank import settled as bank_settled
+from .search_bank import settled as bank_settled  # also a timed search's "settled"
 from .search_tree import SearchTree
 from .shared_root import SharedRoot
 from .tree_layout import HISTORY
@@ -504,13 +504,13 @@ class Search:
         visits, wins, _ = self._root_totals()
         if len(visits) < 2 or elapsed <= 0:
             return "settled" if len(visits) == 1 else ""
-        ranked = sorted(visits, key=lambda m: visits[m], reverse=True)
-        first, second = visits[ranked[0]], visits[ranked[1]]
         rate = sum(tree.iterations for tree in self._trees) / elapsed
-        if first - second > rate * remaining:
+        if bank_settled(visits.values(), rate * remaining):
             return "settled"
+        best = max(visits, key=lambda m: visits[m])
+        first = visits[best]
         if past_soft and first > 0:
-            winrate = wins[ranked[0]] / first
+            winrate = wins[best] / first
             if not CLEAR <= winrate <= 1 - CLEAR:
                 return "clear"
         return ""

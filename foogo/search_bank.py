@@ -12,7 +12,8 @@ left over at the end).
 
 The bank is per colour (a Search may play both sides) and per game (Search.new_game empties it).
 
-What it is not: the search (search.py runs it and asks `settled`), nor time: a timed search has its
+What it is not: the search (search.py runs it and asks `settled`, as a timed search does with the
+playouts its time left can add), nor time: a timed search has its
 own early stops, and the GTP clock carries its seconds from move to move.
 """
 
@@ -48,7 +49,7 @@ class PlayoutBank:
         self.saved[color] = max(0, self.saved[color] + count - used)
 
 
-def settled(visits: Iterable[float], left: int) -> bool:
+def settled(visits: Iterable[float], left: float) -> bool:
     """True if the most visited of the root moves' `visits` leads the next by more than the `left`
     playouts a search may still run: no other move can end with more visits."""
     ranked = sorted(visits, reverse=True)

@@ -94,7 +94,7 @@ def test_a_banking_game_never_spends_more_than_its_count_a_move():
     assert used <= count * 20
 
 
-def test_a_timed_search_and_analysis_ignore_the_bank():
+def test_a_timed_search_ignores_the_bank():
     board = Board(7)
     search = Search(SearchConfig(seconds=0.05, seed=1, bank=True))
     search.genmove(board, BLACK, 7.0, legal(board, BLACK))

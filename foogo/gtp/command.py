@@ -82,9 +82,9 @@ def add_tuning_options(parser: argparse.ArgumentParser) -> argparse.ArgumentPars
     tuning.add_argument("--crit-min", type=int, default=None, metavar="N",
                         help="criticality counts for a move once its node has more than N visits (default 2000)")
     tuning.add_argument("--bank", action=argparse.BooleanOptionalAction, default=None,
-                        help="with --playouts: the count is a move's average over the game; a move whose "
-                             "best reply is settled early banks the rest, a close one draws on the bank, "
-                             "up to twice the count (search_bank.py; default off)")
+                        help="with --playouts: the count is a move's average over the game; a search whose "
+                             "best move is settled early banks the rest, a close one draws on the bank, "
+                             "up to four times the count in all (search_bank.py; default off)")
     tuning.add_argument("--parallel", choices=("root", "tree"), default=None,
                         help="with several threads: a tree per thread (root) or one tree they all grow, "
                              "with virtual loss (tree) (default root)")
