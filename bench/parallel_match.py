@@ -3,7 +3,7 @@
     python bench/parallel_match.py --black CMD --white CMD --games 50 --jobs 2 --out DIR
                                    [--size 9] [--komi 7] [--timeout 120] [--black-name NAME]
                                    [--white-name NAME] [--black-seed-flag=-s] [--white-seed-flag=--seed]
-                                   [--seed-base 1000]
+                                   [--seed-base 1000] [--time-settings SPEC]
 
 `foogo match` plays its games one after another. With one-thread engines, one match keeps one
 core busy (the engines think in turn), so on a machine with J cores J matches can run side by
@@ -15,7 +15,9 @@ merged summary (same fields as `foogo match --json`, games renumbered job by job
 DIR/match.json and the table, with the exact commands, to DIR/match.txt.
 
 Engines that play by a fixed number of playouts give the same games whatever else runs on the
-machine; engines that play by time get less of the machine per job.
+machine; engines that play by time get less of the machine per job. --time-settings gives every job's
+games `foogo match`'s game clock (e.g. 40 for 40 s sudden death a side): one-thread engines think
+in turn, so with as many jobs as cores and nothing else running each engine has a core while it thinks.
 """
 
 from __future__ import annotations
@@ -86,7 +88,8 @@ def job_commands(args: argparse.Namespace) -> list[list[str]]:
                    "--games", str(share), "--alternate", "--size", str(args.size), "--komi", str(args.komi),
                    "--timeout", str(args.timeout), "--sgf-dir", str(out / f"job-{j}"),
                    "--json", str(out / f"job-{j}.json"), "--quiet"]
-        for flag, value in (("--black-name", args.black_name), ("--white-name", args.white_name)):
+        for flag, value in (("--black-name", args.black_name), ("--white-name", args.white_name),
+                            ("--time-settings", args.time_settings)):
             if value:
                 command += [flag, value]
         commands.append(command)
@@ -109,6 +112,7 @@ def main() -> None:
     parser.add_argument("--white-seed-flag", help="engine B's seed option")
     parser.add_argument("--seed-base", type=int, default=1000,
                         help="job j's seed is this + j (default 1000; another base plays other games)")
+    parser.add_argument("--time-settings", metavar="SPEC", help="a game clock for each engine (foogo match's option)")
     args = parser.parse_args()
     if args.games < 1 or args.jobs < 1:
         parser.error("--games and --jobs must be at least 1")

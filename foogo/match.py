@@ -4,7 +4,8 @@ What it is: `foogo match` drives two Go engines as subprocesses over GTP
 (`foogo.gtp_client.GtpClient`), lets them play `--games` games on one board size (colours
 swapped every game with `--alternate`), has a referee engine (GNU Go by
 default) check every move with `play` and score finished games with
-`final_score`, writes one SGF per game and prints a results table (wins per
+`final_score`, can hold both engines to a game clock (`--time-settings`,
+match_clock), writes one SGF per game and prints a results table (wins per
 engine with a 95% Wilson interval, wins by colour, wall and CPU seconds per
 move, game length, and the counts of illegal moves, timeouts and crashes; each
 game's record, the figures and the table are match_results'). Each engine's CPU
@@ -17,7 +18,10 @@ Rules of adjudication: `resign` ends a game; two consecutive passes or
 `--max-moves` moves end it and the referee scores it. A move the referee or
 the opponent rejects is a loss for the engine that played it ("B+Illegal"),
 a command not answered within `--timeout` seconds is a loss for the engine
-that was asked ("W+Time"), and an engine that exits, answers malformed GTP or
+that was asked ("W+Time"), and so is a clock overdrawn by more than
+match_clock.GRACE seconds under `--time-settings` (both engines get
+`time_settings` at each game's setup and `time_left` before each genmove, whose
+timeout is then what the mover's clock allows), and an engine that exits, answers malformed GTP or
 fails `genmove` loses by forfeit ("B+Forfeit", reason "crash") and is
 restarted for the next game. An engine that cannot be started, exits at once
 or does not answer `name` within `--startup-timeout` seconds (by default
@@ -27,8 +31,7 @@ the result "?" and no winner; it is counted as void. These outcomes are all
 counted and shown, never dropped.
 
 What it is not: not a tournament manager (exactly two engines, games played
-one after another), no clock or time controls beyond the per-command
-timeout, no handicap, no opening randomisation, no resuming of an interrupted
+one after another), no Japanese byo-yomi, no handicap, no opening randomisation, no resuming of an interrupted
 match, and no rules knowledge of its own: legality is whatever the referee
 (and the opponent) accept, and without a referee the result is the engines'
 `final_score` when both agree. Seconds per move count answered `genmove`s
@@ -41,7 +44,6 @@ from __future__ import annotations
 
 import argparse
 import collections
-import datetime
 import json
 import os
 import re
@@ -53,11 +55,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from sgfmill import sgf
 from tqdm import tqdm
 
 from .gtp_client import GtpClient, GtpError, GtpFailure, GtpTimeout
-from .match_results import GameRecord, format_table, summarize
+from .match_clock import GameClock, TimeControl
+from .match_results import GameRecord, format_table, game_sgf, summarize
 from .numbers import check_komi
 
 DEFAULT_REFEREE = "/usr/games/gnugo --mode gtp --chinese-rules --level 0"
@@ -116,6 +118,8 @@ class _Match:
         self.startup_timeout = self.timeout if startup is None else float(startup)
         if not self.startup_timeout > 0:
             raise ValueError("--startup-timeout must be positive")
+        spec = getattr(args, "time_settings", None)
+        self.clock = TimeControl.parse(spec) if spec is not None else None
         self.max_moves = 3 * self.size * self.size if args.max_moves is None else int(args.max_moves)
         if self.max_moves < 1:
             raise ValueError("--max-moves must be at least 1")
@@ -191,9 +195,9 @@ class _Match:
         except GtpFailure as exc:
             raise MatchError(f"referee ({self.referee_command}) failed to start: {exc}") from exc
 
-    def _setup(self, client: GtpClient, who: str, timeout: float) -> None:
-        """Send boardsize, clear_board, komi; GtpError there is fatal (MatchError)."""
-        for cmd in (f"boardsize {self.size}", "clear_board", f"komi {self.komi:g}"):
+    def _setup(self, client: GtpClient, who: str, timeout: float, clock: TimeControl | None = None) -> None:
+        """Send boardsize, clear_board, komi (and the clock's time_settings); GtpError there is fatal (MatchError)."""
+        for cmd in (f"boardsize {self.size}", "clear_board", f"komi {self.komi:g}") + ((clock.gtp(),) if clock else ()):
             try:
                 client.send(cmd, timeout)
             except GtpError as exc:
@@ -241,7 +245,7 @@ class _Match:
             try:
                 if not player.client.alive:
                     self._launch(player)
-                self._setup(player.client, f"engine {player.key} ({player.label})", self.timeout)
+                self._setup(player.client, f"engine {player.key} ({player.label})", self.timeout, self.clock)
             except GtpFailure as exc:
                 return self._failure(rec, player, color, exc, "failed at game setup")
         if self.referee is not None:
@@ -255,20 +259,33 @@ class _Match:
             except GtpFailure as exc:
                 return self._void(rec, f"referee failed at game setup: {exc}")
 
+        clocks = {c: GameClock(self.clock) for c in side} if self.clock else {}
         color, passes = "b", 0
         while True:
             mover, other = side[color], side["w" if color == "b" else "b"]
+            timeout = self.timeout
+            if clocks:
+                timeout = clocks[color].allowance()
+                failure = self._tell_time(mover, color, clocks[color])
+                if failure is not None:
+                    return self._failure(rec, mover, color, failure, "at time_left")
             cpu0 = mover.client.cpu_seconds()
             t0 = time.monotonic()
             try:
-                answer = mover.client.send(f"genmove {color}", self.timeout)
+                answer = mover.client.send(f"genmove {color}", timeout)
             except GtpFailure as exc:
+                if clocks and isinstance(exc, GtpTimeout):  # (the client has stopped the engine: restarted later)
+                    return self._forfeit(rec, mover, color, "time", f"{mover.label} ran out of time (no move in "
+                                         f"the {timeout:.2f} s its clock allowed, {self.clock})")
                 return self._failure(rec, mover, color, exc, "at genmove")
             except GtpError as exc:
                 return self._forfeit(rec, mover, color, "crash", f"{mover.label} failed genmove: ? {exc}")
             wall = time.monotonic() - t0
             cpu1 = mover.client.cpu_seconds()
             rec.timings[mover.key].append((wall, None if cpu0 is None or cpu1 is None else cpu1 - cpu0))
+            if clocks and not clocks[color].charge(wall):
+                return self._forfeit(rec, mover, color, "time",
+                                     f"{mover.label} ran out of time ({wall:.2f} s on its move, {self.clock})")
 
             word = answer.strip().lower()
             if word == "resign":
@@ -305,6 +322,8 @@ class _Match:
                 other_color = "w" if color == "b" else "b"
                 return self._failure(rec, other, other_color, exc, f"on play {color} {vertex}")
             rec.moves.append((color, move))
+            if clocks:
+                rec.clock.append(clocks[color].time_left()[0])
 
             passes = passes + 1 if move is None else 0
             if passes >= 2 or len(rec.moves) >= self.max_moves:
@@ -312,6 +331,18 @@ class _Match:
                     rec.detail = f"stopped at --max-moves {self.max_moves}; "
                 return self._score(rec, side)
             color = "w" if color == "b" else "b"
+
+    def _tell_time(self, player: _Player, color: str, clock: GameClock) -> GtpFailure | None:
+        """Send `player` its time_left (whole seconds, as GTP has them); the failure if it hangs or dies.
+        An engine that rejects time_left keeps its own count: the clock here still judges it."""
+        seconds, stones = clock.time_left()
+        try:
+            player.client.send(f"time_left {color} {int(seconds)} {stones}", self.timeout)
+        except GtpFailure as exc:
+            return exc
+        except GtpError:
+            pass
+        return None
 
     def _score(self, rec: GameRecord, side: dict[str, _Player]) -> None:
         """Score a finished game with the referee (or with both engines when they agree)."""
@@ -378,26 +409,11 @@ class _Match:
         return self.records
 
     def write_sgf(self, rec: GameRecord) -> Path:
-        """Write game `rec` to <sgf-dir>/game-NNNN.sgf with sgfmill and return the path."""
-        game = sgf.Sgf_game(self.size)
-        root = game.get_root()
-        root.set("KM", self.komi)
-        root.set("RU", "Chinese")
-        root.set("PB", self.players[rec.black].label)  # distinct even when both engines give one name
-        root.set("PW", self.players[rec.white].label)
-        root.set("RE", rec.result)
-        root.set("GN", f"game {rec.number}")
-        root.set("DT", datetime.date.today().isoformat())
-        root.set("AP", ("foogo-match", "1"))
-        node = root
-        for color, move in rec.moves:
-            node = game.extend_main_sequence()
-            node.set_move(color, move)
-        comment = f"{rec.result}: {rec.detail}" if rec.detail else rec.result
-        node.set("C", comment)
+        """Write game `rec` to <sgf-dir>/game-NNNN.sgf (match_results.game_sgf) and return the path."""
         assert self.sgf_dir is not None
+        labels = {key: p.label for key, p in self.players.items()}
         path = self.sgf_dir / f"game-{rec.number:04d}.sgf"
-        path.write_bytes(game.serialise())
+        path.write_bytes(game_sgf(rec, self.size, self.komi, labels, self.clock))
         return path
 
     # -- results -------------------------------------------------------------
@@ -408,6 +424,7 @@ class _Match:
             "games_requested": self.games, "interrupted": self.interrupted,
             "size": self.size, "komi": self.komi, "max_moves": self.max_moves,
             "timeout": self.timeout, "alternate": self.alternate,
+            "time_settings": str(self.clock) if self.clock else None,
             "referee": self.referee_name or None, "referee_command": self.referee_command or None})
 
 
@@ -435,6 +452,11 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
                         help="score the game after this many moves (default 3*size*size)")
     parser.add_argument("--timeout", type=float, default=60.0,
                         help="seconds allowed per move / command; exceeding it loses the game (default 60)")
+    parser.add_argument("--time-settings", metavar="SPEC", default=None,
+                        help="a game clock for each engine: MAIN (sudden death) or MAIN+BYO/STONES (Canadian "
+                             "byo-yomi: STONES moves in every BYO), times in seconds or with s, m or h, e.g. 5m, "
+                             "10m+30s/5, 0+5s/1 (5 s a move); sent as time_settings and time_left, and an engine "
+                             "whose clock runs out loses (genmove's timeout is then its clock, not --timeout)")
     parser.add_argument("--startup-timeout", type=float, default=None, metavar="SECONDS",
                         help="seconds an engine has to answer `name` and `version` after it starts "
                              "(default: --timeout)")

@@ -5,16 +5,21 @@ seconds of each genmove), `summarize` (the records as the JSON-ready dict `foogo
 writes: per engine its wins, win rate with a 95% Wilson interval, wins by colour, wall and CPU
 seconds per move, starved genmoves (`starved_moves`) and faults; the totals; a line per game),
 `format_table` (that dict as the text table `foogo match` prints, which bench/parallel_match.py
-also prints for merged matches) and `black_score` (black's score from a
+also prints for merged matches), `game_sgf` (a record as the SGF `foogo match` writes, with the
+clock's times when it had one) and `black_score` (black's score from a
 result as an SGF's RE writes it, for the scripts that tally SGFs). What it is not: the match runner
 (match.py), which plays the games and fills the records.
 """
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass, field
 
+from sgfmill import sgf
+
 from .intervals import wilson
+from .match_clock import TimeControl
 
 
 def black_score(result: str) -> float | None:
@@ -44,6 +49,7 @@ class GameRecord:
     seconds: float = 0.0
     # key -> one (wall seconds, CPU seconds or None) per answered genmove of that engine
     timings: dict[str, list[tuple[float, float | None]]] = field(default_factory=dict)
+    clock: list[float] = field(default_factory=list)  # under a game clock: the mover's time left after each move
 
 
 # A genmove is starved when the engine's CPU share over it (CPU seconds over wall seconds) falls below
@@ -76,7 +82,7 @@ def starved_moves(record: GameRecord, key: str, usual: float | None) -> int:
 def summarize(records: list[GameRecord], players: dict, settings: dict) -> dict:
     """The match figures as a JSON-ready dict (engines, totals, per-game list) from its finished games'
     records, its players (key -> an object with label, name, version and command) and its settings
-    (games_requested, interrupted, size, komi, max_moves, timeout, alternate, referee,
+    (games_requested, interrupted, size, komi, max_moves, timeout, alternate, time_settings, referee,
     referee_command), which the dict carries as they are."""
     recs = records
     n = len(recs)
@@ -142,6 +148,8 @@ def format_table(summary: dict) -> str:
     head = (f"{s['games']} games on {s['size']}x{s['size']}, komi {s['komi']:g}, "
             f"{'colours alternating' if s['alternate'] else 'colours fixed'}, "
             f"referee: {s['referee'] or 'none (engines must agree on the score)'}")
+    if s.get("time_settings"):  # absent from summaries written before matches had clocks
+        head += f", clock: {s['time_settings']} each"
     if s["interrupted"]:
         head += f"  [interrupted after {s['games']} of {s['games_requested']}]"
     lines = [head]
@@ -177,3 +185,31 @@ def format_table(summary: dict) -> str:
                      f"{STARVED_SHARE:g} of its usual share (its {USUAL_QUANTILE:.0%} quantile in this match): "
                      "another process took its cores; per game in the JSON (starved_black, starved_white).")
     return "\n".join(lines)
+
+
+def game_sgf(rec: GameRecord, size: int, komi: float, labels: dict[str, str], clock: TimeControl | None) -> bytes:
+    """Game `rec` as SGF (sgfmill): players by their labels (player key -> label, distinct even when both
+    engines give one name), result, komi, Chinese rules, the moves, the result's detail as the last
+    move's comment; under a clock, TM and OT, and each move's BL or WL (the mover's time left)."""
+    game = sgf.Sgf_game(size)
+    root = game.get_root()
+    root.set("KM", komi)
+    root.set("RU", "Chinese")
+    root.set("PB", labels[rec.black])
+    root.set("PW", labels[rec.white])
+    root.set("RE", rec.result)
+    root.set("GN", f"game {rec.number}")
+    root.set("DT", datetime.date.today().isoformat())
+    root.set("AP", ("foogo-match", "1"))
+    if clock is not None:
+        root.set("TM", clock.main)
+        if clock.stones:
+            root.set("OT", f"{clock.stones}/{clock.byo:g} Canadian")
+    node = root
+    for k, (color, move) in enumerate(rec.moves):
+        node = game.extend_main_sequence()
+        node.set_move(color, move)
+        if k < len(rec.clock):  # the mover's time left after the move (in its byo-yomi period, if in one)
+            node.set("BL" if color == "b" else "WL", round(rec.clock[k], 2))
+    node.set("C", f"{rec.result}: {rec.detail}" if rec.detail else rec.result)
+    return game.serialise()

@@ -77,12 +77,15 @@ def test_jobs_share_the_games_and_get_their_own_seeds(tmp_path):
     module = load("parallel_match")
     args = module.argparse.Namespace(black="engine-a", white="engine-b --x", games=5, jobs=2, out=str(tmp_path),
                                      size=9, komi=7.0, timeout=60.0, black_name=None, white_name="B",
-                                     black_seed_flag="-s", white_seed_flag=None, seed_base=1000)
+                                     black_seed_flag="-s", white_seed_flag=None, seed_base=1000, time_settings=None)
     commands = module.job_commands(args)
     assert [c[c.index("--games") + 1] for c in commands] == ["3", "2"]
     assert [c[c.index("--black") + 1] for c in commands] == ["engine-a -s 1000", "engine-a -s 1001"]
     assert all(c[c.index("--white") + 1] == "engine-b --x" for c in commands)
     assert all(c[c.index("--white-name") + 1] == "B" and "--black-name" not in c for c in commands)
+    assert all("--time-settings" not in c for c in commands)
+    args.time_settings = "40"
+    assert all(c[c.index("--time-settings") + 1] == "40" for c in module.job_commands(args))
 
 
 def test_calibration_measures_each_engines_cpu_per_move_in_games_between_them():

@@ -64,7 +64,7 @@ LAYERS = {
     "game": 6, "game_handicap": 6, "game_score": 6, "game_sgf": 6, "book": 6,
     "tree_layout": 7, "tree_priors": 7, "tree_select": 7, "tree_grow": 7, "tree": 7,
     "shared_root": 7, "search_tree": 7, "dynamic_komi": 7, "search_bank": 7, "search": 7,
-    "gtp": 8, "match": 8, "match_results": 8, "stats": 8, "bench": 8, "cli": 9,
+    "gtp": 8, "match": 8, "match_results": 8, "match_clock": 8, "stats": 8, "bench": 8, "cli": 9,
 }
 TREE_KERNELS = ("tree_layout", "tree_priors", "tree_select", "tree_grow", "tree")
 BOARD_KERNELS = ("board_layout", "board_moves", "board_playable", "board_liberties", "board_score", "board_check",
@@ -73,12 +73,13 @@ GROUPS = {**{name: "board" for name in BOARD_KERNELS}, **{name: "search" for nam
           "shared_root": "search", "search_tree": "search", "dynamic_komi": "search", "search_bank": "search",
           "bits": "jit",
           "ladders": "features", "gamma_table": "features", "patterns": "policy", "nakade": "policy",
-          "game_handicap": "game", "game_score": "game", "game_sgf": "game", "match_results": "match"}
+          "game_handicap": "game", "game_score": "game", "game_sgf": "game", "match_results": "match",
+          "match_clock": "match"}
 # kernels with their drivers (the board's in one module per job, board_kernels their namespace), and
 # root sharing with the search that drives it; bit intrinsics with the compiler set-up; the ladder
 # reader with the features that read it, and the shipped gamma table with them; the 3x3 pattern table
 # and the nakade test with the policy that reads them; the game's scoring, SGF and handicap modules with the game;
-# a match's results with the match runner
+# a match's results and clocks with the match runner
 
 
 def foogo_imports(path):

@@ -39,6 +39,8 @@ FAKE_ENGINE = textwrap.dedent('''
     ap.add_argument("--hang-on-name", action="store_true")  # never answers `name`
     ap.add_argument("--exit-at-once", type=int, default=-1)  # exits with this code before reading
     ap.add_argument("--burn", type=float, default=0.0)  # CPU seconds each genmove spends in a child process
+    ap.add_argument("--think", type=float, default=0.0)  # seconds each genmove sleeps
+    ap.add_argument("--no-clock", action="store_true")  # rejects time_settings
     opts = ap.parse_args()
     if opts.exit_at_once >= 0:
         sys.exit(opts.exit_at_once)
@@ -74,6 +76,11 @@ FAKE_ENGINE = textwrap.dedent('''
             reply(cid)
         elif cmd == "komi":
             reply(cid)
+        elif cmd == "time_settings":
+            reply(cid, "no clocks here", ok=False) if opts.no_clock else reply(cid)
+        elif cmd == "time_left":
+            sys.stderr.write("TIME_LEFT " + " ".join(rest) + "\\n"); sys.stderr.flush()
+            reply(cid)
         elif cmd == "play":
             if opts.crash_on_play:
                 sys.exit(4)
@@ -89,6 +96,7 @@ FAKE_ENGINE = textwrap.dedent('''
                 import subprocess
                 subprocess.run([sys.executable, "-c", "import time\\nt = time.process_time()\\n"
                                 f"while time.process_time() - t < {opts.burn}: pass"], check=True)
+            time.sleep(opts.think)
             reply(cid, moves[n_genmove - 1] if n_genmove <= len(moves) else "pass")
         elif cmd == "final_score" and opts.score:
             reply(cid, opts.score)
@@ -545,3 +553,70 @@ def test_black_score_reads_an_sgf_result_as_the_tallying_scripts_need():
     assert [black_score(r) for r in ("B+Resign", "b+3.5", " W+R ", "W+Time", "0", "Draw", "jigo")] == \
         [1.0, 1.0, 0.0, 0.0, 0.5, 0.5, 0.5]
     assert [black_score(r) for r in ("Void", "?", "", "B", "1")] == [None] * 5
+
+
+# -- game clocks (--time-settings) -------------------------------------------------
+
+FIVE = "A1,B1,C1,D1,E1,A2"  # six moves on 5x5 for a fake, then passes
+
+
+def test_an_engine_that_overdraws_its_sudden_death_clock_loses_on_time(tmp_path, fake):
+    # 0.4 s a move on a 1 s clock: overdrawn by more than the 0.5 s grace at its fourth move
+    code, s = play_match(tmp_path, "--black", fake("--moves", FIVE, "--think", "0.4"),
+                         "--white", fake("--moves", "A5,B5,C5,D5,E5,A4"), "--games", "1", "--size", "5",
+                         "--referee", "none", "--time-settings", "1")
+    assert code == 0
+    g = s["per_game"][0]
+    assert g["result"] == "W+Time" and g["reason"] == "time" and "ran out of time" in g["detail"]
+    assert g["moves"] == 6  # black's 4th genmove is the one that flags: 3 moves each were played
+    assert engine(s, "A")["timeouts"] == 1 and engine(s, "B")["timeouts"] == 0
+    assert s["time_settings"] == "1 s sudden death"
+
+
+def test_a_clock_sends_time_settings_and_time_left_and_the_sgf_keeps_the_times(tmp_path, fake):
+    sgf_dir = tmp_path / "sgf"
+    code, s = play_match(tmp_path, "--black", fake("--moves", "C3", "--score", "B+1"),
+                         "--white", fake("--score", "B+1"), "--games", "1", "--size", "5", "--referee", "none",
+                         "--time-settings", "2m+30s/5", "--sgf-dir", str(sgf_dir))
+    assert code == 0 and s["per_game"][0]["result"] == "B+1"
+    log = (sgf_dir / "engine-A.stderr.log").read_text()
+    assert "TIME_LEFT b 120 0" in log  # whole seconds of main time, as GTP has them
+    root = sgf.Sgf_game.from_bytes((sgf_dir / "game-0001.sgf").read_bytes()).get_root()
+    assert root.get("TM") == 120 and "Canadian" in root.get("OT")
+    node = root
+    times = []
+    while node:
+        if node.has_property("BL"):
+            times.append(node.get("BL"))
+        node = node[0] if len(node) else None
+    assert times and all(119 < t <= 120 for t in times)
+    assert "clock: 120 s + 5 moves in 30 s (Canadian) each" in format_table(s)
+
+
+def test_in_byo_yomi_the_genmove_timeout_is_the_clock_not_the_timeout_option(tmp_path, fake):
+    # 5 s a move (byo-yomi only); the engine takes 30: cut at the clock's 5.5 s, not --timeout's 60
+    t0 = time.monotonic()
+    code, s = play_match(tmp_path, "--black", fake("--think", "30"), "--white", fake(), "--games", "1",
+                         "--size", "5", "--referee", "none", "--time-settings", "0+5s/1")
+    assert time.monotonic() - t0 < 20
+    g = s["per_game"][0]
+    assert g["result"] == "W+Time" and g["reason"] == "time"
+
+
+def test_byo_yomi_moves_within_their_period_never_flag(tmp_path, fake):
+    code, s = play_match(tmp_path, "--black", fake("--moves", FIVE, "--think", "0.3", "--score", "B+1"),
+                         "--white", fake("--moves", "A5,B5,C5,D5,E5,A4", "--score", "B+1"), "--games", "1",
+                         "--size", "5", "--referee", "none", "--time-settings", "0.5+1s/1")
+    assert code == 0 and s["per_game"][0]["result"] == "B+1" and s["timeouts"] == 0
+
+
+def test_an_engine_that_rejects_time_settings_stops_the_match_saying_so(tmp_path, fake, capsys):
+    code, s = play_match(tmp_path, "--black", fake("--no-clock"), "--white", fake(), "--games", "1",
+                         "--size", "5", "--referee", "none", "--time-settings", "5m")
+    assert code == 1 and s is None
+    assert "time_settings" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("spec", ["", "abc", "5m+30s", "5m+0s/5", "5m+30s/0", "0", "1e9", "25h", "-5"])
+def test_a_bad_time_settings_exits_with_code_2(tmp_path, fake, spec):
+    assert play_match(tmp_path, "--black", fake(), "--white", fake(), "--time-settings=" + spec)[0] == 2
