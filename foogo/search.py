@@ -24,12 +24,18 @@ move within a game (dynamic_komi.py: Pachi's situational compensation), so that 
 played for a margin rather than with slack moves; the tree counts a playout's winner at the komi in
 force (tree.P_EXTRA) and its score margins at the game's komi. A search giving komi never resigns.
 
-Time use: a time budget is the most a move may take. A timed search stops
-early once the most visited root move leads the next by more visits than the
-time left can add at the current rate (it cannot be overtaken). Past half its
-budget (the soft limit) it also stops when the result is clear: the best
-move's win rate is below CLEAR or above 1 - CLEAR. Close positions, and the
-opening (fewer than OPENING of the points hold stones), use the whole budget.
+Time use: a time budget is what a move should take, and a time limit (by default
+the budget) the most it may take. A timed search stops early once the most
+visited root move leads the next by more visits than the time left can add at
+the current rate (it cannot be overtaken). Past half its budget (the soft
+limit) it also stops when the result is clear: the best move's win rate is
+below CLEAR or above 1 - CLEAR. Close positions, and the opening (fewer than
+OPENING of the points hold stones), use the whole budget. A search still close
+at its budget (the most visited move has fewer than CLOSE_RATIO times the
+visits of the next, and the result is not clear: Pachi's best2_ratio) goes on
+towards its limit, until it is no longer close or settles (a game clock's
+time saved on settled moves is spent on close ones; gtp/clock.py sets the
+limit).
 A search for a playout count runs its count, unless SearchConfig.bank makes the
 count an average over a game's moves (search_bank.py). `stopped` in the result
 says why a search ended.
@@ -71,6 +77,7 @@ EARLY_CHECK_SECONDS = 0.05  # how often a timed search asks whether its best mov
 SOFT = 0.5  # fraction of a time budget after which a clear position stops the search
 CLEAR = 0.2  # a position is clear when the best win rate is below CLEAR or above 1 - CLEAR
 OPENING = 0.15  # the opening: fewer than this fraction of the points hold stones
+CLOSE_RATIO = 2.5  # a search is close while its most visited move has fewer than this many times the next's visits
 REUSE_ROOM = 2  # a tree for a playout budget holds this many budgets' nodes (_ensure_trees)
 PARALLEL = ("root", "tree")  # SearchConfig.parallel
 MEMORY_PER_81_POINTS_MB = 64  # the trees' default memory: 64 MB on 9x9, 285 MB on 19x19 ...
@@ -170,7 +177,7 @@ class SearchResult:
     scores: dict[int, tuple[float, float]] = field(default_factory=dict)  # root move -> mean and standard
     # deviation of black's final margin (area score less komi) in this search's playouts through it
     color: int = BLACK
-    stopped: str = ""  # why the search ended: budget, playouts, settled, clear, stop, passed, empty
+    stopped: str = ""  # why the search ended: budget, extended, limit, playouts, settled, clear, stop, passed, empty
     size: int = 0  # the board's size, for the GTP names (0: unknown)
     extra_komi: float = 0.0  # dynamic komi at the search's end: the win rates are at the game's komi plus
     # this (black's area had to pass it); > 0 where black gives komi, < 0 where white does
@@ -228,12 +235,13 @@ class Search:
 
     def genmove(self, board, color, komi: float, legal_moves=None, time_budget: float | None = None,
                 stop: threading.Event | None = None, progress=None, interval: float = 0.5,
-                history=(), handicap: int = 0, moves: int = 0) -> SearchResult:
+                history=(), handicap: int = 0, moves: int = 0, time_limit: float | None = None) -> SearchResult:
         """Search (board, color) within the budget and return the chosen move and statistics.
 
         legal_moves: the moves the game's rules allow color (GTP names, (row, col) pairs or padded
         points; Game.legal_moves gives them with superko); None: every move the board allows.
-        Pass is always allowed. time_budget overrides config.seconds; stop ends the search early; progress(result) is
+        Pass is always allowed. time_budget overrides config.seconds; time_limit (None: the budget) is the most a
+        search still close at its budget may go on to (see "Time use"); stop ends the search early; progress(result) is
         called about every `interval` seconds while searching. history: (Zobrist hash, empty points)
         of the positions before `board`, oldest first (Game.recent_positions(HISTORY)); the tree's
         moves never repeat the last HISTORY of them, nor a position of their own line (positional
@@ -250,8 +258,9 @@ class Search:
         playouts = self.config.playouts
         if seconds is None and playouts is None:
             playouts = DEFAULT_PLAYOUTS
+        limit = seconds if seconds is None or time_limit is None else max(seconds, float(time_limit))
         return self._search(board, color, komi, legal, seconds, playouts, stop, progress, interval, start,
-                            decide=True, history=history, handicap=(handicap, moves))
+                            decide=True, history=history, handicap=(handicap, moves), limit=limit)
 
     def analyze(self, board, color, komi: float, legal_moves, stop: threading.Event, progress,
                 interval: float = 0.5, history=()) -> SearchResult:
@@ -323,7 +332,7 @@ class Search:
         self._geometry = geometry
 
     def _search(self, board, color, komi, legal, seconds, playouts, stop, progress, interval, start,
-                decide: bool, history=(), handicap=(0, 0)) -> SearchResult:
+                decide: bool, history=(), handicap=(0, 0), limit=None) -> SearchResult:
         params = self._params(board, komi)
         dynamic = decide and self.config.dynamic_komi
         if dynamic:
@@ -338,6 +347,13 @@ class Search:
         shared = SharedRoot(self._trees) if self.config.share_root and len(self._trees) > 1 else None
         self._shared = shared
         deadline = start + seconds if seconds is not None else None
+        # ends[0]: when the search ends; thread 0 moves it from the budget's deadline to the limit if the search
+        # is still close as the deadline nears (and back when it no longer is): the other threads read it
+        due = math.inf if deadline is None else deadline
+        ends = [due]
+        hard = start + limit if deadline is not None and limit is not None and limit > seconds else None
+        closed = [-math.inf]  # when thread 0 last asked whether the search is close
+        extended = [False]  # it went on past its budget
         threads = self.config.threads
         quota = [None] * threads
         banking = decide and playouts is not None and self.config.bank
@@ -386,14 +402,20 @@ class Search:
                     why[0] = "stop"
                     return
                 now = time.perf_counter()
-                if deadline is not None and now >= deadline:
-                    why[0] = "budget"
+                if (k == 0 and hard is not None and now >= due - EARLY_CHECK_SECONDS
+                        and now - closed[0] >= EARLY_CHECK_SECONDS):
+                    closed[0] = now
+                    ends[0] = hard if self._close() else due
+                    extended[0] = extended[0] or ends[0] == hard
+                if now >= ends[0]:
+                    why[0] = "limit" if ends[0] == hard else ("extended" if extended[0] else "budget")
+                    ended.set()
                     return
                 # not before this search has run: its rate, which the test needs, is unknown until then
                 if (check_early and deadline is not None and k == 0 and tree.iterations > 0
                         and now - last_check >= EARLY_CHECK_SECONDS):
                     last_check = now
-                    reason = self._early_stop(now - start, deadline - now, soft is not None and now >= soft)
+                    reason = self._early_stop(now - start, ends[0] - now, soft is not None and now >= soft)
                     if reason:
                         why[0] = reason
                         ended.set()
@@ -495,6 +517,18 @@ class Search:
                 mean = s / n
                 scores[m] = (mean, float(np.sqrt(max(q / n - mean * mean, 0.0))))
         return priors, scores
+
+    def _close(self) -> bool:
+        """True while the search is close (see "Time use"): its most visited root move has fewer than
+        CLOSE_RATIO times the visits of the next, and that move's win rate is not clear."""
+        visits, wins, _ = self._root_totals()
+        if len(visits) < 2:
+            return False
+        second, first = sorted(visits.values())[-2:]
+        best = max(visits, key=lambda m: visits[m])
+        if first <= 0 or not CLEAR <= wins[best] / first <= 1 - CLEAR:
+            return False
+        return first < CLOSE_RATIO * second
 
     def _early_stop(self, elapsed: float, remaining: float, past_soft: bool) -> str:
         """Why a timed search should end now ("settled" or "clear"), or "" to go on.

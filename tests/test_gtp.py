@@ -51,9 +51,10 @@ class ScriptedSearch:
                             scores={p: (2.5 - i, 10.0) for i, p in enumerate(visits)})
 
     def genmove(self, board, color, komi, legal_moves, time_budget=None, stop=None, progress=None, interval=0.5,
-                history=(), handicap=0, moves=0):
+                history=(), handicap=0, moves=0, time_limit=None):
         self.calls.append(dict(board=board, color=color, komi=komi, legal=list(legal_moves),
-                               time_budget=time_budget, history=list(history), handicap=handicap, moves=moves))
+                               time_budget=time_budget, history=list(history), handicap=handicap, moves=moves,
+                               time_limit=time_limit))
         result = self._result(board, color, legal_moves)
         if progress is not None:
             progress(result)
@@ -791,6 +792,30 @@ def test_genmove_gets_its_budget_from_the_clock():
     ok(engine, "time_left w 4 2")
     engine.execute("genmove w")
     assert engine.holder["search"].calls[-1]["time_budget"] == pytest.approx(0.8 * 4 - 0.3)
+
+
+def test_a_close_move_may_take_twice_its_budget_in_main_time_and_never_more_than_a_quarter_of_it():
+    tm = TimeManager()
+    assert tm.limit(BLACK, 81) is None  # no clock, no limit (a --time budget is strict)
+    tm.set_absolute(300)
+    budget = tm.budget(BLACK, 81)
+    assert tm.limit(BLACK, 81) == pytest.approx(TimeManager.EXTEND * budget)
+    tm.time_left(BLACK, 20, 0)  # 20 s left: a quarter of it is less than two budgets of 20 / 40.5
+    assert tm.budget(BLACK, 81) < tm.limit(BLACK, 81) <= 0.25 * 20
+    tm.time_left(BLACK, 0.4, 0)  # a quarter of what is left is below the least budget: the limit is the budget
+    assert tm.limit(BLACK, 10) == tm.budget(BLACK, 10) == TimeManager.MIN_BUDGET
+    tm.set_canadian(0, 10, 1)  # in byo-yomi a period is not saved for later: the limit is the budget
+    assert tm.limit(BLACK, 81) == tm.budget(BLACK, 81)
+
+
+def test_genmove_gives_the_search_the_clock_s_limit():
+    engine = make_engine(script=["E5", "D4"])
+    engine.execute("genmove b")
+    assert engine.holder["search"].calls[-1]["time_limit"] is None
+    ok(engine, "time_settings 300 0 0")
+    engine.execute("genmove w")
+    call = engine.holder["search"].calls[-1]
+    assert call["time_limit"] == pytest.approx(TimeManager.EXTEND * call["time_budget"])
 
 
 def test_genmove_gives_the_search_the_game_s_recent_positions():

@@ -576,6 +576,34 @@ def test_a_close_position_uses_the_whole_budget_unless_settled():
     assert result.stopped == "settled" or result.seconds >= 0.95
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_search_still_close_at_its_budget_goes_on_to_its_limit(monkeypatch, threads):
+    monkeypatch.setattr(search_module, "CLOSE_RATIO", 1e9)  # every result that is not clear counts as close
+    board = board_from_ascii(SYMMETRIC, to_move=BLACK)
+    result = Search(SearchConfig(seconds=0.4, seed=22, threads=threads)).genmove(
+        board, BLACK, 4.5, legal(board, BLACK), time_limit=1.0)
+    assert result.stopped in ("limit", "settled")
+    assert result.stopped == "settled" or 0.95 <= result.seconds < 1.5
+
+
+def test_a_search_that_is_not_close_at_its_budget_stops_there(monkeypatch):
+    monkeypatch.setattr(search_module, "CLOSE_RATIO", 0.0)  # never close
+    board = board_from_ascii(SYMMETRIC, to_move=BLACK)
+    result = Search(SearchConfig(seconds=0.4, seed=22)).genmove(board, BLACK, 4.5, legal(board, BLACK),
+                                                                time_limit=1.0)
+    assert result.stopped in ("budget", "settled") and result.seconds < 0.7
+
+
+def test_close_means_the_best_move_has_less_than_the_ratio_times_the_next_s_visits(monkeypatch):
+    search = Search(SearchConfig(playouts=10))
+    totals = {"even": ({1: 100.0, 2: 60.0}, {1: 50.0, 2: 30.0}), "ahead": ({1: 300.0, 2: 100.0}, {1: 150.0, 2: 50.0}),
+              "clear": ({1: 100.0, 2: 60.0}, {1: 95.0, 2: 50.0}), "alone": ({1: 100.0}, {1: 50.0})}
+    for case, want in [("even", True), ("ahead", False), ("clear", False), ("alone", False)]:
+        visits, wins = totals[case]
+        monkeypatch.setattr(search, "_root_totals", lambda v=visits, w=wins: (v, w, []))
+        assert search._close() is want, case
+
+
 def test_a_playout_count_search_says_so():
     board = Board(5)
     result = Search(SearchConfig(playouts=100, seed=2)).genmove(board, BLACK, 0.5, legal(board, BLACK))

@@ -36,12 +36,18 @@ class TimeManager:
     Allocation: in main time (main left - SAFETY) / max(20, empty points / 2) plus the byo-yomi
     share that follows it; in byo-yomi BYO_FRACTION of the period (per stone, for Canadian) minus
     SAFETY; never below MIN_BUDGET, nor above MAX_BUDGET (a controller may grant any finite time:
-    a time_settings of years would otherwise hold one genmove for years)."""
+    a time_settings of years would otherwise hold one genmove for years).
+
+    Limit (`limit`): what a move whose search is still close at its budget may go on to (search.py,
+    "Time use"): in main time up to EXTEND budgets, but never more than LIMIT_SHARE of the main time
+    left; in byo-yomi the budget itself (a period's time is not saved for later)."""
 
     SAFETY = 0.3  # seconds kept back for latency and the search's own overhead
     BYO_FRACTION = 0.8
     MIN_BUDGET = 0.05
     MAX_BUDGET = 3600.0  # an hour: more than any real clock gives one move, and still an end
+    EXTEND = 2.0  # a close move may take this many budgets (Pachi's max_maintime_ratio) ...
+    LIMIT_SHARE = 0.25  # ... and at most this share of the main time left
 
     system: str = "none"
     main_time: float = 0.0
@@ -156,6 +162,16 @@ class TimeManager:
         if self.system == "none":
             return None
         return min(self.MAX_BUDGET, self._share(self.clocks[parse_color(color)], empty_points))
+
+    def limit(self, color, empty_points: int) -> float | None:
+        """The most seconds `color`'s next move may take if its search is close (see the class), or None
+        when there is no time limit; never below `budget`."""
+        budget = self.budget(color, empty_points)
+        c = self.clocks[parse_color(color)]
+        if budget is None or c.in_byo:
+            return budget
+        cap = max(budget, self.LIMIT_SHARE * max(0.0, c.main - self.SAFETY))
+        return min(self.MAX_BUDGET, cap, self.EXTEND * budget)
 
     def _share(self, c: Clock, empty_points: int) -> float:
         """budget's allocation before its cap (see the class)."""

@@ -409,16 +409,18 @@ class GtpEngine(AnalysisCommands):
             raise GtpError("cannot undo") from None
         return ""
 
-    def _think(self, color: int, budget: float | None, progress=None, interval: float = 0.5):
+    def _think(self, color: int, budget: float | None, progress=None, interval: float = 0.5,
+               limit: float | None = None):
         """Run the search for `color` on the current position -> (SearchResult or None, legal moves);
-        progress(result) is called about every `interval` seconds while it searches."""
+        progress(result) is called about every `interval` seconds while it searches; limit: the most a
+        close search may take (Search.genmove's time_limit)."""
         legal = self.game.legal_points(color)
         if not legal:
             return None, legal
         board = self.game.board.copy()
         history = self.game.recent_positions(HISTORY)  # the tree's moves may not repeat them (superko)
         # the handicap and the moves since it: dynamic komi's handicap phase (when the search has it on)
-        game = dict(history=history, handicap=self.game.handicap, moves=len(self.game.history))
+        game = dict(history=history, handicap=self.game.handicap, moves=len(self.game.history), time_limit=limit)
         if progress is None:
             result = self.search.genmove(board, color, self.game.komi, legal, time_budget=budget, **game)
         else:
@@ -500,7 +502,7 @@ class GtpEngine(AnalysisCommands):
             self.last_result = None
             self._log(f"genmove {COLOR_NAMES[color]}: {self._name(move)} | {said}")
             return self._name(move)
-        result, legal = self._think(color, budget, progress, interval)
+        result, legal = self._think(color, budget, progress, interval, self.time.limit(color, self._empty_points()))
         move = PASS if result is None else self._checked(result.move, legal)
         if cleanup and move in (PASS, RESIGN):
             capture = self.cleanup_move(color)
