@@ -804,8 +804,14 @@ def test_a_close_move_may_take_twice_its_budget_in_main_time_and_never_more_than
     assert tm.budget(BLACK, 81) < tm.limit(BLACK, 81) <= 0.25 * 20
     tm.time_left(BLACK, 0.4, 0)  # a quarter of what is left is below the least budget: the limit is the budget
     assert tm.limit(BLACK, 10) == tm.budget(BLACK, 10) == TimeManager.MIN_BUDGET
-    tm.set_canadian(0, 10, 1)  # in byo-yomi a period is not saved for later: the limit is the budget
+    tm.set_canadian(0, 10, 1)  # one stone a period: nothing to save for, the limit is the budget
     assert tm.limit(BLACK, 81) == tm.budget(BLACK, 81)
+    tm.set_japanese(0, 10, 5)  # nor is a Japanese period's time saved for later
+    assert tm.limit(BLACK, 81) == tm.budget(BLACK, 81)
+    tm.set_canadian(0, 100, 25)  # 25 stones in 100 s: a close stone may take two budgets ...
+    assert tm.limit(BLACK, 81) == pytest.approx(TimeManager.EXTEND * tm.budget(BLACK, 81))
+    tm.time_left(BLACK, 10, 5)  # ... but leaves the period's other stones the least budget and the margin
+    assert tm.budget(BLACK, 81) < tm.limit(BLACK, 81) <= 0.8 * 10 - 0.3 - 4 * (TimeManager.MIN_BUDGET + 0.3)
 
 
 def test_genmove_gives_the_search_the_clock_s_limit():

@@ -40,7 +40,9 @@ class TimeManager:
 
     Limit (`limit`): what a move whose search is still close at its budget may go on to (search.py,
     "Time use"): in main time up to EXTEND budgets, but never more than LIMIT_SHARE of the main time
-    left; in byo-yomi the budget itself (a period's time is not saved for later)."""
+    left; in a Canadian period up to EXTEND budgets too, leaving every other stone of the period
+    MIN_BUDGET and SAFETY; in Japanese byo-yomi the budget itself (a period's time is not saved for
+    later)."""
 
     SAFETY = 0.3  # seconds kept back for latency and the search's own overhead
     BYO_FRACTION = 0.8
@@ -168,10 +170,14 @@ class TimeManager:
         when there is no time limit; never below `budget`."""
         budget = self.budget(color, empty_points)
         c = self.clocks[parse_color(color)]
-        if budget is None or c.in_byo:
+        if budget is None or (c.in_byo and self.system != "canadian"):
             return budget
-        cap = max(budget, self.LIMIT_SHARE * max(0.0, c.main - self.SAFETY))
-        return min(self.MAX_BUDGET, cap, self.EXTEND * budget)
+        if c.in_byo:
+            others = (c.stones_left - 1) * (self.MIN_BUDGET + self.SAFETY)  # the period's other stones
+            cap = self.BYO_FRACTION * c.period_left - self.SAFETY - others
+        else:
+            cap = self.LIMIT_SHARE * max(0.0, c.main - self.SAFETY)
+        return max(budget, min(self.MAX_BUDGET, cap, self.EXTEND * budget))
 
     def _share(self, c: Clock, empty_points: int) -> float:
         """budget's allocation before its cap (see the class)."""
