@@ -20,10 +20,10 @@ the opponent rejects is a loss for the engine that played it ("B+Illegal"),
 a command not answered within `--timeout` seconds is a loss for the engine
 that was asked ("W+Time"), and so is a clock overdrawn by more than
 match_clock.GRACE seconds under `--time-settings` (both engines get
-`time_settings` at each game's setup and `time_left` before each genmove, whose
-timeout is then what the mover's clock allows), and an engine that exits, answers malformed GTP or
-fails `genmove` loses by forfeit ("B+Forfeit", reason "crash") and is
-restarted for the next game. An engine that cannot be started, exits at once
+`time_settings` at each game's setup and `time_left` before each genmove,
+whose timeout is then what the mover's clock allows), and an engine that
+exits, answers malformed GTP or fails `genmove` loses by forfeit
+("B+Forfeit", reason "crash") and is restarted for the next game. An engine that cannot be started, exits at once
 or does not answer `name` within `--startup-timeout` seconds (by default
 `--timeout`) stops the match before its game, with a message that says which
 engine and why. A game the referee cannot follow or score has
@@ -31,8 +31,9 @@ the result "?" and no winner; it is counted as void. These outcomes are all
 counted and shown, never dropped.
 
 What it is not: not a tournament manager (exactly two engines, games played
-one after another), no Japanese byo-yomi, no handicap, no opening randomisation, no resuming of an interrupted
-match, and no rules knowledge of its own: legality is whatever the referee
+one after another), no Japanese byo-yomi, no handicap, no opening
+randomisation, no resuming of an interrupted match, and no rules knowledge of
+its own: legality is whatever the referee
 (and the opponent) accept, and without a referee the result is the engines'
 `final_score` when both agree. Seconds per move count answered `genmove`s
 only; where /proc is missing (not Linux) CPU seconds are left unknown. It
