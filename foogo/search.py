@@ -258,9 +258,8 @@ class Search:
         playouts = self.config.playouts
         if seconds is None and playouts is None:
             playouts = DEFAULT_PLAYOUTS
-        limit = seconds if seconds is None or time_limit is None else max(seconds, float(time_limit))
         return self._search(board, color, komi, legal, seconds, playouts, stop, progress, interval, start,
-                            decide=True, history=history, handicap=(handicap, moves), limit=limit)
+                            decide=True, history=history, handicap=(handicap, moves), limit=time_limit)
 
     def analyze(self, board, color, komi: float, legal_moves, stop: threading.Event, progress,
                 interval: float = 0.5, history=()) -> SearchResult:
@@ -351,6 +350,7 @@ class Search:
         # is still close as the deadline nears (and back when it no longer is): the other threads read it
         due = math.inf if deadline is None else deadline
         ends = [due]
+        # the limit, if a timed search has one beyond its budget
         hard = start + limit if deadline is not None and limit is not None and limit > seconds else None
         closed = [-math.inf]  # when thread 0 last asked whether the search is close
         extended = [False]  # it went on past its budget
@@ -522,13 +522,18 @@ class Search:
         """True while the search is close (see "Time use"): its most visited root move has fewer than
         CLOSE_RATIO times the visits of the next, and that move's win rate is not clear."""
         visits, wins, _ = self._root_totals()
-        if len(visits) < 2:
+        if len(visits) < 2 or self._clear(visits, wins):
             return False
         second, first = sorted(visits.values())[-2:]
-        best = max(visits, key=lambda m: visits[m])
-        if first <= 0 or not CLEAR <= wins[best] / first <= 1 - CLEAR:
-            return False
         return first < CLOSE_RATIO * second
+
+    @staticmethod
+    def _clear(visits: dict, wins: dict) -> bool:
+        """True if the most visited root move (of `visits`, with `wins`: _root_totals') has visits and a win
+        rate below CLEAR or above 1 - CLEAR: the result is clear."""
+        best = max(visits, key=lambda m: visits[m])
+        first = visits[best]
+        return first > 0 and not CLEAR <= wins[best] / first <= 1 - CLEAR
 
     def _early_stop(self, elapsed: float, remaining: float, past_soft: bool) -> str:
         """Why a timed search should end now ("settled" or "clear"), or "" to go on.
@@ -541,13 +546,7 @@ class Search:
         rate = sum(tree.iterations for tree in self._trees) / elapsed
         if bank_settled(visits.values(), rate * remaining):
             return "settled"
-        best = max(visits, key=lambda m: visits[m])
-        first = visits[best]
-        if past_soft and first > 0:
-            winrate = wins[best] / first
-            if not CLEAR <= winrate <= 1 - CLEAR:
-                return "clear"
-        return ""
+        return "clear" if past_soft and self._clear(visits, wins) else ""
 
     def _result(self, board, color, start, decide: bool, giving: bool = False) -> SearchResult:
         """The search's result so far; with `decide`, RESIGN below the threshold, unless `giving` komi."""

@@ -491,7 +491,8 @@ class GtpEngine(AnalysisCommands):
     def _genmove(self, color: int, cleanup: bool = False, progress=None, interval: float = 0.5) -> str:
         """Search for color within the clock's budget (or take the opening book's move), play the move
         and return its name."""
-        budget = self.time.budget(color, self._empty_points())
+        empty = self._empty_points()
+        budget, limit = self.time.budget(color, empty), self.time.limit(color, empty)
         start = time.perf_counter()
         cpu_start = time.process_time()
         found = None if cleanup or progress is not None else self._book_move(color)
@@ -502,7 +503,7 @@ class GtpEngine(AnalysisCommands):
             self.last_result = None
             self._log(f"genmove {COLOR_NAMES[color]}: {self._name(move)} | {said}")
             return self._name(move)
-        result, legal = self._think(color, budget, progress, interval, self.time.limit(color, self._empty_points()))
+        result, legal = self._think(color, budget, progress, interval, limit)
         move = PASS if result is None else self._checked(result.move, legal)
         if cleanup and move in (PASS, RESIGN):
             capture = self.cleanup_move(color)
