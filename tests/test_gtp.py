@@ -737,8 +737,9 @@ def test_time_manager_has_no_budget_without_limits():
 def test_absolute_time_spreads_the_main_time():
     tm = TimeManager()
     tm.set_absolute(300)
-    assert tm.budget(BLACK, 81) == pytest.approx((300 - 0.3) / 40.5)
-    assert tm.budget(BLACK, 10) == pytest.approx((300 - 0.3) / 20)
+    assert tm.budget(BLACK, 81) == pytest.approx((300 - 0.3) / 27)  # a move still to come for 3 empty points
+    assert tm.budget(BLACK, 45) == pytest.approx((300 - 0.3) / 15)
+    assert tm.budget(BLACK, 10) == pytest.approx((300 - 0.3) / 10)  # never more than a tenth of it
     tm.time_left(BLACK, 0.2, 0)
     assert tm.budget(BLACK, 60) == TimeManager.MIN_BUDGET
 
@@ -748,7 +749,7 @@ def test_japanese_byoyomi_uses_most_of_a_period():
     tm.set_japanese(0, 10, 5)
     assert tm.budget(WHITE, 81) == pytest.approx(0.8 * 10 - 0.3)
     tm.set_japanese(60, 10, 5)
-    assert tm.budget(WHITE, 81) == pytest.approx((60 - 0.3) / 40.5 + 0.8 * 10 - 0.3)
+    assert tm.budget(WHITE, 81) == pytest.approx((60 - 0.3) / 27 + 0.8 * 10 - 0.3)
     tm.time_left(WHITE, 7, 3)  # in byo-yomi, 7 s left in the period, 3 periods
     assert tm.budget(WHITE, 81) == pytest.approx(0.8 * 7 - 0.3)
 
@@ -800,10 +801,13 @@ def test_a_close_move_may_take_twice_its_budget_in_main_time_and_never_more_than
     tm.set_absolute(300)
     budget = tm.budget(BLACK, 81)
     assert tm.limit(BLACK, 81) == pytest.approx(TimeManager.EXTEND * budget)
-    tm.time_left(BLACK, 20, 0)  # 20 s left: a quarter of it is less than two budgets of 20 / 40.5
-    assert tm.budget(BLACK, 81) < tm.limit(BLACK, 81) <= 0.25 * 20
+    tm.time_left(BLACK, 20, 0)
+    assert tm.limit(BLACK, 10) == pytest.approx(TimeManager.EXTEND * (20 - 0.3) / 10)
     tm.time_left(BLACK, 0.4, 0)  # a quarter of what is left is below the least budget: the limit is the budget
     assert tm.limit(BLACK, 10) == tm.budget(BLACK, 10) == TimeManager.MIN_BUDGET
+    tm.set_canadian(20, 10, 5)  # main time's budget includes a stone's share of a period ...
+    tm.time_left(BLACK, 8, 0)  # ... so with 8 s of main time left, a quarter of it is less than two budgets
+    assert tm.budget(BLACK, 81) < tm.limit(BLACK, 81) == pytest.approx(0.25 * (8 - 0.3))
     tm.set_canadian(0, 10, 1)  # one stone a period: nothing to save for, the limit is the budget
     assert tm.limit(BLACK, 81) == tm.budget(BLACK, 81)
     tm.set_japanese(0, 10, 5)  # nor is a Japanese period's time saved for later
