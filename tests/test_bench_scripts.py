@@ -539,3 +539,20 @@ def test_position_suite_says_when_only_matches_no_line(tmp_path, capsys):
     (tmp_path / "suite.txt").write_text("capture.sgf 1 E3\n")
     assert module.main([str(tmp_path / "suite.txt"), "--only", "corner"]) == 2
     assert "no position" in capsys.readouterr().err
+
+
+def test_moves_left_counts_each_players_remaining_moves_by_empty_points(tmp_path, capsys):
+    moves_left = load("moves_left")
+    games = tmp_path / "match" / "job-0"
+    games.mkdir(parents=True)
+    # 5 moves on 3x3: before black's first move 9 points are empty and black has 3 moves left (B1, B3, B5)
+    (games / "game-0001.sgf").write_text("(;FF[4]GM[1]SZ[3];B[aa];W[bb];B[cc];W[];B[ac])")
+    (games / "broken.sgf").write_text("(;FF[4]SZ[3];B[")
+    assert moves_left.positions(str(games / "game-0001.sgf")) == [(9, 3), (8, 2), (7, 2), (6, 1), (6, 1)]
+    assert moves_left.main([str(tmp_path / "match"), "--bucket", "3"]) == 0
+    out = capsys.readouterr()
+    assert "skipped" in out.err and "1 games" in out.out
+    assert "| 9-11 | 1 | 3.0 | 3 | 3 | 3 | 3.33 |" in out.out
+    assert "| 6-8 | 4 | 1.5 |" in out.out
+    with pytest.raises(SystemExit):
+        moves_left.main([str(tmp_path / "nowhere")])
