@@ -35,10 +35,7 @@ at its budget (the most visited move has fewer than CLOSE_RATIO times the
 visits of the next, and the result is not clear: Pachi's best2_ratio) goes on
 towards its limit, until it is no longer close or settles (a game clock's
 time saved on settled moves is spent on close ones; gtp/clock.py sets the
-limit). Where time left unused is lost (a fixed time a move, a byo-yomi
-period's last stone: genmove's `settle` False), a settled search goes on to
-its budget instead, growing the subtree that the next move's search reuses
-(Pachi's pre-pondering in its last byo-yomi period).
+limit).
 A search for a playout count runs its count, unless SearchConfig.bank makes the
 count an average over a game's moves (search_bank.py). `stopped` in the result
 says why a search ended.
@@ -238,8 +235,7 @@ class Search:
 
     def genmove(self, board, color, komi: float, legal_moves=None, time_budget: float | None = None,
                 stop: threading.Event | None = None, progress=None, interval: float = 0.5,
-                history=(), handicap: int = 0, moves: int = 0, time_limit: float | None = None,
-                settle: bool = True) -> SearchResult:
+                history=(), handicap: int = 0, moves: int = 0, time_limit: float | None = None) -> SearchResult:
         """Search (board, color) within the budget and return the chosen move and statistics.
 
         legal_moves: the moves the game's rules allow color (GTP names, (row, col) pairs or padded
@@ -250,8 +246,7 @@ class Search:
         of the positions before `board`, oldest first (Game.recent_positions(HISTORY)); the tree's
         moves never repeat the last HISTORY of them, nor a position of their own line (positional
         superko inside the tree). handicap, moves: the game's handicap stones and the moves played since
-        (dynamic komi's handicap phase; SearchConfig.dynamic_komi). settle: a timed search may stop once its
-        best move cannot be overtaken (False where the time it would save is lost: see "Time use")."""
+        (dynamic komi's handicap phase; SearchConfig.dynamic_komi)."""
         color = parse_color(color)
         komi = check_komi(komi)
         start = time.perf_counter()
@@ -264,8 +259,7 @@ class Search:
         if seconds is None and playouts is None:
             playouts = DEFAULT_PLAYOUTS
         return self._search(board, color, komi, legal, seconds, playouts, stop, progress, interval, start,
-                            decide=True, history=history, handicap=(handicap, moves), limit=time_limit,
-                            settle=settle)
+                            decide=True, history=history, handicap=(handicap, moves), limit=time_limit)
 
     def analyze(self, board, color, komi: float, legal_moves, stop: threading.Event, progress,
                 interval: float = 0.5, history=()) -> SearchResult:
@@ -337,7 +331,7 @@ class Search:
         self._geometry = geometry
 
     def _search(self, board, color, komi, legal, seconds, playouts, stop, progress, interval, start,
-                decide: bool, history=(), handicap=(0, 0), limit=None, settle: bool = True) -> SearchResult:
+                decide: bool, history=(), handicap=(0, 0), limit=None) -> SearchResult:
         params = self._params(board, komi)
         dynamic = decide and self.config.dynamic_komi
         if dynamic:
@@ -421,7 +415,7 @@ class Search:
                 if (check_early and deadline is not None and k == 0 and tree.iterations > 0
                         and now - last_check >= EARLY_CHECK_SECONDS):
                     last_check = now
-                    reason = self._early_stop(now - start, ends[0] - now, soft is not None and now >= soft, settle)
+                    reason = self._early_stop(now - start, ends[0] - now, soft is not None and now >= soft)
                     if reason:
                         why[0] = reason
                         ended.set()
@@ -541,17 +535,16 @@ class Search:
         first = visits[best]
         return first > 0 and not CLEAR <= wins[best] / first <= 1 - CLEAR
 
-    def _early_stop(self, elapsed: float, remaining: float, past_soft: bool, settle: bool = True) -> str:
+    def _early_stop(self, elapsed: float, remaining: float, past_soft: bool) -> str:
         """Why a timed search should end now ("settled" or "clear"), or "" to go on.
 
-        settled (if `settle`, or when the root has one move): the most visited root move leads the next by
-        more visits than the time left can add. clear (past the soft limit only): the best move's win rate
-        is far from even."""
+        settled: the most visited root move leads the next by more visits than the time left can add.
+        clear (past the soft limit only): the best move's win rate is far from even."""
         visits, wins, _ = self._root_totals()
         if len(visits) < 2 or elapsed <= 0:
             return "settled" if len(visits) == 1 else ""
         rate = sum(tree.iterations for tree in self._trees) / elapsed
-        if settle and bank_settled(visits.values(), rate * remaining):
+        if bank_settled(visits.values(), rate * remaining):
             return "settled"
         return "clear" if past_soft and self._clear(visits, wins) else ""
 

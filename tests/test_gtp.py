@@ -51,10 +51,10 @@ class ScriptedSearch:
                             scores={p: (2.5 - i, 10.0) for i, p in enumerate(visits)})
 
     def genmove(self, board, color, komi, legal_moves, time_budget=None, stop=None, progress=None, interval=0.5,
-                history=(), handicap=0, moves=0, time_limit=None, settle=True):
+                history=(), handicap=0, moves=0, time_limit=None):
         self.calls.append(dict(board=board, color=color, komi=komi, legal=list(legal_moves),
                                time_budget=time_budget, history=list(history), handicap=handicap, moves=moves,
-                               time_limit=time_limit, settle=settle))
+                               time_limit=time_limit))
         result = self._result(board, color, legal_moves)
         if progress is not None:
             progress(result)
@@ -826,37 +826,6 @@ def test_genmove_gives_the_search_the_clock_s_limit():
     engine.execute("genmove w")
     call = engine.holder["search"].calls[-1]
     assert call["time_limit"] == pytest.approx(TimeManager.EXTEND * call["time_budget"])
-
-
-def test_time_is_saved_in_main_time_and_in_a_canadian_period_with_stones_to_come():
-    tm = TimeManager()
-    assert not tm.saves(BLACK)  # no clock: a fixed --time a move is spent or lost
-    tm.set_absolute(300)
-    assert tm.saves(BLACK)
-    tm.set_canadian(60, 30, 5)
-    assert tm.saves(BLACK)
-    tm.time_left(BLACK, 20, 3)  # in a period with 3 stones to play: what one saves, the next may use
-    assert tm.saves(BLACK)
-    tm.time_left(BLACK, 8, 1)  # the period's last stone: what it leaves is lost
-    assert not tm.saves(BLACK)
-    tm.set_canadian(0, 5, 1)  # 5 s a move
-    assert not tm.saves(BLACK) and not tm.saves(WHITE)
-    tm.set_japanese(60, 10, 5)
-    assert tm.saves(WHITE)
-    tm.time_left(WHITE, 10, 4)  # in byo-yomi a period's time is not saved for later
-    assert not tm.saves(WHITE)
-
-
-def test_genmove_lets_the_search_settle_only_where_the_time_is_saved():
-    engine = make_engine(script=["E5", "D4", "C3"])
-    engine.execute("genmove b")
-    assert engine.holder["search"].calls[-1]["settle"] is False  # no clock (or a fixed --time)
-    ok(engine, "time_settings 300 0 0")
-    engine.execute("genmove w")
-    assert engine.holder["search"].calls[-1]["settle"] is True
-    ok(engine, "time_settings 0 5 1")
-    engine.execute("genmove b")
-    assert engine.holder["search"].calls[-1]["settle"] is False
 
 
 def test_genmove_gives_the_search_the_game_s_recent_positions():

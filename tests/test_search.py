@@ -495,25 +495,6 @@ def test_timed_search_stops_early_when_the_best_move_is_settled(warm_search):
     assert result.seconds < 4.0
 
 
-def test_a_search_told_not_to_settle_uses_its_whole_budget(monkeypatch, warm_search):
-    monkeypatch.setattr(search_module, "CLEAR", 0.0)  # no position counts as clear
-    board = board_from_ascii("""
-        . . . . .
-        . O O O .
-        O X X X .
-        . O O O .
-        . . . . .
-    """, to_move=WHITE)
-    # the capture settles long before the budget, but where the time saved would be lost the search goes on,
-    # growing the subtree the next move reuses
-    settled = warm_search(SearchConfig(seconds=1.0, seed=14)).genmove(board, WHITE, 0.5, legal(board, WHITE))
-    assert settled.stopped == "settled" and settled.seconds < 0.9
-    result = Search(SearchConfig(seconds=1.0, seed=14)).genmove(board, WHITE, 0.5, legal(board, WHITE), settle=False)
-    assert name(board, result.move) == "E3"
-    assert result.stopped == "budget" and result.seconds >= 0.95
-    assert result.playouts > settled.playouts
-
-
 @pytest.mark.parametrize("uct", [0.0, 1.0])
 def test_reused_root_never_plays_a_move_the_game_forbids(uct):
     # with an exploration term, a disabled edge's value -1 alone would not keep it out

@@ -173,18 +173,6 @@ class TimeManager:
             return None
         return min(self.MAX_BUDGET, self._share(self.clocks[parse_color(color)], empty_points))
 
-    def saves(self, color) -> bool:
-        """True if time `color`'s next move leaves unused is kept for later moves: in main time, and in a
-        Canadian period with other stones still to play. False with no clock (a fixed time a move), in
-        Japanese byo-yomi and on a Canadian period's last stone, where a search should use its whole
-        budget (Search.genmove's `settle`)."""
-        c = self.clocks[parse_color(color)]
-        if self.system == "none":
-            return False
-        if not c.in_byo:
-            return True
-        return self.system == "canadian" and c.stones_left > 1
-
     def limit(self, color, empty_points: int) -> float | None:
         """The most seconds `color`'s next move may take if its search is close (see the class), or None
         when there is no time limit; never below `budget`."""

@@ -22,7 +22,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser
     parser.add_argument("--rules", choices=RULES, default="chinese", help="chinese (default) or tromp-taylor")
     parser.add_argument("--playouts", type=int, default=None, metavar="N", help="playouts per move")
     parser.add_argument("--time", type=float, default=None, metavar="SECONDS",
-                        help="seconds per move, used even once the move is settled (GTP time controls take precedence)")
+                        help="seconds per move (GTP time controls take precedence)")
     parser.add_argument("--threads", type=int, default=default_threads(),
                         help=f"search threads (default: the cores this process may use, {default_threads()} here)")
     parser.add_argument("--policy", choices=POLICIES, default="heavy",
