@@ -35,7 +35,7 @@ def positions(path: str):
     moves = [(colour, point) for colour, point in moves if colour]
     out = []
     for k, (colour, point) in enumerate(moves):
-        empty = sum(board.get(r, c) is None for r in range(size) for c in range(size))
+        empty = size * size - len(board.list_occupied_points())
         out.append((empty, (len(moves) - k + 1) // 2))
         if point is not None:
             try:
