@@ -11,7 +11,9 @@ resignation, which the SGF does not hold); a game whose moves do not match the l
 skipped. For every game: foogo's colour and result, its moves, its peak and lowest win rate after
 its first five moves, and why its searches stopped (settled, clear, budget...). Then the summary:
 the games lost after foogo's own estimate had reached --collapse (a collapse: a misjudged position,
-the first place to look for a bug or a blind spot), and the games won from below 1 - --collapse.
+the first place to look for a bug or a blind spot), the games won from below 1 - --collapse, and
+how many searches collected a full tree (their log line says "trees collected Nx": the memory cap
+bound them, and their expansion threshold rose; foogo gtp --memory sets the cap).
 --turns adds where the games turned: foogo's mean estimate at its 5th, 10th, ... move in the games it
 won, lost and drew, and, for the lost games, the move of foogo's from which its estimate stayed below
 0.45 (in bins of five): a game lost in the opening or middle game and one thrown away at its end
@@ -52,6 +54,7 @@ STOPPED = re.compile(r"stopped: (\w+)")
 SPEED = re.compile(r"\((\d+)/s")
 SECONDS = re.compile(r"playouts in ([\d.]+) s")
 CPU = re.compile(r"CPU ([\d.]+) s")
+COLLECTED = re.compile(r"trees collected (\d+)x")
 SLOW = STARVED_SHARE  # a search below this share of the match's usual CPU share (or rate) is starved, as in foogo match
 WINDOW = 5  # the usual rate at foogo's move k is taken over its moves k - WINDOW .. k + WINDOW
 SLOW_GAME = 5  # a game with this many starved searches is named in the summary
@@ -65,6 +68,7 @@ class Logged(NamedTuple):
     stopped: str | None  # why the search stopped
     speed: int | None  # playouts a second
     share: float | None  # the process's CPU seconds over the search's wall seconds
+    collected: int  # full trees collected during the search (the memory cap bound; 0 in older logs)
 
 
 def log_moves(path: Path) -> list[Logged]:
@@ -74,14 +78,15 @@ def log_moves(path: Path) -> list[Logged]:
         m = GENMOVE.match(line)
         if m:
             rate, stopped, speed = RATE.search(line), STOPPED.search(line), SPEED.search(line)
-            seconds, cpu = SECONDS.search(line), CPU.search(line)
+            seconds, cpu, collected = SECONDS.search(line), CPU.search(line), COLLECTED.search(line)
             # a search of no playouts (a pass that wins at once) gives nothing to judge the machine by
             playouts = int(speed.group(1)) if speed and int(speed.group(1)) > 0 else None
             share = None
             if playouts and seconds and cpu and float(seconds.group(1)) > 0:
                 share = float(cpu.group(1)) / float(seconds.group(1))
             out.append(Logged(m.group(1), m.group(2).upper(), float(rate.group(1)) / 100 if rate else None,
-                              stopped.group(1) if stopped else None, playouts, share))
+                              stopped.group(1) if stopped else None, playouts, share,
+                              int(collected.group(1)) if collected else 0))
     return out
 
 
@@ -145,6 +150,7 @@ def review(directory: Path, engine: str, name: str) -> list[dict]:
                           result=result, moves=len(moves), peak=max(later, default=0.5),
                           low=min(later, default=0.5), rates=[m.rate for m in mine],
                           speeds=[m.speed for m in mine], shares=[m.share for m in mine],
+                          collected=[m.collected for m in mine],
                           stopped=collections.Counter(m.stopped for m in mine if m.stopped)))
     return games
 
@@ -235,6 +241,9 @@ def main(argv=None) -> int:
     print(f"searches starved (their {measure} below {args.slow:.2f} of the match's usual): {sum(starved)} of "
           f"{sum(len(r['speeds']) for r in records)}, {SLOW_GAME} or more in {len(named)} games"
           + "".join(f"\n  {r['path']} ({n} of {len(r['speeds'])})" for r, n in named))
+    collected = [n for r in records for n in r["collected"]]
+    print(f"searches that collected a full tree (the memory cap bound): {sum(n > 0 for n in collected)} of "
+          f"{len(collected)}, {sum(collected)} collections")
     if args.turns:
         print(turns(records))
     return 0

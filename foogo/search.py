@@ -181,6 +181,8 @@ class SearchResult:
     size: int = 0  # the board's size, for the GTP names (0: unknown)
     extra_komi: float = 0.0  # dynamic komi at the search's end: the win rates are at the game's komi plus
     # this (black's area had to pass it); > 0 where black gives komi, < 0 where white does
+    collections: int = 0  # full trees collected during this search (SearchTree.collect): the memory cap
+    # bound it, and the expansion threshold rose for the rest of the search (SearchConfig.memory_mb)
 
     @property
     def playouts_per_second(self) -> float:
@@ -343,6 +345,7 @@ class Search:
         self._ensure_trees(board.geometry, playouts)
         for tree in self._trees:
             tree.set_root(board, color, legal, params, rows)
+        collected = sum(tree.collections for tree in self._trees)
         shared = SharedRoot(self._trees) if self.config.share_root and len(self._trees) > 1 else None
         self._shared = shared
         deadline = start + seconds if seconds is not None else None
@@ -461,6 +464,7 @@ class Search:
         result = self._result(board, color, start, decide=decide, giving=extra != 0)
         result.stopped = why[0]
         result.extra_komi = extra
+        result.collections = sum(tree.collections for tree in self._trees) - collected
         return result
 
     def _adjust_komi(self, color: int, params) -> None:

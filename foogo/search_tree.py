@@ -132,6 +132,11 @@ class SearchTree:
         return sum(w.iterations for w in self.workers)
 
     @property
+    def collections(self) -> int:
+        """Times it was collected (collect) since it was made or cleared."""
+        return int(self.meta[tk.COLLECTIONS])
+
+    @property
     def ownership(self) -> np.ndarray:
         """Its workers' ownership sums (per padded point: black's samples less white's)."""
         return np.sum([w.ownership for w in self.workers], axis=0)

@@ -215,6 +215,13 @@ def test_match_review_splits_the_log_by_game_and_finds_a_collapse(tmp_path, caps
     assert review.main([str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "2 games: 1 won, 1 lost" in out and "lost after reaching 0.90: 1" in out and "game-0001" in out
+    assert "searches that collected a full tree (the memory cap bound): 0 of 4, 0 collections" in out
+    collected = log[:2] + [log[2].replace("stopped: settled", "stopped: settled, trees collected 3x (memory cap)")]
+    (tmp_path / "engine-A.stderr.log").write_text("\n".join(collected + log[3:]) + "\n")
+    assert [g["collected"] for g in review.review(tmp_path, "A", "foogo")] == [[0, 3, 0], [0]]
+    assert review.main([str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "searches that collected a full tree (the memory cap bound): 1 of 4, 3 collections" in out
     assert review.main([str(tmp_path), "--turns"]) == 0
     out = capsys.readouterr().out
     assert "won (1): foogo's mean estimate at its move \nlost (1)" in out  # one move each: none at move 5
@@ -294,6 +301,14 @@ def test_match_review_reads_the_cpu_time_foogo_gtp_logs(tmp_path):
     path.write_text(engine.log.getvalue())
     (line,) = review.log_moves(path)
     assert line.colour == "black" and line.speed > 0 and line.share is not None and line.share > 0
+    assert line.collected == 0 and "collected" not in engine.log.getvalue()
+    # a tree capped at 1 MB (about 500 9x9 nodes) fills and is collected in a search of 20,000 playouts:
+    # the line says how often, and the review reads it
+    engine = GtpEngine(log=io.StringIO(), playouts=20000, seed=1, memory_mb=1)
+    assert engine.execute("genmove b").startswith("= ")
+    path.write_text(engine.log.getvalue())
+    (line,) = review.log_moves(path)
+    assert line.collected >= 1 and f"trees collected {line.collected}x (memory cap)" in engine.log.getvalue()
 
 
 def test_match_review_reads_a_parallel_match_and_names_a_wrong_engine(tmp_path, capsys):

@@ -841,10 +841,13 @@ def test_a_game_s_budgeted_searches_leave_room_for_the_subtree_they_reuse(monkey
     monkeypatch.setattr(search_module, "REUSE_ROOM", room)
     game = Game(9, komi=7)
     search = Search(SearchConfig(playouts=3000, policy="light", seed=3, threads=1))
+    counted = 0  # the searches' own counts (SearchResult.collections, which foogo gtp logs)
     for k in range(30):
         color = "bw"[k % 2]
         result = search.genmove(game.board, color, 7, game.legal_moves(color), history=game.recent_positions(8))
+        counted += result.collections
         if result.vertex in ("pass", "resign"):
             break
         game.play(color, result.vertex)
     assert (search._trees[0].meta[tk.COLLECTIONS] > 0) == collected
+    assert counted == search._trees[0].collections

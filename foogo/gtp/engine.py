@@ -441,7 +441,8 @@ class GtpEngine(AnalysisCommands):
     def _report(self, command: str, color: int, move: int, result, budget, elapsed: float, cpu: float) -> None:
         """Log a genmove's search: its move, playouts, wall and CPU time (cpu: the process's, all threads;
         below the threads times the wall time when another process takes the machine, which
-        bench/match_review.py looks for), why it stopped, its win rate and principal variation."""
+        bench/match_review.py looks for), why it stopped, how often a full tree was collected (the memory
+        cap bound), its win rate and principal variation."""
         if result is None:
             self._log(f"{command} {COLOR_NAMES[color]}: {self._name(move)} (no legal move on the board)")
             return
@@ -451,6 +452,8 @@ class GtpEngine(AnalysisCommands):
         budget_text = "" if budget is None else f", budget {budget:.2f} s"
         stopped = result.stopped
         budget_text += f", stopped: {stopped}" if stopped else ""
+        collections = getattr(result, "collections", 0)
+        budget_text += f", trees collected {collections}x (memory cap)" if collections else ""
         extra = getattr(result, "extra_komi", 0.0)
         komi_text = f" at komi {self.game.komi + extra:g} (dynamic)" if extra else ""
         self._log(f"{command} {COLOR_NAMES[color]}: {self._name(move)} | {result.playouts} playouts in "
