@@ -48,6 +48,7 @@ from .protocol import MAX_LINE, PROTOCOL_VERSION, GtpError, _frame, _leading_id,
 
 if TYPE_CHECKING:
     from ..book import Book
+    from ..search import SearchResult
 
 ENGINE_NAME = "foogo"
 POLICIES = ("light", "heavy", "heavy-nakade", "heavy-race")  # policy.POLICIES: GTP starts without numba
@@ -438,7 +439,8 @@ class GtpEngine(AnalysisCommands):
         self._log(f"search returned {move!r}, which is not a legal move; passing instead")
         return PASS
 
-    def _report(self, command: str, color: int, move: int, result, budget, elapsed: float, cpu: float) -> None:
+    def _report(self, command: str, color: int, move: int, result: SearchResult | None, budget, elapsed: float,
+                cpu: float) -> None:
         """Log a genmove's search: its move, playouts, wall and CPU time (cpu: the process's, all threads;
         below the threads times the wall time when another process takes the machine, which
         bench/match_review.py looks for), why it stopped, how often a full tree was collected (the memory
@@ -452,9 +454,9 @@ class GtpEngine(AnalysisCommands):
         budget_text = "" if budget is None else f", budget {budget:.2f} s"
         stopped = result.stopped
         budget_text += f", stopped: {stopped}" if stopped else ""
-        collections = getattr(result, "collections", 0)
+        collections = result.collections
         budget_text += f", trees collected {collections}x (memory cap)" if collections else ""
-        extra = getattr(result, "extra_komi", 0.0)
+        extra = result.extra_komi
         komi_text = f" at komi {self.game.komi + extra:g} (dynamic)" if extra else ""
         self._log(f"{command} {COLOR_NAMES[color]}: {self._name(move)} | {result.playouts} playouts in "
                   f"{seconds:.2f} s ({rate:.0f}/s, CPU {cpu:.2f} s{budget_text}), win rate {result.winrate:.1%}"
