@@ -109,17 +109,17 @@ class _Match:
             self.komi = check_komi(args.komi)
         except ValueError as error:
             raise ValueError(f"--{error}") from None
-        self.names = {"A": getattr(args, "black_name", None), "B": getattr(args, "white_name", None)}
+        self.names = {"A": args.black_name, "B": args.white_name}
         self.timeout = float(args.timeout)
         if not self.timeout > 0:
             raise ValueError("--timeout must be positive")
         # the first commands have --timeout too unless --startup-timeout says otherwise (an engine
         # may compile or load data before it answers: foogo gtp, about 21 s on a fresh install)
-        startup = getattr(args, "startup_timeout", None)
+        startup = args.startup_timeout
         self.startup_timeout = self.timeout if startup is None else float(startup)
         if not self.startup_timeout > 0:
             raise ValueError("--startup-timeout must be positive")
-        spec = getattr(args, "time_settings", None)
+        spec = args.time_settings
         self.clock = TimeControl.parse(spec) if spec is not None else None
         self.max_moves = 3 * self.size * self.size if args.max_moves is None else int(args.max_moves)
         if self.max_moves < 1:
