@@ -849,5 +849,5 @@ def test_a_game_s_budgeted_searches_leave_room_for_the_subtree_they_reuse(monkey
         if result.vertex in ("pass", "resign"):
             break
         game.play(color, result.vertex)
-    assert (search._trees[0].meta[tk.COLLECTIONS] > 0) == collected
+    assert (search._trees[0].collections > 0) == collected
     assert counted == search._trees[0].collections
