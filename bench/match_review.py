@@ -1,11 +1,14 @@
 """Where foogo's games of a match turned: its own win rate move by move, and the games it lost from a won position.
 
-    python bench/match_review.py DIR [DIR ...] [--engine A] [--name foogo] [--collapse 0.9] [--games] [--turns]
+    python bench/match_review.py DIR [DIR ...] [--engine auto|A|B] [--name foogo] [--collapse 0.9] [--games]
+                                 [--turns]
 
 DIR is a `foogo match --sgf-dir` directory: game-NNNN.sgf for each game and engine-A.stderr.log /
 engine-B.stderr.log (or a directory of such directories, job-0, job-1..., as bench/parallel_match.py
 and bench/vs_pachi.py write them), where `foogo gtp` writes one line per genmove ("genmove black: E5 | ... win rate
-50.2%, ..."). --engine says which of the two is foogo, --name how its player name in the SGFs starts.
+50.2%, ..."). --engine says which of the two is foogo (auto, the default: the one whose log has foogo's
+genmove lines; bench/vs_pachi.py makes it B, `foogo match --black foogo ...` A), --name how its player
+name in the SGFs starts.
 The log is split into games by counting foogo's moves in each SGF (its last genmove may be a
 resignation, which the SGF does not hold); a game whose moves do not match the log is reported and
 skipped. For every game: foogo's colour and result, its moves, its peak and lowest win rate after
@@ -116,8 +119,21 @@ def match_dirs(directory: Path) -> list[Path]:
     return jobs
 
 
+def foogo_engine(directory: Path) -> str:
+    """Which engine of the match in `directory` is foogo ("A" or "B"): the one whose stderr log has foogo's
+    genmove lines; SystemExit if neither or both have them."""
+    found = [e for e in ("A", "B")
+             if (directory / f"engine-{e}.stderr.log").is_file() and log_moves(directory / f"engine-{e}.stderr.log")]
+    if len(found) != 1:
+        which = "neither engine's log has" if not found else "both engines' logs have"
+        raise SystemExit(f"{directory}: {which} foogo genmove lines: say which engine is foogo with --engine")
+    return found[0]
+
+
 def review(directory: Path, engine: str, name: str) -> list[dict]:
-    """One record per game of the match in `directory` (see the module's docstring)."""
+    """One record per game of the match in `directory` (see the module's docstring); engine "auto": foogo_engine."""
+    if engine == "auto":
+        engine = foogo_engine(directory)
     log = directory / f"engine-{engine}.stderr.log"
     if not log.is_file():
         raise SystemExit(f"{directory}: no {log.name} (is foogo engine {engine}? see --engine)")
@@ -209,7 +225,8 @@ def turns(records: list[dict]) -> str:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("dirs", nargs="+", type=Path)
-    parser.add_argument("--engine", default="A", choices=("A", "B"), help="which engine is foogo (default A)")
+    parser.add_argument("--engine", default="auto", choices=("auto", "A", "B"),
+                        help="which engine is foogo (default auto: the one whose log has foogo's genmove lines)")
     parser.add_argument("--name", default="foogo", help="how foogo's player name starts in the SGFs")
     parser.add_argument("--collapse", type=float, default=0.9, help="a lost game whose peak reached this")
     parser.add_argument("--games", action="store_true", help="one line per game too")

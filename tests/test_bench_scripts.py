@@ -225,6 +225,17 @@ def test_match_review_splits_the_log_by_game_and_finds_a_collapse(tmp_path, caps
     assert review.main([str(tmp_path), "--turns"]) == 0
     out = capsys.readouterr().out
     assert "won (1): foogo's mean estimate at its move \nlost (1)" in out  # one move each: none at move 5
+    # which engine is foogo: found from the logs (bench/vs_pachi.py makes it B), or said
+    (tmp_path / "engine-B.stderr.log").write_text("= E5\n")  # another engine's log: no genmove lines of foogo's
+    assert review.foogo_engine(tmp_path) == "A"
+    (tmp_path / "engine-A.stderr.log").rename(tmp_path / "engine-C.stderr.log")
+    (tmp_path / "engine-B.stderr.log").rename(tmp_path / "engine-A.stderr.log")
+    (tmp_path / "engine-C.stderr.log").rename(tmp_path / "engine-B.stderr.log")
+    assert review.foogo_engine(tmp_path) == "B"
+    assert [g["won"] for g in review.review(tmp_path, "auto", "foogo")] == [False, True]
+    (tmp_path / "engine-A.stderr.log").write_text((tmp_path / "engine-B.stderr.log").read_text())
+    with pytest.raises(SystemExit, match="both engines' logs have foogo genmove lines"):
+        review.foogo_engine(tmp_path)
     assert "lost games by foogo's move from which its estimate stayed below 0.45: 0-4: 1" in out  # after G7
     records = [dict(won=False, rates=[0.5] * 6 + [0.3] * 6), dict(won=False, rates=[0.6] * 10),
                dict(won=True, rates=[0.5] * 4 + [0.7] * 6)]
@@ -322,8 +333,10 @@ def test_match_review_reads_a_parallel_match_and_names_a_wrong_engine(tmp_path, 
             "genmove white: C7 | 1000 playouts in 1.00 s (1000/s, stopped: playouts), win rate 85.0%, pv C7\n")
     assert review.main([str(tmp_path), "--engine", "B"]) == 0
     assert "2 games: 2 won, 0 lost" in capsys.readouterr().out
+    assert review.main([str(tmp_path)]) == 0  # by default, the engine whose log has foogo's lines
+    assert "2 games: 2 won, 0 lost" in capsys.readouterr().out
     with pytest.raises(SystemExit, match="no foogo genmove lines .* see --engine"):
-        review.main([str(tmp_path)])
+        review.main([str(tmp_path), "--engine", "A"])
     with pytest.raises(SystemExit, match="no game-.*sgf and no job-"):
         review.main([str(tmp_path / "job-0" / "missing")])
 
