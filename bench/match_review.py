@@ -119,27 +119,31 @@ def match_dirs(directory: Path) -> list[Path]:
     return jobs
 
 
-def foogo_engine(directory: Path) -> str:
-    """Which engine of the match in `directory` is foogo ("A" or "B"): the one whose stderr log has foogo's
-    genmove lines; SystemExit if neither or both have them."""
-    found = [e for e in ("A", "B")
-             if (directory / f"engine-{e}.stderr.log").is_file() and log_moves(directory / f"engine-{e}.stderr.log")]
-    if len(found) != 1:
-        which = "neither engine's log has" if not found else "both engines' logs have"
-        raise SystemExit(f"{directory}: {which} foogo genmove lines: say which engine is foogo with --engine")
-    return found[0]
-
-
-def review(directory: Path, engine: str, name: str) -> list[dict]:
-    """One record per game of the match in `directory` (see the module's docstring); engine "auto": foogo_engine."""
+def foogo_log(directory: Path, engine: str) -> tuple[str, list]:
+    """(foogo's engine, "A" or "B", and its genmove lines: log_moves) in the match in `directory`: engine
+    `engine`'s log, or with "auto" the one of the two logs that has foogo's genmove lines, each log read
+    once; SystemExit if the log is missing or has none, or with "auto" if neither or both have them."""
     if engine == "auto":
-        engine = foogo_engine(directory)
+        found = {e: log_moves(directory / f"engine-{e}.stderr.log") for e in ("A", "B")
+                 if (directory / f"engine-{e}.stderr.log").is_file()}
+        with_lines = [e for e, lines in found.items() if lines]
+        if len(with_lines) != 1:
+            which = "neither engine's log has" if not with_lines else "both engines' logs have"
+            raise SystemExit(f"{directory}: {which} foogo genmove lines: say which engine is foogo with --engine")
+        return with_lines[0], found[with_lines[0]]
     log = directory / f"engine-{engine}.stderr.log"
     if not log.is_file():
         raise SystemExit(f"{directory}: no {log.name} (is foogo engine {engine}? see --engine)")
     lines = log_moves(log)
     if not lines:
         raise SystemExit(f"{log}: no foogo genmove lines (is foogo engine {engine}? see --engine)")
+    return engine, lines
+
+
+def review(directory: Path, engine: str, name: str) -> list[dict]:
+    """One record per game of the match in `directory` (see the module's docstring); engine "A", "B" or
+    "auto" (foogo_log)."""
+    _, lines = foogo_log(directory, engine)
     at = 0
     games = []
     for path in sorted(directory.glob("game-*.sgf")):

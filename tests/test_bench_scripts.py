@@ -225,17 +225,6 @@ def test_match_review_splits_the_log_by_game_and_finds_a_collapse(tmp_path, caps
     assert review.main([str(tmp_path), "--turns"]) == 0
     out = capsys.readouterr().out
     assert "won (1): foogo's mean estimate at its move \nlost (1)" in out  # one move each: none at move 5
-    # which engine is foogo: found from the logs (bench/vs_pachi.py makes it B), or said
-    (tmp_path / "engine-B.stderr.log").write_text("= E5\n")  # another engine's log: no genmove lines of foogo's
-    assert review.foogo_engine(tmp_path) == "A"
-    (tmp_path / "engine-A.stderr.log").rename(tmp_path / "engine-C.stderr.log")
-    (tmp_path / "engine-B.stderr.log").rename(tmp_path / "engine-A.stderr.log")
-    (tmp_path / "engine-C.stderr.log").rename(tmp_path / "engine-B.stderr.log")
-    assert review.foogo_engine(tmp_path) == "B"
-    assert [g["won"] for g in review.review(tmp_path, "auto", "foogo")] == [False, True]
-    (tmp_path / "engine-A.stderr.log").write_text((tmp_path / "engine-B.stderr.log").read_text())
-    with pytest.raises(SystemExit, match="both engines' logs have foogo genmove lines"):
-        review.foogo_engine(tmp_path)
     assert "lost games by foogo's move from which its estimate stayed below 0.45: 0-4: 1" in out  # after G7
     records = [dict(won=False, rates=[0.5] * 6 + [0.3] * 6), dict(won=False, rates=[0.6] * 10),
                dict(won=True, rates=[0.5] * 4 + [0.7] * 6)]
@@ -253,6 +242,26 @@ def test_match_review_splits_the_log_by_game_and_finds_a_collapse(tmp_path, caps
     (tmp_path / "game-0001.sgf").write_text("(;SZ[9]KM[7]PB[foogo 0.1]PW[pachi]RE[W+Resign];B[ee];W[cc];B[gc];W[cg])")
     (tmp_path / "engine-A.stderr.log").write_text("\n".join(log) + "\n")
     assert [(g["won"], g["moves"]) for g in review.review(tmp_path, "A", "foogo")] == [(False, 2), (True, 1)]
+
+
+def test_match_review_finds_which_engine_is_foogo(tmp_path):
+    # found from the logs (bench/vs_pachi.py makes foogo B), or said with --engine
+    review = load("match_review")
+    _logged_match(tmp_path, [None, None], [9000, 9000])  # foogo's log is engine A's
+    (tmp_path / "engine-B.stderr.log").write_text("= E5\n")  # another engine's log: no genmove lines of foogo's
+    assert review.foogo_log(tmp_path, "auto")[0] == "A"
+    (tmp_path / "engine-A.stderr.log").rename(tmp_path / "engine-C.stderr.log")
+    (tmp_path / "engine-B.stderr.log").rename(tmp_path / "engine-A.stderr.log")
+    (tmp_path / "engine-C.stderr.log").rename(tmp_path / "engine-B.stderr.log")
+    assert review.foogo_log(tmp_path, "auto")[0] == "B"
+    assert [g["won"] for g in review.review(tmp_path, "auto", "foogo")] == [True, True]
+    (tmp_path / "engine-A.stderr.log").write_text((tmp_path / "engine-B.stderr.log").read_text())
+    with pytest.raises(SystemExit, match="both engines' logs have foogo genmove lines"):
+        review.foogo_log(tmp_path, "auto")
+    (tmp_path / "engine-A.stderr.log").unlink()
+    (tmp_path / "engine-B.stderr.log").unlink()
+    with pytest.raises(SystemExit, match="neither engine's log has foogo genmove lines"):
+        review.foogo_log(tmp_path, "auto")
 
 
 def _logged_match(tmp_path, shares, speeds):
