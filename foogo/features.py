@@ -110,8 +110,8 @@ def mover_code(s, p, c):
 @inline
 def tactics(s, P, w, p, c, sacrifices):
     """The TACTICS class of c at empty p, ladders unread: an escape is T_SAVE (see ladder_tactics). With
-    `sacrifices` (the heavy-nakade playouts' search) a nakade is no self-atari: the next class applies,
-    an atari (what a nakade is, besides)."""
+    `sacrifices` (the tree's prior with the heavy policies: tree_grow.expand) a nakade is no self-atari:
+    the next class applies, an atari (what a nakade is, besides)."""
     if bk.no_stone_beside(s, P, p):
         return T_PLAIN
     capture1 = False

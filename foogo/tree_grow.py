@@ -17,7 +17,7 @@ from . import board_kernels as bk
 from . import features as fe
 from .bits import ONE, trailing_zeros
 from .jit import atomic_cas, inline, kernel
-from .policy import HEAVY_NAKADE
+from .policy import LIGHT
 from .tree_layout import (
     AN,
     AW,
@@ -148,7 +148,9 @@ def expand(ni, nh, ei, ef, ek, meta, s, z, zob, ls, lz, codes, c, moves, nmoves,
     nh[node] = z[0]
     last = s[bk.M_LAST]
     rules = params[P_KNOWLEDGE] == RULES
-    sacrifices = params[P_POLICY] == HEAVY_NAKADE  # a nakade is no self-atari to the prior (features.tactics)
+    # with the heavy policies the prior rates a nakade as an atari, not a self-atari (features.tactics): their
+    # playouts avoid self-ataris (policy.py's (d) and (e)), so the tree has to find the ones that kill
+    sacrifices = params[P_POLICY] != LIGHT
     at = first - edge_base(s)  # point p's edge is at + p
     _disable_edges(ei, ef, ek, first, first + count - 1)
     # the learned prior's gammas go into AW as each candidate is found, in point order (row by row:
