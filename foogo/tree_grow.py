@@ -17,7 +17,6 @@ from . import board_kernels as bk
 from . import features as fe
 from .bits import ONE, trailing_zeros
 from .jit import atomic_cas, inline, kernel
-from .policy import LIGHT
 from .tree_layout import (
     AN,
     AW,
@@ -39,7 +38,6 @@ from .tree_layout import (
     NODE_COLUMNS,
     NODES,
     P_KNOWLEDGE,
-    P_POLICY,
     P_PRIOR,
     P_SHARED,
     ROOT,
@@ -51,7 +49,7 @@ from .tree_layout import (
     node_edges,
     prior_visits,
 )
-from .tree_priors import gamma_into, learned_kinds, prior
+from .tree_priors import gamma_into, learned_kinds, nakade_as_atari, prior
 
 # ---------------------------------------------------------------- expansion
 
@@ -148,9 +146,7 @@ def expand(ni, nh, ei, ef, ek, meta, s, z, zob, ls, lz, codes, c, moves, nmoves,
     nh[node] = z[0]
     last = s[bk.M_LAST]
     rules = params[P_KNOWLEDGE] == RULES
-    # with the heavy policies the prior rates a nakade as an atari, not a self-atari (features.tactics): their
-    # playouts avoid self-ataris (policy.py's (d) and (e)), so the tree has to find the ones that kill
-    sacrifices = params[P_POLICY] != LIGHT
+    sacrifices = nakade_as_atari(params, True)
     at = first - edge_base(s)  # point p's edge is at + p
     _disable_edges(ei, ef, ek, first, first + count - 1)
     # the learned prior's gammas go into AW as each candidate is found, in point order (row by row:

@@ -17,7 +17,7 @@ from . import board_kernels as bk
 from . import features as fe
 from .jit import inline
 from .patterns import matches_pattern
-from .policy import HEAVY, HEAVY_NAKADE
+from .policy import HEAVY, HEAVY_NAKADE, LIGHT
 from .tree_layout import (
     AW,
     K_CAPTURE,
@@ -41,6 +41,19 @@ from .tree_layout import (
     prior_visits,
 )
 
+
+@inline
+def nakade_as_atari(params, learned):
+    """Whether a prior (the learned one, else the rules') rates a nakade as an atari rather than a
+    self-atari (features.tactics' `sacrifices`): the learned prior with every heavy policy, whose
+    playouts avoid the sacrifice (policy.py's (d) and (e)), so that the tree finds the ones that kill
+    (measured against Pachi: bench/RESULTS.md, "The nakade prior becomes the default"); the rules'
+    prior with the heavy-nakade policy only, as it was measured."""
+    if learned:
+        return params[P_POLICY] != LIGHT
+    return params[P_POLICY] == HEAVY_NAKADE
+
+
 # the rules' prior kind of each tactics feature (features.T_*): an atari is plain here
 _TACTICS_KIND = np.array([K_PLAIN, K_CAPTURE, K_CAPTURE, K_SAVE, K_PLAIN, K_RISKY, K_RISKY])  # (no ladders read)
 
@@ -57,7 +70,7 @@ def prior(s, z, p, c, last, params, table):
     w = np.int64(s[bk.M_W])
     kind = K_PLAIN
     if not bk.no_stone_beside(s, P, p):  # tactics need a stone beside p
-        kind = _TACTICS_KIND[fe.tactics(s, P, w, p, c, params[P_POLICY] == HEAVY_NAKADE)]
+        kind = _TACTICS_KIND[fe.tactics(s, P, w, p, c, nakade_as_atari(params, False))]
         if kind != K_PLAIN:
             return kind
     if last >= 0:
