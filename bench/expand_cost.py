@@ -135,7 +135,7 @@ def gammas_all(S, Z, colours, zob, ls, lz, gammas, rounds):
                     p = j * 64 + np.int64(trailing_zeros(word))
                     word &= word - ONE
                     total += fe.move_gamma(s, z, zob, ls, lz, p, colours[i], gammas,
-                                           fe.stones_near(s, z, bk.row_col(s, p)[0]))
+                                           fe.stones_near(s, z, bk.row_col(s, p)[0]), True)
     return total
 
 

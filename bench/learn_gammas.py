@@ -5,7 +5,8 @@
 
 Reads every *.sgf under the directories (sorted, so the same files give the same table), replays
 each game on a foogo Board and, before every move, takes the features (foogo/features.py) of all
-the moves the tree would consider; the move played is the winner among them. A move the tree
+the moves the tree would consider, as the heavy policies' searches see them (a nakade in a class of
+its own, features.T_NAKADE); the move played is the winner among them. A move the tree
 would not consider (an own-eye fill, say) or a pass teaches nothing and is skipped; so are games
 with setup stones or an illegal move (from that move on). Games are split by index into training
 and held-out sets (every k-th game held out), so the held-out figures measure prediction on games

@@ -6,12 +6,12 @@ five groups, one feature from each, and its spatial pattern:
            mover (the mover's stones as BLACK); the learning script folds the 8
            rotations and reflections into one class (`pattern_classes`)
   TACTICS  T_CAPTURE2 (takes a string of 2+ stones), T_CAPTURE1 (takes stones of
-           one-stone strings only), T_SELF2 / T_SELF1 (a self-atari of a string of
-           2+ stones / of the stone alone; not a nakade, nakade.py, when the
-           search plays the "heavy-nakade" policy), T_SAVE (extends an own string in atari;
-           T_SAVE_LADDERED when a ladder then takes it, ladders.py), T_ATARI (leaves
-           an opponent string one liberty), else T_PLAIN; the first that applies,
-           in that order
+           one-stone strings only), T_SELF1 (a self-atari of the stone alone),
+           T_NAKADE (a self-atari of 2+ stones that kills, nakade.py, as the heavy
+           policies' searches and the fit see it: `sacrifices`) or else T_SELF2,
+           T_SAVE (extends an own string in atari; T_SAVE_LADDERED when a ladder
+           then takes it, ladders.py), T_ATARI (leaves an opponent string one
+           liberty), else T_PLAIN; the first that applies, in that order
   LAST     its distance d = dx + dy + max(dx, dy) to the last move, 2..10 as 1..9;
            0 when farther, after a pass, before any move, or at the move's own point
            (its stone captured since)
@@ -65,9 +65,9 @@ from .policy import self_atari
 
 G_PATTERN, G_TACTICS, G_LAST, G_LAST2, G_LINE = range(5)
 GROUPS = ("pattern", "tactics", "last", "last2", "line")
-T_PLAIN, T_CAPTURE1, T_CAPTURE2, T_SAVE, T_ATARI, T_SELF1, T_SELF2, T_SAVE_LADDERED = range(8)
+T_PLAIN, T_CAPTURE1, T_CAPTURE2, T_SAVE, T_ATARI, T_SELF1, T_SELF2, T_SAVE_LADDERED, T_NAKADE = range(9)
 TACTICS_NAMES = ("plain", "capture", "capture 2+", "atari escape", "atari", "self-atari", "self-atari 2+",
-                 "escape into a ladder")
+                 "escape into a ladder", "nakade")
 GROUP_SIZES = (1 << 16, len(TACTICS_NAMES), 10, 10, 10)
 OFFSETS = tuple(int(x) for x in np.concatenate([[0], np.cumsum(GROUP_SIZES)[:-1]]))
 TABLE_SIZE = int(sum(GROUP_SIZES))
@@ -110,8 +110,8 @@ def mover_code(s, p, c):
 @inline
 def tactics(s, P, w, p, c, sacrifices):
     """The TACTICS class of c at empty p, ladders unread: an escape is T_SAVE (see ladder_tactics). With
-    `sacrifices` (the tree's prior with the heavy policies: tree_grow.expand) a nakade is no self-atari:
-    the next class applies, an atari (what a nakade is, besides)."""
+    `sacrifices` (the learned prior's view with the heavy policies, whose playouts avoid the sacrifice:
+    tree_priors.tells_nakade; and the fit's, bench/learn_gammas.py) a nakade is T_NAKADE, not T_SELF2."""
     if bk.no_stone_beside(s, P, p):
         return T_PLAIN
     capture1 = False
@@ -138,8 +138,10 @@ def tactics(s, P, w, p, c, sacrifices):
         return T_CAPTURE2
     if capture1:
         return T_CAPTURE1
-    if self_atari(s, p, c) and not (sacrifices and joins and nakade(s, p, c)):
-        return T_SELF2 if joins else T_SELF1
+    if self_atari(s, p, c):
+        if not joins:
+            return T_SELF1
+        return T_NAKADE if sacrifices and nakade(s, p, c) else T_SELF2
     if saves:
         return T_SAVE
     if ataris:
@@ -267,34 +269,35 @@ def line_feature_at(n, row, col, near):
 
 
 @inline
-def move_features(s, z, zob, ls, lz, p, c, out):
+def move_features(s, z, zob, ls, lz, p, c, sacrifices, out):
     """out[G_*] = the five features of c at empty p (out[G_PATTERN]: the raw mover code); (ls, lz):
-    tactics' scratch."""
+    tactics' scratch; sacrifices: a nakade is T_NAKADE, not a self-atari (tactics)."""
     P = bk.stride(s)
     w = np.int64(s[bk.M_W])
     out[G_PATTERN] = mover_code(s, p, c)
-    out[G_TACTICS] = ladder_tactics(s, z, zob, ls, lz, P, w, p, c, False)
+    out[G_TACTICS] = ladder_tactics(s, z, zob, ls, lz, P, w, p, c, sacrifices)
     out[G_LAST] = distance_feature(s, p, np.int64(s[bk.M_LAST]))
     out[G_LAST2] = distance_feature(s, p, np.int64(s[bk.M_LAST2]))
     out[G_LINE] = line_feature(s, p, stones_near(s, z, bk.row_col(s, p)[0]))
 
 
 @inline
-def move_gamma(s, z, zob, ls, lz, p, c, gammas, near):
+def move_gamma(s, z, zob, ls, lz, p, c, gammas, near, sacrifices):
     """The gamma of c at empty p: the product of its features' gammas and its spatial pattern's in
     table `gammas` (the prior table: GAMMAS' layout); near:
-    stones_near of p's row (one reading serves a row's candidates); (ls, lz): tactics' scratch."""
+    stones_near of p's row (one reading serves a row's candidates); (ls, lz): tactics' scratch;
+    sacrifices: as tactics'."""
     row, col = bk.row_col(s, p)
     lrow, lcol = place_of(s, np.int64(s[bk.M_LAST]))
     l2row, l2col = place_of(s, np.int64(s[bk.M_LAST2]))
-    return gamma_at(s, z, zob, ls, lz, p, c, gammas, near, row, col, lrow, lcol, l2row, l2col, False)
+    return gamma_at(s, z, zob, ls, lz, p, c, gammas, near, row, col, lrow, lcol, l2row, l2col, sacrifices)
 
 
 @inline
 def gamma_at(s, z, zob, ls, lz, p, c, gammas, near, row, col, lrow, lcol, l2row, l2col, sacrifices):
     """move_gamma of c at empty p, at (row, col), the last two moves at (lrow, lcol) and (l2row, l2col)
     (place_of): what a node's expansion rates point after point, with the moves' places read once;
-    with `sacrifices` a nakade is rated as an atari (tactics)."""
+    with `sacrifices` a nakade is rated as one (T_NAKADE), not as a self-atari (tactics)."""
     return gamma_of_code(s, z, zob, ls, lz, p, c, gammas, near, row, col, lrow, lcol, l2row, l2col, sacrifices,
                          spatial_code_at(s, p, c, row, col))
 
@@ -353,28 +356,31 @@ def open_gamma(parts, p, gammas, row, col, lrow, lcol, l2row, l2col):
 
 
 @kernel
-def candidate_features(s, z, zob, ls, lz, c, moves, feats):
+def candidate_features(s, z, zob, ls, lz, c, sacrifices, moves, feats):
     """Fill moves[i] and feats[i, G_*] for every candidate of c (see may_consider) in board order;
-    return their number. moves: int32[>= P], feats: int32[>= P, 5]; (ls, lz): tactics' scratch."""
+    return their number. moves: int32[>= P], feats: int32[>= P, 5]; (ls, lz): tactics' scratch;
+    sacrifices: as tactics'."""
     P = bk.stride(s)
     count = 0
     for p in range(P):
         if bk.color_at(s, P, p) == bk.EMPTY:
             if may_consider(s, P, p, c):
                 moves[count] = p
-                move_features(s, z, zob, ls, lz, p, c, feats[count])
+                move_features(s, z, zob, ls, lz, p, c, sacrifices, feats[count])
                 count += 1
     return count
 
 
-def candidates(board, color) -> tuple[np.ndarray, np.ndarray]:
+def candidates(board, color, sacrifices: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """(moves, feats) for a Board and a colour (BLACK or WHITE): the padded points the tree gives an
-    edge (may_consider) in board order, int32[n], and their features, int32[n, 5] (columns G_*)."""
+    edge (may_consider) in board order, int32[n], and their features, int32[n, 5] (columns G_*), a
+    nakade T_NAKADE unless not `sacrifices` (as the light policy's searches see it: tactics)."""
     s, z = board._state()
     P = int(s[bk.M_P])
     moves = np.zeros(P, dtype=np.int32)
     feats = np.zeros((P, len(GROUPS)), dtype=np.int32)
-    n = candidate_features(s, z, board.geometry.zobrist, s.copy(), z.copy(), int(color), moves, feats)
+    n = candidate_features(s, z, board.geometry.zobrist, s.copy(), z.copy(), int(color), bool(sacrifices), moves,
+                           feats)
     return moves[:n], feats[:n]
 
 
@@ -518,11 +524,12 @@ def prefetch_gammas(gammas, code):
 
 
 @kernel
-def candidate_gammas(s, z, zob, ls, lz, c, moves, n, gammas, out):
-    """out[i] = move_gamma of c at moves[i], for i < n, with prior table `gammas`; (ls, lz): scratch."""
+def candidate_gammas(s, z, zob, ls, lz, c, moves, n, gammas, sacrifices, out):
+    """out[i] = move_gamma of c at moves[i], for i < n, with prior table `gammas`; (ls, lz): scratch;
+    sacrifices: as tactics'."""
     for i in range(n):
         p = np.int64(moves[i])
-        out[i] = move_gamma(s, z, zob, ls, lz, p, c, gammas, stones_near(s, z, bk.row_col(s, p)[0]))
+        out[i] = move_gamma(s, z, zob, ls, lz, p, c, gammas, stones_near(s, z, bk.row_col(s, p)[0]), sacrifices)
 
 @kernel
 def candidate_spatial(s, c, moves, n, out):

@@ -180,12 +180,12 @@ def _shipped_open_parts(size: int) -> np.ndarray:
     return parts
 
 
-def move_gammas(board, color, moves, gammas=None) -> np.ndarray:
+def move_gammas(board, color, moves, gammas=None, sacrifices: bool = True) -> np.ndarray:
     """The learned prior's gamma (move_gamma) of `color` at each of `moves` (padded points, as candidates
-    gives them), float64, with prior table `gammas` (default GAMMAS)."""
+    gives them), float64, with prior table `gammas` (default GAMMAS); sacrifices: as candidates'."""
     s, z = board._state()
     moves = np.asarray(moves, dtype=np.int32)
     out = np.zeros(len(moves))
     candidate_gammas(s, z, board.geometry.zobrist, s.copy(), z.copy(), int(color), moves, len(moves),
-                     GAMMAS if gammas is None else gammas, out)
+                     GAMMAS if gammas is None else gammas, bool(sacrifices), out)
     return out

@@ -49,7 +49,7 @@ from .tree_layout import (
     node_edges,
     prior_visits,
 )
-from .tree_priors import gamma_into, learned_kinds, nakade_as_atari, prior
+from .tree_priors import gamma_into, learned_kinds, prior, tells_nakade
 
 # ---------------------------------------------------------------- expansion
 
@@ -146,7 +146,7 @@ def expand(ni, nh, ei, ef, ek, meta, s, z, zob, ls, lz, codes, c, moves, nmoves,
     nh[node] = z[0]
     last = s[bk.M_LAST]
     rules = params[P_KNOWLEDGE] == RULES
-    sacrifices = nakade_as_atari(params, True)
+    sacrifices = tells_nakade(params, True)
     at = first - edge_base(s)  # point p's edge is at + p
     _disable_edges(ei, ef, ek, first, first + count - 1)
     # the learned prior's gammas go into AW as each candidate is found, in point order (row by row:

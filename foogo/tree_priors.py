@@ -43,19 +43,21 @@ from .tree_layout import (
 
 
 @inline
-def nakade_as_atari(params, learned):
-    """Whether a prior (the learned one, else the rules') rates a nakade as an atari rather than a
-    self-atari (features.tactics' `sacrifices`): the learned prior with every heavy policy, whose
-    playouts avoid the sacrifice (policy.py's (d) and (e)), so that the tree finds the ones that kill
-    (measured against Pachi: bench/RESULTS.md, "The nakade prior becomes the default"); the rules'
-    prior with the heavy-nakade policy only, as it was measured."""
+def tells_nakade(params, learned):
+    """Whether a prior (the learned one, else the rules') tells a nakade (a self-atari that kills,
+    features.tactics' `sacrifices`) from the other self-ataris: the learned prior with every heavy
+    policy, whose playouts avoid the sacrifice (policy.py's (d) and (e)), so that the tree finds the
+    ones that kill, rated by their own fitted gamma (features.T_NAKADE; measured against Pachi:
+    bench/RESULTS.md, "The nakade prior becomes the default", "A nakade class of its own"); the
+    rules' prior with the heavy-nakade policy only, as it was measured, which rates one as an atari."""
     if learned:
         return params[P_POLICY] != LIGHT
     return params[P_POLICY] == HEAVY_NAKADE
 
 
-# the rules' prior kind of each tactics feature (features.T_*): an atari is plain here
-_TACTICS_KIND = np.array([K_PLAIN, K_CAPTURE, K_CAPTURE, K_SAVE, K_PLAIN, K_RISKY, K_RISKY])  # (no ladders read)
+# the rules' prior kind of each tactics feature (features.T_*): an atari is plain here, and so is a nakade (as
+# an atari); T_SAVE_LADDERED never comes (prior reads no ladders)
+_TACTICS_KIND = np.array([K_PLAIN, K_CAPTURE, K_CAPTURE, K_SAVE, K_PLAIN, K_RISKY, K_RISKY, K_SAVE, K_PLAIN])
 
 
 @inline
@@ -70,7 +72,7 @@ def prior(s, z, p, c, last, params, table):
     w = np.int64(s[bk.M_W])
     kind = K_PLAIN
     if not bk.no_stone_beside(s, P, p):  # tactics need a stone beside p
-        kind = _TACTICS_KIND[fe.tactics(s, P, w, p, c, nakade_as_atari(params, False))]
+        kind = _TACTICS_KIND[fe.tactics(s, P, w, p, c, tells_nakade(params, False))]
         if kind != K_PLAIN:
             return kind
     if last >= 0:
@@ -96,8 +98,8 @@ def gamma_into(s, z, zob, ls, lz, c, ef, e, p, row, near, gammas, parts, lrow, l
     """Edge e of point p gets its learned gamma in its AW field (free until _learned_kinds). row and near:
     the row whose stones_near `near` holds (-1: none yet); parts: features.fill_open_parts of gammas, which
     rate an open point (features.open_gamma); the last two moves at (lrow, lcol) and (l2row, l2col)
-    (features.place_of); sacrifices: a nakade is rated as an atari (features.tactics; the heavy policies'
-    searches: tree_grow.expand); codes[p]: p's SPATIAL code for c (features.spatial_code_at) if p is not open.
+    (features.place_of); sacrifices: a nakade is rated as one, features.T_NAKADE (tells_nakade); codes[p]:
+    p's SPATIAL code for c (features.spatial_code_at) if p is not open.
     Returns (gamma, p's row, its stones_near)."""
     row, col, near = fe.row_near(s, z, p, row, near)
     if fe.open_column(near, col):

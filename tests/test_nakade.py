@@ -8,6 +8,7 @@ import pytest
 from foogo import BLACK, WHITE, board_from_ascii, run_playouts
 from foogo import board_kernels as bk
 from foogo import features as fe
+from foogo import gamma_table as gt
 from foogo import nakade as nk
 from foogo import policy as pol
 from foogo.search import Search, SearchConfig
@@ -216,14 +217,22 @@ def test_nakade_agrees_with_a_slow_recomputation_on_playout_positions():
     assert checked > 1000 and found >= 3
 
 
-def test_the_search_prior_rates_a_nakade_as_an_atari_with_the_heavy_policies_only():
+def test_the_search_prior_rates_a_nakade_by_its_own_gamma_with_the_heavy_policies_only():
     board = board_from_ascii(PACHI_GAME)
     s, _ = board._state()
     P, w = int(s[bk.M_P]), int(s[bk.M_W])
     g9, j9 = board.geometry.parse("G9"), board.geometry.parse("J9")
     assert fe.tactics(s, P, w, g9, BLACK, False) == fe.T_SELF2
-    assert fe.tactics(s, P, w, g9, BLACK, True) == fe.T_ATARI
+    assert fe.tactics(s, P, w, g9, BLACK, True) == fe.T_NAKADE
     assert fe.tactics(s, P, w, j9, BLACK, True) == fe.T_SELF2  # the self-atari that does not kill
+    # the fit gave the class a gamma of its own, far above a big self-atari's (bench/learn_gammas.py)
+    moves, feats = fe.candidates(board, BLACK)
+    assert feats[list(moves).index(g9), fe.G_TACTICS] == fe.T_NAKADE
+    assert fe.candidates(board, BLACK, sacrifices=False)[1][list(moves).index(g9), fe.G_TACTICS] == fe.T_SELF2
+    tactics_gammas = gt.GROUP_GAMMAS[fe.OFFSETS[fe.G_TACTICS]:][:len(fe.TACTICS_NAMES)]
+    assert tactics_gammas[fe.T_NAKADE] > 10 * tactics_gammas[fe.T_SELF2]
+    heavy_gamma, light_gamma = (gt.move_gammas(board, BLACK, [g9], sacrifices=flag)[0] for flag in (True, False))
+    assert heavy_gamma == pytest.approx(light_gamma * tactics_gammas[fe.T_NAKADE] / tactics_gammas[fe.T_SELF2])
     shares = {}
     for policy in ("light", "heavy", "heavy-nakade"):
         search = Search(SearchConfig(threads=1, seed=3, playouts=200, policy=policy, resign_threshold=None))

@@ -834,10 +834,12 @@ def test_a_komi_out_of_range_is_refused_before_searching():
     assert result.winrate == 0.0 and all(np.isfinite(v[1]) for v in result.scores.values())
 
 
-@pytest.mark.parametrize("room, collected", [(1, True), (search_module.REUSE_ROOM, False)])
-def test_a_game_s_budgeted_searches_leave_room_for_the_subtree_they_reuse(monkeypatch, room, collected):
+@pytest.mark.parametrize("room, least, most", [(1, 6, 30), (search_module.REUSE_ROOM, 0, 2)])
+def test_a_game_s_budgeted_searches_leave_room_for_the_subtree_they_reuse(monkeypatch, room, least, most):
     # a tree sized for one budget (room 1, as before) filled up with the subtree kept from the previous
-    # move and was collected (its expansion threshold raised) in a fifth of a game's searches
+    # move and was collected (its expansion threshold raised) in a fifth of a game's searches or more
+    # (11-17 of 30 over seeds 1-8); with REUSE_ROOM a game's trees are collected at most once or twice
+    # (0 or 1 times over the same seeds)
     monkeypatch.setattr(search_module, "REUSE_ROOM", room)
     game = Game(9, komi=7)
     search = Search(SearchConfig(playouts=3000, policy="light", seed=3, threads=1))
@@ -849,5 +851,5 @@ def test_a_game_s_budgeted_searches_leave_room_for_the_subtree_they_reuse(monkey
         if result.vertex in ("pass", "resign"):
             break
         game.play(color, result.vertex)
-    assert (search._trees[0].collections > 0) == collected
+    assert least <= search._trees[0].collections <= most
     assert counted == search._trees[0].collections
