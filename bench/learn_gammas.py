@@ -82,7 +82,7 @@ def game_samples(path: Path, max_bytes: int = 1 << 20):
             board.play(c, "pass")
             continue
         p = board.geometry.point(*move)
-        moves, feats = fe.candidates(board, c)
+        moves, feats = fe.candidates(board, c, sacrifices=True)  # as the heavy policies' searches rate moves
         feats = np.concatenate([feats.astype(np.int64), fe.spatial_codes(board, c, moves)[:, None]], axis=1)
         hit = np.flatnonzero(moves == p)
         try:

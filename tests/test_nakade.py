@@ -229,7 +229,7 @@ def test_the_search_prior_rates_a_nakade_by_its_own_gamma_with_the_heavy_policie
     moves, feats = fe.candidates(board, BLACK)
     assert feats[list(moves).index(g9), fe.G_TACTICS] == fe.T_NAKADE
     assert fe.candidates(board, BLACK, sacrifices=False)[1][list(moves).index(g9), fe.G_TACTICS] == fe.T_SELF2
-    tactics_gammas = gt.GROUP_GAMMAS[fe.OFFSETS[fe.G_TACTICS]:][:len(fe.TACTICS_NAMES)]
+    tactics_gammas = gt.GROUP_GAMMAS[fe.OFFSETS[fe.G_TACTICS]:fe.OFFSETS[fe.G_TACTICS] + fe.GROUP_SIZES[fe.G_TACTICS]]
     assert tactics_gammas[fe.T_NAKADE] > 10 * tactics_gammas[fe.T_SELF2]
     heavy_gamma, light_gamma = (gt.move_gammas(board, BLACK, [g9], sacrifices=flag)[0] for flag in (True, False))
     assert heavy_gamma == pytest.approx(light_gamma * tactics_gammas[fe.T_NAKADE] / tactics_gammas[fe.T_SELF2])
