@@ -65,7 +65,7 @@ from .numbers import check_komi
 from .patterns import PATTERN_TABLE
 from .playout import move_cap, policy_kind
 from .policy import POLICIES, policy_id  # noqa: F401 (POLICIES: this module's API)
-from .search_bank import BANK_MAX, CHECKS, PlayoutBank
+from .search_bank import CHECKS, PlayoutBank
 from .search_bank import settled as bank_settled  # also a timed search's "settled"
 from .search_tree import SearchTree
 from .shared_root import SharedRoot
@@ -78,7 +78,6 @@ SOFT = 0.5  # fraction of a time budget after which a clear position stops the s
 CLEAR = 0.2  # a position is clear when the best win rate is below CLEAR or above 1 - CLEAR
 OPENING = 0.15  # the opening: fewer than this fraction of the points hold stones
 CLOSE_RATIO = 2.5  # a search is close while its most visited move has fewer than this many times the next's visits
-REUSE_ROOM = 2  # a tree for a playout budget holds this many budgets' nodes (_ensure_trees)
 PARALLEL = ("root", "tree")  # SearchConfig.parallel
 MEMORY_PER_81_POINTS_MB = 64  # the trees' default memory: 64 MB on 9x9, 285 MB on 19x19 ...
 MEMORY_MAX_MB = 512  # ... at most this, and at most an eighth of the machine's memory
@@ -308,7 +307,12 @@ class Search:
         """True if the threads grow one tree (SearchConfig.parallel "tree" with more than one thread)."""
         return self.config.parallel == "tree" and self.config.threads > 1
 
-    def _ensure_trees(self, geometry, playouts: int | None) -> None:
+    def _ensure_trees(self, geometry) -> None:
+        """The trees for a board's geometry, made once: together they take the memory cap (SearchConfig.memory_mb
+        or default_memory_mb), whatever the budget. Their arrays are mapped, not touched, so a tree takes memory
+        only as it fills; a game's searches reuse the subtree of the position reached, which can grow to several
+        budgets' nodes (a 9x9 game at 36,400 heavy playouts a move reached 3-4.3), and a tree sized for the
+        budget was collected in a third of a game's searches (bench/RESULTS.md, "A tree's room")."""
         threads = self.config.threads
         trees, workers = (1, threads) if self._tree_parallel() else (threads, 1)
         if self._geometry is geometry and len(self._trees) == trees:
@@ -319,12 +323,6 @@ class Search:
         per_node = tk.edges_per_node(geometry)
         per_edge = tk.EDGE_BYTES + (tk.NODE_BYTES + 4) / per_node
         max_edges = int(per_tree_mb * 2**20 * 0.98 / per_edge)
-        if playouts is not None:  # no need for more than the budget can fill, with the subtree a game's next
-            # search reuses (REUSE_ROOM budgets in all): with room for one budget only, a game at 132,300
-            # playouts a move collected its tree in 3 of 22 searches (and raised its expansion threshold)
-            most = playouts * (BANK_MAX if self.config.bank else 1)  # a banking search's most (search_bank)
-            nodes = REUSE_ROOM * most / trees / max(self.config.expand_threshold, 1)
-            max_edges = min(max_edges, max(int(nodes + 2) * per_node, 4 * per_node))
         max_nodes = max_edges // per_node + 16
         self._trees = [SearchTree(geometry, max_nodes, max_edges, self.config.seed * 1000 + k + 1, self.config.prior,
                              self.config.expand_threshold, self.config.policy,
@@ -342,7 +340,7 @@ class Search:
             dynamic = phase is None  # the handicap phase's komi holds for the whole search
         rows = self._history(history)
         params[tk.P_HISTORY] = len(rows)
-        self._ensure_trees(board.geometry, playouts)
+        self._ensure_trees(board.geometry)
         for tree in self._trees:
             tree.set_root(board, color, legal, params, rows)
         collected = sum(tree.collections for tree in self._trees)

@@ -684,7 +684,7 @@ def test_the_default_tree_memory_grows_with_the_board_and_fits_the_machine(monke
     monkeypatch.setattr(search_module.os, "sysconf", lambda name: pages[name])
     assert search_module.default_memory_mb(19) == 128
     search = Search(SearchConfig(seconds=0.01))
-    search._ensure_trees(Board(19).geometry, None)
+    search._ensure_trees(Board(19).geometry)
     tree_bytes = sum(a.nbytes for a in search._trees[0].arrays) + search._trees[0].capacity[0] * 4
     assert 100 * 2**20 < tree_bytes <= 128 * 2**20
 
@@ -834,15 +834,15 @@ def test_a_komi_out_of_range_is_refused_before_searching():
     assert result.winrate == 0.0 and all(np.isfinite(v[1]) for v in result.scores.values())
 
 
-@pytest.mark.parametrize("room, least, most", [(1, 6, 30), (search_module.REUSE_ROOM, 0, 2)])
-def test_a_game_s_budgeted_searches_leave_room_for_the_subtree_they_reuse(monkeypatch, room, least, most):
-    # a tree sized for one budget (room 1, as before) filled up with the subtree kept from the previous
-    # move and was collected (its expansion threshold raised) in a fifth of a game's searches or more
-    # (11-17 of 30 over seeds 1-8); with REUSE_ROOM a game's trees are collected at most once or twice
-    # (0 or 1 times over the same seeds)
-    monkeypatch.setattr(search_module, "REUSE_ROOM", room)
+@pytest.mark.parametrize("memory_mb, least, most", [(1, 2, 30), (None, 0, 0)])
+def test_a_game_s_budgeted_searches_have_room_for_the_subtree_they_reuse(memory_mb, least, most):
+    # a game's searches reuse the subtree of the position reached, which grows to several budgets' nodes: a
+    # tree sized for the budget (two budgets' room) was collected (its expansion threshold raised) in a third
+    # of a game's searches at the match budget. Trees take the memory cap instead, mapped as they fill: with
+    # the default cap this game never collects (its tree peaks at 766 nodes, a budget's 3000 / 8 is 375), with
+    # a cap of 1 MB (503 nodes) it does (5 times)
     game = Game(9, komi=7)
-    search = Search(SearchConfig(playouts=3000, policy="light", seed=3, threads=1))
+    search = Search(SearchConfig(playouts=3000, policy="light", seed=3, threads=1, memory_mb=memory_mb))
     counted = 0  # the searches' own counts (SearchResult.collections, which foogo gtp logs)
     for k in range(30):
         color = "bw"[k % 2]
