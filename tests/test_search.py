@@ -541,6 +541,9 @@ MIDDLE_GAME = """
 
 def test_past_half_its_budget_a_search_stops_in_a_clear_position(monkeypatch, warm_search):
     monkeypatch.setattr(search_module, "CLEAR", 0.5)  # every position counts as clear
+    # and none as settled: past half the budget a settled search stops first ("settled" is checked before
+    # "clear"), and on a loaded machine the first check past half the budget can come late enough for that
+    monkeypatch.setattr(search_module, "bank_settled", lambda visits, more: False)
     board = board_from_ascii(MIDDLE_GAME, to_move=BLACK)
     result = warm_search(SearchConfig(seconds=1.0, seed=21)).genmove(board, BLACK, 7.0, legal(board, BLACK))
     assert result.stopped == "clear"
