@@ -1,7 +1,7 @@
 """What creating a tree node costs: tree.expand timed on the positions of a real search's nodes.
 
     python bench/expand_cost.py [--size 9] [--playouts 20000] [--positions 5000] [--repeats 5]
-                                [--seconds 2] [--position empty|middle] [--parts]
+                                [--seconds 2] [--position empty|middle] [--parts] [--policy light|heavy]
 
 A search of --playouts playouts (light, learned prior, one thread, seed 1: the same tree on every
 run of the same foogo) is grown from the empty board or bench/search_speed.py's middle game; its
@@ -9,7 +9,9 @@ nodes' positions, in breadth-first order up to --positions, are rebuilt by repla
 (each one checked against the node's Zobrist hash). Then one kernel loop expands each position in
 turn into the same small tree (its counts reset before each expansion, so the memory stays warm:
 the search's first touches of fresh memory are not in this figure), --repeats runs of at least
---seconds of CPU time. Prints the median (min..max) nanoseconds per expansion and a digest of the
+--seconds of CPU time. --policy is the search's whose expansions are timed (heavy: the learned prior
+tells nakades from other self-ataris, tree_priors.tells_nakade); the positions are the light search's
+either way, so that the two figures compare. Prints the median (min..max) nanoseconds per expansion and a digest of the
 positions, which two checkouts must share for their figures to compare: run it once per checkout
 (`PYTHONPATH=DIR python bench/expand_cost.py`), alternating.
 
@@ -174,6 +176,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--position", default="empty", choices=("empty", "middle"))
     parser.add_argument("--parts", action="store_true", help="the learned prior's cost a point, by part (see above)")
+    parser.add_argument("--policy", default="light", choices=("light", "heavy"),
+                        help="the policy whose search's expansions are timed (see above)")
     args = parser.parse_args()
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from search_speed import middle_game
@@ -190,7 +194,7 @@ def main() -> None:
             print(f"  {name:30s} {statistics.median(values):6.1f} ({min(values):.1f}..{max(values):.1f})")
         return
     arrays = tk.new_tree(4, 4 * tk.edges_per_node(geometry))
-    params = Search(SearchConfig(policy="light"))._params(game.board, 7.5)
+    params = Search(SearchConfig(policy=args.policy))._params(game.board, 7.5)
     ls, lz = S[0].copy(), Z[0].copy()
     extra = (S, Z, colours, geometry.zobrist, ls, lz, params, PATTERN_TABLE, GAMMAS, open_parts(geometry.size))
     expand_all(*arrays, *extra, 1)  # compile and warm up
@@ -209,7 +213,7 @@ def main() -> None:
         ns.append((time.process_time() - start) / (rounds * len(S)) * 1e9)
     import foogo
 
-    print(f"{args.size}x{args.size} {args.position}: tree.expand on {len(S)} node positions (digest {digest}), "
+    print(f"{args.size}x{args.size} {args.position}, {args.policy}: tree.expand on {len(S)} node positions (digest {digest}), "
           f"{statistics.median(ns):.0f} ns per expansion, median ({min(ns):.0f}..{max(ns):.0f}) of "
           f"{args.repeats} runs of {rounds} rounds (foogo from {os.path.dirname(foogo.__file__)})")
 
