@@ -213,7 +213,8 @@ def main() -> None:
         ns.append((time.process_time() - start) / (rounds * len(S)) * 1e9)
     import foogo
 
-    print(f"{args.size}x{args.size} {args.position}, {args.policy}: tree.expand on {len(S)} node positions (digest {digest}), "
+    print(f"{args.size}x{args.size} {args.position}, {args.policy}: tree.expand on {len(S)} node positions "
+          f"(digest {digest}), "
           f"{statistics.median(ns):.0f} ns per expansion, median ({min(ns):.0f}..{max(ns):.0f}) of "
           f"{args.repeats} runs of {rounds} rounds (foogo from {os.path.dirname(foogo.__file__)})")
 
