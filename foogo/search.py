@@ -311,8 +311,9 @@ class Search:
         """The trees for a board's geometry, made once: together they take the memory cap (SearchConfig.memory_mb
         or default_memory_mb), whatever the budget. Their arrays are mapped, not touched, so a tree takes memory
         only as it fills; a game's searches reuse the subtree of the position reached, which can grow to several
-        budgets' nodes (a 9x9 game at 36,400 heavy playouts a move reached 3-4.3), and a tree sized for the
-        budget was collected in a third of a game's searches (bench/RESULTS.md, "A tree's room")."""
+        budgets' nodes (two 9x9 self-play games at 36,400 heavy playouts a move reached 3.0 and 4.3), where trees
+        sized for two budgets were collected 25 and 17 times in 80 and 63 moves (bench/RESULTS.md, "A tree's
+        room")."""
         threads = self.config.threads
         trees, workers = (1, threads) if self._tree_parallel() else (threads, 1)
         if self._geometry is geometry and len(self._trees) == trees:
