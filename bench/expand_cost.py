@@ -11,9 +11,9 @@ turn into the same small tree (its counts reset before each expansion, so the me
 the search's first touches of fresh memory are not in this figure), --repeats runs of at least
 --seconds of CPU time. --policy is the search's whose expansions are timed (heavy: the learned prior
 tells nakades from other self-ataris, tree_priors.tells_nakade); the positions are the light search's
-either way, so that the two figures compare. Prints the median (min..max) nanoseconds per expansion and a digest of the
-positions, which two checkouts must share for their figures to compare: run it once per checkout
-(`PYTHONPATH=DIR python bench/expand_cost.py`), alternating.
+either way, so that the two figures compare. Prints the median (min..max) nanoseconds per expansion
+and a digest of the positions, which two checkouts must share for their figures to compare: run it
+once per checkout (`PYTHONPATH=DIR python bench/expand_cost.py`), alternating.
 
 --parts splits the learned prior's work per candidate instead: over every empty point of the same
 positions, nanoseconds a point to read its SPATIAL code (features.spatial_code), to look codes up in
@@ -214,8 +214,7 @@ def main() -> None:
     import foogo
 
     print(f"{args.size}x{args.size} {args.position}, {args.policy}: tree.expand on {len(S)} node positions "
-          f"(digest {digest}), "
-          f"{statistics.median(ns):.0f} ns per expansion, median ({min(ns):.0f}..{max(ns):.0f}) of "
+          f"(digest {digest}), {statistics.median(ns):.0f} ns per expansion, median ({min(ns):.0f}..{max(ns):.0f}) of "
           f"{args.repeats} runs of {rounds} rounds (foogo from {os.path.dirname(foogo.__file__)})")
 
 

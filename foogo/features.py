@@ -373,8 +373,9 @@ def candidate_features(s, z, zob, ls, lz, c, sacrifices, moves, feats):
 
 def candidates(board, color, sacrifices: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """(moves, feats) for a Board and a colour (BLACK or WHITE): the padded points the tree gives an
-    edge (may_consider) in board order, int32[n], and their features, int32[n, 5] (columns G_*), a
-    nakade T_NAKADE unless not `sacrifices` (as the light policy's searches see it: tactics)."""
+    edge (may_consider) in board order, int32[n], and their features, int32[n, 5] (columns G_*). With
+    `sacrifices` (the default: the heavy policies' searches and the fit) a nakade is T_NAKADE; without it
+    (the light policy's searches) T_SELF2, as tactics says."""
     s, z = board._state()
     P = int(s[bk.M_P])
     moves = np.zeros(P, dtype=np.int32)

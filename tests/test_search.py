@@ -839,11 +839,11 @@ def test_a_komi_out_of_range_is_refused_before_searching():
 
 @pytest.mark.parametrize("memory_mb, least, most", [(1, 2, 30), (None, 0, 0)])
 def test_a_game_s_budgeted_searches_have_room_for_the_subtree_they_reuse(memory_mb, least, most):
-    # a game's searches reuse the subtree of the position reached, which grows to several budgets' nodes: a
-    # tree sized for the budget (two budgets' room) was collected (its expansion threshold raised) in a third
-    # of a game's searches at the match budget. Trees take the memory cap instead, mapped as they fill: with
-    # the default cap this game never collects (its tree peaks at 766 nodes, a budget's 3000 / 8 is 375), with
-    # a cap of 1 MB (503 nodes) it does (5 times)
+    # a game's searches reuse the subtree of the position reached, which grows to several budgets' nodes:
+    # trees sized for two budgets were collected (their expansion threshold raised) 25 and 17 times in two
+    # self-play games of 80 and 63 moves at the match budget. Trees take the memory cap instead, mapped as
+    # they fill: with the default cap this game never collects (its tree peaks at 766 nodes, a budget's
+    # 3000 / 8 is 375), with a cap of 1 MB (503 nodes) it does (5 times)
     game = Game(9, komi=7)
     search = Search(SearchConfig(playouts=3000, policy="light", seed=3, threads=1, memory_mb=memory_mb))
     counted = 0  # the searches' own counts (SearchResult.collections, which foogo gtp logs)
