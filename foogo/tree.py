@@ -65,6 +65,7 @@ from .tree_layout import (
     P_KOMI,
     P_POLICY,
     P_PRIOR,
+    P_SCORE,
     P_SHARED,
     P_UCT,
     PASS,
@@ -268,7 +269,8 @@ def _refuse(ni, ei, ef, ek, node, e, path, depth, shared):
 @inline
 def _count_owner(ni, child, s, move, black_result):
     """Criticality's counts (tree_layout.CRIT_*) of node `child`, reached by `move` (a padded point), after
-    an iteration through it that ended at position s with black_result 1 or 0 (draws are not counted).
+    an iteration through it that ended at position s with black_result above 0.5 (black won) or below
+    (playout_result; draws are not counted).
     In a shared tree two threads may lose one count, as with AMAF."""
     owner = bk.point_owner(s, move)
     black_won = black_result > 0.5
@@ -318,6 +320,22 @@ def _settled_score(s, z, zob, rng, cap, trace, owners, chooser, policy, table, r
 
 
 @inline
+def playout_result(score, target, weight, points):
+    """Black's result of a playout that ended with black's area `score`: 1 if it passes `target`, 0 if
+    it falls short, 0.5 on it. With a score weight w > 0 (Fuego's score modification), the margin
+    m = (score - target) / points, at most 1 either way, moves it by w: a win counts 1 - w + w * m,
+    a loss w + w * m, so a larger win counts more and a larger loss less, and every win more than
+    every loss. (points: the board's points.)"""
+    if score == target:
+        return 0.5
+    won = 1.0 if score > target else 0.0
+    if weight == 0.0:
+        return won
+    m = min(max((score - target) / points, -1.0), 1.0)
+    return won + weight * (1.0 - 2.0 * won + m)
+
+
+@inline
 def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, work, params, table, gammas, replies, count, chooser, full,
             shared):
     """Run `count` search iterations from the root position (root_s, root_z) on the tree, playing
@@ -351,6 +369,8 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, work, params, table, 
     base = edge_base(root_s)
     komi = params[P_KOMI]
     target = komi + params[P_EXTRA]  # black's area must pass it to win (dynamic komi); margins count from komi
+    weight = params[P_SCORE]
+    points = np.float64(root_s[bk.M_SIZE]) ** 2
     expand_at = max(params[P_EXPAND], np.float64(meta[EXPAND_AT]))
     n0 = params[P_PRIOR]
     equiv = params[P_EQUIV]
@@ -448,7 +468,7 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, work, params, table, 
             return -1
         clock = _charge(meta, C_PLAYOUT, clock)
         margin = score - komi
-        black_result = 1.0 if score > target else (0.0 if score < target else 0.5)
+        black_result = playout_result(score, target, weight, points)
         if replies.shape[0] > 0 and score != target:
             learn_replies(trace, ntrace, bk.BLACK if score > target else bk.WHITE, replies)
         if sample:

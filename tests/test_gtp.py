@@ -711,9 +711,9 @@ def test_tuning_options_reach_the_search_config_and_bad_ones_are_refused(monkeyp
     monkeypatch.setattr(command, "GtpEngine", Recorder)
     monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
     assert main(["--no-warm-up", "--expand", "16", "--prior", "30", "--equiv", "3000", "--uct", "0.2",
-                 "--parallel", "tree", "--crit", "1.1", "--crit-min", "500"]) == 0
+                 "--parallel", "tree", "--crit", "1.1", "--crit-min", "500", "--score-weight", "0.02"]) == 0
     assert seen == dict(expand_threshold=16.0, prior=30.0, equiv=3000.0, uct=0.2, parallel="tree", crit=1.1,
-                        crit_min_visits=500)
+                        crit_min_visits=500, score_weight=0.02)
     engine = make_engine(tuning=seen)
     engine.execute("genmove b")
     assert engine.holder["search"].options["equiv"] == 3000.0
@@ -723,6 +723,9 @@ def test_tuning_options_reach_the_search_config_and_bad_ones_are_refused(monkeyp
         assert f"{flags[0]} must be a finite number" in capsys.readouterr().err
     assert main(["--no-warm-up", "--crit-min", "-1"]) == 2
     assert "--crit-min must be at least 0" in capsys.readouterr().err
+    for weight in ("-0.01", "0.5", "nan"):
+        assert main(["--no-warm-up", "--score-weight", weight]) == 2
+        assert "--score-weight must be a number in [0, 0.5)" in capsys.readouterr().err
 
 
 # ---------------------------------------------------------------- time management

@@ -812,6 +812,36 @@ def test_criticality_counts_each_iteration_through_a_node_that_ended_with_a_winn
     assert any(g != 0 for g in gains) and all(g >= -0.9 for g in gains)
 
 
+def test_a_playout_result_counts_the_winner_and_with_a_score_weight_the_margin():
+    result = tk.playout_result.py_func
+    assert [result(s, 7.0, 0.0, 81.0) for s in (81.0, 7.5, 7.0, 6.5, 0.0)] == [1.0, 1.0, 0.5, 0.0, 0.0]
+    w = 0.02
+    assert result(81.0 + 7.0, 7.0, w, 81.0) == 1.0 and result(7.0 - 81.0, 7.0, w, 81.0) == 0.0
+    assert result(200.0, 7.0, w, 81.0) == 1.0 and result(-200.0, 7.0, w, 81.0) == 0.0  # margins beyond the board
+    assert result(7.0, 7.0, w, 81.0) == 0.5
+    wins = [result(s, 7.0, w, 81.0) for s in (8.0, 17.0, 40.0, 81.0)]
+    losses = [result(s, 7.0, w, 81.0) for s in (0.0, 3.0, 6.0)]
+    assert wins == sorted(wins) and losses == sorted(losses)  # a larger margin counts more
+    assert min(wins) == pytest.approx(1 - w + w / 81) and max(losses) == pytest.approx(w - w / 81)
+    assert min(wins) > 0.5 > max(losses)
+
+
+def test_a_score_weight_reaches_the_tree_and_keeps_its_values_in_range():
+    board = Board(5)
+    for weight in (0.0, 0.2):
+        search = Search(SearchConfig(playouts=400, seed=3, score_weight=weight, resign_threshold=None))
+        result = search.genmove(board, BLACK, 0.5, legal(board, BLACK))
+        assert result.winrates and all(0.0 <= rate <= 1.0 for rate in result.winrates.values())
+        ni, nh, ei, ef, ek, meta = search._trees[0].arrays
+        root = int(meta[tk.ROOT])
+        first, count = int(ni[root, tk.FIRST]), int(ni[root, tk.COUNT])
+        wins = ef[tk.W, first:first + count][ek[first:first + count] != tk.K_DISABLED]
+        whole = np.all(wins * 2 == np.round(wins * 2))  # whole and half wins only without a weight
+        assert whole == (weight == 0.0)
+    with pytest.raises(ValueError, match="score_weight"):
+        SearchConfig(playouts=10, score_weight=0.5)
+
+
 def test_an_ordinary_build_counts_no_cycles():
     # the profiling counters (jit.PROFILE, bench/search_cycles.py) compile away unless asked for
     from foogo import jit

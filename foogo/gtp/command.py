@@ -81,6 +81,10 @@ def add_tuning_options(parser: argparse.ArgumentParser) -> argparse.ArgumentPars
                              "tends to win counts K * crit more AMAF wins (Pachi's crit_rave is 1.1; default 0, off)")
     tuning.add_argument("--crit-min", type=int, default=None, metavar="N",
                         help="criticality counts for a move once its node has more than N visits (default 2000)")
+    tuning.add_argument("--score-weight", type=float, default=None, metavar="W",
+                        help="the score's weight in a playout's result: a win counts 1 - W plus W times its "
+                             "margin over the board's points, a loss W plus W times its (negative) margin "
+                             "(Fuego's score modification, 0.02 there; default 0, win or loss only)")
     tuning.add_argument("--bank", action=argparse.BooleanOptionalAction, default=None,
                         help="with --playouts: the count is a move's average over the game; a search whose "
                              "best move is settled early banks the rest, a close one draws on the bank, "
@@ -104,6 +108,8 @@ def tuning_fields(args) -> dict:
         raise ValueError("--crit-min must be at least 0")
     if args.equiv is not None and not (math.isfinite(args.equiv) and args.equiv > 0):
         raise ValueError("--equiv must be a finite number > 0")
+    if args.score_weight is not None and not 0.0 <= args.score_weight < 0.5:
+        raise ValueError("--score-weight must be a number in [0, 0.5)")
     return {field: value for field, value in (("expand_threshold", args.expand), ("prior", args.prior),
                                               ("equiv", args.equiv), ("uct", args.uct),
                                               ("knowledge", args.knowledge),
@@ -112,7 +118,8 @@ def tuning_fields(args) -> dict:
                                               ("share_root", args.share_root),
                                               ("dynamic_komi", args.dynamic_komi),
                                               ("crit", args.crit), ("crit_min_visits", args.crit_min),
-                                              ("parallel", args.parallel), ("bank", args.bank))
+                                              ("parallel", args.parallel), ("bank", args.bank),
+                                              ("score_weight", args.score_weight))
             if value is not None}
 
 
