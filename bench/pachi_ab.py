@@ -3,7 +3,7 @@ effect against the first arm (the control).
 
     python bench/pachi_ab.py --pachi PATH --foogo-playouts N --arm NAME=ARGS [--arm NAME=ARGS ...]
                              [--command NAME=CMD] [--pachi-playouts 10000] [--games 100]
-                             [--seed-base 1000] [--timeout 120] [--out DIR] [--report-only]
+                             [--seed-base 1000] [--timeout 120] [--out DIR] [--report-only] [--paired]
 
 Pachi at `=N` is nondeterministic, and runs of 50-100 games of one engine against it spread by
 10-15 points from one day to the next (bench/RESULTS.md, "A nakade exception"), so a rule or prior
@@ -20,6 +20,20 @@ starts with "foogo"), so a run stopped part way, or still running, is read the s
 with its 95% Wilson interval, wins as black and as white, and its difference from the control with
 a 95% interval (Newcombe's hybrid score interval from the two Wilson intervals). Written to
 DIR/ab.txt as well.
+
+--paired plays paired games, for a Pachi that repeats its games (the README's "Reference engines"
+says how to build one; stock Pachi plays a varying number of playouts past =N, so its games never
+repeat; in won positions Pachi here plays all N, as its early break there comes at a varying count).
+Game i of every arm is a `foogo match` of one game of its own, both engines started afresh
+with seed --seed-base + i (Pachi black in even games, foogo in odd ones), in DIR/NAME/job-i, so that
+two arms play the same game move for move as long as their moves agree: an arm that differs from the
+control only in rare positions differs in a few games, and only those carry its effect. A game
+whose job-i.json exists is not played again, so a run stopped part way goes on where it stopped,
+and a larger --games extends it. The table then adds, for each arm, the games it and the control
+both finished: how many are the same move for move, where the others part (median move), the four
+cells of (arm won, control won), and the paired difference with its 95% interval (Newcombe's
+method 10 for paired proportions: the Wilson intervals of the two rates joined with their
+correlation); a draw counts half a win.
 """
 
 from __future__ import annotations
@@ -28,6 +42,7 @@ import argparse
 import math
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from sgfmill import sgf
@@ -36,21 +51,28 @@ from foogo.intervals import wilson
 from foogo.match_results import black_score
 
 
+def foogo_score(root, name: str = "foogo") -> tuple[str, float] | None:
+    """(colour "b" or "w", score 1, 0.5 or 0) of the player whose name starts with `name` in a game's
+    SGF root, or None when the game has no such single player or no result (RE[Void], or none)."""
+    players = {c: root.get(k) if root.has_property(k) else "" for c, k in (("b", "PB"), ("w", "PW"))}
+    ours = [c for c, player in players.items() if player.startswith(name)]
+    black = black_score(root.get("RE")) if root.has_property("RE") else None
+    if len(ours) != 1 or black is None:
+        return None
+    return ours[0], black if ours[0] == "b" else 1.0 - black
+
+
 def tally(directory: Path, name: str = "foogo") -> dict:
     """Wins, losses and draws of the player whose name starts with `name` in directory's game SGFs
     (directly in it or in its job-* directories), overall and by colour; games with no result (a
     game in progress has no file yet; a void game has RE[Void] or none) are counted apart."""
     counts = {"wins": 0, "losses": 0, "draws": 0, "unscored": 0, "black": [0.0, 0], "white": [0.0, 0]}
     for path in sorted(directory.glob("game-*.sgf")) + sorted(directory.glob("job-*/game-*.sgf")):
-        root = sgf.Sgf_game.from_bytes(path.read_bytes()).get_root()
-        players = {c: root.get(k) if root.has_property(k) else "" for c, k in (("b", "PB"), ("w", "PW"))}
-        ours = [c for c, player in players.items() if player.startswith(name)]
-        black = black_score(root.get("RE")) if root.has_property("RE") else None
-        if len(ours) != 1 or black is None:
+        scored = foogo_score(sgf.Sgf_game.from_bytes(path.read_bytes()).get_root(), name)
+        if scored is None:
             counts["unscored"] += 1
             continue
-        colour = ours[0]
-        score = black if colour == "b" else 1.0 - black
+        colour, score = scored
         if score == 0.5:
             counts["draws"] += 1
         else:
@@ -71,6 +93,84 @@ def difference(points1: float, n1: int, points2: float, n2: int) -> tuple[float,
     l2, u2 = wilson(points2, n2)
     d = p1 - p2
     return d, d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2), d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
+
+
+def paired_difference(pairs: list[tuple[float, float]]) -> tuple[float, float, float]:
+    """(p1 - p2, low, high) for paired results (score1, score2), each 1, 0.5 or 0 (a draw half a win):
+    the difference of the two win rates and its 95% interval by Newcombe's method 10 (Statistics in
+    Medicine 17, 1998, 2635-2650): each rate's Wilson interval, joined with the phi correlation of
+    the pairs' 2x2 table, corrected as Newcombe does (a draw spreads its pair over the cells by halves)."""
+    n = len(pairs)
+    if n == 0:
+        return 0.0, -1.0, 1.0
+    cell = [[0.0, 0.0], [0.0, 0.0]]  # cell[won1][won2]
+    for s1, s2 in pairs:
+        for won1, w1 in ((1, s1), (0, 1.0 - s1)):
+            for won2, w2 in ((1, s2), (0, 1.0 - s2)):
+                cell[won1][won2] += w1 * w2
+    a, b, c, d = cell[1][1], cell[1][0], cell[0][1], cell[0][0]
+    p1, p2 = (a + b) / n, (a + c) / n
+    l1, u1 = wilson(a + b, n)
+    l2, u2 = wilson(a + c, n)
+    denominator = (a + b) * (c + d) * (a + c) * (b + d)
+    # phi, with Newcombe's correction: ad - bc less n/2 when it is above n/2, and 0 from 0 to n/2
+    excess = a * d - b * c
+    excess = excess - n / 2 if excess > n / 2 else min(excess, 0.0)
+    phi = excess / math.sqrt(denominator) if denominator > 0 else 0.0
+    below = math.sqrt(max(0.0, (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2))
+    above = math.sqrt(max(0.0, (u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2))
+    diff = p1 - p2
+    return diff, max(-1.0, diff - below), min(1.0, diff + above)
+
+
+def paired_games(directory: Path, name: str = "foogo") -> dict[int, tuple[list, float]]:
+    """Game index i -> (moves, foogo's score) of each scored game directory/job-i/game-0001.sgf that
+    --paired wrote (moves as sgfmill's (colour, move) pairs)."""
+    games = {}
+    for path in directory.glob("job-*/game-0001.sgf"):
+        index = path.parent.name.removeprefix("job-")
+        if not index.isdigit():
+            continue
+        game = sgf.Sgf_game.from_bytes(path.read_bytes())
+        scored = foogo_score(game.get_root(), name)
+        if scored is not None:
+            games[int(index)] = ([node.get_move() for node in game.get_main_sequence()[1:]], scored[1])
+    return games
+
+
+def parting(moves1: list, moves2: list) -> int | None:
+    """The number of the first move at which two games differ (1 for the first), None if they are the
+    same game; one that stops where the other goes on parts at the move after its last."""
+    for k, (m1, m2) in enumerate(zip(moves1, moves2)):
+        if m1 != m2:
+            return k + 1
+    return None if len(moves1) == len(moves2) else min(len(moves1), len(moves2)) + 1
+
+
+def paired_report(arms: list[str], out: Path) -> str:
+    """Each arm's games against the control's of the same index (--paired): how many are the same game,
+    where the others part, the 2x2 table of wins and the paired difference with its 95% interval."""
+    control = paired_games(out / arms[0])
+    rows = ["arm | pairs | same game | parted at move (median, range) | both won | arm only | " + arms[0]
+            + " only | both lost | against " + arms[0] + ", paired (95% CI)",
+            "---|---:|---:|---:|---:|---:|---:|---:|---:"]
+    for arm in arms[1:]:
+        games = paired_games(out / arm)
+        common = sorted(set(games) & set(control))
+        if not common:
+            rows.append(f"{arm} | 0 | | | | | | |")
+            continue
+        parts = [parting(games[i][0], control[i][0]) for i in common]
+        parted = sorted(k for k in parts if k is not None)
+        where = (f"{parted[len(parted) // 2]} ({parted[0]}-{parted[-1]})" if parted else "")
+        pairs = [(games[i][1], control[i][1]) for i in common]
+        cells = [sum(1 for s1, s2 in pairs if (s1, s2) == key) for key in ((1, 1), (1, 0), (0, 1), (0, 0))]
+        draws = len(pairs) - sum(cells)
+        d, low, high = paired_difference(pairs)
+        rows.append(f"{arm} | {len(common)} | {parts.count(None)} | {where} | {cells[0]} | {cells[1]} | "
+                    f"{cells[2]} | {cells[3]} | {100 * d:+.1f} points ({100 * low:+.1f} to {100 * high:+.1f})"
+                    + (f" ({draws} pairs with a draw)" if draws else ""))
+    return "\n".join(rows)
 
 
 def report(arms: list[str], out: Path) -> str:
@@ -119,6 +219,45 @@ def arm_arguments(args, name: str, options: str, command: str | None) -> list[st
     return arguments + (["--foogo-command", command] if command is not None else [])
 
 
+def paired_commands(args, name: str, options: str, command: str | None, game: int) -> list[str]:
+    """The `foogo match` command line of game `game` of an arm (--paired): one game, both engines
+    started with seed --seed-base + game, Pachi black in even games, in --out/NAME/job-GAME. Pachi's
+    break in a won position (its best move's value past sure_win_threshold, 0.95, after 5,000 playouts)
+    is off: its main thread's poll times that break, so it came at a varying count."""
+    seed = args.seed_base + game
+    pachi = f"{args.pachi} -t ={args.pachi_playouts} threads=1,sure_win_threshold=2 -s {seed}"
+    foogo = (f"{command or f'{sys.executable} -m foogo gtp'} {options} --threads 1 --size 9 "
+             f"--playouts {args.foogo_playouts} --seed {seed}").replace("  ", " ")
+    players = [(pachi, f"Pachi 12.90 ={args.pachi_playouts}"), (foogo, f"foogo ={args.foogo_playouts}")]
+    if game % 2:
+        players.reverse()
+    directory = Path(args.out) / name / f"job-{game}"
+    return [sys.executable, "-m", "foogo", "match", "--black", players[0][0], "--white", players[1][0],
+            "--black-name", players[0][1], "--white-name", players[1][1], "--games", "1", "--size", "9",
+            "--komi", "7", "--timeout", str(args.timeout), "--sgf-dir", str(directory),
+            "--json", str(directory.parent / f"job-{game}.json"), "--quiet"]
+
+
+def play_paired(args, arms: dict[str, str], commands: dict[str, str]) -> list[int]:
+    """Every arm's games 0 .. --games - 1 not yet played (no job-i.json), each arm's one after another,
+    the arms side by side; each arm's `foogo match` output goes to --out/NAME.log. The exit codes of
+    the games that failed."""
+    def arm_games(name: str) -> list[int]:
+        failed = []
+        with open(Path(args.out) / f"{name}.log", "a") as log:
+            for game in range(args.games):
+                if (Path(args.out) / name / f"job-{game}.json").exists():
+                    continue
+                code = subprocess.call(paired_commands(args, name, arms[name], commands.get(name), game),
+                                       stdout=log, stderr=subprocess.STDOUT)
+                if code:
+                    failed.append(code)
+        return failed
+
+    with ThreadPoolExecutor(max_workers=len(arms)) as pool:
+        return [code for codes in pool.map(arm_games, arms) for code in codes]
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pachi", help="path of the pachi binary (not needed with --report-only)")
@@ -133,6 +272,8 @@ def main(argv=None) -> int:
     parser.add_argument("--timeout", type=float, default=120.0)
     parser.add_argument("--out", default="pachi-ab", help="directory: one subdirectory an arm")
     parser.add_argument("--report-only", action="store_true", help="tally the arms' games so far; play none")
+    parser.add_argument("--paired", action="store_true",
+                        help="paired games: each game afresh with its own seed (for a Pachi that repeats its games)")
     args = parser.parse_args(argv)
     arms = _named(args.arm, "--arm", parser)
     commands = _named(args.command, "--command", parser)
@@ -144,16 +285,21 @@ def main(argv=None) -> int:
         if not args.pachi or not args.foogo_playouts:
             parser.error("playing needs --pachi and --foogo-playouts (bench/vs_pachi.py --calibrate-only finds it)")
         out.mkdir(parents=True, exist_ok=True)
-        script = str(Path(__file__).with_name("vs_pachi.py"))
-        procs = []
-        for name, options in arms.items():
-            command = [sys.executable, script, *arm_arguments(args, name, options, commands.get(name))]
-            with open(out / f"{name}.log", "w") as log:
-                procs.append(subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT))
-        codes = [p.wait() for p in procs]
+        if args.paired:
+            codes = play_paired(args, arms, commands)
+        else:
+            script = str(Path(__file__).with_name("vs_pachi.py"))
+            procs = []
+            for name, options in arms.items():
+                command = [sys.executable, script, *arm_arguments(args, name, options, commands.get(name))]
+                with open(out / f"{name}.log", "w") as log:
+                    procs.append(subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT))
+            codes = [p.wait() for p in procs]
         if any(codes):
             print(f"an arm failed (exit codes {codes}; see {out}/NAME.log)", file=sys.stderr)
     table = report(list(arms), out)
+    if args.paired and len(arms) > 1:
+        table += "\n\n" + paired_report(list(arms), out)
     if out.is_dir():
         (out / "ab.txt").write_text(table + "\n")
     print(table)

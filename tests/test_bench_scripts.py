@@ -394,6 +394,76 @@ def test_pachi_ab_tallies_each_arm_from_its_sgfs_against_the_control(tmp_path, c
         ab.main(["--arm", "control=", "--out", str(tmp_path)])  # playing needs --pachi and --foogo-playouts
 
 
+def test_pachi_ab_paired_interval_is_newcombes_and_narrower_than_unpaired_when_games_agree():
+    ab = load("pachi_ab")
+
+    def pairs(a, b, c, d):  # both won, first only, second only, both lost
+        return [(1, 1)] * a + [(1, 0)] * b + [(0, 1)] * c + [(0, 0)] * d
+
+    # Newcombe's method 10 on Cavo et al. 2012's paired table (Fagerland, Lydersen and Laake, 2017, ch. 8)
+    d, low, high = ab.paired_difference(pairs(59, 6, 16, 80))
+    assert (d, low, high) == pytest.approx((-10 / 161, -0.1186, -0.0046), abs=1e-4)
+    # with ad - bc at most n/2 phi is 0: the interval is the unpaired one
+    assert ab.paired_difference(pairs(1, 1, 7, 12)) == pytest.approx(ab.difference(2, 21, 8, 21))
+    same = ab.paired_difference(pairs(30, 0, 0, 20))  # two arms that played the same games
+    assert same[0] == 0 and -0.05 < same[1] < 0 < same[2] < 0.05
+    assert ab.difference(30, 50, 30, 50)[2] > 0.15  # unpaired, the same rates are far less sure
+    d, low, high = ab.paired_difference(pairs(20, 9, 3, 18))  # the arms swapped: the interval mirrored
+    assert ab.paired_difference(pairs(20, 3, 9, 18)) == pytest.approx((-d, -high, -low))
+    # a draw spreads over the cells: (0.5, 1) is half of (1, 1) and half of (0, 1)
+    assert ab.paired_difference([(0.5, 1)] * 2 + [(1, 0)] * 4) == pytest.approx(
+        ab.paired_difference(pairs(1, 4, 1, 0)))
+    assert ab.paired_difference([]) == (0.0, -1.0, 1.0)
+
+
+def test_pachi_ab_paired_games_start_afresh_by_seed_resume_and_report_where_arms_part(tmp_path, monkeypatch,
+                                                                                        capsys):
+    import argparse
+
+    ab = load("pachi_ab")
+    args = argparse.Namespace(pachi="/p/pachi", pachi_playouts=10000, foogo_playouts=36400, games=3,
+                              seed_base=62000, timeout=120.0, out=str(tmp_path))
+    even = ab.paired_commands(args, "rule", "--nakade", None, 0)
+    odd = ab.paired_commands(args, "old", "", "env PYTHONPATH=/wt python -m foogo gtp", 1)
+    assert even[even.index("--black") + 1] == "/p/pachi -t =10000 threads=1,sure_win_threshold=2 -s 62000"
+    assert even[even.index("--white") + 1].endswith("foogo gtp --nakade --threads 1 --size 9 --playouts 36400 "
+                                                    "--seed 62000")
+    assert odd[odd.index("--black") + 1] == ("env PYTHONPATH=/wt python -m foogo gtp --threads 1 --size 9 "
+                                             "--playouts 36400 --seed 62001")
+    assert odd[odd.index("--white-name") + 1] == "Pachi 12.90 =10000" and odd[odd.index("--games") + 1] == "1"
+    assert odd[odd.index("--sgf-dir") + 1] == str(tmp_path / "old" / "job-1")
+    assert odd[odd.index("--json") + 1] == str(tmp_path / "old" / "job-1.json")
+    played = []
+    monkeypatch.setattr(ab.subprocess, "call", lambda command, **kw: played.append(command) or 0)
+    (tmp_path / "rule").mkdir()
+    (tmp_path / "rule" / "job-1.json").write_text("{}")  # played already: not again
+    assert ab.play_paired(args, {"control": "", "rule": "--nakade"}, {}) == []
+    seeds = sorted((c[c.index("--json") + 1].split("/")[-2], c[c.index("--json") + 1][-6:]) for c in played)
+    assert seeds == [("control", "0.json"), ("control", "1.json"), ("control", "2.json"),
+                     ("rule", "0.json"), ("rule", "2.json")]
+
+    def game(arm, index, result, moves):
+        black, white = ("Pachi", "foogo =36400") if index % 2 == 0 else ("foogo =36400", "Pachi")
+        job = tmp_path / arm / f"job-{index}"
+        job.mkdir(parents=True, exist_ok=True)
+        nodes = "".join(f";{'BW'[k % 2]}[{m}]" for k, m in enumerate(moves.split()))
+        (job / "game-0001.sgf").write_text(f"(;SZ[9]PB[{black}]PW[{white}]RE[{result}]{nodes})")
+
+    game("control", 0, "W+R", "ee cc dd")
+    game("rule", 0, "W+R", "ee cc dd")  # the same game
+    game("control", 1, "W+3", "ee cc dd")
+    game("rule", 1, "B+3", "ee cc gg ff")  # parts at move 3; foogo (black) wins only in the rule's arm
+    game("control", 2, "B+R", "ee")
+    game("rule", 2, "B+R", "ee cc")  # goes on past the control's resignation: parts at move 2, both lost
+    game("rule", 3, "W+R", "ee")  # the control has no game 3: no pair
+    assert ab.parting(["a", "b"], ["a", "b"]) is None and ab.parting(["a"], ["a", "b"]) == 2
+    assert ab.main(["--report-only", "--paired", "--arm", "control=", "--arm", "rule=--nakade",
+                    "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "rule | 3 | 1 | 3 (2-3) | 1 | 1 | 0 | 1 | +33.3 points" in out
+    assert "control | 3 | 1 | 0 | 33.3%" in out  # the unpaired table comes first, as without --paired
+
+
 def test_policy_diff_scans_each_position_judges_the_widest_gaps_and_reports_who_was_nearer(tmp_path, capsys):
     # (and skips, naming them, the games it cannot read: a broken file, setup stones)
     diff = load("policy_diff")
