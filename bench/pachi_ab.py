@@ -149,11 +149,13 @@ def parting(moves1: list, moves2: list) -> int | None:
 
 def paired_report(arms: list[str], out: Path) -> str:
     """Each arm's games against the control's of the same index (--paired): how many are the same game,
-    where the others part, the 2x2 table of wins and the paired difference with its 95% interval."""
+    where the others part, the 2x2 table of wins and the paired difference with its 95% interval; then,
+    for each arm, the games that parted (the only ones that carry its effect), to review."""
     control = paired_games(out / arms[0])
     rows = ["arm | pairs | same game | parted at move (median, range) | both won | arm only | " + arms[0]
             + " only | both lost | against " + arms[0] + ", paired (95% CI)",
             "---|---:|---:|---:|---:|---:|---:|---:|---:"]
+    notes = []
     for arm in arms[1:]:
         games = paired_games(out / arm)
         common = sorted(set(games) & set(control))
@@ -170,7 +172,10 @@ def paired_report(arms: list[str], out: Path) -> str:
         rows.append(f"{arm} | {len(common)} | {parts.count(None)} | {where} | {cells[0]} | {cells[1]} | "
                     f"{cells[2]} | {cells[3]} | {100 * d:+.1f} points ({100 * low:+.1f} to {100 * high:+.1f})"
                     + (f" ({draws} pairs with a draw)" if draws else ""))
-    return "\n".join(rows)
+        notes.append(f"{arm} parted from {arms[0]} in games (index (move: foogo's score in {arms[0]} / in {arm})): "
+                     + (", ".join(f"{i} ({k}: {control[i][1]:g} / {games[i][1]:g})"
+                                  for i, k in zip(common, parts) if k is not None) or "none"))
+    return "\n".join(rows + [""] + notes)
 
 
 def report(arms: list[str], out: Path) -> str:

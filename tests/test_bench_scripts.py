@@ -461,6 +461,8 @@ def test_pachi_ab_paired_games_start_afresh_by_seed_resume_and_report_where_arms
                     "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "rule | 3 | 1 | 3 (2-3) | 1 | 1 | 0 | 1 | +33.3 points" in out
+    assert ("rule parted from control in games (index (move: foogo's score in control / in rule)): 1 (3: 0 / 1), "
+            "2 (2: 0 / 0)") in out
     assert "control | 3 | 1 | 0 | 33.3%" in out  # the unpaired table comes first, as without --paired
 
 
