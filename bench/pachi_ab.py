@@ -24,21 +24,24 @@ DIR/ab.txt as well.
 --paired plays paired games, for a Pachi that repeats its games (the README's "Reference engines"
 says how to build one; stock Pachi plays a varying number of playouts past =N, so its games never
 repeat; in won positions Pachi here plays all N, as its early break there comes at a varying count).
-Game i of every arm is a `foogo match` of one game of its own, both engines started afresh
-with seed --seed-base + i (Pachi black in even games, foogo in odd ones), in DIR/NAME/job-i, so that
-two arms play the same game move for move as long as their moves agree: an arm that differs from the
+Game i of every arm is a `foogo match` of one game of its own, both engines started afresh with
+seed --seed-base + i (Pachi black in even games, foogo in odd ones), in DIR/NAME/job-i, so that two
+arms play the same game move for move as long as their moves agree: an arm that differs from the
 control only in rare positions differs in a few games, and only those carry its effect. A game
-whose job-i.json exists is not played again, so a run stopped part way goes on where it stopped,
-and a larger --games extends it. The table then adds, for each arm, the games it and the control
-both finished: how many are the same move for move, where the others part (median move), the four
-cells of (arm won, control won), and the paired difference with its 95% interval (Newcombe's
-method 10 for paired proportions: the Wilson intervals of the two rates joined with their
-correlation); a draw counts half a win.
+whose job-i.json says it was played to its end is not played again, so a run stopped part way goes
+on where it stopped (the game in progress then is played again), and a larger --games extends it;
+an arm added later is measured on the control's games already played. The table then adds, for
+each arm, the games it and the control both finished: how many are the same move for move, where
+the others part (median move), the four cells of (arm won, control won), and the paired
+difference with its 95% interval (Newcombe's method 10 for paired proportions: the Wilson
+intervals of the two rates joined with their correlation); a draw counts half a win. Last, the
+games each arm parted in, with both results: the games to review.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import subprocess
 import sys
@@ -243,15 +246,25 @@ def paired_commands(args, name: str, options: str, command: str | None, game: in
             "--json", str(directory.parent / f"job-{game}.json"), "--quiet"]
 
 
+def played(summary: Path) -> bool:
+    """Whether a --paired game's `foogo match --json` summary says its game was played to the end: one
+    that was stopped (the match interrupted, no game counted) or whose file is unreadable is not."""
+    try:
+        data = json.loads(summary.read_text())
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and data.get("games") == 1 and not data.get("interrupted")
+
+
 def play_paired(args, arms: dict[str, str], commands: dict[str, str]) -> list[int]:
-    """Every arm's games 0 .. --games - 1 not yet played (no job-i.json), each arm's one after another,
+    """Every arm's games 0 .. --games - 1 not yet played (`played`), each arm's one after another,
     the arms side by side; each arm's `foogo match` output goes to --out/NAME.log. The exit codes of
     the games that failed."""
     def arm_games(name: str) -> list[int]:
         failed = []
         with open(Path(args.out) / f"{name}.log", "a") as log:
             for game in range(args.games):
-                if (Path(args.out) / name / f"job-{game}.json").exists():
+                if played(Path(args.out) / name / f"job-{game}.json"):
                     continue
                 code = subprocess.call(paired_commands(args, name, arms[name], commands.get(name), game),
                                        stdout=log, stderr=subprocess.STDOUT)

@@ -436,7 +436,10 @@ def test_pachi_ab_paired_games_start_afresh_by_seed_resume_and_report_where_arms
     played = []
     monkeypatch.setattr(ab.subprocess, "call", lambda command, **kw: played.append(command) or 0)
     (tmp_path / "rule").mkdir()
-    (tmp_path / "rule" / "job-1.json").write_text("{}")  # played already: not again
+    (tmp_path / "rule" / "job-1.json").write_text('{"games": 1, "interrupted": false}')  # played: not again
+    (tmp_path / "rule" / "job-2.json").write_text('{"games": 0, "interrupted": true}')  # stopped: again
+    (tmp_path / "control").mkdir()
+    (tmp_path / "control" / "job-0.json").write_text('{"games": 1, ')  # damaged: again
     assert ab.play_paired(args, {"control": "", "rule": "--nakade"}, {}) == []
     seeds = sorted((c[c.index("--json") + 1].split("/")[-2], c[c.index("--json") + 1][-6:]) for c in played)
     assert seeds == [("control", "0.json"), ("control", "1.json"), ("control", "2.json"),
