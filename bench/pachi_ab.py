@@ -50,8 +50,11 @@ from pathlib import Path
 
 from sgfmill import sgf
 
-from foogo.intervals import wilson
-from foogo.match_results import black_score
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from vs_pachi import FOOGO_GTP, foogo_command, pachi_command, player_names  # noqa: E402
+
+from foogo.intervals import wilson  # noqa: E402
+from foogo.match_results import black_score  # noqa: E402
 
 
 def foogo_score(root, name: str = "foogo") -> tuple[str, float] | None:
@@ -233,10 +236,9 @@ def paired_commands(args, name: str, options: str, command: str | None, game: in
     break in a won position (its best move's value past sure_win_threshold, 0.95, after 5,000 playouts)
     is off: its main thread's poll times that break, so it came at a varying count."""
     seed = args.seed_base + game
-    pachi = f"{args.pachi} -t ={args.pachi_playouts} threads=1,sure_win_threshold=2 -s {seed}"
-    foogo = (f"{command or f'{sys.executable} -m foogo gtp'} {options} --threads 1 --size 9 "
-             f"--playouts {args.foogo_playouts} --seed {seed}").replace("  ", " ")
-    players = [(pachi, f"Pachi 12.90 ={args.pachi_playouts}"), (foogo, f"foogo ={args.foogo_playouts}")]
+    pachi = f"{pachi_command(args.pachi, args.pachi_playouts, 1, engine='sure_win_threshold=2')} -s {seed}"
+    foogo = f"{foogo_command(command or FOOGO_GTP, options, 1, 9)} --playouts {args.foogo_playouts} --seed {seed}"
+    players = list(zip((pachi, foogo), player_names(args.pachi_playouts, args.foogo_playouts)))
     if game % 2:
         players.reverse()
     directory = Path(args.out) / name / f"job-{game}"

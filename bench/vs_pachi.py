@@ -41,6 +41,28 @@ def engine_cpu_seconds(client: GtpClient) -> float:
     return seconds
 
 
+FOOGO_GTP = f"{sys.executable} -m foogo gtp"  # how foogo's GTP engine is started unless told otherwise
+
+
+def pachi_command(pachi: str, playouts: int, threads: int, options: str = "", engine: str = "") -> str:
+    """How a match starts Pachi: PACHI, `-t =PLAYOUTS` (that many playouts a move), its command-line
+    OPTIONS (e.g. --nopatterns), then its engine arguments: threads=THREADS and ENGINE's (comma-separated,
+    e.g. sure_win_threshold=2)."""
+    arguments = ",".join(part for part in (f"threads={threads}", engine) if part)
+    return " ".join(part for part in (pachi, f"-t ={playouts}", options, arguments) if part)
+
+
+def foogo_command(command: str, options: str, threads: int, size: int) -> str:
+    """How a match starts foogo: COMMAND (e.g. FOOGO_GTP) with its OPTIONS, THREADS threads, a SIZE board."""
+    return " ".join(part for part in (command, options, f"--threads {threads}", f"--size {size}") if part)
+
+
+def player_names(pachi_playouts: int, foogo_playouts: int) -> tuple[str, str]:
+    """The players' names in a match's SGFs: Pachi's, then foogo's, which starts with "foogo" (the name
+    bench/pachi_ab.py's tallies look for)."""
+    return f"Pachi 12.90 ={pachi_playouts}", f"foogo ={foogo_playouts}"
+
+
 def calibration_games(pachi: str, foogo: str, size: int, komi: float, games: int, max_moves: int) -> dict:
     """CPU seconds per genmove of each engine over `games` games between them (colours alternating).
 
@@ -92,7 +114,7 @@ def argument_parser() -> argparse.ArgumentParser:
     parser.add_argument("--pachi-args", default="", help="more Pachi engine arguments (e.g. --nopatterns)")
     parser.add_argument("--threads", type=int, default=1, help="threads of each engine")
     parser.add_argument("--foogo-args", default="--policy heavy", help="foogo gtp options besides playouts/threads")
-    parser.add_argument("--foogo-command", default=f"{sys.executable} -m foogo gtp",
+    parser.add_argument("--foogo-command", default=FOOGO_GTP,
                         help="how to start foogo's GTP engine (e.g. 'env PYTHONPATH=/old/checkout python -m foogo "
                              "gtp' to measure another version)")
     parser.add_argument("--probe-playouts", type=int, default=20000, help="foogo's count while calibrating")
@@ -116,8 +138,8 @@ def main() -> None:
     args = argument_parser().parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    pachi = f"{args.pachi} -t ={args.pachi_playouts} {args.pachi_args} threads={args.threads}".replace("  ", " ")
-    foogo = f"{args.foogo_command} {args.foogo_args} --threads {args.threads} --size {args.size}"
+    pachi = pachi_command(args.pachi, args.pachi_playouts, args.threads, args.pachi_args)
+    foogo = foogo_command(args.foogo_command, args.foogo_args, args.threads, args.size)
     calibration: dict = {"size": args.size, "threads": args.threads}
     playouts = args.foogo_playouts
     if playouts is None:
@@ -136,9 +158,10 @@ def main() -> None:
     (out / "calibration.json").write_text(json.dumps(calibration, indent=1))
     if args.calibrate_only:
         return
+    names = player_names(args.pachi_playouts, playouts)
     command = [sys.executable, str(Path(__file__).with_name("parallel_match.py")),
                "--black", pachi, "--white", f"{foogo} --playouts {playouts}",
-               "--black-name", f"Pachi 12.90 ={args.pachi_playouts}", "--white-name", f"foogo ={playouts}",
+               "--black-name", names[0], "--white-name", names[1],
                "--black-seed-flag=-s", "--white-seed-flag=--seed",  # '=': argparse reads "-s" as a flag
                "--seed-base", str(args.seed_base),
                "--games", str(args.games), "--jobs", str(args.jobs), "--size", str(args.size),

@@ -353,7 +353,7 @@ def test_match_review_reads_a_parallel_match_and_names_a_wrong_engine(tmp_path, 
 def test_pachi_ab_gives_each_arm_options_vs_pachi_reads_as_foogo_options():
     import argparse
 
-    ab = load("pachi_ab")
+    ab = load_beside_bench("pachi_ab")
     parser = load("vs_pachi").argument_parser()
     args = argparse.Namespace(pachi="/p/pachi", pachi_playouts=10000, foogo_playouts=30900, games=100,
                                  seed_base=27000, timeout=120.0, out="/tmp/ab")
@@ -366,7 +366,7 @@ def test_pachi_ab_gives_each_arm_options_vs_pachi_reads_as_foogo_options():
 
 
 def test_pachi_ab_tallies_each_arm_from_its_sgfs_against_the_control(tmp_path, capsys):
-    ab = load("pachi_ab")
+    ab = load_beside_bench("pachi_ab")
     games = {"control": ["B+R", "W+3.5", "0", "Void"], "rule": ["B+R", "W+2.5", "W+R", "B+R"]}
     for arm, results in games.items():
         job = tmp_path / arm / "job-0"
@@ -395,7 +395,7 @@ def test_pachi_ab_tallies_each_arm_from_its_sgfs_against_the_control(tmp_path, c
 
 
 def test_pachi_ab_paired_interval_is_newcombes_and_narrower_than_unpaired_when_games_agree():
-    ab = load("pachi_ab")
+    ab = load_beside_bench("pachi_ab")
 
     def pairs(a, b, c, d):  # both won, first only, second only, both lost
         return [(1, 1)] * a + [(1, 0)] * b + [(0, 1)] * c + [(0, 0)] * d
@@ -420,7 +420,7 @@ def test_pachi_ab_paired_games_start_afresh_by_seed_resume_and_report_where_arms
                                                                                         capsys):
     import argparse
 
-    ab = load("pachi_ab")
+    ab = load_beside_bench("pachi_ab")
     args = argparse.Namespace(pachi="/p/pachi", pachi_playouts=10000, foogo_playouts=36400, games=3,
                               seed_base=62000, timeout=120.0, out=str(tmp_path))
     even = ab.paired_commands(args, "rule", "--nakade", None, 0)
