@@ -3,7 +3,8 @@ effect against the first arm (the control).
 
     python bench/pachi_ab.py --pachi PATH --foogo-playouts N --arm NAME=ARGS [--arm NAME=ARGS ...]
                              [--command NAME=CMD] [--pachi-playouts 10000] [--games 100]
-                             [--seed-base 1000] [--timeout 120] [--out DIR] [--report-only] [--paired]
+                             [--seed-base 1000] [--timeout 120] [--out DIR] [--report-only]
+                             [--paired [--jobs J]]
 
 Pachi at `=N` is nondeterministic, and runs of 50-100 games of one engine against it spread by
 10-15 points from one day to the next (bench/RESULTS.md, "A nakade exception"), so a rule or prior
@@ -30,7 +31,8 @@ arms play the same game move for move as long as their moves agree: an arm that 
 control only in rare positions differs in a few games, and only those carry its effect. A game
 whose job-i.json says it was played to its end is not played again, so a run stopped part way goes
 on where it stopped (the game in progress then is played again), and a larger --games extends it;
-an arm added later is measured on the control's games already played. The table then adds, for
+an arm added later is measured on the control's games already played. --jobs J plays J games at
+once, of any arm, in order of their index (default: one game an arm at a time). The table then adds, for
 each arm, the games it and the control both finished: how many are the same move for move, where
 the others part (median move), the four cells of (arm won, control won), and the paired
 difference with its 95% interval (Newcombe's method 10 for paired proportions: the Wilson
@@ -259,23 +261,20 @@ def played(summary: Path) -> bool:
 
 
 def play_paired(args, arms: dict[str, str], commands: dict[str, str]) -> list[int]:
-    """Every arm's games 0 .. --games - 1 not yet played (`played`), each arm's one after another,
-    the arms side by side; each arm's `foogo match` output goes to --out/NAME.log. The exit codes of
-    the games that failed."""
-    def arm_games(name: str) -> list[int]:
-        failed = []
-        with open(Path(args.out) / f"{name}.log", "a") as log:
-            for game in range(args.games):
-                if played(Path(args.out) / name / f"job-{game}.json"):
-                    continue
-                code = subprocess.call(paired_commands(args, name, arms[name], commands.get(name), game),
-                                       stdout=log, stderr=subprocess.STDOUT)
-                if code:
-                    failed.append(code)
-        return failed
+    """Every arm's games 0 .. --games - 1 not yet played (`played`), game by game, --jobs of them at once
+    (each arm's game i before game i + 1; None: one an arm, the arms side by side); each game's `foogo
+    match` output goes to --out/NAME.log. The exit codes of the games that failed."""
+    todo = [(name, game) for game in range(args.games) for name in arms
+            if not played(Path(args.out) / name / f"job-{game}.json")]
 
-    with ThreadPoolExecutor(max_workers=len(arms)) as pool:
-        return [code for codes in pool.map(arm_games, arms) for code in codes]
+    def play(job: tuple[str, int]) -> int:
+        name, game = job
+        with open(Path(args.out) / f"{name}.log", "a") as log:
+            return subprocess.call(paired_commands(args, name, arms[name], commands.get(name), game),
+                                   stdout=log, stderr=subprocess.STDOUT)
+
+    with ThreadPoolExecutor(max_workers=args.jobs or len(arms)) as pool:
+        return [code for code in pool.map(play, todo) if code]
 
 
 def main(argv=None) -> int:
@@ -294,12 +293,16 @@ def main(argv=None) -> int:
     parser.add_argument("--report-only", action="store_true", help="tally the arms' games so far; play none")
     parser.add_argument("--paired", action="store_true",
                         help="paired games: each game afresh with its own seed (for a Pachi that repeats its games)")
+    parser.add_argument("--jobs", type=int, default=None,
+                        help="with --paired: games played at once, of any arm (default: one an arm)")
     args = parser.parse_args(argv)
     arms = _named(args.arm, "--arm", parser)
     commands = _named(args.command, "--command", parser)
     unknown = set(commands) - set(arms)
     if unknown:
         parser.error(f"--command for no arm: {', '.join(sorted(unknown))}")
+    if args.jobs is not None and (args.jobs < 1 or not args.paired):
+        parser.error("--jobs is for --paired runs, and at least 1")
     out = Path(args.out)
     if not args.report_only:
         if not args.pachi or not args.foogo_playouts:

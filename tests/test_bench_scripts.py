@@ -422,7 +422,7 @@ def test_pachi_ab_paired_games_start_afresh_by_seed_resume_and_report_where_arms
 
     ab = load_beside_bench("pachi_ab")
     args = argparse.Namespace(pachi="/p/pachi", pachi_playouts=10000, foogo_playouts=36400, games=3,
-                              seed_base=62000, timeout=120.0, out=str(tmp_path))
+                              seed_base=62000, timeout=120.0, out=str(tmp_path), jobs=None)
     even = ab.paired_commands(args, "rule", "--nakade", None, 0)
     odd = ab.paired_commands(args, "old", "", "env PYTHONPATH=/wt python -m foogo gtp", 1)
     assert even[even.index("--black") + 1] == "/p/pachi -t =10000 threads=1,sure_win_threshold=2 -s 62000"
@@ -444,6 +444,12 @@ def test_pachi_ab_paired_games_start_afresh_by_seed_resume_and_report_where_arms
     seeds = sorted((c[c.index("--json") + 1].split("/")[-2], c[c.index("--json") + 1][-6:]) for c in played)
     assert seeds == [("control", "0.json"), ("control", "1.json"), ("control", "2.json"),
                      ("rule", "0.json"), ("rule", "2.json")]
+    played.clear()
+    args.jobs = 1  # one game at a time: game by game, each arm's game i before any game i + 1
+    assert ab.play_paired(args, {"control": "", "rule": "--nakade"}, {}) == []
+    order = [(c[c.index("--json") + 1].split("/")[-2], c[c.index("--json") + 1][-6:]) for c in played]
+    assert order == [("control", "0.json"), ("rule", "0.json"), ("control", "1.json"), ("control", "2.json"),
+                     ("rule", "2.json")]
 
     def game(arm, index, result, moves):
         black, white = ("Pachi", "foogo =36400") if index % 2 == 0 else ("foogo =36400", "Pachi")
