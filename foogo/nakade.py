@@ -1,7 +1,8 @@
 """Nakade: the self-ataris that kill, because the stones the opponent captures leave it a dead eye.
 
-What it is: `nakade(s, p, c)`, the exception the opt-in "heavy-nakade" playout policy
-makes to the heavy playouts' rule against self-atari of two stones or more
+What it is: `nakade(s, p, c)`, the exception the "heavy-nakade" playout policy (the
+default heavy search's playouts in the late game: SearchConfig.late_nakade) makes
+to the heavy playouts' rule against self-atari of two stones or more
 (policy.py, rules (d) and (e)). c at p makes a
 string S with one liberty L. It is a nakade when
   1. every opponent string touching S has L as its only liberty (S ataris them

@@ -8,7 +8,8 @@ then "behaviour unchanged" is a test, not a claim. What is pinned:
   * the middle-game playouts with the opt-in "heavy-nakade" and "heavy-race" policies;
   * fixed-playout searches (one thread) on 9x9 and 13x13, with either prior
     (rules; learned, whose digests also pin foogo/data/gammas.npz): the move
-    chosen and the visit count of every root move;
+    chosen and the visit count of every root move (the heavy 9x9 middle-game
+    search also without late_nakade: "-early");
   * one 5x5 light playout as a readable diagram (tests/golden/trace_5x5.txt).
 
 If a change must alter the random stream or the rule, re-record in a commit of
@@ -67,11 +68,11 @@ def midgame(size=9, moves=MIDGAME_MOVES):
     return game
 
 
-def _search_summary(game, policy, playouts, knowledge):
-    """'move; visits of every root move' of a one-thread fixed-playout search."""
+def _search_summary(game, policy, playouts, knowledge, **config):
+    """'move; visits of every root move' of a one-thread fixed-playout search (config: more SearchConfig fields)."""
     color = game.to_move
-    result = Search(SearchConfig(playouts=playouts, threads=1, seed=3, policy=policy, knowledge=knowledge)).genmove(
-        game.board, color, 7.5, game.legal_points(color))
+    result = Search(SearchConfig(playouts=playouts, threads=1, seed=3, policy=policy, knowledge=knowledge,
+                                 **config)).genmove(game.board, color, 7.5, game.legal_points(color))
     name = game.geometry.name
     visits = ",".join(f"{name(p)}:{v}" for p, v in sorted(result.visits.items()))
     return f"{name(result.move) if result.move >= 0 else result.move}; {visits}"
@@ -87,6 +88,11 @@ def compute():
         for knowledge, suffix in (("rules", ""), ("learned", "-learned")):
             out[f"search-9-midgame-{policy}{suffix}"] = _search_summary(midgame(), policy, 3000, knowledge)
             out[f"search-13-empty-{policy}{suffix}"] = _search_summary(midgame(13, ()), policy, 1500, knowledge)
+            if policy == "heavy":
+                # the heavy search in the late game plays heavy-nakade's playouts (SearchConfig.late_nakade, the
+                # default since 2026-11-28); with it off, its digests are those recorded for it before then
+                out[f"search-9-midgame-heavy-early{suffix}"] = _search_summary(midgame(), "heavy", 3000, knowledge,
+                                                                              late_nakade=0.0)
     # the heavy policy with the nakade exception (opt-in), where sacrifices come up (its 40 playouts
     # from the empty 9x9 board play none: the same digest as "heavy")
     out["midgame-9-heavy-nakade"] = _digest_playouts(midgame().board, "heavy-nakade", 200)

@@ -711,9 +711,10 @@ def test_tuning_options_reach_the_search_config_and_bad_ones_are_refused(monkeyp
     monkeypatch.setattr(command, "GtpEngine", Recorder)
     monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
     assert main(["--no-warm-up", "--expand", "16", "--prior", "30", "--equiv", "3000", "--uct", "0.2",
-                 "--parallel", "tree", "--crit", "1.1", "--crit-min", "500", "--score-weight", "0.02"]) == 0
+                 "--parallel", "tree", "--crit", "1.1", "--crit-min", "500", "--score-weight", "0.02",
+                 "--late-nakade", "0.75"]) == 0
     assert seen == dict(expand_threshold=16.0, prior=30.0, equiv=3000.0, uct=0.2, parallel="tree", crit=1.1,
-                        crit_min_visits=500, score_weight=0.02)
+                        crit_min_visits=500, score_weight=0.02, late_nakade=0.75)
     engine = make_engine(tuning=seen)
     engine.execute("genmove b")
     assert engine.holder["search"].options["equiv"] == 3000.0
@@ -726,6 +727,9 @@ def test_tuning_options_reach_the_search_config_and_bad_ones_are_refused(monkeyp
     for weight in ("-0.01", "0.5", "nan"):
         assert main(["--no-warm-up", "--score-weight", weight]) == 2
         assert "--score-weight must be a number in [0, 0.5)" in capsys.readouterr().err
+    for share in ("-0.1", "1.5", "nan"):
+        assert main(["--no-warm-up", "--late-nakade", share]) == 2
+        assert "--late-nakade must be a number in [0, 1]" in capsys.readouterr().err
 
 
 # ---------------------------------------------------------------- time management

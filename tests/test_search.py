@@ -886,3 +886,23 @@ def test_a_game_s_budgeted_searches_have_room_for_the_subtree_they_reuse(memory_
         game.play(color, result.vertex)
     assert least <= search._trees[0].collections <= most
     assert counted == search._trees[0].collections
+
+
+def test_late_nakade_plays_heavy_nakades_playouts_once_the_board_is_full_enough():
+    board = Board(9)
+    for stone, vertex in ((BLACK, "E5"), (WHITE, "C3"), (BLACK, "G7"), (WHITE, "D6")):
+        board.play(stone, vertex)
+    share = board.empty_points / 81  # 77 of 81
+
+    def visits(policy, late=0.0):
+        search = Search(SearchConfig(playouts=3000, seed=5, policy=policy, late_nakade=late, resign_threshold=None))
+        return search.genmove(board, BLACK, 7.0, legal(board, BLACK)).visits
+
+    heavy, nakade = visits("heavy"), visits("heavy-nakade")
+    assert heavy != nakade  # the two policies' searches differ here, so the test can tell them apart
+    assert visits("heavy", late=share) == nakade  # at most this share empty: heavy-nakade's playouts
+    assert visits("heavy", late=share - 0.01) == heavy
+    assert visits("light", late=1.0) == visits("light")  # the light policy keeps its own
+    for share in (-0.1, 1.5, float("nan")):
+        with pytest.raises(ValueError, match="late_nakade"):
+            SearchConfig(playouts=10, late_nakade=share)

@@ -85,6 +85,9 @@ def add_tuning_options(parser: argparse.ArgumentParser) -> argparse.ArgumentPars
                         help="the score's weight in a playout's result: a win counts 1 - W plus W times its "
                              "margin over the board's points, a loss W plus W times its (negative) margin "
                              "(Fuego's score modification, 0.02 there; default 0, win or loss only)")
+    tuning.add_argument("--late-nakade", type=float, default=None, metavar="F",
+                        help="with --policy heavy: the search plays heavy-nakade's playouts once at most F of the "
+                             "board's points are empty (default 0.75, from about move 21 on 9x9; 0: never)")
     tuning.add_argument("--bank", action=argparse.BooleanOptionalAction, default=None,
                         help="with --playouts: the count is a move's average over the game; a search whose "
                              "best move is settled early banks the rest, a close one draws on the bank, "
@@ -110,6 +113,8 @@ def tuning_fields(args) -> dict:
         raise ValueError("--equiv must be a finite number > 0")
     if args.score_weight is not None and not 0.0 <= args.score_weight < 0.5:
         raise ValueError("--score-weight must be a number in [0, 0.5)")
+    if args.late_nakade is not None and not 0.0 <= args.late_nakade <= 1.0:
+        raise ValueError("--late-nakade must be a number in [0, 1]")
     return {field: value for field, value in (("expand_threshold", args.expand), ("prior", args.prior),
                                               ("equiv", args.equiv), ("uct", args.uct),
                                               ("knowledge", args.knowledge),
@@ -119,7 +124,8 @@ def tuning_fields(args) -> dict:
                                               ("dynamic_komi", args.dynamic_komi),
                                               ("crit", args.crit), ("crit_min_visits", args.crit_min),
                                               ("parallel", args.parallel), ("bank", args.bank),
-                                              ("score_weight", args.score_weight))
+                                              ("score_weight", args.score_weight),
+                                              ("late_nakade", args.late_nakade))
             if value is not None}
 
 
