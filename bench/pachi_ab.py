@@ -32,7 +32,12 @@ control only in rare positions differs in a few games, and only those carry its 
 whose job-i.json says it was played to its end is not played again, so a run stopped part way goes
 on where it stopped (the game in progress then is played again), and a larger --games extends it;
 an arm added later is measured on the control's games already played. --jobs J plays J games at
-once, of any arm, in order of their index (default: one game an arm at a time). The table then adds, for
+once, of any arm, in order of their index (default: one game an arm at a time).
+
+Every game runs with DIR as its current directory (paths given relative are taken from where the
+script started): `python -m foogo` puts the current directory first on sys.path, so an arm whose
+--command sets PYTHONPATH to a worktree would otherwise, started from a checkout's root, import
+that checkout's foogo instead, and two arms would silently be one engine. The table then adds, for
 each arm, the games it and the control both finished: how many are the same move for move, where
 the others part (median move), the four cells of (arm won, control won), and the paired
 difference with its 95% interval (Newcombe's method 10 for paired proportions: the Wilson
@@ -45,6 +50,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -271,7 +277,7 @@ def play_paired(args, arms: dict[str, str], commands: dict[str, str]) -> list[in
         name, game = job
         with open(Path(args.out) / f"{name}.log", "a") as log:
             return subprocess.call(paired_commands(args, name, arms[name], commands.get(name), game),
-                                   stdout=log, stderr=subprocess.STDOUT)
+                                   stdout=log, stderr=subprocess.STDOUT, cwd=args.out)
 
     with ThreadPoolExecutor(max_workers=args.jobs or len(arms)) as pool:
         return [code for code in pool.map(play, todo) if code]
@@ -303,6 +309,11 @@ def main(argv=None) -> int:
         parser.error(f"--command for no arm: {', '.join(sorted(unknown))}")
     if args.jobs is not None and (args.jobs < 1 or not args.paired):
         parser.error("--jobs is for --paired runs, and at least 1")
+    # the games run in --out (cwd): `python -m foogo` puts its current directory first on sys.path, so an arm
+    # started from a checkout's root would import that checkout's foogo whatever its --command's PYTHONPATH says
+    args.out = str(Path(args.out).resolve())
+    if args.pachi and os.sep in args.pachi:
+        args.pachi = str(Path(args.pachi).resolve())
     out = Path(args.out)
     if not args.report_only:
         if not args.pachi or not args.foogo_playouts:
@@ -316,7 +327,7 @@ def main(argv=None) -> int:
             for name, options in arms.items():
                 command = [sys.executable, script, *arm_arguments(args, name, options, commands.get(name))]
                 with open(out / f"{name}.log", "w") as log:
-                    procs.append(subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT))
+                    procs.append(subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, cwd=out))
             codes = [p.wait() for p in procs]
         if any(codes):
             print(f"an arm failed (exit codes {codes}; see {out}/NAME.log)", file=sys.stderr)

@@ -434,7 +434,9 @@ def test_pachi_ab_paired_games_start_afresh_by_seed_resume_and_report_where_arms
     assert odd[odd.index("--sgf-dir") + 1] == str(tmp_path / "old" / "job-1")
     assert odd[odd.index("--json") + 1] == str(tmp_path / "old" / "job-1.json")
     played = []
-    monkeypatch.setattr(ab.subprocess, "call", lambda command, **kw: played.append(command) or 0)
+    where = set()
+    monkeypatch.setattr(ab.subprocess, "call",
+                        lambda command, **kw: where.add(kw.get("cwd")) or played.append(command) or 0)
     (tmp_path / "rule").mkdir()
     (tmp_path / "rule" / "job-1.json").write_text('{"games": 1, "interrupted": false}')  # played: not again
     (tmp_path / "rule" / "job-2.json").write_text('{"games": 0, "interrupted": true}')  # stopped: again
@@ -444,6 +446,7 @@ def test_pachi_ab_paired_games_start_afresh_by_seed_resume_and_report_where_arms
     seeds = sorted((c[c.index("--json") + 1].split("/")[-2], c[c.index("--json") + 1][-6:]) for c in played)
     assert seeds == [("control", "0.json"), ("control", "1.json"), ("control", "2.json"),
                      ("rule", "0.json"), ("rule", "2.json")]
+    assert where == {str(tmp_path)}  # never the directory the script started in (see the module's docstring)
     played.clear()
     args.jobs = 1  # one game at a time: game by game, each arm's game i before any game i + 1
     assert ab.play_paired(args, {"control": "", "rule": "--nakade"}, {}) == []
@@ -674,3 +677,17 @@ def test_moves_left_counts_each_players_remaining_moves_by_empty_points(tmp_path
     assert "| 6-8 | 4 | 1.5 |" in out.out
     with pytest.raises(SystemExit):
         moves_left.main([str(tmp_path / "nowhere")])
+
+
+def test_pachi_ab_runs_its_games_in_the_out_directory_by_absolute_paths(tmp_path, monkeypatch, capsys):
+    ab = load_beside_bench("pachi_ab")
+    calls = []
+    monkeypatch.setattr(ab.subprocess, "call", lambda command, **kw: calls.append((command, kw["cwd"])) or 0)
+    monkeypatch.chdir(tmp_path)  # a checkout's root, say: relative paths are taken from here
+    assert ab.main(["--pachi", "bin/pachi", "--foogo-playouts", "100", "--arm", "a=", "--games", "1",
+                    "--out", "rel", "--paired", "--command", "a=env PYTHONPATH=/wt python -m foogo gtp"]) == 0
+    capsys.readouterr()
+    (command, cwd), = calls
+    assert cwd == str(tmp_path / "rel")  # not the checkout: `python -m foogo` would import its foogo first
+    assert command[command.index("--black") + 1].startswith(f"{tmp_path / 'bin' / 'pachi'} -t =10000")
+    assert command[command.index("--json") + 1] == str(tmp_path / "rel" / "a" / "job-0.json")
