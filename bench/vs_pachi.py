@@ -18,13 +18,17 @@ not seconds, then keep the match fair however busy the machine is, so --jobs mat
 it (bench/parallel_match.py).
 
 Writes DIR/calibration.json and the match files of parallel_match.py (DIR/match.txt with the
-table, its 95% interval and the exact commands).
+table, its 95% interval and the exact commands). The engines run with DIR as their current
+directory (relative paths are taken from where the script started): `python -m foogo` looks in
+the current directory first, so a --foogo-command that points PYTHONPATH at a worktree would,
+started from a checkout's root, otherwise run the checkout's foogo.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -136,8 +140,13 @@ def argument_parser() -> argparse.ArgumentParser:
 
 def main() -> None:
     args = argument_parser().parse_args()
-    out = Path(args.out)
+    out = Path(args.out).resolve()
     out.mkdir(parents=True, exist_ok=True)
+    if os.sep in args.pachi:
+        args.pachi = str(Path(args.pachi).resolve())
+    # the engines run in --out: `python -m foogo` puts its current directory first on sys.path, so a
+    # --foogo-command with PYTHONPATH set to a worktree, started from a checkout's root, would import the checkout's
+    os.chdir(out)
     pachi = pachi_command(args.pachi, args.pachi_playouts, args.threads, args.pachi_args)
     foogo = foogo_command(args.foogo_command, args.foogo_args, args.threads, args.size)
     calibration: dict = {"size": args.size, "threads": args.threads}

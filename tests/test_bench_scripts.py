@@ -1,6 +1,7 @@
 """The match scripts in bench/: merging parallel matches, and the equal-CPU calibration against Pachi."""
 
 import importlib.util
+import os
 import re
 import sys
 from pathlib import Path
@@ -691,3 +692,18 @@ def test_pachi_ab_runs_its_games_in_the_out_directory_by_absolute_paths(tmp_path
     assert cwd == str(tmp_path / "rel")  # not the checkout: `python -m foogo` would import its foogo first
     assert command[command.index("--black") + 1].startswith(f"{tmp_path / 'bin' / 'pachi'} -t =10000")
     assert command[command.index("--json") + 1] == str(tmp_path / "rel" / "a" / "job-0.json")
+
+
+def test_vs_pachi_runs_the_match_in_its_out_directory(tmp_path, monkeypatch):
+    vp = load_beside_bench("vs_pachi")
+    seen = []
+    monkeypatch.setattr(vp.subprocess, "call", lambda command: seen.append((command, os.getcwd())) or 0)
+    monkeypatch.chdir(tmp_path)  # restored afterwards, whatever main does
+    monkeypatch.setattr(sys, "argv", ["vs_pachi.py", "--pachi", "bin/pachi", "--foogo-playouts", "100",
+                                      "--games", "2", "--out", "rel"])
+    with pytest.raises(SystemExit):
+        vp.main()
+    (command, cwd), = seen
+    assert cwd == str(tmp_path / "rel")  # not the checkout it started in (python -m imports from there first)
+    assert command[command.index("--out") + 1] == str(tmp_path / "rel")
+    assert command[command.index("--black") + 1].startswith(str(tmp_path / "bin" / "pachi"))
