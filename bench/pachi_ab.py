@@ -50,7 +50,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -59,7 +58,7 @@ from pathlib import Path
 from sgfmill import sgf
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from vs_pachi import FOOGO_GTP, foogo_command, pachi_command, player_names  # noqa: E402
+from vs_pachi import FOOGO_GTP, absolute_engine, foogo_command, pachi_command, player_names  # noqa: E402
 
 from foogo.intervals import wilson  # noqa: E402
 from foogo.match_results import black_score  # noqa: E402
@@ -312,8 +311,8 @@ def main(argv=None) -> int:
     # the games run in --out (cwd): `python -m foogo` puts its current directory first on sys.path, so an arm
     # started from a checkout's root would import that checkout's foogo whatever its --command's PYTHONPATH says
     args.out = str(Path(args.out).resolve())
-    if args.pachi and os.sep in args.pachi:
-        args.pachi = str(Path(args.pachi).resolve())
+    if args.pachi:
+        args.pachi = absolute_engine(args.pachi)
     out = Path(args.out)
     if not args.report_only:
         if not args.pachi or not args.foogo_playouts:
@@ -327,7 +326,8 @@ def main(argv=None) -> int:
             for name, options in arms.items():
                 command = [sys.executable, script, *arm_arguments(args, name, options, commands.get(name))]
                 with open(out / f"{name}.log", "w") as log:
-                    procs.append(subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, cwd=out))
+                    # vs_pachi runs its engines in its own --out (an absolute path: arm_arguments)
+                    procs.append(subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT))
             codes = [p.wait() for p in procs]
         if any(codes):
             print(f"an arm failed (exit codes {codes}; see {out}/NAME.log)", file=sys.stderr)

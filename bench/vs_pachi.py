@@ -48,6 +48,12 @@ def engine_cpu_seconds(client: GtpClient) -> float:
 FOOGO_GTP = f"{sys.executable} -m foogo gtp"  # how foogo's GTP engine is started unless told otherwise
 
 
+def absolute_engine(path: str) -> str:
+    """An engine's path made absolute if it names a file by a directory (bin/pachi), left as it is if it is a
+    bare command name found on PATH (pachi): for a match that runs in another directory (main)."""
+    return str(Path(path).resolve()) if os.sep in path else path
+
+
 def pachi_command(pachi: str, playouts: int, threads: int, options: str = "", engine: str = "") -> str:
     """How a match starts Pachi: PACHI, `-t =PLAYOUTS` (that many playouts a move), its command-line
     OPTIONS (e.g. --nopatterns), then its engine arguments: threads=THREADS and ENGINE's (comma-separated,
@@ -142,8 +148,7 @@ def main() -> None:
     args = argument_parser().parse_args()
     out = Path(args.out).resolve()
     out.mkdir(parents=True, exist_ok=True)
-    if os.sep in args.pachi:
-        args.pachi = str(Path(args.pachi).resolve())
+    args.pachi = absolute_engine(args.pachi)
     # the engines run in --out: `python -m foogo` puts its current directory first on sys.path, so a
     # --foogo-command with PYTHONPATH set to a worktree, started from a checkout's root, would import the checkout's
     os.chdir(out)
