@@ -226,12 +226,26 @@ def turns(records: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def add_match_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of every reader of match directories: the directories, which engine is foogo, its name."""
     parser.add_argument("dirs", nargs="+", type=Path)
     parser.add_argument("--engine", default="auto", choices=("auto", "A", "B"),
                         help="which engine is foogo (default auto: the one whose log has foogo's genmove lines)")
     parser.add_argument("--name", default="foogo", help="how foogo's player name starts in the SGFs")
+
+
+def reviewed_games(dirs: list[Path], engine: str, name: str):
+    """The records (review) of every game in the match directories under `dirs` (match_dirs), in order,
+    less the games whose log does not match their moves."""
+    for directory in [d for given in dirs for d in match_dirs(given)]:
+        for record in review(directory, engine, name):
+            if record is not None:
+                yield record
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    add_match_arguments(parser)
     parser.add_argument("--collapse", type=float, default=0.9, help="a lost game whose peak reached this")
     parser.add_argument("--games", action="store_true", help="one line per game too")
     parser.add_argument("--turns", action="store_true", help="where the games turned (see the docstring)")
@@ -239,15 +253,13 @@ def main(argv=None) -> int:
                         help="a search below this share of the match's usual CPU share (or rate) is starved")
     args = parser.parse_args(argv)
     records = []
-    for directory in [d for given in args.dirs for d in match_dirs(given)]:
-        for record in review(directory, args.engine, args.name):
-            if record is not None:
-                records.append(record)
-                if args.games:
-                    outcome = "won " if record["won"] else "lost" if record["won"] is False else "draw"
-                    stops = ", ".join(f"{k} {v}" for k, v in sorted(record["stopped"].items()))
-                    print(f"{record['path']}: {record['colour']} {outcome} {record['result']:>7s}, "
-                          f"{record['moves']} moves, win rate {record['low']:.2f}..{record['peak']:.2f}; {stops}")
+    for record in reviewed_games(args.dirs, args.engine, args.name):
+        records.append(record)
+        if args.games:
+            outcome = "won " if record["won"] else "lost" if record["won"] is False else "draw"
+            stops = ", ".join(f"{k} {v}" for k, v in sorted(record["stopped"].items()))
+            print(f"{record['path']}: {record['colour']} {outcome} {record['result']:>7s}, "
+                  f"{record['moves']} moves, win rate {record['low']:.2f}..{record['peak']:.2f}; {stops}")
     lost = [r for r in records if r["won"] is False]
     won = [r for r in records if r["won"]]
     collapses = [r for r in lost if r["peak"] >= args.collapse]

@@ -245,6 +245,29 @@ def test_match_review_splits_the_log_by_game_and_finds_a_collapse(tmp_path, caps
     assert [(g["won"], g["moves"]) for g in review.review(tmp_path, "A", "foogo")] == [(False, 2), (True, 1)]
 
 
+def test_surprises_rates_each_reply_between_two_searches(tmp_path, capsys):
+    # foogo (black) at A1, A2, A3, then resigns; white's B1 answers A1 (estimate 0.50 -> 0.60) and B2, an
+    # atari on A1-A2 that a ladder up the edge then takes, answers A2 (0.60 -> 0.20: a drop of 0.40)
+    surprises = load_beside_bench("surprises")
+    (tmp_path / "game-0001.sgf").write_text("(;SZ[9]KM[7]PB[foogo 0.1]PW[pachi]RE[W+R];B[ai];W[bi];B[ah];W[bh];B[ag])")
+    log = [f"genmove black: {move} | 1000 playouts in 1.00 s (1000/s, stopped: playouts), win rate {rate}%"
+           for move, rate in (("A1", 50.0), ("A2", 60.0), ("A3", 20.0), ("resign", 5.0))]
+    (tmp_path / "engine-A.stderr.log").write_text("\n".join(log) + "\n")
+    record = surprises.match_review.review(tmp_path, "A", "foogo")[0]
+    found = surprises.replies(record)
+    assert [(r["number"], r["vertex"], round(r["drop"], 2)) for r in found] == [(2, "B1", -0.1), (4, "B2", 0.4)]
+    assert [(r["tactics"], r["target"], r["laddered"]) for r in found] == [(surprises.fe.T_ATARI, 1, True),
+                                                                         (surprises.fe.T_ATARI, 2, True)]
+    assert all(0 <= r["rank"] and 0 < r["share"] <= 1 for r in found)
+    assert surprises.main([str(tmp_path), "--list", "0.3"]) == 0
+    out = capsys.readouterr().out
+    assert "1 games, 2 replies between two of foogo's searches" in out
+    assert "drop 0.20 or more: 1 replies" in out and "of its 1 ataris 100% on 2+ stones, 100% then taken" in out
+    assert "move 4 B2: drop 0.40, atari" in out and "move 2 B1" not in out
+    (tmp_path / "engine-A.stderr.log").write_text(log[0] + "\n")  # the log lost moves: the game is skipped
+    assert surprises.main([str(tmp_path)]) == 1
+
+
 def test_match_review_finds_which_engine_is_foogo(tmp_path):
     # found from the logs (bench/vs_pachi.py makes foogo B), or said with --engine
     review = load("match_review")
