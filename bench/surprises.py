@@ -15,7 +15,8 @@ can be set beside all the others: if the prior rates the missed ones low, the tr
 visits; if it rates them as it rates the rest, the search saw them and misjudged what follows.
 
 --list D also names every reply whose drop is at least D: game, move number, the reply, its class.
-A game whose log does not match its moves is skipped, as match_review does.
+A game whose log does not match its moves is skipped, as match_review does, and so is a game with setup
+stones (a handicap).
 """
 
 from __future__ import annotations
@@ -70,8 +71,11 @@ def atari_target(board: Board, colour: int, vertex: tuple[int, int]) -> tuple[in
 
 def replies(record: dict) -> list[dict]:
     """The opponent's replies in one reviewed game (match_review.review's record) that answer one of
-    foogo's searches and precede another: move number (1-based), the reply, the drop, and its rating."""
+    foogo's searches and precede another: move number (1-based), the reply, the drop, and its rating;
+    none for a game with setup stones."""
     game = sgf.Sgf_game.from_bytes(Path(record["path"]).read_bytes())
+    if game.get_root().has_property("AB") or game.get_root().has_property("AW"):
+        return []  # setup stones (a handicap): the replay below starts from the empty board
     board = Board(game.get_size())
     rates = record["rates"]
     out = []

@@ -266,6 +266,9 @@ def test_surprises_rates_each_reply_between_two_searches(tmp_path, capsys):
     assert "move 4 B2: drop 0.40, atari" in out and "move 2 B1" not in out
     (tmp_path / "engine-A.stderr.log").write_text(log[0] + "\n")  # the log lost moves: the game is skipped
     assert surprises.main([str(tmp_path)]) == 1
+    handicap = tmp_path / "handicap.sgf"  # setup stones: the replay would start from the wrong board
+    handicap.write_text("(;SZ[9]KM[0]HA[2]AB[cc][gg]PB[foogo 0.1]PW[pachi]RE[W+R];W[ai];B[bi];W[ah];B[bh];W[ag])")
+    assert surprises.replies(dict(record, path=str(handicap), colour="w")) == []
 
 
 def test_match_review_finds_which_engine_is_foogo(tmp_path):
