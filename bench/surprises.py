@@ -33,6 +33,7 @@ from foogo import BLACK, WHITE
 from foogo import features as fe
 from foogo import gamma_table as gt
 from foogo.board import Board
+from foogo.game_score import board_strings
 from foogo.ladders import ladder_captured
 from foogo.tree_layout import LEARNED_FLOOR
 
@@ -43,29 +44,14 @@ DROPS = (0.05, 0.1, 0.2)  # the table's bins of the estimate's drop: below the f
 NEAR_TOP = 5  # a reply ranked this or lower counts as one the prior did not put near the top
 
 
-def string_size(board: Board, vertex: tuple[int, int]) -> int:
-    """The stones of the string at an occupied (row, col) vertex."""
-    colour, seen, todo = board.color_at(vertex), {vertex}, [vertex]
-    while todo:
-        row, col = todo.pop()
-        for q in ((row + 1, col), (row - 1, col), (row, col + 1), (row, col - 1)):
-            if 0 <= q[0] < board.size and 0 <= q[1] < board.size and q not in seen and board.color_at(q) == colour:
-                seen.add(q)
-                todo.append(q)
-    return len(seen)
-
-
-def atari_target(board: Board, colour: int, vertex: tuple[int, int]) -> tuple[int, bool]:
-    """(the largest string of the opponent of `colour` that `colour` at vertex puts in atari, and whether a
-    ladder then takes it), on the board after the move; (0, False) if it puts none in atari."""
+def atari_target(board: Board, colour: int, point: int) -> tuple[int, bool]:
+    """(the largest string of the opponent of `colour` beside padded `point` that is in atari, and whether
+    a ladder then takes it), on the board after `colour` played there; (0, False) if there is none."""
+    beside = {point + int(d) for d in board.geometry.neighbours}
     biggest, taken = 0, False
-    row, col = vertex
-    for q in ((row + 1, col), (row - 1, col), (row, col + 1), (row, col - 1)):
-        if (0 <= q[0] < board.size and 0 <= q[1] < board.size and board.color_at(q) == 3 - colour
-                and board.liberties(q) == 1):
-            size = string_size(board, q)
-            if size > biggest:
-                biggest, taken = size, ladder_captured(board, q)
+    for c, stones, libs in board_strings(board):
+        if c == 3 - colour and len(libs) == 1 and len(stones) > biggest and beside.intersection(stones):
+            biggest, taken = len(stones), ladder_captured(board, board.geometry.name(stones[0]))
     return biggest, taken
 
 
@@ -100,7 +86,7 @@ def replies(record: dict) -> list[dict]:
                 if reply["tactics"] == fe.T_ATARI:
                     after = board.copy()
                     after.play(c, move)
-                    reply["target"], reply["laddered"] = atari_target(after, c, move)
+                    reply["target"], reply["laddered"] = atari_target(after, c, board.geometry.point(*move))
                 out.append(reply)
         board.play(c, "pass" if move is None else move)
     return out
