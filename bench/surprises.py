@@ -22,6 +22,7 @@ stones (a handicap).
 from __future__ import annotations
 
 import argparse
+import math
 import statistics
 import sys
 from pathlib import Path
@@ -74,19 +75,20 @@ def replies(record: dict) -> list[dict]:
         if colour == record["colour"]:
             k += 1
         elif 0 <= k < len(rates) - 1 and move is not None and None not in (rates[k], rates[k + 1]):
+            p = board.geometry.point(*move)
             moves, feats = fe.candidates(board, c)
-            hit = np.flatnonzero(moves == board.geometry.point(*move))
+            hit = np.flatnonzero(moves == p)
             if hit.size:
                 gammas = gt.move_gammas(board, c, moves)
                 mine = gammas[hit[0]]
-                reply = dict(number=number, vertex=board.geometry.name(board.geometry.point(*move)),
+                reply = dict(number=number, vertex=board.geometry.name(p),
                              drop=rates[k] - rates[k + 1], rank=int((gammas > mine).sum()),
                              share=float(mine / max(gammas.sum(), LEARNED_FLOOR)),
                              tactics=int(feats[hit[0], fe.G_TACTICS]), target=0, laddered=False)
                 if reply["tactics"] == fe.T_ATARI:
                     after = board.copy()
                     after.play(c, move)
-                    reply["target"], reply["laddered"] = atari_target(after, c, board.geometry.point(*move))
+                    reply["target"], reply["laddered"] = atari_target(after, c, p)
                 out.append(reply)
         board.play(c, "pass" if move is None else move)
     return out
@@ -95,13 +97,13 @@ def replies(record: dict) -> list[dict]:
 def table(found: list[dict]) -> str:
     """The replies by bins of the drop (DROPS): how many, the prior's median rank and share, how many it
     ranked NEAR_TOP or lower, the tactics classes, and of the ataris those of 2+ stones and laddered."""
-    edges = (-1.0,) + DROPS + (1.0,)
+    edges = (-math.inf,) + DROPS + (math.inf,)
     lines = []
     for lo, hi in zip(edges, edges[1:]):
-        rows = [r for r in found if lo <= r["drop"] < hi or (hi == 1.0 and r["drop"] >= lo)]
+        rows = [r for r in found if lo <= r["drop"] < hi]
         if not rows:
             continue
-        label = (f"drop below {hi:.2f}" if lo < 0 else f"drop {lo:.2f} or more" if hi == 1.0
+        label = (f"drop below {hi:.2f}" if lo == -math.inf else f"drop {lo:.2f} or more" if hi == math.inf
                  else f"drop {lo:.2f}-{hi:.2f}")
         counts = np.bincount([r["tactics"] for r in rows], minlength=len(fe.TACTICS_NAMES))
         classes = ", ".join(f"{fe.TACTICS_NAMES[t]} {n / len(rows):.0%}" for t, n in enumerate(counts) if n)
