@@ -1,7 +1,7 @@
 """Fit the learned prior's feature gammas to games by Minorization-Maximization, and write the table.
 
     python bench/learn_gammas.py SGF_DIR [SGF_DIR ...] [--out foogo/data/gammas.npz]
-                                 [--iterations 40] [--held-out 0.1] [--test DIR ...]
+                                 [--iterations 40] [--held-out 0.1] [--test DIR ...] [--player NAME]
 
 Reads every *.sgf under the directories (sorted, so the same files give the same table), replays
 each game on a foogo Board and, before every move, takes the features (foogo/features.py) of all
@@ -12,7 +12,10 @@ with setup stones or an illegal move (from that move on). Games are split by ind
 and held-out sets (every k-th game held out), so the held-out figures measure prediction on games
 the fit never saw. With --test DIR ..., the games under those directories are the held-out set
 instead and every game of SGF_DIR is trained on: two fits from different training sets (more
-games, say) then compare on the same held-out games.
+games, say) then compare on the same held-out games. With --player NAME only the moves of a player
+whose name (the SGF's PB or PW) holds NAME, in any case, are learned and tested (`Pachi` takes
+Pachi's side of a match against foogo, and both sides of Pachi's self-play); the other side's moves
+are played on the board and teach nothing.
 
 The model (Coulom 2007): a move's gamma is the product of its features' gammas, one per group,
 and P(move j chosen) = gamma_j / sum of the candidates' gammas. MM updates one group at a time,
@@ -25,9 +28,10 @@ candidate has one feature of each group), so gamma 1 stands for an average featu
 3x3 patterns are folded by the 8 symmetries first (features.pattern_classes); a class never seen
 among the candidates gets gamma 1, an average shape. The spatial patterns (features.RING: the 5x5
 square less its corners, and its inner 12 points) are a sixth group: each candidate's is its
-level-2 pattern if that was seen at least features.SPATIAL_MIN_COUNT times among the training
-candidates, else its level-1 pattern if that was, else none (gamma 1, which the engine also gives a
-pattern its table lacks).
+level-2 pattern if that was seen at least --min-count (features.SPATIAL_MIN_COUNT) times among the
+training candidates, else its level-1 pattern if that was, else none (gamma 1, which the engine
+also gives a pattern its table lacks). A table with more spatial patterns than the engine's hash
+table holds is fitted and tested but not written.
 
 Prints per iteration the training log-likelihood per move, and at the end the held-out mean log
 probability of the move played, how often it was the top-rated candidate and how often among the
@@ -53,9 +57,10 @@ from foogo import gamma_table as gt
 from foogo.board import Board, IllegalMove
 
 
-def game_samples(path: Path, max_bytes: int = 1 << 20):
+def game_samples(path: Path, max_bytes: int = 1 << 20, player: str = ""):
     """(feats, chosen index) for each usable move of one SGF game, in order, up to an illegal move;
-    [] for a file that is too large, does not parse, or sets up stones."""
+    [] for a file that is too large, does not parse, or sets up stones. With `player`, only the moves
+    of a colour whose name (PB, PW) holds it, in any case."""
     data = path.read_bytes()
     if len(data) > max_bytes:
         return []
@@ -68,6 +73,12 @@ def game_samples(path: Path, max_bytes: int = 1 << 20):
         return []
     if root.has_property("AB") or root.has_property("AW") or not 2 <= size <= 25:
         return []
+    learned = {"b", "w"}
+    if player:
+        learned = {c for c, prop in (("b", "PB"), ("w", "PW"))
+                   if root.has_property(prop) and player.lower() in root.get(prop).lower()}
+        if not learned:
+            return []
     board = Board(size)
     samples = []
     for node in nodes:
@@ -81,16 +92,19 @@ def game_samples(path: Path, max_bytes: int = 1 << 20):
         if move is None:
             board.play(c, "pass")
             continue
-        p = board.geometry.point(*move)
-        moves, feats = fe.candidates(board, c, sacrifices=True)  # as the heavy policies' searches rate moves
-        feats = np.concatenate([feats.astype(np.int64), fe.spatial_codes(board, c, moves)[:, None]], axis=1)
-        hit = np.flatnonzero(moves == p)
+        sample = None
+        if colour in learned:
+            p = board.geometry.point(*move)
+            moves, feats = fe.candidates(board, c, sacrifices=True)  # as the heavy policies' searches rate moves
+            feats = np.concatenate([feats.astype(np.int64), fe.spatial_codes(board, c, moves)[:, None]], axis=1)
+            hit = np.flatnonzero(moves == p)
+            sample = (feats, int(hit[0])) if hit.size else None
         try:
             board.play(c, move)
         except IllegalMove:
             break
-        if hit.size:
-            samples.append((feats, int(hit[0])))
+        if sample is not None:
+            samples.append(sample)
     return samples
 
 
@@ -124,10 +138,10 @@ def spatial_levels(raw: np.ndarray) -> list[np.ndarray]:
     return [gt.spatial_keys(raw[:, SPATIAL], level) for level in (1, 2)]
 
 
-def frequent_spatial(raw: np.ndarray) -> np.ndarray:
-    """The sorted spatial keys, of either level, seen at least features.SPATIAL_MIN_COUNT times."""
+def frequent_spatial(raw: np.ndarray, least: int = fe.SPATIAL_MIN_COUNT) -> np.ndarray:
+    """The sorted spatial keys, of either level, seen at least `least` times."""
     keys, counts = np.unique(np.concatenate(spatial_levels(raw)), return_counts=True)
-    return keys[counts >= fe.SPATIAL_MIN_COUNT]
+    return keys[counts >= least]
 
 
 def feature_ids(raw: np.ndarray, classes: np.ndarray, spatial: np.ndarray | None = None) -> np.ndarray:
@@ -224,9 +238,15 @@ def main() -> int:
     parser.add_argument("--test", nargs="+", type=Path, default=[],
                         help="directories of held-out games (then --held-out is not used)")
     parser.add_argument("--source", default="", help="where the games came from, stored with the table")
+    parser.add_argument("--min-count", type=int, default=fe.SPATIAL_MIN_COUNT,
+                        help="keep a spatial pattern seen at least this often among the training candidates "
+                             f"(default {fe.SPATIAL_MIN_COUNT}; the engine's hash table holds about "
+                             f"{int(fe.SPATIAL_SLOTS * fe.SPATIAL_MAX_LOAD) // 8:,} patterns)")
+    parser.add_argument("--player", default="",
+                        help="learn and test only the moves of a player whose name (PB/PW) holds this, in any case")
     args = parser.parse_args()
-    if not 0 <= args.held_out <= 0.5 or args.iterations < 1:
-        parser.error("--held-out must lie in 0..0.5 and --iterations be at least 1")
+    if not 0 <= args.held_out <= 0.5 or args.iterations < 1 or args.min_count < 1:
+        parser.error("--held-out must lie in 0..0.5, and --iterations and --min-count be at least 1")
     files = sorted(p for d in args.dirs for p in d.rglob("*.sgf"))
     test_files = sorted(p for d in args.test for p in d.rglob("*.sgf"))
     if not files or (args.test and not test_files):
@@ -236,11 +256,11 @@ def main() -> int:
     train, test = [], []
     used = 0
     for k, path in enumerate(files):
-        samples = game_samples(path)
+        samples = game_samples(path, player=args.player)
         used += bool(samples)
         (test if every and k % every == every - 1 else train).extend(samples)
     for path in test_files:
-        test.extend(game_samples(path))
+        test.extend(game_samples(path, player=args.player))
     print(f"{len(files)} files, {used} games used: {len(train)} training and {len(test)} held-out positions "
           f"({time.process_time() - started:.0f} s)", file=sys.stderr)
     if not train:
@@ -249,7 +269,7 @@ def main() -> int:
     class_of = gt.pattern_classes()
     data = Data(train, class_of)
     classes = np.unique(data.raw[:, 0])
-    spatial = frequent_spatial(data.raw)
+    spatial = frequent_spatial(data.raw, args.min_count)
     ids = feature_ids(data.raw, classes, spatial)
     nfeatures = len(classes) + sum(fe.GROUP_SIZES[1:]) + len(spatial)
     gamma = fit(data, ids, nfeatures, args.iterations, log=lambda m: print(m, file=sys.stderr))
@@ -280,6 +300,11 @@ def main() -> int:
         print(f"{title} patterns (seen 50+ times):",
               "  ".join(f"{pattern_diagram(int(classes[i]))} {gamma[i]:.3g}" for i in shown))
     spatial_gammas = gamma[offset:offset + len(spatial)]
+    room = int(fe.SPATIAL_SLOTS * fe.SPATIAL_MAX_LOAD) // 8
+    if len(spatial) > room:
+        print(f"not written: {len(spatial)} spatial patterns, where the engine's table holds {room:,} "
+              "(raise --min-count)", file=sys.stderr)
+        return 1
     args.out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(args.out, table=table, spatial_keys=spatial, spatial_gammas=spatial_gammas,
                         source=np.array(args.source), games=np.array(used),

@@ -27,7 +27,8 @@ usual: another process took CPU. A match at fixed playouts shrugs that off; a ti
 as its games were not played at the stated time per move, and the summary names each game with
 SLOW_GAME or more. A log that gives each search's CPU time (foogo gtp since 2026-11-26: "CPU 9.71 s")
 is judged by it: a search is starved whose CPU seconds over its wall seconds fell below --slow (0.6)
-times the match's usual share (their 90th percentile: the engine's threads, when nothing else ran).
+times the match's usual share (their 90th percentile: the engine's threads, when nothing else ran);
+as in `foogo match`'s table, only searches of MIN_TIMED_SECONDS (0.25 s) or more are judged.
 An older log is judged by playouts a second against the match's usual rate at that point of a game
 (the 90th percentile of every game's rates over foogo's moves k - 5 .. k + 5, so that it holds while
 most games are slow), a rougher measure: rates move with the position, a timed 19x19 game's within a
@@ -49,7 +50,7 @@ from typing import NamedTuple
 
 from sgfmill import sgf
 
-from foogo.match_results import STARVED_SHARE, USUAL_QUANTILE, black_score
+from foogo.match_results import MIN_TIMED_SECONDS, STARVED_SHARE, USUAL_QUANTILE, black_score
 
 GENMOVE = re.compile(r"genmove (black|white): (\S+)")
 RATE = re.compile(r"win rate ([\d.]+)%")
@@ -84,8 +85,10 @@ def log_moves(path: Path) -> list[Logged]:
             seconds, cpu, collected = SECONDS.search(line), CPU.search(line), COLLECTED.search(line)
             # a search of no playouts (a pass that wins at once) gives nothing to judge the machine by
             playouts = int(speed.group(1)) if speed and int(speed.group(1)) > 0 else None
+            # and one shorter than MIN_TIMED_SECONDS (a settled search of 0.05 s, say, which one thread ran alone
+            # before the other started) has no share to speak of: foogo match's table leaves both out alike
             share = None
-            if playouts and seconds and cpu and float(seconds.group(1)) > 0:
+            if playouts and seconds and cpu and float(seconds.group(1)) >= MIN_TIMED_SECONDS:
                 share = float(cpu.group(1)) / float(seconds.group(1))
             out.append(Logged(m.group(1), m.group(2).upper(), float(rate.group(1)) / 100 if rate else None,
                               stopped.group(1) if stopped else None, playouts, share,

@@ -342,12 +342,19 @@ def test_match_review_reads_the_cpu_time_foogo_gtp_logs(tmp_path):
 
     from foogo.gtp.engine import GtpEngine
     review = load("match_review")
-    engine = GtpEngine(log=io.StringIO(), playouts=20000, seed=1)  # long enough for a wall time above 0.00 s
+    # long enough (about 0.6 s here) to be judged: a search shorter than MIN_TIMED_SECONDS has no share
+    engine = GtpEngine(log=io.StringIO(), playouts=40000, seed=1, policy="heavy")
     assert engine.execute("genmove b").startswith("= ")
     path = tmp_path / "engine-A.stderr.log"
     path.write_text(engine.log.getvalue())
     (line,) = review.log_moves(path)
     assert line.colour == "black" and line.speed > 0 and line.share is not None and line.share > 0
+    # a settled search of 0.05 s (one thread ran it alone, before the other started) is not judged, as in
+    # foogo match's table: its share of 1.0 beside a usual 2.0 is no sign of another process
+    short = "genmove black: F8 | 4238 playouts in 0.06 s (73102/s, CPU 0.06 s, stopped: settled), win rate 24.1%"
+    path.write_text(short + "\n")
+    (line,) = review.log_moves(path)
+    assert line.speed == 73102 and line.share is None
     assert line.collected == 0 and "collected" not in engine.log.getvalue()
     # a tree capped at 1 MB (about 500 9x9 nodes) fills and is collected in a search of 20,000 playouts:
     # the line says how often, and the review reads it

@@ -448,6 +448,29 @@ def test_the_learning_script_holds_out_the_test_directories_games(tmp_path, monk
         learner.main()
 
 
+def test_the_learning_script_learns_one_players_moves_when_asked(tmp_path, monkeypatch, capsys):
+    learner = load_learner()
+    train, test = tmp_path / "train", tmp_path / "test"
+    train.mkdir()
+    test.mkdir()
+    (train / "a.sgf").write_text("(;GM[1]FF[4]SZ[9]PB[Pachi 12.90 =10000]PW[foogo];B[ee];W[cc];B[gc];W[gg];B[cg]"
+                                 ";W[dc];B[fd])")  # black's 4 moves
+    (train / "b.sgf").write_text("(;GM[1]FF[4]SZ[9]PB[foogo]PW[pachi];B[dd];W[ff];B[fd];W[df];B[ed];W[ec];B[fc])")
+    (test / "c.sgf").write_text("(;GM[1]FF[4]SZ[9]PB[GNU Go];B[ee];W[de];B[ed];W[cd];B[dc])")  # no name matches
+    (test / "d.sgf").write_text("(;GM[1]FF[4]SZ[9]PB[PACHI]PW[Pachi];B[ee];W[de];B[ed];W[cd];B[dc])")
+    out = tmp_path / "gammas.npz"
+    monkeypatch.setattr("sys.argv", ["learn_gammas", str(train), "--test", str(test), "--out", str(out),
+                                     "--iterations", "2", "--player", "pachi"])
+    assert learner.main() == 0
+    assert "7 training and 5 held-out positions" in capsys.readouterr().err  # a's black, b's white; all of d
+    # the other side's moves are played on the board all the same: b's white moves are rated as without it
+    samples = learner.game_samples(train / "b.sgf", player="pachi")
+    everyone = learner.game_samples(train / "b.sgf")
+    assert len(samples) == 3 and len(everyone) == 7
+    assert [len(f) for f, _ in samples] == [len(f) for f, _ in everyone[1::2]]
+    assert all((f == g).all() and k == j for (f, k), (g, j) in zip(samples, everyone[1::2]))
+
+
 def test_the_learned_playout_patterns_are_the_shapes_with_a_high_gamma_for_either_colour():
     gammas = np.ones(fe.TABLE_SIZE, dtype=np.float32)
     board = board_from_ascii(CAPTURES)
