@@ -240,8 +240,8 @@ def main() -> int:
     parser.add_argument("--source", default="", help="where the games came from, stored with the table")
     parser.add_argument("--min-count", type=int, default=fe.SPATIAL_MIN_COUNT,
                         help="keep a spatial pattern seen at least this often among the training candidates "
-                             f"(default {fe.SPATIAL_MIN_COUNT}; the engine's hash table holds about "
-                             f"{int(fe.SPATIAL_SLOTS * fe.SPATIAL_MAX_LOAD) // 8:,} patterns)")
+                             f"(default {fe.SPATIAL_MIN_COUNT}; the engine's hash table holds "
+                             f"{fe.SPATIAL_MAX_PATTERNS:,} patterns)")
     parser.add_argument("--player", default="",
                         help="learn and test only the moves of a player whose name (PB/PW) holds this, in any case")
     args = parser.parse_args()
@@ -300,10 +300,9 @@ def main() -> int:
         print(f"{title} patterns (seen 50+ times):",
               "  ".join(f"{pattern_diagram(int(classes[i]))} {gamma[i]:.3g}" for i in shown))
     spatial_gammas = gamma[offset:offset + len(spatial)]
-    room = int(fe.SPATIAL_SLOTS * fe.SPATIAL_MAX_LOAD) // 8
-    if len(spatial) > room:
-        print(f"not written: {len(spatial)} spatial patterns, where the engine's table holds {room:,} "
-              "(raise --min-count)", file=sys.stderr)
+    if len(spatial) > fe.SPATIAL_MAX_PATTERNS:  # gamma_table.load_spatial would refuse the file
+        print(f"not written: {len(spatial)} spatial patterns, where the engine's table holds "
+              f"{fe.SPATIAL_MAX_PATTERNS:,} (raise --min-count)", file=sys.stderr)
         return 1
     args.out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(args.out, table=table, spatial_keys=spatial, spatial_gammas=spatial_gammas,

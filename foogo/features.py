@@ -402,6 +402,7 @@ LEVEL_SHIFT = 48
 SPATIAL_MIN_COUNT = 20
 SPATIAL_SLOTS = 1 << 18  # the hash table's slots: at most ~100k keys (8 images of ~12k classes)
 SPATIAL_MAX_LOAD = 0.7  # the share of the slots the keys may fill (the lookup's probing needs free ones)
+SPATIAL_MAX_PATTERNS = int(SPATIAL_SLOTS * SPATIAL_MAX_LOAD) // 8  # canonical patterns a table holds: 8 images each
 _SLOT_SHIFT = np.uint64(64 - 18)
 _HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
 LEVEL_MASKS = tuple((1 << bits) - 1 for bits in LEVEL_BITS)

@@ -29,6 +29,7 @@ from .features import (
     LEVEL_SHIFT,
     RING,
     SPATIAL_MAX_LOAD,
+    SPATIAL_MAX_PATTERNS,
     SPATIAL_SLOTS,
     TABLE_SIZE,
     candidate_gammas,
@@ -116,7 +117,7 @@ def load_spatial(path: str = DATA_PATH) -> tuple[np.ndarray, np.ndarray]:
         keys = np.asarray(data["spatial_keys"], dtype=np.int64)
         gammas = np.asarray(data["spatial_gammas"], dtype=np.float64)
     levels = keys >> LEVEL_SHIFT
-    if (keys.shape != gammas.shape or keys.size * 8 > SPATIAL_SLOTS * SPATIAL_MAX_LOAD
+    if (keys.shape != gammas.shape or keys.size > SPATIAL_MAX_PATTERNS
             or not np.all(np.isfinite(gammas)) or np.any(gammas <= 0) or not np.all((levels == 1) | (levels == 2))):
         raise ValueError(f"{path}: not a spatial pattern table")
     return keys, gammas

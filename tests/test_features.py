@@ -469,6 +469,15 @@ def test_the_learning_script_learns_one_players_moves_when_asked(tmp_path, monke
     assert len(samples) == 3 and len(everyone) == 7
     assert [len(f) for f, _ in samples] == [len(f) for f, _ in everyone[1::2]]
     assert all((f == g).all() and k == j for (f, k), (g, j) in zip(samples, everyone[1::2]))
+    # a table with more spatial patterns than the engine's hash table holds is fitted and tested, not written
+    monkeypatch.setattr(fe, "SPATIAL_MAX_PATTERNS", 0)
+    big = tmp_path / "big.npz"
+    monkeypatch.setattr("sys.argv", ["learn_gammas", str(train), "--test", str(test), "--out", str(big),
+                                     "--iterations", "2", "--min-count", "1"])
+    assert learner.main() == 1
+    printed = capsys.readouterr()
+    assert "held out, " in printed.out and "not written: " in printed.err and "raise --min-count" in printed.err
+    assert not big.exists()
 
 
 def test_the_learned_playout_patterns_are_the_shapes_with_a_high_gamma_for_either_colour():
