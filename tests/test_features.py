@@ -242,16 +242,19 @@ def test_the_learned_prior_follows_the_gammas():
 
 
 def test_a_lone_move_gets_no_more_prior_than_its_gamma_earns():
-    # the seki of tests/test_policy.py: white's one move, B8 (gamma 0.39), gives a living group away.
-    # It is the node's one move (the other empty points are white's own eyes), so its share was 1,
-    # the top prior (K_LEARNED + 15), before the node's sum was taken as tree_layout.LEARNED_FLOOR
-    # at least: 0.39 / 20 now, sqrt(0.0195) * 15 = 2.09
+    # the seki of tests/test_policy.py: white's one move, B8, gives a living group away. It is the
+    # node's one move (the other empty points are white's own eyes), so its share was 1, the top
+    # prior (K_LEARNED + 15), before the node's sum was taken as tree_layout.LEARNED_FLOOR at least:
+    # its share is now gamma / 20 (the shipped table's gamma, 0.39 in the first table and 1.85 in
+    # today's: sqrt(1.85 / 20) * 15 = 4.6, a level of 5)
     from test_policy import SEKI
     board = board_from_ascii(SEKI, to_move=WHITE)
     kinds, _ = learned_root(board, WHITE, gt.GAMMAS)
     b8 = board.geometry.parse("B8")
     assert set(kinds) == {b8, bk.PASS}
-    assert kinds[b8] == tk.K_LEARNED + 2
+    gamma = float(gt.move_gammas(board, WHITE, [b8], gt.GAMMAS)[0])
+    assert gamma < tk.LEARNED_FLOOR / 4  # a share well below 1 ...
+    assert kinds[b8] == tk.K_LEARNED + int(15 * np.sqrt(gamma / tk.LEARNED_FLOOR) + 0.5) < tk.K_LEARNED + 15
 
 
 def test_learned_priors_leave_real_visits_exact():

@@ -160,13 +160,15 @@ def test_keeps_a_seki_it_wins_by_passing():
     # fills a liberty its string shares with black's. Before the heavy playouts' seki rule the search
     # saw white lose every playout and resigned the won game (win rate 0.00); before the learned
     # prior's floor (tree_layout.LEARNED_FLOOR), B8, the node's one move,
-    # had the top prior (155 of 160 virtual wins) and the search still resigned at 8,000 playouts
+    # had the top prior (155 of 160 virtual wins) and the search still resigned at 8,000 playouts.
+    # The prior taught by Pachi's match moves (2026-11-29) rates black's reply to the pass higher,
+    # which the tree takes longer to refute: 0.78 at 2,000 playouts (above 0.9 before), 0.96 at 8,000
     from test_policy import SEKI
     board = board_from_ascii(SEKI, to_move=WHITE)
-    for seed in (1, 2):
-        search = Search(SearchConfig(playouts=2000, policy="heavy", seed=seed))
+    for seed, playouts, least in ((1, 2000, 0.7), (2, 2000, 0.7), (1, 8000, 0.9)):
+        search = Search(SearchConfig(playouts=playouts, policy="heavy", seed=seed))
         result = search.genmove(board, WHITE, 7, legal(board, WHITE))
-        assert result.move == PASS and result.winrate > 0.9
+        assert result.move == PASS and result.winrate > least
 
 
 def test_never_fills_its_own_eyes_on_a_finished_board():
