@@ -148,7 +148,10 @@ def test_a_shared_tree_gives_back_the_virtual_losses_of_a_refused_descent():
     search = Search(SearchConfig(playouts=20000, threads=2, seed=3, parallel="tree", policy="heavy",
                                  resign_threshold=None))
     result = search.genmove(game.board, WHITE, 7.0, game.legal_moves(WHITE))
-    assert result.playouts == 20000 and result.vertex != "J1"
+    # a tree that let its moves repeat a position read J1 as free, at 99%; with the prior shipped on 2026-11-29 a
+    # shared tree (whose threads' timing varies) may still pick J1 among the lost position's moves, near 0.5 (1 of
+    # 8 seeds, 0.53), never as a free move
+    assert result.playouts == 20000 and (result.vertex != "J1" or result.winrate < 0.75)
     assert retake_kind(search, game) == tk.K_DISABLED  # white J1, black J3, white J2 repeats the root
     check_tree(search)  # every virtual loss on a refused path was given back
 
