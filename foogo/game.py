@@ -25,14 +25,12 @@ from __future__ import annotations
 import array
 import functools
 
-import numpy as np
-
 from .board import Board, IllegalMove, MoveResult, board_from_ascii
 from .game_handicap import fixed_handicap_points, free_handicap_points, max_fixed_handicap
 from .game_score import (
     DEAD_THRESHOLD,
     SCORE_PLAYOUTS,
-    SEKI_BAND,
+    SEKI_SHARE,
     GameScoring,
     board_strings,
     diagram,
@@ -43,7 +41,7 @@ from .geometry import BLACK, COLOR_NAMES, PASS, WHITE, Geometry, opponent, parse
 from .numbers import check_komi
 
 __all__ = [  # the game's names, and those of the modules it is made of (see above)
-    "DEAD_THRESHOLD", "RULES", "SCORE_PLAYOUTS", "SEKI_BAND", "SGF_MAX_BYTES", "SGF_MAX_MOVES", "SGF_RULES",
+    "DEAD_THRESHOLD", "RULES", "SCORE_PLAYOUTS", "SEKI_SHARE", "SGF_MAX_BYTES", "SGF_MAX_MOVES", "SGF_RULES",
     "SNAPSHOT_EVERY", "Game", "GameError", "SgfError", "board_strings", "check_rules", "fixed_handicap_points",
     "format_score", "free_handicap_points", "max_fixed_handicap",
 ]
@@ -99,7 +97,7 @@ class Game(GameScoring, SgfRecord):
         self._hashes = array.array("Q")  # 8 bytes a move
         self._snapshots: list[Board] = [self.base]
         self._seen: dict[int, int] = {base.hash: 1}  # hash -> times it occurs in the game
-        self._score_cache: tuple[tuple, np.ndarray] | None = None  # (position key, ownership)
+        self._score_cache: tuple[tuple, list[tuple[str, int, list[int]]]] | None = None  # (position key, statuses)
 
     # ------------------------------------------------------------ state
 

@@ -2,11 +2,18 @@
 
 What it is: `GameScoring`, the part of `Game` (game.py) that estimates dead stones and scores,
 and the helpers it and the game share (`board_strings`, `diagram`, `format_score`). Dead stones
-are estimated from the mean ownership of uniform playouts from the final stones (half of them
-with each side moving first): a string the opponent owns at the end of more playouts than its
-owner does is dead (see `statuses`). On GNU Go's own finished 9x9 games this agrees with GNU
-Go's final_score. What it is not: a life-and-death reader; a position far from finished gets a
-playout's guess.
+are estimated from the ownership of playouts from the final stones (half of them with each side
+moving first), of both built-in policies (`final_statuses`): a string is in seki if the heavy
+playouts leave one of its liberties to neither colour beside a live opponent string, and else dead
+if either policy's playouts give it to the opponent more often than to its owner. Each policy
+misjudges what the other reads: a uniform playout fills a seki's or an edge race's shared liberty
+at random, so it kills strings in seki and lets the loser of a race win it, where the heavy
+policy's self-atari rule plays neither; heavy playouts defend a loose group in an open area as
+well as they attack it, so they let invading stones live that uniform ones, and GNU Go, take
+(bench/RESULTS.md, "Dead stones read by heavy playouts"). On GNU Go's own finished 9x9 games this
+agrees with GNU Go's final_score. What it is not: a life-and-death reader; a position far from
+finished gets a playout's guess, and a dead shape that only a sacrifice of two stones or more
+kills (a nakade heavy playouts do not play) may be read as a seki.
 """
 
 from __future__ import annotations
@@ -17,11 +24,12 @@ import numpy as np
 
 from .board import Board, board_from_ascii
 from .geometry import BLACK, EMPTY, WHITE, Geometry
-from .playout import ownership
+from .playout import owner_shares
 
-SCORE_PLAYOUTS = 400  # playouts behind a dead-stone estimate
+SCORE_PLAYOUTS = 400  # playouts behind a dead-stone estimate, of each policy
 DEAD_THRESHOLD = 0.0  # a string is dead if the opponent's mean ownership of it is above this
-SEKI_BAND = 0.1  # strings sharing a liberty, both with |mean ownership| below this, are in seki
+SEKI_SHARE = 0.5  # a live string is in seki if neither colour owns one of its liberties at the end of more
+# than this share of the playouts, and an opponent string that is not dead touches it
 
 
 def board_strings(board: Board) -> list[tuple[int, list[int], set[int]]]:
@@ -74,41 +82,59 @@ def stone_colors(board: Board) -> dict[int, int]:
     return {int(p): c for p in board.geometry.points if (c := board.color_at(int(p))) != EMPTY}
 
 
-def final_ownership(board: Board, playouts: int = SCORE_PLAYOUTS, seed: int = 0) -> np.ndarray:
-    """Mean final owner of each on-board point (+1 black, -1 white, bit order) over `playouts` uniform
-    playouts from the board's stones, half of them with each side moving first (the side to move is
+def final_ownership(board: Board, playouts: int = SCORE_PLAYOUTS, seed: int = 0,
+                    policy: str = "heavy") -> tuple[np.ndarray, np.ndarray]:
+    """(mean final owner of each on-board point, +1 black and -1 white, and the share of the playouts
+    that left it owned by neither colour), both in bit order, over `playouts` playouts of a built-in
+    policy from the board's stones, half of them with each side moving first (the side to move is
     arbitrary after two passes) and no pass counted (playouts end at two)."""
     stones = diagram(board.size, stone_colors(board), board.geometry)
     first = playouts // 2
-    total = np.zeros(board.size * board.size)
+    own = np.zeros(board.size * board.size)
+    neutral = np.zeros(board.size * board.size)
     for color, count in ((BLACK, first), (WHITE, playouts - first)):
         start = board_from_ascii(stones, to_move=color, allow_suicide=board.allow_suicide)
-        total += count * ownership(start, playouts=count, seed=seed + color)
-    return total / max(1, playouts)
+        mean, share = owner_shares(start, playouts=count, seed=seed + color, policy=policy)
+        own += count * mean
+        neutral += count * share
+    return own / max(1, playouts), neutral / max(1, playouts)
 
 
-def string_statuses(board: Board, own: np.ndarray) -> list[tuple[str, int, list[int]]]:
-    """Each string as (status, colour, padded points), status "alive", "dead" or "seki", from its mean
-    final ownership m (own: final_ownership; m is +1 where its owner keeps it, -1 where the opponent
-    takes it): seki if |m| < SEKI_BAND and it shares a liberty with an opponent string that also has
-    |m| < SEKI_BAND (in seki either side may be captured first in a random playout); otherwise dead if
-    m < -DEAD_THRESHOLD, alive if not."""
+def string_statuses(board: Board, shares: tuple[np.ndarray, np.ndarray]) -> list[tuple[str, int, list[int]]]:
+    """Each string as (status, colour, padded points), status "alive", "dead" or "seki", from
+    final_ownership's shares: dead if its mean final ownership m (+1 where its owner keeps it, -1
+    where the opponent takes it) is below -DEAD_THRESHOLD; else seki if one of its liberties is left
+    to neither colour in more than SEKI_SHARE of the playouts and touches an opponent string that
+    is not dead either (a liberty neither side can fill: a dame the playouts fill); else alive."""
+    own, neutral = shares
     g = board.geometry
     strings = board_strings(board)
     means = [sum(own[g.bit_of[p]] for p in pts) / len(pts) * (1 if c == BLACK else -1) for c, pts, _ in strings]
+    dead = [m < -DEAD_THRESHOLD for m in means]
     owner_of = {p: i for i, (_, pts, _) in enumerate(strings) for p in pts}
     out = []
     for i, (c, pts, libs) in enumerate(strings):
-        neighbours = {owner_of[lib + int(d)] for lib in libs for d in g.neighbours
-                      if owner_of.get(lib + int(d), i) != i and strings[owner_of[lib + int(d)]][0] != c}
-        if abs(means[i]) < SEKI_BAND and any(abs(means[j]) < SEKI_BAND for j in neighbours):
-            status = "seki"
-        elif means[i] < -DEAD_THRESHOLD:
-            status = "dead"
-        else:
-            status = "alive"
+        status = "dead" if dead[i] else "alive"
+        if not dead[i]:
+            for lib in libs:
+                if neutral[g.bit_of[lib]] <= SEKI_SHARE:
+                    continue
+                touching = (owner_of.get(lib + int(d)) for d in g.neighbours)
+                if any(j is not None and strings[j][0] != c and not dead[j] for j in touching):
+                    status = "seki"
+                    break
         out.append((status, c, pts))
     return out
+
+
+def final_statuses(board: Board, playouts: int = SCORE_PLAYOUTS, seed: int = 0) -> list[tuple[str, int, list[int]]]:
+    """Each string as (status, colour, padded points) as foogo scores a finished game: string_statuses
+    of heavy playouts' and of uniform playouts' final_ownership, combined: seki where the heavy ones
+    find it, else dead where either finds it, else alive (see the module's docstring)."""
+    heavy = string_statuses(board, final_ownership(board, playouts, seed, "heavy"))
+    light = string_statuses(board, final_ownership(board, playouts, seed, "light"))
+    return [("seki" if h == "seki" else "dead" if "dead" in (h, u) else "alive", c, pts)
+            for (h, c, pts), (u, _, _) in zip(heavy, light)]
 
 
 def dead_points(statuses: list[tuple[str, int, list[int]]]) -> list[int]:
@@ -122,10 +148,16 @@ def margin_without(board: Board, komi: float, dead: set[int]) -> float:
     return board_from_ascii(diagram(board.size, stones, board.geometry), allow_suicide=True).area_score(komi)
 
 
-def final_margin(board: Board, komi: float, playouts: int = SCORE_PLAYOUTS, seed: int = 0) -> float:
+def final_margin(board: Board, komi: float, playouts: int = SCORE_PLAYOUTS, seed: int = 0,
+                 policy: str | None = None) -> float:
     """The board scored as a finished game: black minus white area after removing the stones judged
-    dead (string_statuses of final_ownership), minus komi; what Game.score gives for its board."""
-    return margin_without(board, komi, set(dead_points(string_statuses(board, final_ownership(board, playouts, seed)))))
+    dead, minus komi; by final_statuses (what Game.score gives for its board), or with policy
+    "light" or "heavy" by that policy's playouts alone (string_statuses of its final_ownership)."""
+    if policy is None:
+        statuses = final_statuses(board, playouts, seed)
+    else:
+        statuses = string_statuses(board, final_ownership(board, playouts, seed, policy))
+    return margin_without(board, komi, set(dead_points(statuses)))
 
 
 class GameScoring:
@@ -134,23 +166,19 @@ class GameScoring:
     if TYPE_CHECKING:  # what it uses of Game
         board: Board
         komi: float
-        _score_cache: tuple[tuple, np.ndarray] | None
+        _score_cache: tuple[tuple, list[tuple[str, int, list[int]]]] | None
 
         @property
         def size(self) -> int: ...
         @property
         def geometry(self) -> Geometry: ...
 
-    def _ownership(self, playouts: int, seed: int) -> np.ndarray:
+    def statuses(self, playouts: int = SCORE_PLAYOUTS, seed: int = 0) -> list[tuple[str, int, list[int]]]:
+        """Each string as (status, colour, padded points): final_statuses of the board (cached per position)."""
         key = (self.board.hash, self.board.to_move, self.board.ko_point, playouts, seed)
         if self._score_cache is None or self._score_cache[0] != key:
-            self._score_cache = (key, final_ownership(self.board, playouts, seed))
+            self._score_cache = (key, final_statuses(self.board, playouts, seed))
         return self._score_cache[1]
-
-    def statuses(self, playouts: int = SCORE_PLAYOUTS, seed: int = 0) -> list[tuple[str, int, list[int]]]:
-        """Each string as (status, colour, padded points): string_statuses of the board's final ownership
-        (cached per position)."""
-        return string_statuses(self.board, self._ownership(playouts, seed))
 
     def dead_stones(self, playouts: int = SCORE_PLAYOUTS, seed: int = 0) -> list[int]:
         """Padded points of the stones judged dead."""

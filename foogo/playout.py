@@ -282,9 +282,10 @@ def _checked_playouts(s0, z0, zob, seed, count, cap, policy, table):
 
 
 @jit_nogil
-def ownership_batch(s0, z0, zob, seed, first, count, cap, total, policy, table):
+def ownership_batch(s0, z0, zob, seed, first, count, cap, total, neutral, policy, table):
     """Add to total (float64[P]) the final owner (+1 black, -1 white) of each point over
-    playouts first .. first + count - 1 of the run seeded `seed`."""
+    playouts first .. first + count - 1 of the run seeded `seed`, and to neutral (float64[P], or
+    empty for none) 1 for each playout that left the point owned by neither colour."""
     s = s0.copy()
     z = z0.copy()
     rng = np.zeros(1, dtype=np.uint64)
@@ -300,6 +301,8 @@ def ownership_batch(s0, z0, zob, seed, first, count, cap, total, policy, table):
                 total[p] += 1.0
             elif owners[p] == bk.WHITE:
                 total[p] -= 1.0
+            elif neutral.shape[0] > 0:
+                neutral[p] += 1.0
 
 
 # ---------------------------------------------------------------- the Python API
@@ -381,22 +384,30 @@ def run_playouts(board, count: int, seed: int = 0, threads: int = 1, first: int 
     return PlayoutBatch(scores, moves, capped, seconds, threads)
 
 
-def ownership(board, playouts: int = 300, seed: int = 0, threads: int = 1) -> np.ndarray:
-    """Mean final owner of each point (+1 black, -1 white) over uniform playouts from `board`,
-    as float64[size * size] indexed row * size + col."""
+def ownership(board, playouts: int = 300, seed: int = 0, threads: int = 1, policy: str = "light") -> np.ndarray:
+    """Mean final owner of each point (+1 black, -1 white) over playouts from `board` with a built-in
+    policy ("light": uniform, or "heavy"), as float64[size * size] indexed row * size + col."""
+    return owner_shares(board, playouts, seed, threads, policy)[0]
+
+
+def owner_shares(board, playouts: int = 300, seed: int = 0, threads: int = 1,
+                 policy: str = "light") -> tuple[np.ndarray, np.ndarray]:
+    """(ownership's mean final owner, the share of the playouts that left each point owned by
+    neither colour), both float64[size * size] indexed row * size + col."""
+    kind = policy_id(policy)  # ValueError naming the built-in policies
     s0, z0 = board._state()
     geo = board.geometry
     counts = np.linspace(0, playouts, threads + 1).astype(int)
-    totals = [np.zeros(geo.npoints) for _ in range(threads)]
+    totals = [np.zeros((2, geo.npoints)) for _ in range(threads)]
 
     def work(k):
         ownership_batch(s0, z0, geo.zobrist, seed, counts[k], counts[k + 1] - counts[k],
-                        move_cap(board.size), totals[k], LIGHT, PATTERN_TABLE)
+                        move_cap(board.size), totals[k][0], totals[k][1], kind, PATTERN_TABLE)
 
     if threads == 1:
         work(0)
     else:
         with ThreadPoolExecutor(max_workers=threads) as pool:
             list(pool.map(work, range(threads)))
-    total = np.sum(totals, axis=0)
-    return total[geo.points] / max(playouts, 1)
+    total = np.sum(totals, axis=0)[:, geo.points] / max(playouts, 1)
+    return total[0], total[1]

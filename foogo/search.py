@@ -571,9 +571,11 @@ class Search:
         visits, wins, per_tree = self._root_totals()
         total = int(sum(tree.iterations for tree in self._trees))
         elapsed = time.perf_counter() - start
-        samples = sum(-(-tree.iterations // tk.OWNERSHIP_EVERY) for tree in self._trees)
-        ownership = np.sum([tree.ownership for tree in self._trees], axis=0)
-        ownership = ownership[board.geometry.points] / max(samples, 1)
+        # the samples the sums hold, counted with them: a report read while a batch runs (kata-analyze's)
+        # found up to a batch's samples more in the sums than its iterations so far said (owners of -9);
+        # a read torn between a sample's points and its count is off by one sample at most, hence the clip
+        sums = np.sum([tree.ownership for tree in self._trees], axis=0)
+        ownership = np.clip(sums[board.geometry.points] / max(sums[-1], 1.0), -1.0, 1.0)
         if not visits or max(visits.values()) <= 0:
             return SearchResult(PASS, 0.5, total, elapsed, [PASS], {}, {}, ownership, color=color, size=board.size)
         priors, scores = self._root_knowledge()
@@ -606,9 +608,12 @@ class Search:
 
     @staticmethod
     def _wins_by_passing(board, color: int, komi: float) -> bool:
-        """True if the position, scored now, wins for color both by area with every stone alive (how
-        Tromp-Taylor counts) and with the stones that playouts judge dead removed (how a referee or
-        a GUI scores a finished game under Chinese rules: game_score.final_margin). By the first
-        alone foogo passed with its dead stones on the board and lost the count."""
+        """True if the position, scored now, wins for color however its doubtful stones are counted: by
+        area with every stone alive (how Tromp-Taylor counts), with the stones that heavy playouts
+        judge dead removed (how foogo scores a finished game: game_score.final_margin), and with those
+        that uniform playouts judge dead removed, which is how GNU Go, the usual referee, scores a
+        seki whose strings have no eye (bench/RESULTS.md, "Dead stones read by heavy playouts"). By
+        the first alone foogo passed with its dead stones on the board and lost the count."""
         sign = 1 if color == BLACK else -1
-        return sign * board.area_score(komi) > 0 and sign * final_margin(board, komi) > 0
+        return (sign * board.area_score(komi) > 0 and sign * final_margin(board, komi) > 0
+                and sign * final_margin(board, komi, policy="light") > 0)

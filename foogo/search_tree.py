@@ -45,7 +45,7 @@ class Worker:
         self.codes = np.zeros(P, dtype=np.int64)  # a new node's candidates' spatial codes (tree.expand)
         self.parts = open_parts(geometry.size)  # the prior's open points (tree.expand), shared, read only
         self.owners = np.zeros(P, dtype=np.int8)
-        self.ownership = np.zeros(P, dtype=np.float64)
+        self.ownership = np.zeros(P + 1, dtype=np.float64)  # owners summed over samples, then their count
         self.scores = np.zeros((P + 1, 3), dtype=np.float64)  # per root edge: n, sum, sum of squares
         self.rng = np.array([np.uint64(seed * 0x9E3779B97F4A7C15 % 2**64) | np.uint64(1)], dtype=np.uint64)
         self.s = self.z = self.ls = self.lz = np.zeros(0, dtype=np.int32)  # set by start
@@ -138,7 +138,8 @@ class SearchTree:
 
     @property
     def ownership(self) -> np.ndarray:
-        """Its workers' ownership sums (per padded point: black's samples less white's)."""
+        """Its workers' ownership sums (per padded point: black's samples less white's), then the
+        number of samples."""
         return np.sum([w.ownership for w in self.workers], axis=0)
 
     @property

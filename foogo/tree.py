@@ -344,24 +344,23 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, work, params, table, 
     playout.NO_REPLIES's shape for none) the playouts play last good replies, which each iteration
     updates (learn_replies).
 
-    work: the worker's scratch arrays, a Work (random stream and sums included): s, z and ls, lz
-    (board copies: the iteration's, the ladder reader's), codes (int64[P]: tree_grow.expand's scratch), parts
-    (float64[3, P]: the prior's open points, gamma_table.open_parts, read only), trace
-    (int32, >= cap + depth), tstart and path (int64[depth]), firstc (int8[P], zeros), values
-    (float32[P + 1]), owners (int8[P]); earlier (uint64[HISTORY + depth + 1, 2]) begins with
-    params[P_HISTORY] rows of the game's positions before the root, and the rest is scratch (see
-    "positional superko in the tree"). ownership (float64[P]) accumulates final owners (+1 black, -1
-    white) on one iteration in OWNERSHIP_EVERY. scores (float64[root edges, 3]) accumulates, per root
-    edge, the iterations through it and the sum and sum of squares of their final margins (black's area
-    score less komi); rng (uint64[1]) is the worker's random stream. full: the playouts keep the hash
-    and the empty set (play_out_with; False only with the built-in choose: the tree's own moves always
-    do, and each iteration starts from a fresh copy of the root). shared: other threads run iterate on
-    the tree at the same time (params[P_SHARED]; see "threads sharing the tree" above), a constant
-    in the built-in kernels. Returns the number of iterations run: `count` less the descents refused for
-    repeating a position (_refuse), which are not iterations (each disables an edge, so they are few),
-    and less the ones never run because the tree filled (its FULL flag: the run ends there, after one
-    iteration at least, for its caller to collect the tree); 0 also if the tree is empty; -1 if a custom
-    policy's chooser broke the rule."""
+    work: the worker's scratch arrays, a Work (random stream and sums included): s, z and ls, lz (board
+    copies: the iteration's, the ladder reader's), codes (int64[P]: tree_grow.expand's scratch), parts
+    (float64[3, P]: the prior's open points, gamma_table.open_parts, read only), trace (int32, >= cap +
+    depth), tstart and path (int64[depth]), firstc (int8[P], zeros), values (float32[P + 1]), owners
+    (int8[P]); earlier (uint64[HISTORY + depth + 1, 2]) begins with params[P_HISTORY] rows of the game's
+    positions before the root, and the rest is scratch (see "positional superko in the tree"). ownership
+    (float64[P + 1]) accumulates final owners (+1 black, -1 white) on one iteration in OWNERSHIP_EVERY, and
+    in [P] the number of those samples. scores (float64[root edges, 3]) accumulates, per root edge, the
+    iterations through it and the sum and sum of squares of their final margins (black's area score less
+    komi); rng (uint64[1]) is the worker's random stream. full: the playouts keep the hash and the empty set
+    (play_out_with; False only with the built-in choose: the tree's own moves always do, and each iteration
+    starts from a fresh copy of the root). shared: other threads run iterate on the tree at the same time
+    (params[P_SHARED]; see "threads sharing the tree" above), a constant in the built-in kernels. Returns
+    the number of iterations run: `count` less the descents refused for repeating a position (_refuse),
+    which are not iterations (each disables an edge, so they are few), and less the ones never run because
+    the tree filled (its FULL flag: the run ends there, after one iteration at least, for its caller to
+    collect the tree); 0 also if the tree is empty; -1 if a custom policy's chooser broke the rule."""
     s, z, ls, lz, codes, parts = work.s, work.z, work.ls, work.lz, work.codes, work.parts
     trace, tstart, path, firstc, earlier = work.trace, work.tstart, work.path, work.firstc, work.earlier
     values, owners, ownership, scores, rng = work.values, work.owners, work.ownership, work.scores, work.rng
@@ -474,6 +473,7 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, work, params, table, 
         if sample:
             for p in range(P):
                 ownership[p] += (owners[p] == bk.BLACK) - (owners[p] == bk.WHITE)
+            ownership[P] += 1.0
         if depth > 0:
             r = path[0] - ni[root, FIRST]
             scores[r, 0] += 1.0

@@ -422,9 +422,9 @@ def test_score_and_dead_stones_agree_with_gnugo(score, dead, sgf_text):
 # The final position of a game foogo (400 playouts, black) played against GNU Go --level 0 (tests/test_vs_gnugo.py
 # with seed 3 and the prior shipped on 2026-11-29). At the top, black's B9 and D9-D8 share white's last two
 # liberties, A9 and C9, and D9-D8 is in atari: white takes it at C9 and B9 after it, and black's A9 or C9 is a
-# self-atari, so GNU Go scores them dead (and G9): a draw at komi 7. Uniform playouts fill A9 as often with a
-# white self-atari that loses the race, so their ownership keeps the black stones: B+8. A known misjudgement of
-# the playout-ownership estimate (game_score.py), kept here until the estimate reads such races.
+# self-atari, so GNU Go scores them dead (and G9): a draw at komi 7. Uniform playouts filled A9 as often with a
+# white self-atari that loses the race, so their ownership kept the black stones (B+8); heavy playouts, whose
+# self-atari rule plays neither A9 nor C9 for white, read it as GNU Go does.
 RACE_ON_THE_EDGE = """
     . X . X O . X . .
     O O O X O O O O .
@@ -438,11 +438,54 @@ RACE_ON_THE_EDGE = """
 """
 
 
-@pytest.mark.xfail(strict=True, reason="known: uniform-playout ownership misjudges a capturing race on the edge")
 def test_a_capturing_race_on_the_edge_is_scored_as_gnu_go_scores_it():
     game = Game.from_ascii(RACE_ON_THE_EDGE, komi=7)
     assert sorted(v for s in game.final_status_list("dead") for v in s) == ["B9", "D8", "D9", "G9"]
     assert game.final_score() == "0"
+
+
+# The final position of a match game (foogo against Pachi, 2026-11). At the bottom left, white's ten stones
+# A4-E1 and black's three A1-A3 have the same two liberties, B1 and B3, and no eye: whoever fills one first is
+# taken, so neither does, a seki. GNU Go 3.8 (level 0 and level 10 alike) scores the white string dead, B+20;
+# uniform playouts fill B1 or B3 at random and took it for dead too. Both strings live: W+2.
+SEKI_IN_THE_CORNER = """
+    . X X X O . O O .
+    X X X O O O O O .
+    X . . X O . O O X
+    X X . X X O O O O
+    X O X X X X X O O
+    O O O X X O O O X
+    X . O X . X O X X
+    X O O X X X O X .
+    X . O O O X X . X
+"""
+
+
+def test_a_seki_with_no_eyes_is_scored_with_both_strings_alive():
+    game = Game.from_ascii(SEKI_IN_THE_CORNER, komi=7)
+    assert sorted(sorted(s) for s in game.final_status_list("seki")) == [
+        ["A1", "A2", "A3"], ["A4", "B2", "B4", "B5", "C1", "C2", "C3", "C4", "D1", "E1"]]
+    assert game.final_status_list("dead") == [["J7"]]
+    assert game.final_score() == "W+2.0"
+
+
+# Two live groups with the E column open between them: dame, liberties of both colours' strings
+FINISHED_WITH_DAME = """
+    . X . X . O .
+    X X X X . O O
+    . . . X . O .
+    X X X X . O O
+    . . . X . O .
+    X X X X . O O
+    . X . X . O .
+"""
+
+
+def test_a_dame_the_playouts_fill_is_not_a_seki():
+    # the playouts fill the dame (neither colour takes a self-atari there), so no liberty stays open
+    game = Game.from_ascii(FINISHED_WITH_DAME, komi=0.5)
+    assert game.final_status_list("seki") == []
+    assert game.final_status_list("dead") == []
 
 
 # ---------------------------------------------------------------- history in bounded memory

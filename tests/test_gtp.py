@@ -195,7 +195,7 @@ def test_cannot_score_when_scoring_fails(monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("no playouts today")
 
-    monkeypatch.setattr("foogo.game_score.ownership", broken)
+    monkeypatch.setattr("foogo.game_score.owner_shares", broken)
     assert engine.execute("final_score").startswith("? cannot score")
     assert engine.execute("final_status_list dead").startswith("? cannot score")
 

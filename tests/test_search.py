@@ -1,6 +1,7 @@
 """UCT-RAVE search: legal root moves, Go sense on small diagrams, passing, resigning, reuse, threads."""
 
 import threading
+import time
 import warnings
 
 import numpy as np
@@ -93,12 +94,14 @@ def test_passes_when_the_opponent_passed_and_passing_wins():
 
 
 def test_does_not_pass_with_its_dead_stones_on_the_board():
-    # the final position of a game lost to Pachi (2026-11-25): black passed; white leads by 6 if every
-    # stone is alive, but playouts (and GNU Go, the referee) judge white's 12 stones around H8 dead, so
-    # black wins the count by 10. White passed at once and lost; now it searches
+    # the final position of a game lost to Pachi (2026-11-25): black passed; white leads by 13 if every
+    # stone is alive, but GNU Go, the referee, judged white's 12 stones around H8 dead, so black won the
+    # count by 10. They are in seki (they and black's G8-G9-H9 share their two liberties, H8 and J9, and
+    # have no eye), as heavy playouts read it; uniform ones judge them dead, as GNU Go does. White passed
+    # at once and lost; a pass must now win by every count, so it searches
     board = board_from_ascii(DEAD_CORNER, to_move=BLACK)
     board.play(BLACK, "pass")
-    assert board.area_score(7) < 0 and final_margin(board, 7) > 0
+    assert board.area_score(7) < 0 and final_margin(board, 7) < 0 and final_margin(board, 7, policy="light") > 0
     result = Search(SearchConfig(playouts=300, seed=1)).genmove(board, WHITE, 7, legal(board, WHITE))
     assert result.stopped != "passed" and result.playouts == 300
 
@@ -134,13 +137,14 @@ def settled_scores(board, policy, count):
 
 
 def test_a_line_ending_in_two_passes_is_scored_as_a_referee_would():
-    # DEAD_CORNER: white leads by 13 with every stone alive, black by 10 with white's dead corner
-    # removed. The tree used to count such a line as it stands (a white win); now a playout removes
-    # the dead stones first, and where the two counts disagree the line is a draw (score = komi)
+    # DEAD_CORNER: white leads by 13 with every stone alive, black by 10 with white's corner removed, as
+    # the referee scored it. The tree used to count such a line as it stands (a white win); now a playout
+    # removes the stones it captures first, and where the two counts disagree the line is a draw (score =
+    # komi)
     board = board_from_ascii(DEAD_CORNER, to_move=BLACK)
     board.play(BLACK, "pass")
     board.play(WHITE, "pass")
-    assert board.area_score(7) < 0 and final_margin(board, 7) > 0
+    assert board.area_score(7) < 0 and final_margin(board, 7, policy="light") > 0
     scores = settled_scores(board, 0, 60)  # light playouts kill the corner
     assert all(x <= 7.0 for x in scores) and scores.count(7.0) > 40
     # a finished position with nothing dead (two eyes each): the count as it stands
@@ -441,19 +445,42 @@ def test_stop_event_ends_analysis():
     assert result.playouts >= seen[0]
 
 
+TWO_WALLS = """
+    . X . O .
+    X X . O O
+    . X . O .
+    X X . O O
+    . X . O .
+"""
+
+
 def test_ownership_is_a_map_of_the_board():
-    board = board_from_ascii("""
-        . X . O .
-        X X . O O
-        . X . O .
-        X X . O O
-        . X . O .
-    """, to_move=BLACK)
+    board = board_from_ascii(TWO_WALLS, to_move=BLACK)
     result = Search(SearchConfig(playouts=500, seed=12)).genmove(board, BLACK, 0.5, legal(board, BLACK))
     own = result.ownership
     assert own.shape == (25,) and np.all(np.abs(own) <= 1)
     assert own[board.geometry.bit_of[board.geometry.parse("A1")]] > 0.5  # black's eye
     assert own[board.geometry.bit_of[board.geometry.parse("E1")]] < -0.5  # white's eye
+
+
+def test_an_ownership_report_read_while_a_batch_runs_stays_a_map():
+    # kata-analyze reports the search's ownership from another thread while a batch runs: the batch's
+    # samples are in the sums before its iterations are counted. Normalised by the iterations, a CI run's
+    # report read owners of -9; the sums now carry their own count
+    board = board_from_ascii(TWO_WALLS, to_move=BLACK)
+    search = Search(SearchConfig(playouts=160, seed=12, policy="light"))
+    before = search.genmove(board, BLACK, 0.5, legal(board, BLACK)).ownership
+    tree = search._trees[0]
+    assert tree.ownership[-1] == 160 // tk.OWNERSHIP_EVERY
+    assert np.all(np.abs(before) <= 1)
+    worker = tree.workers[0]
+    counted = worker.iterations
+    ran = tree.run(1600, search._params(board, 0.5))
+    worker.iterations = counted  # as a report sees it before the batch ends
+    during = search._result(board, BLACK, time.perf_counter(), decide=False).ownership
+    worker.iterations = counted + ran
+    after = search._result(board, BLACK, time.perf_counter(), decide=False).ownership
+    assert np.all(np.abs(during) <= 1) and np.array_equal(during, after)
 
 
 def test_rejects_bad_configuration():
