@@ -127,14 +127,20 @@ def string_statuses(board: Board, shares: tuple[np.ndarray, np.ndarray]) -> list
     return out
 
 
+def _both_policies(board: Board, playouts: int, seed: int):
+    """(final_statuses, the uniform playouts' own string_statuses), from one set of playouts of each policy."""
+    heavy = string_statuses(board, final_ownership(board, playouts, seed, "heavy"))
+    light = string_statuses(board, final_ownership(board, playouts, seed, "light"))
+    combined = [("seki" if h == "seki" else "dead" if "dead" in (h, u) else "alive", c, pts)
+                for (h, c, pts), (u, _, _) in zip(heavy, light)]
+    return combined, light
+
+
 def final_statuses(board: Board, playouts: int = SCORE_PLAYOUTS, seed: int = 0) -> list[tuple[str, int, list[int]]]:
     """Each string as (status, colour, padded points) as foogo scores a finished game: string_statuses
     of heavy playouts' and of uniform playouts' final_ownership, combined: seki where the heavy ones
     find it, else dead where either finds it, else alive (see the module's docstring)."""
-    heavy = string_statuses(board, final_ownership(board, playouts, seed, "heavy"))
-    light = string_statuses(board, final_ownership(board, playouts, seed, "light"))
-    return [("seki" if h == "seki" else "dead" if "dead" in (h, u) else "alive", c, pts)
-            for (h, c, pts), (u, _, _) in zip(heavy, light)]
+    return _both_policies(board, playouts, seed)[0]
 
 
 def dead_points(statuses: list[tuple[str, int, list[int]]]) -> list[int]:
@@ -158,6 +164,14 @@ def final_margin(board: Board, komi: float, playouts: int = SCORE_PLAYOUTS, seed
     else:
         statuses = string_statuses(board, final_ownership(board, playouts, seed, policy))
     return margin_without(board, komi, set(dead_points(statuses)))
+
+
+def final_margins(board: Board, komi: float, playouts: int = SCORE_PLAYOUTS, seed: int = 0) -> tuple[float, float]:
+    """(final_margin, the margin with only the strings uniform playouts judge dead removed: how GNU Go
+    scores a seki whose strings have no eye), from one set of playouts of each policy."""
+    combined, light = _both_policies(board, playouts, seed)
+    return (margin_without(board, komi, set(dead_points(combined))),
+            margin_without(board, komi, set(dead_points(light))))
 
 
 class GameScoring:

@@ -284,8 +284,8 @@ def _checked_playouts(s0, z0, zob, seed, count, cap, policy, table):
 @jit_nogil
 def ownership_batch(s0, z0, zob, seed, first, count, cap, total, neutral, policy, table):
     """Add to total (float64[P]) the final owner (+1 black, -1 white) of each point over
-    playouts first .. first + count - 1 of the run seeded `seed`, and to neutral (float64[P], or
-    empty for none) 1 for each playout that left the point owned by neither colour."""
+    playouts first .. first + count - 1 of the run seeded `seed`, and to neutral (float64[P]) 1 for
+    each playout that left the point owned by neither colour."""
     s = s0.copy()
     z = z0.copy()
     rng = np.zeros(1, dtype=np.uint64)
@@ -301,7 +301,7 @@ def ownership_batch(s0, z0, zob, seed, first, count, cap, total, neutral, policy
                 total[p] += 1.0
             elif owners[p] == bk.WHITE:
                 total[p] -= 1.0
-            elif neutral.shape[0] > 0:
+            else:
                 neutral[p] += 1.0
 
 

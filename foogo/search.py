@@ -58,7 +58,7 @@ import numpy as np
 from . import board_kernels as bk
 from . import tree as tk
 from .dynamic_komi import MIN_VISITS, STEP, DynamicKomi, handicap_extra
-from .game_score import final_margin
+from .game_score import final_margins
 from .gamma_table import LEARNED_PATTERN_TABLE
 from .geometry import BLACK, PASS, RESIGN, WHITE, geometry, parse_color
 from .numbers import check_komi
@@ -609,11 +609,10 @@ class Search:
     @staticmethod
     def _wins_by_passing(board, color: int, komi: float) -> bool:
         """True if the position, scored now, wins for color however its doubtful stones are counted: by
-        area with every stone alive (how Tromp-Taylor counts), with the stones that heavy playouts
-        judge dead removed (how foogo scores a finished game: game_score.final_margin), and with those
-        that uniform playouts judge dead removed, which is how GNU Go, the usual referee, scores a
-        seki whose strings have no eye (bench/RESULTS.md, "Dead stones read by heavy playouts"). By
-        the first alone foogo passed with its dead stones on the board and lost the count."""
+        area with every stone alive (how Tromp-Taylor counts), with the stones foogo judges dead removed
+        (how it scores a finished game), and with those that uniform playouts judge dead removed, which
+        is how GNU Go, the usual referee, scores a seki whose strings have no eye
+        (game_score.final_margins; bench/RESULTS.md, "Dead stones read by heavy playouts"). By the
+        first alone foogo passed with its dead stones on the board and lost the count."""
         sign = 1 if color == BLACK else -1
-        return (sign * board.area_score(komi) > 0 and sign * final_margin(board, komi) > 0
-                and sign * final_margin(board, komi, policy="light") > 0)
+        return sign * board.area_score(komi) > 0 and all(sign * m > 0 for m in final_margins(board, komi))
