@@ -11,8 +11,6 @@ import argparse
 import importlib
 import sys
 
-from . import __version__
-
 COMMANDS = {
     "gtp": ("gtp", "play over the Go Text Protocol on stdin/stdout (GoGui, Sabaki, KGS, twogtp)"),
     "bench": ("bench", "playout throughput benchmark, light or heavy (libego-style report)"),
@@ -21,10 +19,23 @@ COMMANDS = {
 }
 
 
+class _VersionAction(argparse.Action):
+    """--version: version.source_version, looked up only when asked (it may run git)."""
+
+    def __init__(self, option_strings, dest, **kwargs):
+        super().__init__(option_strings, dest, nargs=0, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from .version import source_version
+        print(f"foogo {source_version()}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with one sub-parser per command (their modules loaded lazily)."""
     parser = argparse.ArgumentParser(prog="foogo", description="foogo: a Monte Carlo Go engine")
-    parser.add_argument("--version", action="version", version=f"foogo {__version__}")
+    parser.add_argument("--version", action=_VersionAction, help="show foogo's version (with its commit, run "
+                        "from a git checkout) and exit")
     sub = parser.add_subparsers(dest="command", metavar="{" + ",".join(COMMANDS) + "}")
     for name, (_, help_text) in COMMANDS.items():
         sub.add_parser(name, help=help_text, description=help_text, add_help=False)

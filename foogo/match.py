@@ -4,10 +4,12 @@ What it is: `foogo match` drives two Go engines as subprocesses over GTP
 (`foogo.gtp_client.GtpClient`), lets them play `--games` games on one board size (colours
 swapped every game with `--alternate`), has a referee engine (GNU Go by
 default) check every move with `play` and score finished games with
-`final_score`, can hold both engines to a game clock (`--time-settings`,
-match_clock), writes one SGF per game and prints a results table (wins per
-engine with a 95% Wilson interval, wins by colour, wall and CPU seconds per
-move, game length, and the counts of illegal moves, timeouts and crashes; each
+`final_score` (each engine's own `final_score` beside it: a game both engines
+count otherwise is reported as disputed, the referee's result standing), can
+hold both engines to a game clock (`--time-settings`, match_clock), writes one
+SGF per game and prints a results table (wins per engine with a 95% Wilson
+interval, wins by colour, wall and CPU seconds per move, game length, the
+counts of illegal moves, timeouts and crashes, and disputed scores; each
 game's record, the figures and the table are match_results'). Each engine's CPU
 time per genmove is read from /proc over its whole session (so any engine is
 measured, and a timed match shows whether both sides had equal CPU); a genmove
@@ -65,6 +67,7 @@ from .numbers import check_komi
 
 DEFAULT_REFEREE = "/usr/games/gnugo --mode gtp --chinese-rules --level 0"
 REFEREE_MIN_TIMEOUT = 60.0  # the referee is not on trial; give it time
+DIRTY = ".dirty"  # how a version from a modified git checkout ends (foogo's: version.source_version)
 
 _VERTEX_RE = re.compile(r"^[a-hj-z][1-9][0-9]?$", re.IGNORECASE)
 _SCORE_RE = re.compile(r"^([BW])\+(\d+(?:\.\d+)?)$", re.IGNORECASE)
@@ -175,6 +178,11 @@ class _Match:
         if self.referee is not None:
             self.referee_name = self._start_referee()
         a, b = self.players["A"], self.players["B"]
+        for p in (a, b):
+            if p.version.endswith(DIRTY):
+                print(f"foogo match: warning: engine {p.key} ({p.full_name}) runs from a modified checkout; files "
+                      "edited during the match change it at its next start (after a crash or timeout): run it "
+                      "from a clean worktree to know what played", file=sys.stderr)
         for p in (a, b):
             p.label = self.names[p.key] or p.full_name
         if a.label == b.label:
@@ -376,7 +384,23 @@ class _Match:
             return self._void(rec, rec.detail + f"unreadable score from {source}: {score!r}")
         rec.reason = "score"
         rec.detail += f"scored by {source}"
+        if source == "referee":
+            self._engine_counts(rec, side)
         return None
+
+    def _engine_counts(self, rec: GameRecord, side: dict[str, _Player]) -> None:
+        """Ask both engines their own `final_score` of a game the referee scored, into rec.engine_scores,
+        and say in rec.detail when both name another winner than the referee (GameRecord.disputed). The
+        engines are not on trial here: an error or no answer within --timeout is recorded as None (an
+        engine that timed out was stopped by its client and is restarted for the next game)."""
+        for player in side.values():
+            try:
+                rec.engine_scores[player.key] = player.client.send("final_score", self.timeout).strip()
+            except (GtpError, GtpFailure):
+                rec.engine_scores[player.key] = None
+        if rec.disputed:
+            counts = " and ".join(f"{side[c].label} {rec.engine_scores[side[c].key]}" for c in ("b", "w"))
+            rec.detail += f"; disputed: both engines count otherwise ({counts})"
 
     # -- the series ----------------------------------------------------------
 

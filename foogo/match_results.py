@@ -50,6 +50,15 @@ class GameRecord:
     # key -> one (wall seconds, CPU seconds or None) per answered genmove of that engine
     timings: dict[str, list[tuple[float, float | None]]] = field(default_factory=dict)
     clock: list[float] = field(default_factory=list)  # under a game clock: the mover's time left after each move
+    # a game the referee scored: each engine's own `final_score` (player key -> its answer, None for none)
+    engine_scores: dict[str, str | None] = field(default_factory=dict)
+
+    @property
+    def disputed(self) -> bool:
+        """Whether both engines' own counts name one winner (or a draw) and the referee's result another."""
+        counts = [black_score(v) for v in self.engine_scores.values() if v is not None]
+        return (len(counts) == 2 and counts[0] is not None and counts[0] == counts[1]
+                and counts[0] != black_score(self.result))
 
 
 # A genmove is starved when the engine's CPU share over it (CPU seconds over wall seconds) falls below
@@ -129,6 +138,7 @@ def summarize(records: list[GameRecord], players: dict, settings: dict) -> dict:
         "illegal_moves": sum(r.reason == "illegal" for r in recs),
         "timeouts": sum(r.reason == "time" for r in recs),
         "crashes": sum(r.reason == "crash" for r in recs),
+        "disputed": sum(r.disputed for r in recs),
         "per_game": [{
             "game": r.number,
             "black": players[r.black].label, "white": players[r.white].label,
@@ -138,6 +148,8 @@ def summarize(records: list[GameRecord], players: dict, settings: dict) -> dict:
             "starved_black": counts[r.black],
             "starved_white": counts[r.white],
             "detail": r.detail,
+            "engine_scores": {players[key].label: score for key, score in r.engine_scores.items()},
+            "disputed": r.disputed,
         } for r, counts in zip(recs, starved)],
     }
 
@@ -180,6 +192,11 @@ def format_table(summary: dict) -> str:
                  f"crashes {s['crashes']}")
     if s["draws"]:
         lines.append("Win rates count a draw as half a win; void games are left out.")
+    if s.get("disputed"):  # absent from summaries written before the engines' counts were asked
+        games = ", ".join(str(g["game"]) for g in s["per_game"] if g.get("disputed"))
+        lines.append(f"Disputed: {s['disputed']} scored game(s) where both engines' own final_score name another "
+                     f"winner than the referee's (game {games}; each engine's count in the JSON: engine_scores). "
+                     "The referee's result stands; read those games' final positions.")
     if any(e.get("starved_moves") for e in s["engines"]):
         lines.append(f"Starved: genmoves in which the engine's CPU share (CPU over wall seconds) fell below "
                      f"{STARVED_SHARE:g} of its usual share (its {USUAL_QUANTILE:.0%} quantile in this match): "

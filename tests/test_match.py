@@ -29,6 +29,7 @@ FAKE_ENGINE = textwrap.dedent('''
     ap = argparse.ArgumentParser()
     ap.add_argument("--name", default="Fake")
     ap.add_argument("--no-name", action="store_true")
+    ap.add_argument("--version", default="0.1")
     ap.add_argument("--moves", default="")         # genmove answers in order each game, then pass
     ap.add_argument("--hang-at", type=int, default=0)   # this genmove of a game never answers
     ap.add_argument("--crash-at", type=int, default=0)  # this genmove of a game exits the process
@@ -36,6 +37,7 @@ FAKE_ENGINE = textwrap.dedent('''
     ap.add_argument("--reject-play", action="store_true")
     ap.add_argument("--reject-boardsize", action="store_true")
     ap.add_argument("--score", default="")
+    ap.add_argument("--hang-on-score", action="store_true")  # never answers `final_score`
     ap.add_argument("--hang-on-name", action="store_true")  # never answers `name`
     ap.add_argument("--exit-at-once", type=int, default=-1)  # exits with this code before reading
     ap.add_argument("--burn", type=float, default=0.0)  # CPU seconds each genmove spends in a child process
@@ -66,7 +68,7 @@ FAKE_ENGINE = textwrap.dedent('''
         elif cmd == "name" and not opts.no_name:
             reply(cid, opts.name)
         elif cmd == "version" and not opts.no_name:
-            reply(cid, "0.1")
+            reply(cid, opts.version)
         elif cmd == "protocol_version":
             reply(cid, "2")
         elif cmd == "boardsize":
@@ -98,6 +100,8 @@ FAKE_ENGINE = textwrap.dedent('''
                                 f"while time.process_time() - t < {opts.burn}: pass"], check=True)
             time.sleep(opts.think)
             reply(cid, moves[n_genmove - 1] if n_genmove <= len(moves) else "pass")
+        elif cmd == "final_score" and opts.hang_on_score:
+            time.sleep(3600)
         elif cmd == "final_score" and opts.score:
             reply(cid, opts.score)
         elif cmd == "quit":
@@ -442,6 +446,49 @@ def test_without_referee_disagreeing_scores_make_the_game_void(tmp_path, fake):
     assert s["per_game"][0]["result"] == "?" and s["void"] == 1
     assert engine(s, "A")["wins"] == engine(s, "B")["wins"] == 0
     assert engine(s, "A")["win_rate"] is None
+
+
+def test_a_referees_score_both_engines_count_otherwise_stands_and_is_reported_disputed(tmp_path, fake, capsys):
+    # GNU Go, the usual referee, scores some eyeless sekis as dead: both players then count another winner
+    code, s = play_match(tmp_path, "--black", fake("--score", "W+2"), "--white", fake("--score", "W+2.5"),
+                         "--games", "2", "--size", "5", "--referee", fake("--score", "B+20"), "--alternate")
+    assert code == 0
+    assert [g["result"] for g in s["per_game"]] == ["B+20", "B+20"]  # the referee's result stands
+    assert s["disputed"] == 2 and all(g["disputed"] for g in s["per_game"])
+    a, b = engine(s, "A")["label"], engine(s, "B")["label"]
+    assert s["per_game"][0]["engine_scores"] == {a: "W+2", b: "W+2.5"}
+    assert "disputed: both engines count otherwise" in s["per_game"][0]["detail"]
+    assert "Disputed: 2 scored game(s)" in format_table(s)
+
+
+def test_a_referees_score_is_not_disputed_when_an_engine_agrees_or_gives_no_count(tmp_path, fake):
+    code, s = play_match(tmp_path, "--black", fake("--score", "B+1"), "--white", fake(),  # no final_score
+                         "--games", "1", "--size", "5", "--referee", fake("--score", "B+3"))
+    g = s["per_game"][0]
+    assert g["result"] == "B+3" and not g["disputed"] and s["disputed"] == 0
+    assert g["engine_scores"] == {engine(s, "A")["label"]: "B+1", engine(s, "B")["label"]: None}
+    assert "Disputed" not in format_table(s)
+    code, s = play_match(tmp_path, "--black", fake("--score", "W+1"), "--white", fake("--score", "B+0.5"),
+                         "--games", "1", "--size", "5", "--referee", fake("--score", "B+3"))
+    assert s["disputed"] == 0  # the engines disagree with each other
+
+
+def test_an_engine_that_never_answers_final_score_is_not_on_trial_and_plays_the_next_game(tmp_path, fake):
+    code, s = play_match(tmp_path, "--black", fake("--hang-on-score"), "--white", fake("--score", "W+1"),
+                         "--games", "2", "--size", "5", "--referee", fake("--score", "W+1"), "--timeout", "3",
+                         "--startup-timeout", "60")
+    assert code == 0 and s["games"] == 2 and s["void"] == 0 and s["timeouts"] == 0
+    assert [g["result"] for g in s["per_game"]] == ["W+1", "W+1"]
+    assert all(g["engine_scores"][engine(s, "A")["label"]] is None for g in s["per_game"])
+
+
+def test_an_engine_from_a_modified_checkout_is_named_with_a_warning(tmp_path, fake, capsys):
+    code, s = play_match(tmp_path, "--black", fake("--version", "0.1.0+g2e63947.dirty", "--score", "B+1"),
+                         "--white", fake("--score", "B+1"), "--games", "1", "--size", "5", "--referee", "none")
+    assert code == 0 and engine(s, "A")["version"] == "0.1.0+g2e63947.dirty"
+    err = capsys.readouterr().err
+    assert "engine A (Fake 0.1.0+g2e63947.dirty) runs from a modified checkout" in err
+    assert "engine B" not in err
 
 
 def test_max_moves_stops_and_scores_the_game(tmp_path, fake):

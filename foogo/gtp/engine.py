@@ -42,6 +42,7 @@ from ..geometry import (
 )
 from ..numbers import finite_number
 from ..tree_layout import HISTORY
+from ..version import source_version
 from .analysis import AnalysisCommands
 from .clock import TimeManager
 from .protocol import MAX_LINE, PROTOCOL_VERSION, GtpError, _frame, _leading_id, _Streamed, preprocess
@@ -53,14 +54,6 @@ if TYPE_CHECKING:
 ENGINE_NAME = "foogo"
 POLICIES = ("light", "heavy", "heavy-nakade", "heavy-race")  # policy.POLICIES: GTP starts without numba
 _VERTEX_SHAPE = re.compile(r"^[A-Za-z][0-9]+$")
-
-
-def _version() -> str:
-    try:
-        from .. import __version__
-        return __version__
-    except ImportError:  # pragma: no cover - package without __init__
-        return "0.1.0"
 
 
 def default_search_factory(options: dict):
@@ -274,9 +267,9 @@ class GtpEngine(AnalysisCommands):
         return ENGINE_NAME
 
     def cmd_version(self, args):
-        """version -> the package version"""
+        """version -> the package version, with its commit when run from a git checkout (version.py)"""
         self._arity(args, 0)
-        return _version()
+        return source_version()
 
     def cmd_known_command(self, args):
         """known_command NAME -> true | false"""
