@@ -144,8 +144,8 @@ def foogo_log(directory: Path, engine: str) -> tuple[str, list]:
 
 
 def review(directory: Path, engine: str, name: str) -> list[dict]:
-    """One record per game of the match in `directory` (see the module's docstring); engine "A", "B" or
-    "auto" (foogo_log)."""
+    """One record per game of the match in `directory` (see the module's docstring; `game` holds the parsed
+    SGF, for the scripts that read the games further); engine "A", "B" or "auto" (foogo_log)."""
     _, lines = foogo_log(directory, engine)
     at = 0
     games = []
@@ -169,7 +169,7 @@ def review(directory: Path, engine: str, name: str) -> list[dict]:
         at += count
         rates = [m.rate for m in mine if m.rate is not None]
         later = rates[5:] or rates
-        games.append(dict(path=str(path), colour=colour, won=won,
+        games.append(dict(path=str(path), game=game, colour=colour, won=won,
                           result=result, moves=len(moves), peak=max(later, default=0.5),
                           low=min(later, default=0.5), rates=[m.rate for m in mine],
                           speeds=[m.speed for m in mine], shares=[m.share for m in mine],

@@ -28,7 +28,6 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from sgfmill import sgf
 
 from foogo import BLACK, WHITE
 from foogo import features as fe
@@ -60,7 +59,7 @@ def replies(record: dict) -> list[dict]:
     """The opponent's replies in one reviewed game (match_review.review's record) that answer one of
     foogo's searches and precede another: move number (1-based), the reply, the drop, and its rating;
     none for a game with setup stones."""
-    game = sgf.Sgf_game.from_bytes(Path(record["path"]).read_bytes())
+    game = record["game"]  # the game match_review read (sgfmill's Sgf_game)
     if game.get_root().has_property("AB") or game.get_root().has_property("AW"):
         return []  # setup stones (a handicap): the replay below starts from the empty board
     board = Board(game.get_size())

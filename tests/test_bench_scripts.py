@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from sgfmill import sgf
 
 from foogo.intervals import wilson
 
@@ -268,7 +269,7 @@ def test_surprises_rates_each_reply_between_two_searches(tmp_path, capsys):
     assert surprises.main([str(tmp_path)]) == 1
     handicap = tmp_path / "handicap.sgf"  # setup stones: the replay would start from the wrong board
     handicap.write_text("(;SZ[9]KM[0]HA[2]AB[cc][gg]PB[foogo 0.1]PW[pachi]RE[W+R];W[ai];B[bi];W[ah];B[bh];W[ag])")
-    assert surprises.replies(dict(record, path=str(handicap), colour="w")) == []
+    assert surprises.replies(dict(record, game=sgf.Sgf_game.from_bytes(handicap.read_bytes()), colour="w")) == []
 
 
 def test_match_review_finds_which_engine_is_foogo(tmp_path):
