@@ -70,6 +70,7 @@ def merge(summaries: list[dict]) -> dict:
             "mean_game_seconds": seconds / games if games else None,
             "illegal_moves": sum(s["illegal_moves"] for s in summaries),
             "timeouts": sum(s["timeouts"] for s in summaries), "crashes": sum(s["crashes"] for s in summaries),
+            "disputed": sum(s.get("disputed", 0) for s in summaries),  # absent from summaries before 2026-11-29
             "per_game": per_game}
 
 

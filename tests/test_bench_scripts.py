@@ -66,6 +66,10 @@ def test_merged_matches_add_up_and_carry_their_interval():
     assert a["mean_seconds_per_move"] == pytest.approx((1.0 * 100 + 2.0 * 300) / 400)
     assert [g["game"] for g in merged["per_game"]] == list(range(1, 9))
     assert a["mean_cpu_seconds_per_move"] is None and a["starved_moves"] == 0  # summaries from before CPU times
+    assert merged["disputed"] == 0  # summaries from before the engines' own counts were asked
+    parts = [summary(3, 1, 0, 1.0, 100, 2), summary(1, 2, 1, 2.0, 300, 2)]
+    parts[0]["disputed"], parts[1]["disputed"] = 1, 2
+    assert merge(parts)["disputed"] == 3
     timed = [summary(3, 1, 0, 1.0, 100, 2), summary(1, 2, 1, 2.0, 300, 2)]
     for part, cpu, starved in zip(timed, (0.5, 1.5), (2, 3)):
         part["engines"][0].update(cpu_timed_moves=part["engines"][0]["genmoves"], mean_cpu_seconds_per_move=cpu,
