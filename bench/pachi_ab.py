@@ -5,6 +5,7 @@ effect against the first arm (the control).
                              [--command NAME=CMD] [--pachi-playouts 10000] [--games 100]
                              [--seed-base 1000] [--timeout 120] [--out DIR] [--report-only]
                              [--paired [--jobs J]]
+    python bench/pachi_ab.py --pachi PATH --time S [--threads T] [--until HH:MM] --arm NAME=ARGS ...
 
 Pachi at `=N` is nondeterministic, and runs of 50-100 games of one engine against it spread by
 10-15 points from one day to the next (bench/RESULTS.md, "A nakade exception"), so a rule or prior
@@ -34,6 +35,13 @@ on where it stopped (the game in progress then is played again), and a larger --
 an arm added later is measured on the control's games already played. --jobs J plays J games at
 once, of any arm, in order of their index (default: one game an arm at a time).
 
+--time S [--threads T] plays at S seconds a move on T threads each instead (the issue's second
+condition: `--time 5 --threads 2` against the stock Pachi's `-t 5 threads=2`), with --paired's
+machinery (game i of every arm in DIR/NAME/job-i, seed --seed-base + i, Pachi black in even games,
+resumable) but never two games at once, as timed games must not share the cores: game by game, the
+arms' games i interleaved, the arm going first turning with i, so that every arm sees the same
+hours of the machine. --until HH:MM (the machine's local time) starts no game after that time.
+
 Every game runs with DIR as its current directory (paths given relative are taken from where the
 script started): `python -m foogo` puts the current directory first on sys.path, so an arm whose
 --command sets PYTHONPATH to a worktree would otherwise, started from a checkout's root, import
@@ -48,10 +56,12 @@ games each arm parted in, with both results: the games to review.
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import math
 import subprocess
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -238,14 +248,22 @@ def arm_arguments(args, name: str, options: str, command: str | None) -> list[st
 
 
 def paired_commands(args, name: str, options: str, command: str | None, game: int) -> list[str]:
-    """The `foogo match` command line of game `game` of an arm (--paired): one game, both engines
-    started with seed --seed-base + game, Pachi black in even games, in --out/NAME/job-GAME. Pachi's
-    break in a won position (its best move's value past sure_win_threshold, 0.95, after 5,000 playouts)
-    is off: its main thread's poll times that break, so it came at a varying count."""
+    """The `foogo match` command line of game `game` of an arm (--paired, --time): one game, both engines
+    started with seed --seed-base + game, Pachi black in even games, in --out/NAME/job-GAME. At fixed
+    playouts Pachi's break in a won position (its best move's value past sure_win_threshold, 0.95, after
+    5,000 playouts) is off: its main thread's poll times that break, so it came at a varying count. With
+    --time both play S seconds a move on --threads threads, Pachi as it comes (`-t S`)."""
     seed = args.seed_base + game
-    pachi = f"{pachi_command(args.pachi, args.pachi_playouts, 1, engine='sure_win_threshold=2')} -s {seed}"
-    foogo = f"{foogo_command(command or FOOGO_GTP, options, 1, 9)} --playouts {args.foogo_playouts} --seed {seed}"
-    players = list(zip((pachi, foogo), player_names(args.pachi_playouts, args.foogo_playouts)))
+    timed = getattr(args, "time", None)
+    if timed:
+        pachi = f"{args.pachi} -t {timed:g} threads={args.threads} -s {seed}"
+        foogo = f"{foogo_command(command or FOOGO_GTP, options, args.threads, 9)} --time {timed:g} --seed {seed}"
+        names = (f"Pachi 12.90 {timed:g}s", f"foogo {timed:g}s")
+    else:
+        pachi = f"{pachi_command(args.pachi, args.pachi_playouts, 1, engine='sure_win_threshold=2')} -s {seed}"
+        foogo = f"{foogo_command(command or FOOGO_GTP, options, 1, 9)} --playouts {args.foogo_playouts} --seed {seed}"
+        names = player_names(args.pachi_playouts, args.foogo_playouts)
+    players = list(zip((pachi, foogo), names))
     if game % 2:
         players.reverse()
     directory = Path(args.out) / name / f"job-{game}"
@@ -265,21 +283,44 @@ def played(summary: Path) -> bool:
     return isinstance(data, dict) and data.get("games") == 1 and not data.get("interrupted")
 
 
+def game_order(arms: list[str], games: int, timed: bool) -> list[tuple[str, int]]:
+    """(arm, game) in the order they are played: game by game, each arm's game i before any game i + 1;
+    timed (--time), the arm going first turns with i (game 0: the control first, game 1: the second arm...)."""
+    order = []
+    for game in range(games):
+        turn = game % len(arms) if timed else 0
+        order += [(name, game) for name in arms[turn:] + arms[:turn]]
+    return order
+
+
 def play_paired(args, arms: dict[str, str], commands: dict[str, str]) -> list[int]:
-    """Every arm's games 0 .. --games - 1 not yet played (`played`), game by game, --jobs of them at once
-    (each arm's game i before game i + 1; None: one an arm, the arms side by side); each game's `foogo
-    match` output goes to --out/NAME.log. The exit codes of the games that failed."""
-    todo = [(name, game) for game in range(args.games) for name in arms
+    """Every arm's games 0 .. --games - 1 not yet played (`played`), in game_order, --jobs of them at once
+    (None: one an arm, the arms side by side; timed: one at a time, none started past --until); each
+    game's `foogo match` output goes to --out/NAME.log. The exit codes of the games that failed."""
+    timed = bool(getattr(args, "time", None))
+    until = getattr(args, "until", None)
+    todo = [(name, game) for name, game in game_order(list(arms), args.games, timed)
             if not played(Path(args.out) / name / f"job-{game}.json")]
 
     def play(job: tuple[str, int]) -> int:
         name, game = job
+        if until is not None and time.time() >= until:
+            return 0
         with open(Path(args.out) / f"{name}.log", "a") as log:
             return subprocess.call(paired_commands(args, name, arms[name], commands.get(name), game),
                                    stdout=log, stderr=subprocess.STDOUT, cwd=args.out)
 
-    with ThreadPoolExecutor(max_workers=args.jobs or len(arms)) as pool:
+    with ThreadPoolExecutor(max_workers=1 if timed else args.jobs or len(arms)) as pool:
         return [code for code in pool.map(play, todo) if code]
+
+
+def clock_time(text: str) -> float:
+    """--until's HH:MM as the epoch seconds of that time today (the machine's local time)."""
+    hours, _, minutes = text.partition(":")
+    if not (hours.isdigit() and minutes.isdigit() and int(hours) < 24 and int(minutes) < 60):
+        raise argparse.ArgumentTypeError(f"want HH:MM, got {text!r}")
+    now = datetime.datetime.now()
+    return now.replace(hour=int(hours), minute=int(minutes), second=0, microsecond=0).timestamp()
 
 
 def main(argv=None) -> int:
@@ -300,6 +341,11 @@ def main(argv=None) -> int:
                         help="paired games: each game afresh with its own seed (for a Pachi that repeats its games)")
     parser.add_argument("--jobs", type=int, default=None,
                         help="with --paired: games played at once, of any arm (default: one an arm)")
+    parser.add_argument("--time", type=float, default=None, metavar="S",
+                        help="S seconds a move for both engines instead of playout counts, one game at a time")
+    parser.add_argument("--threads", type=int, default=1, help="with --time: threads for each engine")
+    parser.add_argument("--until", type=clock_time, default=None, metavar="HH:MM",
+                        help="with --time: start no game after this time of day")
     args = parser.parse_args(argv)
     arms = _named(args.arm, "--arm", parser)
     commands = _named(args.command, "--command", parser)
@@ -308,6 +354,12 @@ def main(argv=None) -> int:
         parser.error(f"--command for no arm: {', '.join(sorted(unknown))}")
     if args.jobs is not None and (args.jobs < 1 or not args.paired):
         parser.error("--jobs is for --paired runs, and at least 1")
+    if args.time is not None and (not args.time > 0 or args.foogo_playouts or args.jobs is not None):
+        parser.error("--time wants seconds above 0, and neither --foogo-playouts nor --jobs (one game at a time)")
+    if (args.until is not None or args.threads != 1) and args.time is None:
+        parser.error("--until and --threads are for --time runs")
+    if args.threads < 1:
+        parser.error("--threads must be at least 1")
     # the games run in --out (cwd): `python -m foogo` puts its current directory first on sys.path, so an arm
     # started from a checkout's root would import that checkout's foogo whatever its --command's PYTHONPATH says
     args.out = str(Path(args.out).resolve())
@@ -315,10 +367,11 @@ def main(argv=None) -> int:
         args.pachi = absolute_engine(args.pachi)
     out = Path(args.out)
     if not args.report_only:
-        if not args.pachi or not args.foogo_playouts:
-            parser.error("playing needs --pachi and --foogo-playouts (bench/vs_pachi.py --calibrate-only finds it)")
+        if not args.pachi or not (args.foogo_playouts or args.time):
+            parser.error("playing needs --pachi and --foogo-playouts (bench/vs_pachi.py --calibrate-only finds it) "
+                         "or --time")
         out.mkdir(parents=True, exist_ok=True)
-        if args.paired:
+        if args.paired or args.time:
             codes = play_paired(args, arms, commands)
         else:
             script = str(Path(__file__).with_name("vs_pachi.py"))

@@ -718,6 +718,41 @@ def test_moves_left_counts_each_players_remaining_moves_by_empty_points(tmp_path
         moves_left.main([str(tmp_path / "nowhere")])
 
 
+def test_pachi_ab_timed_games_interleave_the_arms_one_at_a_time_until_the_stop(tmp_path, monkeypatch, capsys):
+    import argparse
+
+    ab = load_beside_bench("pachi_ab")
+    args = argparse.Namespace(pachi="/p/pachi", time=5.0, threads=2, until=None, games=3, seed_base=3600,
+                              timeout=60.0, out=str(tmp_path), jobs=None)
+    even = ab.paired_commands(args, "m512", "--memory 512", "env PYTHONPATH=/wt python -m foogo gtp", 0)
+    assert even[even.index("--black") + 1] == "/p/pachi -t 5 threads=2 -s 3600"  # the stock Pachi, as it comes
+    assert even[even.index("--white") + 1] == ("env PYTHONPATH=/wt python -m foogo gtp --memory 512 --threads 2 "
+                                               "--size 9 --time 5 --seed 3600")
+    assert even[even.index("--white-name") + 1] == "foogo 5s"
+    assert ab.game_order(["a", "b"], 3, True) == [("a", 0), ("b", 0), ("b", 1), ("a", 1), ("a", 2), ("b", 2)]
+    assert ab.game_order(["a", "b"], 2, False) == [("a", 0), ("b", 0), ("a", 1), ("b", 1)]
+    played = []
+    monkeypatch.setattr(ab.subprocess, "call", lambda command, **kw: played.append(command) or 0)
+    workers = []
+    real_pool = ab.ThreadPoolExecutor
+    monkeypatch.setattr(ab, "ThreadPoolExecutor", lambda max_workers: workers.append(max_workers)
+                        or real_pool(max_workers=max_workers))
+    assert ab.play_paired(args, {"m64": "", "m512": "--memory 512"}, {}) == []
+    assert workers == [1]  # never two timed games at once
+    order = [(c[c.index("--json") + 1].split("/")[-2], c[c.index("--json") + 1][-6:]) for c in played]
+    assert order == [("m64", "0.json"), ("m512", "0.json"), ("m512", "1.json"), ("m64", "1.json"),
+                     ("m64", "2.json"), ("m512", "2.json")]
+    played.clear()
+    args.until = 0.0  # long past: no game starts
+    assert ab.play_paired(args, {"m64": "", "m512": "--memory 512"}, {}) == [] and played == []
+    assert abs(ab.clock_time("14:30") - ab.clock_time("14:29") - 60) < 1e-6
+    for bad in (["--time", "5", "--foogo-playouts", "100"], ["--time", "0"], ["--threads", "2"],
+                ["--time", "5", "--jobs", "2", "--paired"], ["--time", "5", "--until", "25:00"]):
+        with pytest.raises(SystemExit):
+            ab.main(["--pachi", "/p/pachi", "--arm", "a=", "--out", str(tmp_path), *bad])
+    capsys.readouterr()
+
+
 def test_pachi_ab_runs_its_games_in_the_out_directory_by_absolute_paths(tmp_path, monkeypatch, capsys):
     ab = load_beside_bench("pachi_ab")
     calls = []
