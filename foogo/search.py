@@ -79,17 +79,15 @@ CLEAR = 0.2  # a position is clear when the best win rate is below CLEAR or abov
 OPENING = 0.15  # the opening: fewer than this fraction of the points hold stones
 CLOSE_RATIO = 2.5  # a search is close while its most visited move has fewer than this many times the next's visits
 PARALLEL = ("root", "tree")  # SearchConfig.parallel
-MEMORY_PER_81_POINTS_MB = 512  # the trees' default memory: 158 MB on 5x5, 512 MB from 9x9 up ...
+MEMORY_PER_81_POINTS_MB = 64  # the trees' default memory: 64 MB on 9x9, 285 MB on 19x19 ...
 MEMORY_MAX_MB = 512  # ... at most this, and at most an eighth of the machine's memory
 
 
 def default_memory_mb(size: int) -> int:
     """The trees' memory cap when none is given: MEMORY_PER_81_POINTS_MB per 81 points of the board, at
     most MEMORY_MAX_MB and an eighth of the machine's memory. A full tree is collected and keeps
-    growing (SearchTree.collect), but each collection drops nodes and raises the expansion threshold:
-    at 5 s a move on two threads, 9x9 trees of 32 MB each (64 MB in all, the default before 2026-11-29)
-    were collected in 88% of the searches, and lost to Pachi where 512 MB did not (bench/RESULTS.md,
-    "Five seconds a move on two threads: the trees' memory cap"). Trees take memory only as they fill."""
+    growing (SearchTree.collect), so a cap costs little: on 9x9 it keeps a game at `--time 2` under
+    250 MB, of which about 170 MB is numba's own."""
     want = MEMORY_PER_81_POINTS_MB * size * size / 81
     try:
         machine = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") / 2**20

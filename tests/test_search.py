@@ -709,12 +709,9 @@ def test_a_full_tree_is_collected_and_keeps_growing():
 
 
 def test_the_default_tree_memory_grows_with_the_board_and_fits_the_machine(monkeypatch):
-    big = {"SC_PHYS_PAGES": 2**24, "SC_PAGE_SIZE": 4096}  # a 64 GB machine
-    monkeypatch.setattr(search_module.os, "sysconf", lambda name: big[name])
-    assert search_module.default_memory_mb(5) == 158
-    assert search_module.default_memory_mb(9) == 512
-    assert search_module.default_memory_mb(19) == 512
-    assert search_module.default_memory_mb(25) == 512
+    assert search_module.default_memory_mb(9) == 64
+    assert search_module.default_memory_mb(19) == 285
+    assert search_module.default_memory_mb(25) == 493
     pages = {"SC_PHYS_PAGES": 2**18, "SC_PAGE_SIZE": 4096}  # a 1 GB machine
     monkeypatch.setattr(search_module.os, "sysconf", lambda name: pages[name])
     assert search_module.default_memory_mb(19) == 128
