@@ -254,7 +254,7 @@ def paired_commands(args, name: str, options: str, command: str | None, game: in
     5,000 playouts) is off: its main thread's poll times that break, so it came at a varying count. With
     --time both play S seconds a move on --threads threads, Pachi as it comes (`-t S`)."""
     seed = args.seed_base + game
-    timed = getattr(args, "time", None)
+    timed = args.time
     if timed:
         pachi = f"{args.pachi} -t {timed:g} threads={args.threads} -s {seed}"
         foogo = f"{foogo_command(command or FOOGO_GTP, options, args.threads, 9)} --time {timed:g} --seed {seed}"
@@ -297,8 +297,8 @@ def play_paired(args, arms: dict[str, str], commands: dict[str, str]) -> list[in
     """Every arm's games 0 .. --games - 1 not yet played (`played`), in game_order, --jobs of them at once
     (None: one an arm, the arms side by side; timed: one at a time, none started past --until); each
     game's `foogo match` output goes to --out/NAME.log. The exit codes of the games that failed."""
-    timed = bool(getattr(args, "time", None))
-    until = getattr(args, "until", None)
+    timed = bool(args.time)
+    until = args.until
     todo = [(name, game) for name, game in game_order(list(arms), args.games, timed)
             if not played(Path(args.out) / name / f"job-{game}.json")]
 

@@ -183,7 +183,6 @@ class _Match:
                 print(f"foogo match: warning: engine {p.key} ({p.full_name}) runs from a modified checkout; files "
                       "edited during the match change it at its next start (after a crash or timeout): run it "
                       "from a clean worktree to know what played", file=sys.stderr)
-        for p in (a, b):
             p.label = self.names[p.key] or p.full_name
         if a.label == b.label:
             a.label, b.label = f"{a.label} (A)", f"{b.label} (B)"

@@ -461,7 +461,7 @@ def test_pachi_ab_paired_games_start_afresh_by_seed_resume_and_report_where_arms
 
     ab = load_beside_bench("pachi_ab")
     args = argparse.Namespace(pachi="/p/pachi", pachi_playouts=10000, foogo_playouts=36400, games=3,
-                              seed_base=62000, timeout=120.0, out=str(tmp_path), jobs=None)
+                              seed_base=62000, timeout=120.0, out=str(tmp_path), jobs=None, time=None, until=None)
     even = ab.paired_commands(args, "rule", "--nakade", None, 0)
     odd = ab.paired_commands(args, "old", "", "env PYTHONPATH=/wt python -m foogo gtp", 1)
     assert even[even.index("--black") + 1] == "/p/pachi -t =10000 threads=1,sure_win_threshold=2 -s 62000"
