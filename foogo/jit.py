@@ -60,12 +60,14 @@ which inline foogo's) carry that digest and their own file's stamp.
 from __future__ import annotations
 
 import ast
+import ctypes
 import hashlib
 import json
 import os
 import platform
 import tempfile
 import warnings
+import zlib
 
 from llvmlite import ir
 from numba import njit, types
@@ -285,6 +287,70 @@ def _unwrapped_pipeline():
 
 KERNEL_PIPELINE = _unwrapped_pipeline()  # None: numba's own pipeline (see above)
 _pipeline = {} if KERNEL_PIPELINE is None else {"pipeline_class": KERNEL_PIPELINE}
+
+
+# ---------------------------------------------------------------- cached kernels' linking IR, parsed on demand
+
+def _lazy_linking_ir() -> bool:
+    """Make a function loaded from numba's cache keep its linking IR as bitcode, parsed when a
+    compilation links it, instead of parsed at load and kept; True if hooked, False (with a warning)
+    if this numba's internals are not the ones the hook was written against.
+
+    numba caches a function as its machine code and the optimised LLVM IR of everything it inlined
+    (for later callers to link in and inline), and on loading parses that IR into an LLVM module it
+    keeps for the life of the process. The machine code is what runs. foogo's search iteration inlines
+    the whole board, policy and tree into one function: its IR is 2.6 MB of bitcode, 405 KB of machine
+    code, and parsed it took 45 MB, so that a 9x9 `foogo gtp --time 2` game went over issue 10's 250 MB
+    (284 MB). A linking module is only read when another function is compiled against it (a custom
+    policy's kernel, a bench script's), and then parsed afresh (numba links a copy of it anyway). The
+    hook is numba's loading and linking otherwise unchanged, for every cached function in the process."""
+    try:
+        from llvmlite import binding as ll
+        from numba.core.codegen import CPUCodeLibrary
+
+        numba_unserialize = CPUCodeLibrary.__dict__["_unserialize"].__func__
+        numba_linking = CPUCodeLibrary._get_module_for_linking
+    except (ImportError, AttributeError, KeyError) as exc:  # another numba
+        warnings.warn(f"foogo: cached kernels keep their parsed IR ({exc}); the search takes ~40 MB more", stacklevel=2)
+        return False
+
+    def _unserialize(cls, codegen, state):
+        library = numba_unserialize(cls, codegen, state)
+        if state[1] == "object" and getattr(library, "_shared_module", None) is not None:
+            library._foogo_bitcode = zlib.compress(state[2][1], 1)  # what numba parsed (and read the symbols of)
+            library._shared_module = None
+            _give_back()
+        return library
+
+    def _get_module_for_linking(self):
+        bitcode = getattr(self, "_foogo_bitcode", None)
+        if bitcode is not None and getattr(self, "_shared_module", None) is None:
+            return ll.parse_bitcode(zlib.decompress(bitcode))
+        return numba_linking(self)
+
+    CPUCodeLibrary._unserialize = classmethod(_unserialize)  # type: ignore[method-assign,assignment]
+    CPUCodeLibrary._get_module_for_linking = _get_module_for_linking  # type: ignore[method-assign]
+    return True
+
+
+def _malloc_trim():
+    """glibc's malloc_trim, or None (another C library, another system)."""
+    try:
+        return ctypes.CDLL("libc.so.6").malloc_trim if platform.system() == "Linux" else None
+    except (OSError, AttributeError):
+        return None
+
+
+_MALLOC_TRIM = _malloc_trim()
+
+
+def _give_back() -> None:
+    """Return the C heap's free memory to the system (glibc's malloc_trim; elsewhere nothing): an
+    LLVM module parsed and freed leaves its pages with the allocator, resident, otherwise."""
+    if _MALLOC_TRIM is not None:
+        _MALLOC_TRIM(0)
+
+LAZY_LINKING_IR = _lazy_linking_ir()
 
 
 

@@ -128,3 +128,50 @@ def test_the_code_digests_are_kept_under_each_files_stamp_and_a_damaged_record_i
     trusted = dict(kept, **{"tree.py": [kept["tree.py"][0], "0" * 64]})  # this file's stamp: trusted, as numba does
     record.write_text(json.dumps(trusted))
     assert jit._sources_digest() != digest
+
+
+_LOADS_A_CACHED_HELPER = """
+from numba import njit
+from foogo import board_layout as bl
+
+@njit
+def through(P, field, p):
+    return bl._at(P, field, p)
+
+assert through(81, 2, 40) == bl._at.py_func(81, 2, 40)
+library = next(iter(bl._at.overloads.values())).library
+assert library._shared_module is None, "the helper was compiled here, or its parsed IR kept"
+assert library._foogo_bitcode
+print("linked")
+"""
+
+
+def test_a_function_from_the_cache_keeps_its_ir_as_bitcode_and_still_links_into_a_new_caller():
+    # the hook that keeps a loaded kernel's linking IR unparsed (45 MB for the search's iteration): a
+    # function compiled after it, which inlines a cached helper, must still get the helper's code
+    import subprocess
+    import sys
+
+    from foogo import board_layout as bl
+
+    assert jit.LAZY_LINKING_IR
+
+    @njit
+    def through(P, field, p):
+        return bl._at(P, field, p)
+
+    assert through(81, 2, 40) == bl._at.py_func(81, 2, 40)  # compiles (and caches) the helper here if need be
+    out = subprocess.run([sys.executable, "-c", _LOADS_A_CACHED_HELPER], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "linked"
+
+
+def test_without_numbas_internals_cached_kernels_keep_their_ir_with_a_warning(monkeypatch):
+    from numba.core import codegen
+
+    with monkeypatch.context() as patch, warnings.catch_warnings(record=True) as caught:
+        patch.delattr(codegen.CPUCodeLibrary, "_get_module_for_linking")  # a numba whose internals moved
+        warnings.simplefilter("always")
+        hooked = jit._lazy_linking_ir()
+    assert not hooked
+    assert any("keep their parsed IR" in str(w.message) for w in caught)
