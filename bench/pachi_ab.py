@@ -45,7 +45,9 @@ hours of the machine. --until HH:MM (the machine's local time) starts no game af
 Every game runs with DIR as its current directory (paths given relative are taken from where the
 script started): `python -m foogo` puts the current directory first on sys.path, so an arm whose
 --command sets PYTHONPATH to a worktree would otherwise, started from a checkout's root, import
-that checkout's foogo instead, and two arms would silently be one engine. The table then adds, for
+that checkout's foogo instead, and two arms would silently be one engine. The `foogo match` that
+plays each game is this script's checkout's (parallel_match.harness_env), not an editable install's.
+The table then adds, for
 each arm, the games it and the control both finished: how many are the same move for move, where
 the others part (median move), the four cells of (arm won, control won), and the paired
 difference with its 95% interval (Newcombe's method 10 for paired proportions: the Wilson
@@ -68,6 +70,7 @@ from pathlib import Path
 from sgfmill import sgf
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from parallel_match import harness_env  # noqa: E402
 from vs_pachi import FOOGO_GTP, absolute_engine, foogo_command, pachi_command, player_names  # noqa: E402
 
 from foogo.intervals import wilson  # noqa: E402
@@ -308,7 +311,7 @@ def play_paired(args, arms: dict[str, str], commands: dict[str, str]) -> list[in
             return 0
         with open(Path(args.out) / f"{name}.log", "a") as log:
             return subprocess.call(paired_commands(args, name, arms[name], commands.get(name), game),
-                                   stdout=log, stderr=subprocess.STDOUT, cwd=args.out)
+                                   stdout=log, stderr=subprocess.STDOUT, cwd=args.out, env=harness_env())
 
     with ThreadPoolExecutor(max_workers=1 if timed else args.jobs or len(arms)) as pool:
         return [code for code in pool.map(play, todo) if code]

@@ -14,6 +14,10 @@ so that the jobs do not repeat each other's games, and another base plays other 
 merged summary (same fields as `foogo match --json`, games renumbered job by job) goes to
 DIR/match.json and the table, with the exact commands, to DIR/match.txt.
 
+The `foogo match` runs are this script's checkout's (`harness_env`: the checkout first on
+PYTHONPATH), whatever foogo an editable install points at: a match from a worktree is that
+worktree's harness, and a checkout edited while the match runs is never imported halfway.
+
 Engines that play by a fixed number of playouts give the same games whatever else runs on the
 machine; engines that play by time get less of the machine per job. --time-settings gives every job's
 games `foogo match`'s game clock (e.g. 40 for 40 s sudden death a side): one-thread engines think
@@ -24,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shlex
 import subprocess
 import sys
@@ -31,6 +36,16 @@ from pathlib import Path
 
 from foogo.intervals import wilson
 from foogo.match_results import format_table
+
+CHECKOUT = Path(__file__).resolve().parent.parent  # the checkout this script belongs to
+
+
+def harness_env() -> dict[str, str]:
+    """The environment for a `python -m foogo match` this script starts: its own checkout first on
+    PYTHONPATH. The engines the harness starts inherit it; a --command that sets PYTHONPATH (a worktree)
+    keeps its own."""
+    path = os.environ.get("PYTHONPATH")
+    return dict(os.environ, PYTHONPATH=str(CHECKOUT) + (os.pathsep + path if path else ""))
 
 
 def merge(summaries: list[dict]) -> dict:
@@ -120,7 +135,7 @@ def main() -> None:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     commands = job_commands(args)
-    procs = [subprocess.Popen(c) for c in commands]
+    procs = [subprocess.Popen(c, env=harness_env()) for c in commands]
     codes = [p.wait() for p in procs]
     summaries = [json.loads((out / f"job-{j}.json").read_text()) for j in range(len(commands))
                  if (out / f"job-{j}.json").exists()]

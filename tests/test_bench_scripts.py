@@ -756,13 +756,16 @@ def test_pachi_ab_timed_games_interleave_the_arms_one_at_a_time_until_the_stop(t
 def test_pachi_ab_runs_its_games_in_the_out_directory_by_absolute_paths(tmp_path, monkeypatch, capsys):
     ab = load_beside_bench("pachi_ab")
     calls = []
-    monkeypatch.setattr(ab.subprocess, "call", lambda command, **kw: calls.append((command, kw["cwd"])) or 0)
+    monkeypatch.setattr(ab.subprocess, "call", lambda command, **kw: calls.append((command, kw["cwd"], kw["env"])) or 0)
     monkeypatch.chdir(tmp_path)  # a checkout's root, say: relative paths are taken from here
+    monkeypatch.setenv("PYTHONPATH", "/elsewhere")
     assert ab.main(["--pachi", "bin/pachi", "--foogo-playouts", "100", "--arm", "a=", "--games", "1",
                     "--out", "rel", "--paired", "--command", "a=env PYTHONPATH=/wt python -m foogo gtp"]) == 0
     capsys.readouterr()
-    (command, cwd), = calls
+    (command, cwd, env), = calls
     assert cwd == str(tmp_path / "rel")  # not the checkout: `python -m foogo` would import its foogo first
+    # the harness is the script's own checkout's foogo, not an editable install's (a checkout being edited)
+    assert env["PYTHONPATH"] == f"{Path(ab.__file__).resolve().parent.parent}{os.pathsep}/elsewhere"
     assert command[command.index("--black") + 1].startswith(f"{tmp_path / 'bin' / 'pachi'} -t =10000")
     assert command[command.index("--json") + 1] == str(tmp_path / "rel" / "a" / "job-0.json")
 
