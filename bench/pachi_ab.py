@@ -47,8 +47,8 @@ script started): `python -m foogo` puts the current directory first on sys.path,
 --command sets PYTHONPATH to a worktree would otherwise, started from a checkout's root, import
 that checkout's foogo instead, and two arms would silently be one engine. The `foogo match` that
 plays each game is this script's checkout's (parallel_match.harness_env), not an editable install's.
-The table then adds, for
-each arm, the games it and the control both finished: how many are the same move for move, where
+The table then adds, for each arm, the games it and the control both finished: how many are the
+same move for move, where
 the others part (median move), the four cells of (arm won, control won), and the paired
 difference with its 95% interval (Newcombe's method 10 for paired proportions: the Wilson
 intervals of the two rates joined with their correlation); a draw counts half a win. Last, the
