@@ -80,20 +80,29 @@ OPENING = 0.15  # the opening: fewer than this fraction of the points hold stone
 CLOSE_RATIO = 2.5  # a search is close while its most visited move has fewer than this many times the next's visits
 PARALLEL = ("root", "tree")  # SearchConfig.parallel
 MEMORY_PER_81_POINTS_MB = 64  # the trees' default memory: 64 MB on 9x9, 285 MB on 19x19 ...
+MEMORY_SECONDS = 2.0  # ... for a move of up to this many seconds, and in proportion to a longer one's budget ...
 MEMORY_MAX_MB = 512  # ... at most this, and at most an eighth of the machine's memory
 
 
-def default_memory_mb(size: int) -> int:
-    """The trees' memory cap when none is given: MEMORY_PER_81_POINTS_MB per 81 points of the board, at
-    most MEMORY_MAX_MB and an eighth of the machine's memory. A full tree is collected and keeps
-    growing (SearchTree.collect), so a cap costs little: on 9x9 it keeps a game at `--time 2` under
-    250 MB, of which about 170 MB is numba's own."""
-    want = MEMORY_PER_81_POINTS_MB * size * size / 81
+def default_memory_mb(size: int, seconds: float | None = None) -> int:
+    """The trees' memory cap when none is given, for a search of `seconds` (None: a playout count, or no
+    budget): MEMORY_PER_81_POINTS_MB per 81 points of the board, times seconds / MEMORY_SECONDS past
+    MEMORY_SECONDS, at most MEMORY_MAX_MB and an eighth of the machine's memory. A full tree is collected
+    and keeps growing (SearchTree.collect), so a cap costs little at short searches: on 9x9 it keeps a game
+    at `--time 2` under issue 10's 250 MB, of which about 185 MB is the process's own. At 5 s a move on two
+    threads, 64 MB was collected in 87% of the searches, and 512 MB won +21 points against Pachi
+    (bench/RESULTS.md, "the trees' memory cap"): a longer move's tree gets as much memory a second."""
+    want = MEMORY_PER_81_POINTS_MB * size * size / 81 * max(1.0, (seconds or 0.0) / MEMORY_SECONDS)
+    return max(16, int(min(want, memory_ceiling_mb())))
+
+
+def memory_ceiling_mb() -> int:
+    """The most default_memory_mb gives: MEMORY_MAX_MB, and at most an eighth of the machine's memory."""
     try:
         machine = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") / 2**20
     except (ValueError, OSError, AttributeError):  # not a POSIX system that says
         machine = 8 * MEMORY_MAX_MB
-    return max(16, int(min(want, MEMORY_MAX_MB, machine / 8)))
+    return max(16, int(min(MEMORY_MAX_MB, machine / 8)))
 
 
 @dataclass
@@ -124,7 +133,7 @@ class SearchConfig:
     parallel: str = "root"  # with threads: "root", a tree per thread (share_root says whether their roots
     # share statistics), or "tree", one tree that every thread grows, with virtual loss (tree.iterate)
     memory_mb: int | None = None  # cap on the trees' memory, all threads together (foogo gtp --memory);
-    # None: default_memory_mb(board size)
+    # None: default_memory_mb(board size, the longest move's time budget so far)
     dynamic_komi: bool = False  # genmove gives komi while far ahead (dynamic_komi.py), carried across a game's moves
     crit: float = 0.0  # criticality's weight in the RAVE value (tree_select.crit_gain; Pachi's crit_rave is 1.1):
     # 0 leaves it out
@@ -323,28 +332,40 @@ class Search:
         return self.config.parallel == "tree" and self.config.threads > 1
 
     def _ensure_trees(self, geometry) -> None:
-        """The trees for a board's geometry, made once: together they take the memory cap (SearchConfig.memory_mb
-        or default_memory_mb), whatever the budget. Their arrays are mapped, not touched, so a tree takes memory
-        only as it fills; a game's searches reuse the subtree of the position reached, which can grow to several
-        budgets' nodes (two 9x9 self-play games at 36,400 heavy playouts a move reached 3.0 and 4.3), where trees
-        sized for two budgets were collected 25 and 17 times in 80 and 63 moves (bench/RESULTS.md, "A tree's
-        room")."""
+        """The trees for a board's geometry, made once: together they hold SearchConfig.memory_mb, or else
+        memory_ceiling_mb, of which they may fill default_memory_mb's for the searches' budgets so far
+        (_grow_room). Their arrays are mapped, not touched, so a tree takes memory only as it fills; a game's
+        searches reuse the subtree of the position reached, which can grow to several budgets' nodes (two 9x9
+        self-play games at 36,400 heavy playouts a move reached 3.0 and 4.3), where trees sized for two budgets
+        were collected 25 and 17 times in 80 and 63 moves (bench/RESULTS.md, "A tree's room")."""
         threads = self.config.threads
         trees, workers = (1, threads) if self._tree_parallel() else (threads, 1)
         if self._geometry is geometry and len(self._trees) == trees:
             return
-        memory_mb = self.config.memory_mb or default_memory_mb(geometry.size)
-        per_tree_mb = memory_mb / trees
+        max_nodes, max_edges = self._tree_size(geometry, self.config.memory_mb or memory_ceiling_mb())
+        room = None if self.config.memory_mb else self._tree_size(geometry, default_memory_mb(geometry.size))
+        self._trees = [SearchTree(geometry, max_nodes, max_edges, self.config.seed * 1000 + k + 1, self.config.prior,
+                             self.config.expand_threshold, self.config.policy,
+                             PLAYOUT_PATTERNS[self.config.playout_patterns], self.config.replies, workers, room)
+                       for k in range(trees)]
+        self._geometry = geometry
+
+    def _tree_size(self, geometry, memory_mb: float) -> tuple[int, int]:
+        """(nodes, edges) of each tree when the trees share memory_mb."""
+        per_tree_mb = memory_mb / (1 if self._tree_parallel() else self.config.threads)
         # every node has per_node edges (tree.node_edges), and its int32 of prune's scratch
         per_node = tk.edges_per_node(geometry)
         per_edge = tk.EDGE_BYTES + (tk.NODE_BYTES + 4) / per_node
         max_edges = int(per_tree_mb * 2**20 * 0.98 / per_edge)
-        max_nodes = max_edges // per_node + 16
-        self._trees = [SearchTree(geometry, max_nodes, max_edges, self.config.seed * 1000 + k + 1, self.config.prior,
-                             self.config.expand_threshold, self.config.policy,
-                             PLAYOUT_PATTERNS[self.config.playout_patterns], self.config.replies, workers)
-                       for k in range(trees)]
-        self._geometry = geometry
+        return max_edges // per_node + 16, max_edges
+
+    def _grow_room(self, geometry, seconds: float | None) -> None:
+        """Without SearchConfig.memory_mb, let the trees fill default_memory_mb for a search of `seconds` (room
+        only grows: a game's trees keep what its longest move's budget gave them)."""
+        if not self.config.memory_mb:
+            nodes, edges = self._tree_size(geometry, default_memory_mb(geometry.size, seconds))
+            for tree in self._trees:
+                tree.grow_room(nodes, edges)
 
     def _search(self, board, color, komi, legal, seconds, playouts, stop, progress, interval, start,
                 decide: bool, history=(), handicap=(0, 0), limit=None) -> SearchResult:
@@ -357,6 +378,7 @@ class Search:
         rows = self._history(history)
         params[tk.P_HISTORY] = len(rows)
         self._ensure_trees(board.geometry)
+        self._grow_room(board.geometry, seconds)
         for tree in self._trees:
             tree.set_root(board, color, legal, params, rows)
         collected = sum(tree.collections for tree in self._trees)

@@ -721,6 +721,47 @@ def test_the_default_tree_memory_grows_with_the_board_and_fits_the_machine(monke
     assert 100 * 2**20 < tree_bytes <= 128 * 2**20
 
 
+def test_the_default_tree_memory_follows_the_move_time_budget_past_two_seconds():
+    assert search_module.default_memory_mb(9, None) == search_module.default_memory_mb(9, 1.0) == 64
+    assert search_module.default_memory_mb(9, 2.0) == 64  # issue 10's game at --time 2: under 250 MB
+    assert search_module.default_memory_mb(9, 5.0) == 160
+    assert search_module.default_memory_mb(9, 600.0) == search_module.memory_ceiling_mb() <= 512
+    assert search_module.default_memory_mb(19, 5.0) == min(512, search_module.memory_ceiling_mb())
+
+
+def test_a_longer_budget_gives_the_trees_more_room_and_a_shorter_one_takes_none_back():
+    geometry = Board(9).geometry
+    search = Search(SearchConfig(seconds=2.0, threads=2))
+    search._ensure_trees(geometry)
+    ceiling = search._tree_size(geometry, search_module.memory_ceiling_mb())
+    assert all(tree.capacity == ceiling for tree in search._trees)  # mapped, not touched
+    assert all(tree.room == search._tree_size(geometry, 64) for tree in search._trees)
+    search._grow_room(geometry, 5.0)
+    assert all(tree.room == search._tree_size(geometry, 160) for tree in search._trees)
+    search._grow_room(geometry, 1.0)
+    search._trees[0].clear()  # a new game: the room stays
+    assert all(tree.room == search._tree_size(geometry, 160) for tree in search._trees)
+    given = Search(SearchConfig(seconds=5.0, memory_mb=32))  # an explicit cap is all room, whatever the budget
+    given._ensure_trees(geometry)
+    given._grow_room(geometry, 60.0)
+    assert given._trees[0].room == given._trees[0].capacity == given._tree_size(geometry, 32)
+
+
+def test_a_tree_fills_its_room_and_not_its_arrays():
+    board = Board(9)
+    search = Search(SearchConfig(playouts=6000, seed=4, expand_threshold=2.0))
+    search._ensure_trees(board.geometry)
+    tree = search._trees[0]
+    nodes, edges = 60, 60 * tk.edges_per_node(board.geometry)
+    tree.meta[tk.ROOM_NODES], tree.meta[tk.ROOM_EDGES] = nodes, edges  # as if the default were tiny
+    search.genmove(board, BLACK, 7.0, legal(board, BLACK))
+    ni, nh, ei, ef, ek, meta = tree.arrays
+    assert meta[tk.COLLECTIONS] >= 1 and meta[tk.CREATED] > nodes
+    assert meta[tk.NODES] <= nodes and meta[tk.EDGES] <= edges
+    # nothing past the room was ever written: its pages were never touched
+    assert not ni[nodes:].any() and not ei[:, edges:].any() and not ef[:, edges:].any() and not ek[edges:].any()
+
+
 def test_a_search_speaks_go_coordinates():
     game = Game(7, komi=0.5)
     game.play("b", "D4")
