@@ -333,20 +333,19 @@ class Search:
 
     def _ensure_trees(self, geometry) -> None:
         """The trees for a board's geometry, made once: together they hold SearchConfig.memory_mb, or else
-        memory_ceiling_mb, of which they may fill default_memory_mb's for the searches' budgets so far
-        (_grow_room). Their arrays are mapped, not touched, so a tree takes memory only as it fills; a game's
-        searches reuse the subtree of the position reached, which can grow to several budgets' nodes (two 9x9
-        self-play games at 36,400 heavy playouts a move reached 3.0 and 4.3), where trees sized for two budgets
-        were collected 25 and 17 times in 80 and 63 moves (bench/RESULTS.md, "A tree's room")."""
+        default_memory_mb's for the searches' budgets so far (_grow_trees). Their arrays are mapped, not touched,
+        so a tree takes memory only as it fills; a game's searches reuse the subtree of the position reached,
+        which can grow to several budgets' nodes (two 9x9 self-play games at 36,400 heavy playouts a move reached
+        3.0 and 4.3), where trees sized for two budgets were collected 25 and 17 times in 80 and 63 moves
+        (bench/RESULTS.md, "A tree's room")."""
         threads = self.config.threads
         trees, workers = (1, threads) if self._tree_parallel() else (threads, 1)
         if self._geometry is geometry and len(self._trees) == trees:
             return
-        max_nodes, max_edges = self._tree_size(geometry, self.config.memory_mb or memory_ceiling_mb())
-        room = None if self.config.memory_mb else self._tree_size(geometry, default_memory_mb(geometry.size))
+        max_nodes, max_edges = self._tree_size(geometry, self.config.memory_mb or default_memory_mb(geometry.size))
         self._trees = [SearchTree(geometry, max_nodes, max_edges, self.config.seed * 1000 + k + 1, self.config.prior,
                              self.config.expand_threshold, self.config.policy,
-                             PLAYOUT_PATTERNS[self.config.playout_patterns], self.config.replies, workers, room)
+                             PLAYOUT_PATTERNS[self.config.playout_patterns], self.config.replies, workers)
                        for k in range(trees)]
         self._geometry = geometry
 
@@ -359,13 +358,13 @@ class Search:
         max_edges = int(per_tree_mb * 2**20 * 0.98 / per_edge)
         return max_edges // per_node + 16, max_edges
 
-    def _grow_room(self, geometry, seconds: float | None) -> None:
-        """Without SearchConfig.memory_mb, let the trees fill default_memory_mb for a search of `seconds` (room
-        only grows: a game's trees keep what its longest move's budget gave them)."""
+    def _grow_trees(self, geometry, seconds: float | None) -> None:
+        """Without SearchConfig.memory_mb, give the trees default_memory_mb for a search of `seconds` if they
+        have less (SearchTree.grow; they never shrink: a game's trees keep what its longest move gave them)."""
         if not self.config.memory_mb:
             nodes, edges = self._tree_size(geometry, default_memory_mb(geometry.size, seconds))
             for tree in self._trees:
-                tree.grow_room(nodes, edges)
+                tree.grow(nodes, edges)
 
     def _search(self, board, color, komi, legal, seconds, playouts, stop, progress, interval, start,
                 decide: bool, history=(), handicap=(0, 0), limit=None) -> SearchResult:
@@ -378,7 +377,7 @@ class Search:
         rows = self._history(history)
         params[tk.P_HISTORY] = len(rows)
         self._ensure_trees(board.geometry)
-        self._grow_room(board.geometry, seconds)
+        self._grow_trees(board.geometry, seconds)
         for tree in self._trees:
             tree.set_root(board, color, legal, params, rows)
         collected = sum(tree.collections for tree in self._trees)

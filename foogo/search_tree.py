@@ -100,9 +100,7 @@ class SearchTree:
 
     def __init__(self, geometry, max_nodes: int, max_edges: int, seed: int, prior: float,
                  expand_threshold: float, policy="light", patterns: np.ndarray = PATTERN_TABLE,
-                 replies: bool = False, workers: int = 1, room: tuple[int, int] | None = None):
-        """A tree of max_nodes nodes and max_edges edges (its capacity), of which it may fill `room`
-        (nodes, edges; None: all) until grow_room gives it more."""
+                 replies: bool = False, workers: int = 1):
         self.geometry = geometry
         self.base = tk.edge_base_of(geometry)  # the point of a node's first edge (tree.node_moves)
         self.policy = policy
@@ -118,9 +116,6 @@ class SearchTree:
         # numpy's zeros are mapped, not touched: memory is taken as the tree fills, up to the cap
         self.capacity = (max_nodes, max_edges)
         self.arrays = tk.new_tree(max_nodes, max_edges)
-        if room is not None:
-            self.meta[tk.ROOM_NODES] = min(room[0], max_nodes)
-            self.meta[tk.ROOM_EDGES] = min(room[1], max_edges)
         self._rank: np.ndarray | None = None  # prune's scratch, made on first use
         # per colour, its last good reply to each point (-1: none), kept across moves, or none at all;
         # one table for all the workers (a race between two of them loses one reply, no more)
@@ -161,20 +156,28 @@ class SearchTree:
         ones, freed, can stay resident in the allocator's heap (glibc serves arrays under its
         dynamic mmap threshold, up to 32 MB, from there) while the new ones fill, which took a
         9x9 game with two 32 MB trees to 263 MB; and the pages a tree touched are wanted again."""
-        self.meta[:tk.ROOM_NODES] = 0  # nodes, edges, root, full, samples, threshold, created, collections; not room
+        self.meta[:] = 0  # nodes, edges, root, full, samples, threshold, created, collections
         self.replies.fill(-1)
 
-    def grow_room(self, nodes: int, edges: int) -> None:
-        """Let the tree fill up to this many nodes and edges, if that is more than it may now, and at most its
-        arrays (capacity): room only grows, so that a tree that filled it is never over it."""
-        meta = self.meta
-        meta[tk.ROOM_NODES] = max(int(meta[tk.ROOM_NODES]), min(nodes, self.capacity[0]))
-        meta[tk.ROOM_EDGES] = max(int(meta[tk.ROOM_EDGES]), min(edges, self.capacity[1]))
-
-    @property
-    def room(self) -> tuple[int, int]:
-        """(nodes, edges) the tree may fill now (grow_room)."""
-        return int(self.meta[tk.ROOM_NODES]), int(self.meta[tk.ROOM_EDGES])
+    def grow(self, max_nodes: int, max_edges: int) -> None:
+        """Room for max_nodes nodes and max_edges edges, if that is more than the tree has: new arrays of that
+        size hold what the old ones held (the same node and edge numbers), and the old ones are freed. Not
+        arrays mapped at the largest size and filled part way: numpy asks for huge pages on large arrays,
+        and each of a row's ends inside one would take 2 MB more than the tree uses."""
+        if max_nodes <= self.capacity[0] and max_edges <= self.capacity[1]:
+            return
+        max_nodes, max_edges = max(max_nodes, self.capacity[0]), max(max_edges, self.capacity[1])
+        old = self.arrays
+        new = tk.new_tree(max_nodes, max_edges)
+        nodes, edges = int(old[5][tk.NODES]), int(old[5][tk.EDGES])
+        for a, b in zip(old[:2], new[:2]):  # ni, nh: by node
+            b[:nodes] = a[:nodes]
+        for a, b in zip(old[2:5], new[2:5]):  # ei, ef, ek: by edge (the last axis)
+            b[..., :edges] = a[..., :edges]
+        new[5][:] = old[5]
+        self.arrays = new
+        self.capacity = (max_nodes, max_edges)
+        self._rank = None
 
     def _prune(self, root: int) -> None:
         """Keep only the subtree under `root` (the new root), moved in place to the front of the

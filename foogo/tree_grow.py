@@ -40,8 +40,6 @@ from .tree_layout import (
     P_KNOWLEDGE,
     P_PRIOR,
     P_SHARED,
-    ROOM_EDGES,
-    ROOM_NODES,
     ROOT,
     RULES,
     VISITS,
@@ -88,15 +86,14 @@ def _disable_edges(ei, ef, ek, first, last):
 @inline
 def _allocate(ni, ei, meta, count, shared):
     """Room for a node of `count` edges: (its node, its first edge), or (-1, -1) with the full flag set
-    if the tree has none left (meta's ROOM_NODES and ROOM_EDGES, at most the arrays'). In a shared tree
-    (tree parallelism) under meta's LOCK, a spin lock: nodes are made once in every few iterations and
-    this holds it for a few loads and stores."""
+    if the tree has none. In a shared tree (tree parallelism) under meta's LOCK, a spin lock: nodes
+    are made once in every few iterations and this holds it for a few loads and stores."""
     if shared:
         while atomic_cas(meta, LOCK, 0, 1) != 0:
             pass
     node = np.int64(-1)
     first = np.int64(-1)
-    if meta[NODES] >= meta[ROOM_NODES] or meta[EDGES] + count > meta[ROOM_EDGES]:
+    if meta[NODES] >= ni.shape[0] or meta[EDGES] + count > ei.shape[1]:
         meta[FULL] = 1
     else:
         node = meta[NODES]

@@ -67,11 +67,7 @@ CYCLE_PARTS = ("copy", "descent", "expansion", "playout", "backup", "amaf")  # d
 C_COPY, C_DESCENT, C_EXPANSION, C_PLAYOUT, C_BACKUP, C_AMAF = range(len(CYCLE_PARTS))
 PLAYOUT_STONES = CYCLES + len(CYCLE_PARTS)  # meta[PLAYOUT_STONES]: stones the playouts played (profiling)
 LOCK = PLAYOUT_STONES + 1  # meta[LOCK]: 1 while a thread takes room for a node in a shared tree (expand)
-# meta[ROOM_NODES], meta[ROOM_EDGES]: the nodes and edges the tree may fill, at most its arrays' (new_tree
-# gives it all; search_tree.SearchTree.grow_room sets less, then more as a game's budgets need): the last
-# fields, which SearchTree.clear keeps
-ROOM_NODES, ROOM_EDGES = LOCK + 1, LOCK + 2
-META_SIZE = 18
+META_SIZE = 16
 OWNERSHIP_EVERY = 16
 # params fields (float64 array)
 (P_KOMI, P_EQUIV, P_UCT, P_EXPAND, P_PRIOR, P_CAP, P_POLICY, P_KNOWLEDGE, P_SHARED, P_HISTORY, P_EXTRA, P_CRIT,
@@ -157,15 +153,13 @@ def playout_stones(meta) -> int:
 
 
 def new_tree(max_nodes: int, max_edges: int):
-    """Empty tree arrays (ni, nh, ei, ef, ek, meta) with the given capacities, all of them room."""
+    """Empty tree arrays (ni, nh, ei, ef, ek, meta) with the given capacities."""
     ni = np.zeros((max_nodes, NODE_COLUMNS), dtype=np.int32)
     nh = np.zeros(max_nodes, dtype=np.uint64)
     ei = np.zeros((1, max_edges), dtype=np.int32)
     ef = np.zeros((4, max_edges), dtype=np.float32)
     ek = np.zeros(max_edges, dtype=np.uint8)
     meta = np.zeros(META_SIZE, dtype=np.int64)
-    meta[ROOM_NODES] = max_nodes
-    meta[ROOM_EDGES] = max_edges
     return ni, nh, ei, ef, ek, meta
 
 

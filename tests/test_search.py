@@ -729,37 +729,39 @@ def test_the_default_tree_memory_follows_the_move_time_budget_past_two_seconds()
     assert search_module.default_memory_mb(19, 5.0) == min(512, search_module.memory_ceiling_mb())
 
 
-def test_a_longer_budget_gives_the_trees_more_room_and_a_shorter_one_takes_none_back():
+def test_a_longer_budget_gives_the_trees_more_memory_and_a_shorter_one_takes_none_back():
     geometry = Board(9).geometry
     search = Search(SearchConfig(seconds=2.0, threads=2))
     search._ensure_trees(geometry)
-    ceiling = search._tree_size(geometry, search_module.memory_ceiling_mb())
-    assert all(tree.capacity == ceiling for tree in search._trees)  # mapped, not touched
-    assert all(tree.room == search._tree_size(geometry, 64) for tree in search._trees)
-    search._grow_room(geometry, 5.0)
-    assert all(tree.room == search._tree_size(geometry, 160) for tree in search._trees)
-    search._grow_room(geometry, 1.0)
-    search._trees[0].clear()  # a new game: the room stays
-    assert all(tree.room == search._tree_size(geometry, 160) for tree in search._trees)
-    given = Search(SearchConfig(seconds=5.0, memory_mb=32))  # an explicit cap is all room, whatever the budget
+    assert all(tree.capacity == search._tree_size(geometry, 64) for tree in search._trees)
+    search._grow_trees(geometry, 5.0)
+    assert all(tree.capacity == search._tree_size(geometry, 160) for tree in search._trees)
+    search._grow_trees(geometry, 1.0)
+    assert all(tree.capacity == search._tree_size(geometry, 160) for tree in search._trees)
+    total = sum(a.nbytes for tree in search._trees for a in tree.arrays)
+    assert 150 * 2**20 < total <= 160 * 2**20
+    given = Search(SearchConfig(seconds=5.0, memory_mb=32))  # an explicit cap, whatever the budget
     given._ensure_trees(geometry)
-    given._grow_room(geometry, 60.0)
-    assert given._trees[0].room == given._trees[0].capacity == given._tree_size(geometry, 32)
+    given._grow_trees(geometry, 60.0)
+    assert given._trees[0].capacity == given._tree_size(geometry, 32)
 
 
-def test_a_tree_fills_its_room_and_not_its_arrays():
-    board = Board(9)
-    search = Search(SearchConfig(playouts=6000, seed=4, expand_threshold=2.0))
-    search._ensure_trees(board.geometry)
+def test_a_grown_tree_keeps_its_nodes_and_the_next_search_reuses_them():
+    board, search = two_plies_down(9, 8)
     tree = search._trees[0]
-    nodes, edges = 60, 60 * tk.edges_per_node(board.geometry)
-    tree.meta[tk.ROOM_NODES], tree.meta[tk.ROOM_EDGES] = nodes, edges  # as if the default were tiny
-    search.genmove(board, BLACK, 7.0, legal(board, BLACK))
-    ni, nh, ei, ef, ek, meta = tree.arrays
-    assert meta[tk.COLLECTIONS] >= 1 and meta[tk.CREATED] > nodes
-    assert meta[tk.NODES] <= nodes and meta[tk.EDGES] <= edges
-    # nothing past the room was ever written: its pages were never touched
-    assert not ni[nodes:].any() and not ei[:, edges:].any() and not ef[:, edges:].any() and not ek[edges:].any()
+    nodes, edges = int(tree.meta[tk.NODES]), int(tree.meta[tk.EDGES])
+    ni, nh, ei, ef, ek, meta = (a.copy() for a in tree.arrays)
+    capacity = tree.capacity
+    tree.grow(2 * capacity[0], 2 * capacity[1])
+    assert tree.capacity == (2 * capacity[0], 2 * capacity[1])
+    ni2, nh2, ei2, ef2, ek2, meta2 = tree.arrays
+    assert (meta2 == meta).all() and (ni2[:nodes] == ni[:nodes]).all() and (nh2[:nodes] == nh[:nodes]).all()
+    assert (ei2[:, :edges] == ei[:, :edges]).all() and (ef2[:, :edges] == ef[:, :edges]).all()
+    assert (ek2[:edges] == ek[:edges]).all()
+    tree.grow(capacity[0], capacity[1])  # never smaller
+    assert tree.capacity == (2 * capacity[0], 2 * capacity[1])
+    result = search.genmove(board, BLACK, 7.0, legal(board, BLACK))  # the PV's grandchild: reused
+    assert tree.arrays[0][int(tree.meta[tk.ROOT]), tk.VISITS] > result.playouts
 
 
 def test_a_search_speaks_go_coordinates():
