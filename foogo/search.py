@@ -80,19 +80,22 @@ OPENING = 0.15  # the opening: fewer than this fraction of the points hold stone
 CLOSE_RATIO = 2.5  # a search is close while its most visited move has fewer than this many times the next's visits
 PARALLEL = ("root", "tree")  # SearchConfig.parallel
 MEMORY_PER_81_POINTS_MB = 64  # the trees' default memory: 64 MB on 9x9, 285 MB on 19x19 ...
-MEMORY_SECONDS = 2.0  # ... for a move of up to this many seconds, and in proportion to a longer one's budget ...
+MEMORY_SECONDS = 2.0  # ... for a move of up to this many seconds ...
+MEMORY_PER_SECOND_MB = 128  # ... and this much more per 81 points for each second of a longer move's budget ...
 MEMORY_MAX_MB = 512  # ... at most this, and at most an eighth of the machine's memory
 
 
 def default_memory_mb(size: int, seconds: float | None = None) -> int:
     """The trees' memory cap when none is given, for a search of `seconds` (None: a playout count, or no
-    budget): MEMORY_PER_81_POINTS_MB per 81 points of the board, times seconds / MEMORY_SECONDS past
-    MEMORY_SECONDS, at most MEMORY_MAX_MB and an eighth of the machine's memory. A full tree is collected
-    and keeps growing (SearchTree.collect), so a cap costs little at short searches: on 9x9 it keeps a game
-    at `--time 2` under issue 10's 250 MB, of which about 185 MB is the process's own. At 5 s a move on two
-    threads, 64 MB was collected in 87% of the searches, and 512 MB won +21 points against Pachi
-    (bench/RESULTS.md, "the trees' memory cap"): a longer move's tree gets as much memory a second."""
-    want = MEMORY_PER_81_POINTS_MB * size * size / 81 * max(1.0, (seconds or 0.0) / MEMORY_SECONDS)
+    budget): per 81 points of the board, MEMORY_PER_81_POINTS_MB and MEMORY_PER_SECOND_MB for each second
+    past MEMORY_SECONDS (448 MB on 9x9 at 5 s), at most MEMORY_MAX_MB and an eighth of the machine's memory.
+    A full tree is collected and keeps growing (SearchTree.collect), so a cap costs little at short searches:
+    on 9x9 it keeps a game at `--time 2` under issue 10's 250 MB, of which about 185 MB is the process's own.
+    At 5 s a move on two threads, 64 MB was collected in 87% of the searches, and 512 MB, never collected,
+    won +21 points against Pachi, with trees of up to about 370 MB (bench/RESULTS.md, "the trees' memory
+    cap" and "A fixed time a move spent whole")."""
+    extra = max(0.0, (seconds or 0.0) - MEMORY_SECONDS) * MEMORY_PER_SECOND_MB
+    want = (MEMORY_PER_81_POINTS_MB + extra) * size * size / 81
     return max(16, int(min(want, memory_ceiling_mb())))
 
 

@@ -724,7 +724,8 @@ def test_the_default_tree_memory_grows_with_the_board_and_fits_the_machine(monke
 def test_the_default_tree_memory_follows_the_move_time_budget_past_two_seconds():
     assert search_module.default_memory_mb(9, None) == search_module.default_memory_mb(9, 1.0) == 64
     assert search_module.default_memory_mb(9, 2.0) == 64  # issue 10's game at --time 2: under 250 MB
-    assert search_module.default_memory_mb(9, 5.0) == 160
+    assert search_module.default_memory_mb(9, 5.0) == min(448, search_module.memory_ceiling_mb())
+    assert search_module.default_memory_mb(9, 3.0) == 192
     assert search_module.default_memory_mb(9, 600.0) == search_module.memory_ceiling_mb() <= 512
     assert search_module.default_memory_mb(19, 5.0) == min(512, search_module.memory_ceiling_mb())
 
@@ -734,12 +735,12 @@ def test_a_longer_budget_gives_the_trees_more_memory_and_a_shorter_one_takes_non
     search = Search(SearchConfig(seconds=2.0, threads=2))
     search._ensure_trees(geometry)
     assert all(tree.capacity == search._tree_size(geometry, 64) for tree in search._trees)
-    search._grow_trees(geometry, 5.0)
-    assert all(tree.capacity == search._tree_size(geometry, 160) for tree in search._trees)
+    search._grow_trees(geometry, 3.0)
+    assert all(tree.capacity == search._tree_size(geometry, 192) for tree in search._trees)
     search._grow_trees(geometry, 1.0)
-    assert all(tree.capacity == search._tree_size(geometry, 160) for tree in search._trees)
+    assert all(tree.capacity == search._tree_size(geometry, 192) for tree in search._trees)
     total = sum(a.nbytes for tree in search._trees for a in tree.arrays)
-    assert 150 * 2**20 < total <= 160 * 2**20
+    assert 180 * 2**20 < total <= 192 * 2**20
     given = Search(SearchConfig(seconds=5.0, memory_mb=32))  # an explicit cap, whatever the budget
     given._ensure_trees(geometry)
     given._grow_trees(geometry, 60.0)
