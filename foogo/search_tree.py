@@ -175,6 +175,7 @@ class SearchTree:
         for a, b in zip(old[2:5], new[2:5]):  # ei, ef, ek: by edge (the last axis)
             b[..., :edges] = a[..., :edges]
         new[5][:] = old[5]
+        new[5][tk.FULL] = 0  # a tree that filled in the last search has room again
         self.arrays = new
         self.capacity = (max_nodes, max_edges)
         self._rank = None

@@ -751,11 +751,13 @@ def test_a_grown_tree_keeps_its_nodes_and_the_next_search_reuses_them():
     board, search = two_plies_down(9, 8)
     tree = search._trees[0]
     nodes, edges = int(tree.meta[tk.NODES]), int(tree.meta[tk.EDGES])
+    tree.meta[tk.FULL] = 1  # as if the last search had filled it
     ni, nh, ei, ef, ek, meta = (a.copy() for a in tree.arrays)
     capacity = tree.capacity
     tree.grow(2 * capacity[0], 2 * capacity[1])
     assert tree.capacity == (2 * capacity[0], 2 * capacity[1])
     ni2, nh2, ei2, ef2, ek2, meta2 = tree.arrays
+    meta[tk.FULL] = 0  # room again: the next search does not collect it at once
     assert (meta2 == meta).all() and (ni2[:nodes] == ni[:nodes]).all() and (nh2[:nodes] == nh[:nodes]).all()
     assert (ei2[:, :edges] == ei[:, :edges]).all() and (ef2[:, :edges] == ef[:, :edges]).all()
     assert (ek2[:edges] == ek[:edges]).all()
