@@ -336,7 +336,7 @@ class Search:
 
     def _ensure_trees(self, geometry) -> None:
         """The trees for a board's geometry, made once: together they hold SearchConfig.memory_mb, or else
-        default_memory_mb's for the searches' budgets so far (_grow_trees). Their arrays are mapped, not touched,
+        default_memory_mb's for the searches' budgets so far (_size_trees). Their arrays are mapped, not touched,
         so a tree takes memory only as it fills; a game's searches reuse the subtree of the position reached,
         which can grow to several budgets' nodes (two 9x9 self-play games at 36,400 heavy playouts a move reached
         3.0 and 4.3), where trees sized for two budgets were collected 25 and 17 times in 80 and 63 moves
@@ -361,13 +361,23 @@ class Search:
         max_edges = int(per_tree_mb * 2**20 * 0.98 / per_edge)
         return max_edges // per_node + 16, max_edges
 
-    def _grow_trees(self, geometry, seconds: float | None) -> None:
+    def _size_trees(self, geometry, seconds: float | None, open_ended: bool) -> None:
         """Without SearchConfig.memory_mb, give the trees default_memory_mb for a search of `seconds` if they
-        have less (SearchTree.grow; they never shrink: a game's trees keep what its longest move gave them)."""
-        if not self.config.memory_mb:
-            nodes, edges = self._tree_size(geometry, default_memory_mb(geometry.size, seconds))
+        have less (SearchTree.grow; they never shrink: a game's trees keep what its longest move gave them),
+        and let an open-ended search's trees (an analysis, which has no budget) grow as they fill, up to
+        memory_ceiling_mb (SearchTree.allowed). A tree that fills, and may not grow, is collected."""
+        for tree in self._trees:
+            tree.allowed = tree.capacity
+        if self.config.memory_mb:
+            return
+        nodes, edges = self._tree_size(geometry, default_memory_mb(geometry.size, seconds))
+        for tree in self._trees:
+            tree.grow(nodes, edges)
+            tree.allowed = tree.capacity
+        if open_ended:
+            nodes, edges = self._tree_size(geometry, memory_ceiling_mb())
             for tree in self._trees:
-                tree.grow(nodes, edges)
+                tree.allowed = (max(nodes, tree.capacity[0]), max(edges, tree.capacity[1]))
 
     def _search(self, board, color, komi, legal, seconds, playouts, stop, progress, interval, start,
                 decide: bool, history=(), handicap=(0, 0), limit=None) -> SearchResult:
@@ -380,7 +390,7 @@ class Search:
         rows = self._history(history)
         params[tk.P_HISTORY] = len(rows)
         self._ensure_trees(board.geometry)
-        self._grow_trees(board.geometry, seconds)
+        self._size_trees(board.geometry, seconds, open_ended=seconds is None and playouts is None)
         for tree in self._trees:
             tree.set_root(board, color, legal, params, rows)
         collected = sum(tree.collections for tree in self._trees)

@@ -65,7 +65,8 @@ class Worker:
 
 
 class _Gate:
-    """Lets a tree's workers run iterations at once, and one of them collect the full tree while none runs."""
+    """Lets a tree's workers run iterations at once, and one of them make room in the full tree (grow or
+    collect it: SearchTree.make_room) while none runs."""
 
     def __init__(self):
         self.cond = threading.Condition()
@@ -81,7 +82,7 @@ class _Gate:
 
     def leave(self, tree: "SearchTree") -> None:
         """This thread's iterations ended; if the tree is full (its meta's flag) and nobody collects it yet,
-        wait until no other thread runs and collect it."""
+        wait until no other thread runs and make room in it."""
         with self.cond:
             self.running -= 1
             if tree.meta[tk.FULL] and not self.collecting:
@@ -89,7 +90,7 @@ class _Gate:
                 try:
                     while self.running:
                         self.cond.wait()
-                    tree.collect()
+                    tree.make_room()
                 finally:
                     self.collecting = False
             self.cond.notify_all()
@@ -116,6 +117,9 @@ class SearchTree:
         # numpy's zeros are mapped, not touched: memory is taken as the tree fills, up to the cap
         self.capacity = (max_nodes, max_edges)
         self.arrays = tk.new_tree(max_nodes, max_edges)
+        # what a full tree may grow to before it is collected (make_room): its capacity, unless its owner
+        # allows more (Search does for an analysis, which has no budget to size the tree by)
+        self.allowed = self.capacity
         self._rank: np.ndarray | None = None  # prune's scratch, made on first use
         # per colour, its last good reply to each point (-1: none), kept across moves, or none at all;
         # one table for all the workers (a race between two of them loses one reply, no more)
@@ -179,6 +183,14 @@ class SearchTree:
         self.arrays = new
         self.capacity = (max_nodes, max_edges)
         self._rank = None
+
+    def make_room(self) -> None:
+        """Make room in a full tree during a search: grow it (twice its size, at most `allowed`) if it may
+        grow, else collect it."""
+        if self.allowed[0] > self.capacity[0] or self.allowed[1] > self.capacity[1]:
+            self.grow(min(self.allowed[0], 2 * self.capacity[0]), min(self.allowed[1], 2 * self.capacity[1]))
+        else:
+            self.collect()
 
     def _prune(self, root: int) -> None:
         """Keep only the subtree under `root` (the new root), moved in place to the front of the
@@ -284,12 +296,12 @@ class SearchTree:
         return -1
 
     def run(self, count: int, params: np.ndarray, k: int = 0) -> int:
-        """Run `count` iterations as worker k, then collect the tree if it is full (collect); returns how
+        """Run `count` iterations as worker k, then make room in the tree if it is full (make_room); returns how
         many ran. Workers may run at once from their own threads when params[P_SHARED] is set."""
-        ni, nh, ei, ef, ek, meta = self.arrays
         w = self.workers[k]
         self._gate.enter()
         try:
+            ni, nh, ei, ef, ek, meta = self.arrays  # inside the gate: make_room may have grown them
             done = self.kernel(ni, nh, ei, ef, ek, meta, self.root_s, self.root_z, self.geometry.zobrist, w.work(),
                                params, self.patterns, GAMMAS, self.replies, count)
         finally:

@@ -735,15 +735,15 @@ def test_a_longer_budget_gives_the_trees_more_memory_and_a_shorter_one_takes_non
     search = Search(SearchConfig(seconds=2.0, threads=2))
     search._ensure_trees(geometry)
     assert all(tree.capacity == search._tree_size(geometry, 64) for tree in search._trees)
-    search._grow_trees(geometry, 3.0)
+    search._size_trees(geometry, 3.0, False)
     assert all(tree.capacity == search._tree_size(geometry, 192) for tree in search._trees)
-    search._grow_trees(geometry, 1.0)
+    search._size_trees(geometry, 1.0, False)
     assert all(tree.capacity == search._tree_size(geometry, 192) for tree in search._trees)
     total = sum(a.nbytes for tree in search._trees for a in tree.arrays)
     assert 180 * 2**20 < total <= 192 * 2**20
     given = Search(SearchConfig(seconds=5.0, memory_mb=32))  # an explicit cap, whatever the budget
     given._ensure_trees(geometry)
-    given._grow_trees(geometry, 60.0)
+    given._size_trees(geometry, 60.0, False)
     assert given._trees[0].capacity == given._tree_size(geometry, 32)
 
 
@@ -765,6 +765,35 @@ def test_a_grown_tree_keeps_its_nodes_and_the_next_search_reuses_them():
     assert tree.capacity == (2 * capacity[0], 2 * capacity[1])
     result = search.genmove(board, BLACK, 7.0, legal(board, BLACK))  # the PV's grandchild: reused
     assert tree.arrays[0][int(tree.meta[tk.ROOT]), tk.VISITS] > result.playouts
+
+
+@pytest.mark.parametrize("parallel", ["root", "tree"])
+def test_an_analysis_grows_its_full_trees_up_to_the_ceiling_before_it_collects_them(monkeypatch, parallel):
+    # trees of 1 MB (about 440 9x9 nodes in all) that an analysis may grow to 8 MB as they fill
+    monkeypatch.setattr(search_module, "default_memory_mb", lambda size, seconds=None: 1)
+    monkeypatch.setattr(search_module, "memory_ceiling_mb", lambda: 8)
+    board = Board(9)
+    search = Search(SearchConfig(threads=2, parallel=parallel, seed=5, expand_threshold=2.0))
+    geometry = board.geometry
+    small, ceiling = search._tree_size(geometry, 1), search._tree_size(geometry, 8)
+    stop = threading.Event()
+    seen = []
+
+    def progress(result):
+        seen.extend((tree.capacity, tree.collections) for tree in search._trees)
+        if result.playouts >= 60000:
+            stop.set()
+
+    search.analyze(board, BLACK, 7.0, legal(board, BLACK), stop=stop, progress=progress, interval=0.02)
+    assert all(tree.capacity == ceiling and tree.allowed == ceiling for tree in search._trees)
+    assert seen[0][0] < ceiling  # it started small ...
+    assert all(capacity == ceiling for capacity, collections in seen if collections)  # ... grew, then collected
+    assert sum(tree.collections for tree in search._trees) > 0
+    # a move's search keeps what the analysis grew, and collects rather than grows
+    result = search.genmove(board, BLACK, 7.0, legal(board, BLACK), time_budget=0.3)
+    assert result.move in legal(board, BLACK) or result.move == PASS
+    assert all(tree.capacity == ceiling and tree.allowed == ceiling for tree in search._trees)
+    assert small[0] < ceiling[0]
 
 
 def test_a_search_speaks_go_coordinates():
