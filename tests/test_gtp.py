@@ -991,6 +991,8 @@ def test_real_search_kata_analyze_reports_scores_and_ownership(real_engine_facto
     # white to move after black's centre stone: black owns the centre, so white sees it negative
     assert ownership[4 * 9 + 4] < 0
     assert all(abs(float(f["scoreLead"])) <= 81 + 7 for f in infos)
+    logged = engine.log.getvalue().splitlines()[-1]  # the analysis, once it ended
+    assert re.fullmatch(r"kata-analyze white: \d+ playouts in \d+\.\d\d s \(\d+/s\)", logged)
 
 
 def test_serve_reads_a_pipe_and_cuts_long_lines():

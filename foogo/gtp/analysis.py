@@ -13,7 +13,7 @@ import threading
 import traceback
 from typing import TYPE_CHECKING, Any
 
-from ..geometry import BLACK
+from ..geometry import BLACK, COLOR_NAMES
 from ..intervals import wilson
 from ..tree_layout import HISTORY
 from .protocol import GtpError, _frame, _Streamed
@@ -192,9 +192,19 @@ class AnalysisCommands:
                                             history=self.game.recent_positions(HISTORY))
                 if not emitted[0] and final is not None:
                     progress(final)
+                if final is not None:
+                    self._log_analysis("kata-analyze" if kata else "lz-analyze", color, final)
         except Exception:
             self._log(f"analysis failed:\n{traceback.format_exc()}")
         return close("\n")
+
+    def _log_analysis(self, command: str, color: int, result) -> None:
+        """Log an analysis once it ends: its playouts, time, and how often a full tree was collected (an
+        analysis grows its trees as they fill, up to a ceiling: Search._size_trees)."""
+        rate = result.playouts / result.seconds if result.seconds > 0 else 0.0
+        collected = f", trees collected {result.collections}x (memory cap)" if result.collections else ""
+        self._log(f"{command} {COLOR_NAMES[color]}: {result.playouts} playouts in "
+                  f"{result.seconds:.2f} s ({rate:.0f}/s{collected})")
 
     def cmd_lz_genmove_analyze(self, args):
         """lz-genmove_analyze [COLOR] [INTERVAL] ...: genmove, with lz-analyze lines while it searches,
