@@ -767,6 +767,25 @@ def test_a_grown_tree_keeps_its_nodes_and_the_next_search_reuses_them():
     assert tree.arrays[0][int(tree.meta[tk.ROOT]), tk.VISITS] > result.playouts
 
 
+def test_a_tree_grown_between_moves_searches_as_one_made_at_that_size():
+    def moves(grow: bool) -> list:
+        config = SearchConfig(playouts=4000, threads=2, share_root=False, seed=7, memory_mb=None if grow else 96)
+        search = Search(config)
+        board, color, seen = Board(9), BLACK, []
+        for k in range(3):
+            if grow and k == 1:
+                nodes, edges = search._tree_size(board.geometry, 96)
+                for tree in search._trees:
+                    tree.grow(nodes, edges)
+            result = search.genmove(board, color, 7.0)
+            seen.append((result.move, result.playouts, result.winrate, sorted(result.visits.items())))
+            board.play(color, result.move)
+            color = 3 - color
+        return seen
+
+    assert moves(grow=True) == moves(grow=False)
+
+
 @pytest.mark.parametrize("parallel", ["root", "tree"])
 def test_an_analysis_grows_its_full_trees_up_to_the_ceiling_before_it_collects_them(monkeypatch, parallel):
     # trees of 1 MB (about 440 9x9 nodes in all) that an analysis may grow to 8 MB as they fill
