@@ -366,18 +366,15 @@ class Search:
         have less (SearchTree.grow; they never shrink: a game's trees keep what its longest move gave them),
         and let an open-ended search's trees (an analysis, which has no budget) grow as they fill, up to
         memory_ceiling_mb (SearchTree.allowed). A tree that fills, and may not grow, is collected."""
-        for tree in self._trees:
-            tree.allowed = tree.capacity
-        if self.config.memory_mb:
-            return
-        nodes, edges = self._tree_size(geometry, default_memory_mb(geometry.size, seconds))
-        for tree in self._trees:
-            tree.grow(nodes, edges)
-            tree.allowed = tree.capacity
-        if open_ended:
-            nodes, edges = self._tree_size(geometry, memory_ceiling_mb())
+        allowed = (0, 0)  # no more than each tree has
+        if not self.config.memory_mb:
+            nodes, edges = self._tree_size(geometry, default_memory_mb(geometry.size, seconds))
             for tree in self._trees:
-                tree.allowed = (max(nodes, tree.capacity[0]), max(edges, tree.capacity[1]))
+                tree.grow(nodes, edges)
+            if open_ended:
+                allowed = self._tree_size(geometry, memory_ceiling_mb())
+        for tree in self._trees:
+            tree.allowed = (max(allowed[0], tree.capacity[0]), max(allowed[1], tree.capacity[1]))
 
     def _search(self, board, color, komi, legal, seconds, playouts, stop, progress, interval, start,
                 decide: bool, history=(), handicap=(0, 0), limit=None) -> SearchResult:

@@ -171,15 +171,14 @@ class SearchTree:
         if max_nodes <= self.capacity[0] and max_edges <= self.capacity[1]:
             return
         max_nodes, max_edges = max(max_nodes, self.capacity[0]), max(max_edges, self.capacity[1])
-        old = self.arrays
+        ni, nh, ei, ef, ek, meta = self.arrays
         new = tk.new_tree(max_nodes, max_edges)
-        nodes, edges = int(old[5][tk.NODES]), int(old[5][tk.EDGES])
-        for a, b in zip(old[:2], new[:2]):  # ni, nh: by node
-            b[:nodes] = a[:nodes]
-        for a, b in zip(old[2:5], new[2:5]):  # ei, ef, ek: by edge (the last axis)
-            b[..., :edges] = a[..., :edges]
-        new[5][:] = old[5]
-        new[5][tk.FULL] = 0  # a tree that filled in the last search has room again
+        ni2, nh2, ei2, ef2, ek2, meta2 = new
+        nodes, edges = int(meta[tk.NODES]), int(meta[tk.EDGES])
+        ni2[:nodes], nh2[:nodes] = ni[:nodes], nh[:nodes]
+        ei2[:, :edges], ef2[:, :edges], ek2[:edges] = ei[:, :edges], ef[:, :edges], ek[:edges]
+        meta2[:] = meta
+        meta2[tk.FULL] = 0  # a tree that filled in the last search has room again
         self.arrays = new
         self.capacity = (max_nodes, max_edges)
         self._rank = None

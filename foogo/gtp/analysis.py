@@ -26,6 +26,12 @@ ANALYZE_KEYS = ("interval", "minmoves", "maxmoves", "ownership")  # the analysis
 ANALYSIS_OWNERSHIP_PLAYOUTS = 300
 
 
+def collected_note(collections: int) -> str:
+    """What a search's log line says of its full trees collected (the memory cap bound; bench/match_review.py
+    and bench/game_memory.py look for it): ", trees collected Nx (memory cap)", or nothing."""
+    return f", trees collected {collections}x (memory cap)" if collections else ""
+
+
 class AnalysisCommands:
     """GtpEngine's analysis commands (a base of GtpEngine: they use its game, search and helpers)."""
 
@@ -202,9 +208,8 @@ class AnalysisCommands:
         """Log an analysis once it ends: its playouts, time, and how often a full tree was collected (an
         analysis grows its trees as they fill, up to a ceiling: Search._size_trees)."""
         rate = result.playouts / result.seconds if result.seconds > 0 else 0.0
-        collected = f", trees collected {result.collections}x (memory cap)" if result.collections else ""
         self._log(f"{command} {COLOR_NAMES[color]}: {result.playouts} playouts in "
-                  f"{result.seconds:.2f} s ({rate:.0f}/s{collected})")
+                  f"{result.seconds:.2f} s ({rate:.0f}/s{collected_note(result.collections)})")
 
     def cmd_lz_genmove_analyze(self, args):
         """lz-genmove_analyze [COLOR] [INTERVAL] ...: genmove, with lz-analyze lines while it searches,

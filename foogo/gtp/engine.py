@@ -43,7 +43,7 @@ from ..geometry import (
 from ..numbers import finite_number
 from ..tree_layout import HISTORY
 from ..version import source_version
-from .analysis import AnalysisCommands
+from .analysis import AnalysisCommands, collected_note
 from .clock import TimeManager
 from .protocol import MAX_LINE, PROTOCOL_VERSION, GtpError, _frame, _leading_id, _Streamed, preprocess
 
@@ -447,8 +447,7 @@ class GtpEngine(AnalysisCommands):
         budget_text = "" if budget is None else f", budget {budget:.2f} s"
         stopped = result.stopped
         budget_text += f", stopped: {stopped}" if stopped else ""
-        collections = result.collections
-        budget_text += f", trees collected {collections}x (memory cap)" if collections else ""
+        budget_text += collected_note(result.collections)
         extra = result.extra_komi
         komi_text = f" at komi {self.game.komi + extra:g} (dynamic)" if extra else ""
         self._log(f"{command} {COLOR_NAMES[color]}: {self._name(move)} | {result.playouts} playouts in "
