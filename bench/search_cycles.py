@@ -2,7 +2,7 @@
 
     python bench/search_cycles.py [--size 9] [--policy light] [--seconds 2] [--repeats 5]
                                   [--knowledge learned] [--position empty|middle] [--slices N]
-                                  [--expand N]
+                                  [--expand N] [--leaves N]
 
 Runs itself again with FOOGO_PROFILE=1 (jit.PROFILE: the search kernels count the processor's cycle
 counter per part of an iteration, tree.CYCLE_PARTS) and a numba cache directory of its own
@@ -29,6 +29,12 @@ bench/expand_cost.py finds in the caches); and the AMAF part's cycles per node o
 path (the nodes whose visits the backup counts, each updated and screened once). The counter runs
 at a fixed rate whatever the core's clock does, so compare parts within one run; the counters
 themselves cost about 6 readings an iteration.
+--leaves N then searches once more and draws N of its leaf positions (leaf_boards: where its
+playouts started, as often as they did) and, once per repeat, times bench playouts from them in
+turn beside the bench's playouts from the empty board, as long each: their cycles per stone. A
+playout that starts a few moves in skips the cheapest stones of one from the empty board, so this
+tells how much of the playout's higher cost a stone inside the search is the start and how much is
+the tree's traffic between playouts.
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ import os
 import statistics
 import sys
 import tempfile
+import time
 
 
 def _profiling_process() -> None:
@@ -47,6 +54,47 @@ def _profiling_process() -> None:
     cache = os.environ.get("FOOGO_PROFILE_CACHE") or os.path.join(tempfile.gettempdir(), "foogo-profile-cache")
     env = dict(os.environ, FOOGO_PROFILE="1", NUMBA_CACHE_DIR=cache)
     os.execve(sys.executable, [sys.executable, *sys.argv], env)
+
+
+def leaf_boards(search, board, count: int, seed: int) -> list:
+    """`count` positions where the search's playouts started, drawn as its iterations reached them: from
+    the root, an edge taken with probability in proportion to its real visits and its move played,
+    until an edge without a child node, or a stop at a node with the share of its edge's visits that
+    ended there before the node was made (the edge's visits less the node's edges')."""
+    import numpy as np
+
+    from foogo import tree as tk
+
+    tree = search._trees[0]
+    ni, _, ei, ef, ek, meta = tree.arrays
+    n0 = search.config.prior
+    base = tk.edge_base_of(tree.geometry)
+    rng = np.random.default_rng(seed)
+    boards = []
+    while len(boards) < count:
+        b = board.copy()
+        node = int(meta[tk.ROOT])
+        color = int(ni[node, tk.COLOR])
+        arrived = None  # the real visits of the edge that led to node (None at the root)
+        while True:
+            first, width = int(ni[node, tk.FIRST]), int(ni[node, tk.COUNT])
+            visits, _ = tk.real_stats(ef, ek, first, width, n0)
+            stop = 0.0 if arrived is None else max(arrived - visits.sum(), 0.0)
+            weights = np.append(visits, stop)
+            if weights.sum() <= 0:
+                break
+            k = int(rng.choice(width + 1, p=weights / weights.sum()))
+            if k == width:
+                break
+            move = tk.node_moves(ni, ek, node, base)[k]
+            b.play(color, "pass" if move == tk.PASS else tree.geometry.name(int(move)))
+            color = 3 - color
+            arrived = visits[k]
+            node = int(ei[tk.CHILD, first + k])
+            if node < 0:
+                break
+        boards.append(b)
+    return boards
 
 
 def main() -> None:
@@ -60,6 +108,8 @@ def main() -> None:
     parser.add_argument("--slices", type=int, default=1, help="grow each search in this many slices (see above)")
     parser.add_argument("--reuse", action="store_true",
                         help="time searches that grow into tree memory an earlier search used (see above)")
+    parser.add_argument("--leaves", type=int, default=0,
+                        help="also time bench playouts from this many of the search's leaf positions (see above)")
     parser.add_argument("--expand", type=float, default=None,
                         help="the search's expansion threshold (default: SearchConfig's)")
     args = parser.parse_args()
@@ -71,6 +121,7 @@ def main() -> None:
     from foogo.board import Board
     from foogo.game import Game
     from foogo.jit import PROFILE, rdtsc
+    from foogo.playout import run_playouts
     from foogo.search import Search, SearchConfig
 
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -97,6 +148,20 @@ def main() -> None:
         spent = cycles() - start
         played += playouts
         return spent, playouts, stones
+
+    def bench_leaves_run(boards, seconds: float) -> tuple[int, int]:
+        """(cycles, stones) of bench playouts for about `seconds`, taking the boards in turn, 64 from each."""
+        nonlocal played
+        spent = stones = 0
+        start_cpu = time.process_time()
+        while time.process_time() - start_cpu < seconds:
+            for b in boards:
+                start = cycles()
+                batch = run_playouts(b, 64, seed=1, first=played, policy=args.policy)
+                spent += cycles() - start
+                stones += int(batch.moves.sum())
+                played += 64
+        return spent, stones
 
     def new_search() -> Search:
         return Search(SearchConfig(threads=1, seed=2, policy=args.policy, resign_threshold=None,
@@ -134,6 +199,17 @@ def main() -> None:
     if args.reuse:  # a search as long as the timed ones, so that they grow into memory it used
         repeat(args.seconds, 1)
     runs = [repeat(args.seconds, args.slices) for _ in range(args.repeats)]
+    if args.leaves:
+        search = new_search() if kept is None else kept
+        search.new_game()
+        analyze_for(search, game, legal, args.seconds)
+        leaves = leaf_boards(search, game.board, args.leaves, seed=3)
+        for r in runs:  # alternated with the empty board's bench, as long each
+            spent, stones = bench_leaves_run(leaves, args.seconds)
+            r["leaf per stone"] = spent / stones
+            r["leaf stones"] = stones
+            spent, _, stones = bench_run(args.seconds)
+            r["empty per stone, beside"] = spent / stones
 
     def line(name: str, key: str) -> str:
         values = [r[key] for r in runs]
@@ -165,6 +241,9 @@ def main() -> None:
     print(line("iterations per node created", "iterations per node"))
     print(line("amaf, per node of the path", "per path node"))
     print(f"  {'nodes of the path':28} {statistics.median(r['path nodes'] for r in runs):9.2f}")
+    if args.leaves:
+        print(line("bench from the leaves, per stone", "leaf per stone"))
+        print(line("bench from empty beside it", "empty per stone, beside"))
 
 
 if __name__ == "__main__":

@@ -143,6 +143,29 @@ def test_search_cycles_reports_every_part_from_a_profiling_build():
         assert float(line.split()[-2].replace(",", "")) > 0, line
 
 
+def test_search_cycles_draws_leaves_as_deep_as_the_search_reached_them():
+    # leaf_boards draws where iterations ended, by real visits (and at a node, the visits its edge had
+    # before the node was made): its positions are, on average, as many moves deep as an iteration's
+    # path has nodes (a node's visits count the iterations through it). Without the stop at a node,
+    # the draw is a move deeper here (5.4 against 4.3)
+    from foogo import tree as tk
+    from foogo.game import Game
+    from foogo.search import Search, SearchConfig
+
+    module = load("search_cycles")
+    game = Game(5)
+    search = Search(SearchConfig(threads=1, seed=4, policy="light", playouts=3000, resign_threshold=None))
+    result = search.genmove(game.board, game.to_move, 7.5, game.legal_points(game.to_move))
+    tree = search._trees[0]
+    ni, meta = tree.arrays[0], tree.arrays[5]
+    path = ni[:meta[tk.NODES], tk.VISITS].sum() / ni[meta[tk.ROOT], tk.VISITS]
+    leaves = module.leaf_boards(search, game.board, 400, seed=1)
+    depth = sum(25 - b.empty_points + b.captures("b") + b.captures("w") for b in leaves) / len(leaves)
+    assert result.playouts == 3000 and path > 2.0
+    assert depth == pytest.approx(path, rel=0.05)
+    assert all(b.empty_points < 25 for b in leaves)
+
+
 def test_heavy_rules_counts_every_move_once_and_times_the_librarys_playouts(monkeypatch, capsys):
     heavy_rules = load("heavy_rules")
     monkeypatch.setattr(sys, "argv", ["heavy_rules.py", "--size", "5", "--playouts", "300", "--repeats", "1",
