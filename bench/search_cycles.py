@@ -207,7 +207,6 @@ def main() -> None:
         for r in runs:  # alternated with the empty board's bench, as long each
             spent, stones = bench_leaves_run(leaves, args.seconds)
             r["leaf per stone"] = spent / stones
-            r["leaf stones"] = stones
             spent, _, stones = bench_run(args.seconds)
             r["empty per stone, beside"] = spent / stones
 
