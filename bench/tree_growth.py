@@ -40,7 +40,7 @@ def main() -> None:
         if marks and result.playouts >= marks[0]:
             marks.pop(0)
             metas = [tree.meta for tree in search._trees]
-            threshold = max(max(int(m[tk.EXPAND_AT]) for m in metas), int(search.config.expand_threshold))
+            threshold = max(max(int(m[tk.EXPAND_AT]) for m in metas), int(search.expand_threshold(args.size)))
             print(f"{result.playouts:>10} {sum(int(m[tk.NODES]) for m in metas):>9} "
                   f"{sum(int(m[tk.CREATED]) for m in metas):>10} {sum(int(m[tk.COLLECTIONS]) for m in metas):>11} "
                   f"{threshold:>9}", flush=True)

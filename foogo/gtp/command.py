@@ -56,7 +56,8 @@ def add_tuning_options(parser: argparse.ArgumentParser) -> argparse.ArgumentPars
     parser: the one spelling of search settings for the engine and for the bench scripts that search."""
     tuning = parser.add_argument_group("search tuning (defaults: SearchConfig's)")
     tuning.add_argument("--expand", type=float, default=None, metavar="N",
-                        help="grow a tree node below a move once it has N visits (default 8)")
+                        help="grow a tree node below a move once it has N visits (default 5 for heavy playouts "
+                             "on boards up to 9x9, else 8)")
     tuning.add_argument("--prior", type=float, default=None, metavar="N",
                         help="weight of the Go-knowledge priors, in virtual visits (default 10)")
     tuning.add_argument("--equiv", type=float, default=None, metavar="N",
