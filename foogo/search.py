@@ -81,23 +81,27 @@ CLOSE_RATIO = 2.5  # a search is close while its most visited move has fewer tha
 PARALLEL = ("root", "tree")  # SearchConfig.parallel
 MEMORY_PER_81_POINTS_MB = 64  # the trees' default memory: 64 MB on 9x9, 285 MB on 19x19 ...
 MEMORY_SECONDS = 2.0  # ... for a move of up to this many seconds ...
-MEMORY_PER_SECOND_MB = 128  # ... and this much more per 81 points for each second of a longer move's budget ...
+MEMORY_PER_SECOND_MB = 128  # ... and this much more per 81 points for each second of a longer move's budget,
+#                              at the expansion threshold EXPAND (more at a lower one) ...
 MEMORY_MAX_MB = 512  # ... at most this, and at most an eighth of the machine's memory
 EXPAND_HEAVY_SMALL = 5.0  # the expansion threshold of heavy searches on boards up to SMALL_BOARD x SMALL_BOARD ...
 SMALL_BOARD = 9
 EXPAND = 8.0  # ... and of the others (default_expand_threshold)
 
 
-def default_memory_mb(size: int, seconds: float | None = None) -> int:
+def default_memory_mb(size: int, seconds: float | None = None, expand_threshold: float = EXPAND) -> int:
     """The trees' memory cap when none is given, for a search of `seconds` (None: a playout count, or no
-    budget): per 81 points of the board, MEMORY_PER_81_POINTS_MB and MEMORY_PER_SECOND_MB for each second
-    past MEMORY_SECONDS (448 MB on 9x9 at 5 s), at most MEMORY_MAX_MB and an eighth of the machine's memory.
+    budget) whose trees expand at `expand_threshold`: per 81 points of the board, MEMORY_PER_81_POINTS_MB, and
+    MEMORY_PER_SECOND_MB for each second past MEMORY_SECONDS times EXPAND / expand_threshold (a tree's nodes
+    a playout), so 448 MB on 9x9 at 5 s expanding at 8 and 678 MB expanding at 5; at most MEMORY_MAX_MB and an
+    eighth of the machine's memory.
     A full tree is collected and keeps growing (SearchTree.collect), so a cap costs little at short searches:
     on 9x9 it keeps a game at `--time 2` under issue 10's 250 MB, of which about 185 MB is the process's own.
     At 5 s a move on two threads, 64 MB was collected in 87% of the searches, and 512 MB, never collected,
-    won +21 points against Pachi, with trees of up to about 370 MB (bench/RESULTS.md, "the trees' memory
-    cap" and "A fixed time a move spent whole")."""
-    extra = max(0.0, (seconds or 0.0) - MEMORY_SECONDS) * MEMORY_PER_SECOND_MB
+    won +21 points against Pachi, with trees of up to about 370 MB expanding at 8; expanding at 5, 448 MB was
+    collected in 4 of a game's 40 searches and 512 MB in none of two games' 100 (bench/RESULTS.md, "the trees'
+    memory cap", "A fixed time a move spent whole" and "The trees' memory at expansion 5")."""
+    extra = max(0.0, (seconds or 0.0) - MEMORY_SECONDS) * MEMORY_PER_SECOND_MB * EXPAND / expand_threshold
     want = (MEMORY_PER_81_POINTS_MB + extra) * size * size / 81
     return max(16, int(min(want, memory_ceiling_mb())))
 
@@ -149,7 +153,7 @@ class SearchConfig:
     parallel: str = "root"  # with threads: "root", a tree per thread (share_root says whether their roots
     # share statistics), or "tree", one tree that every thread grows, with virtual loss (tree.iterate)
     memory_mb: int | None = None  # cap on the trees' memory, all threads together (foogo gtp --memory);
-    # None: default_memory_mb(board size, the longest move's time budget so far)
+    # None: default_memory_mb(board size, the longest move's time budget so far, the expansion threshold)
     dynamic_komi: bool = False  # genmove gives komi while far ahead (dynamic_komi.py), carried across a game's moves
     crit: float = 0.0  # criticality's weight in the RAVE value (tree_select.crit_gain; Pachi's crit_rave is 1.1):
     # 0 leaves it out
@@ -366,7 +370,8 @@ class Search:
         trees, workers = (1, threads) if self._tree_parallel() else (threads, 1)
         if self._geometry is geometry and len(self._trees) == trees:
             return
-        max_nodes, max_edges = self._tree_size(geometry, self.config.memory_mb or default_memory_mb(geometry.size))
+        max_nodes, max_edges = self._tree_size(geometry, self.config.memory_mb or default_memory_mb(
+            geometry.size, None, self.expand_threshold(geometry.size)))
         self._trees = [SearchTree(geometry, max_nodes, max_edges, self.config.seed * 1000 + k + 1, self.config.prior,
                              self.expand_threshold(geometry.size), self.config.policy,
                              PLAYOUT_PATTERNS[self.config.playout_patterns], self.config.replies, workers)
@@ -389,7 +394,8 @@ class Search:
         memory_ceiling_mb (SearchTree.allowed). A tree that fills, and may not grow, is collected."""
         allowed = (0, 0)  # no more than each tree has
         if not self.config.memory_mb:
-            nodes, edges = self._tree_size(geometry, default_memory_mb(geometry.size, seconds))
+            nodes, edges = self._tree_size(geometry, default_memory_mb(geometry.size, seconds,
+                                                                         self.expand_threshold(geometry.size)))
             for tree in self._trees:
                 tree.grow(nodes, edges)
             if open_ended:

@@ -746,6 +746,27 @@ def test_the_default_tree_memory_follows_the_move_time_budget_past_two_seconds()
     assert search_module.default_memory_mb(19, 5.0) == min(512, search_module.memory_ceiling_mb())
 
 
+def test_the_default_tree_memory_past_two_seconds_follows_the_nodes_a_playout_makes(monkeypatch):
+    # a tree expanding at 5 makes 8/5 the nodes a playout of one expanding at 8: its room past 2 s grows alike
+    monkeypatch.setattr(search_module, "memory_ceiling_mb", lambda: 4096)
+    assert search_module.default_memory_mb(9, 2.0, 5.0) == search_module.default_memory_mb(9, 2.0, 8.0) == 64
+    assert search_module.default_memory_mb(9, 3.0, 5.0) == 64 + 128 * 8 // 5
+    assert search_module.default_memory_mb(9, 5.0, 5.0) == int(64 + 384 * 1.6)
+    assert search_module.default_memory_mb(9, 5.0, 16.0) == 64 + 384 // 2
+    # the search passes its own threshold: a heavy 9x9 search expands at 5, a light one at 8
+    geometry = Board(9).geometry
+    for policy, threshold in (("heavy", 5.0), ("light", 8.0)):
+        search = Search(SearchConfig(seconds=5.0, threads=2, policy=policy))
+        search._ensure_trees(geometry)
+        search._size_trees(geometry, 5.0, False)
+        memory = search_module.default_memory_mb(9, 5.0, threshold)
+        assert all(tree.capacity == search._tree_size(geometry, memory) for tree in search._trees)
+    explicit = Search(SearchConfig(seconds=5.0, policy="heavy", expand_threshold=8.0))
+    explicit._ensure_trees(geometry)
+    explicit._size_trees(geometry, 5.0, False)
+    assert explicit._trees[0].capacity == explicit._tree_size(geometry, 448)
+
+
 def test_a_longer_budget_gives_the_trees_more_memory_and_a_shorter_one_takes_none_back():
     geometry = Board(9).geometry
     search = Search(SearchConfig(seconds=2.0, threads=2))
@@ -805,7 +826,7 @@ def test_a_tree_grown_between_moves_searches_as_one_made_at_that_size():
 @pytest.mark.parametrize("parallel", ["root", "tree"])
 def test_an_analysis_grows_its_full_trees_up_to_the_ceiling_before_it_collects_them(monkeypatch, parallel):
     # trees of 1 MB (about 440 9x9 nodes in all) that an analysis may grow to 8 MB as they fill
-    monkeypatch.setattr(search_module, "default_memory_mb", lambda size, seconds=None: 1)
+    monkeypatch.setattr(search_module, "default_memory_mb", lambda size, seconds=None, expand_threshold=8.0: 1)
     monkeypatch.setattr(search_module, "memory_ceiling_mb", lambda: 8)
     board = Board(9)
     search = Search(SearchConfig(threads=2, parallel=parallel, seed=5, expand_threshold=2.0))
