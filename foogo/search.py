@@ -355,6 +355,10 @@ class Search:
         given = self.config.expand_threshold
         return default_expand_threshold(size, self.config.policy) if given is None else given
 
+    def _default_memory_mb(self, size: int, seconds: float | None = None) -> int:
+        """default_memory_mb for this search's trees on a board of `size`, which expand at expand_threshold(size)."""
+        return default_memory_mb(size, seconds, self.expand_threshold(size))
+
     def _tree_parallel(self) -> bool:
         """True if the threads grow one tree (SearchConfig.parallel "tree" with more than one thread)."""
         return self.config.parallel == "tree" and self.config.threads > 1
@@ -370,8 +374,8 @@ class Search:
         trees, workers = (1, threads) if self._tree_parallel() else (threads, 1)
         if self._geometry is geometry and len(self._trees) == trees:
             return
-        max_nodes, max_edges = self._tree_size(geometry, self.config.memory_mb or default_memory_mb(
-            geometry.size, None, self.expand_threshold(geometry.size)))
+        memory_mb = self.config.memory_mb or self._default_memory_mb(geometry.size)
+        max_nodes, max_edges = self._tree_size(geometry, memory_mb)
         self._trees = [SearchTree(geometry, max_nodes, max_edges, self.config.seed * 1000 + k + 1, self.config.prior,
                              self.expand_threshold(geometry.size), self.config.policy,
                              PLAYOUT_PATTERNS[self.config.playout_patterns], self.config.replies, workers)
@@ -394,8 +398,7 @@ class Search:
         memory_ceiling_mb (SearchTree.allowed). A tree that fills, and may not grow, is collected."""
         allowed = (0, 0)  # no more than each tree has
         if not self.config.memory_mb:
-            nodes, edges = self._tree_size(geometry, default_memory_mb(geometry.size, seconds,
-                                                                         self.expand_threshold(geometry.size)))
+            nodes, edges = self._tree_size(geometry, self._default_memory_mb(geometry.size, seconds))
             for tree in self._trees:
                 tree.grow(nodes, edges)
             if open_ended:
