@@ -84,17 +84,25 @@ MEMORY_SECONDS = 2.0  # ... for a move of up to this many seconds ...
 MEMORY_PER_SECOND_MB = 128  # ... and this much more per 81 points for each second of a longer move's budget,
 #                              at the expansion threshold EXPAND (more at a lower one) ...
 MEMORY_MAX_MB = 512  # ... at most this, and at most an eighth of the machine's memory
+REUSE_BUDGETS = 6  # a search of a playout count gets room for this many searches' nodes, if that is more: a
+#                    game's reused subtree held 3.0 and 4.3 budgets' nodes (bench/RESULTS.md, "A tree's room"); a
+#                    9x9 self-play game of 137,600 heavy playouts a move collected its trees in 31 of 40 searches
+#                    with 64 MB, 5 with four budgets' room and 1 with six (bench/RESULTS.md, "Four times the budget
+#                    with today's engine")
 EXPAND_HEAVY_SMALL = 5.0  # the expansion threshold of heavy searches on boards up to SMALL_BOARD x SMALL_BOARD ...
 SMALL_BOARD = 9
 EXPAND = 8.0  # ... and of the others (default_expand_threshold)
 
 
-def default_memory_mb(size: int, seconds: float | None = None, expand_threshold: float = EXPAND) -> int:
+def default_memory_mb(size: int, seconds: float | None = None, expand_threshold: float = EXPAND,
+                      playouts: int | None = None) -> int:
     """The trees' memory cap when none is given, for a search of `seconds` (None: a playout count, or no
     budget) whose trees expand at `expand_threshold`: per 81 points of the board, MEMORY_PER_81_POINTS_MB, and
     MEMORY_PER_SECOND_MB for each second past MEMORY_SECONDS times EXPAND / expand_threshold (a tree's nodes
-    a playout), so 448 MB on 9x9 at 5 s expanding at 8 and 678 MB expanding at 5; at most MEMORY_MAX_MB and an
-    eighth of the machine's memory.
+    a playout), so 448 MB on 9x9 at 5 s expanding at 8 and 678 MB expanding at 5; for a search of `playouts`,
+    room for REUSE_BUDGETS searches' nodes (playouts / expand_threshold each) if that is more: 331 MB for
+    137,600 heavy playouts on 9x9, where 64 MB was collected in 309 of a match's 1,522 searches; at most
+    MEMORY_MAX_MB and an eighth of the machine's memory.
     A full tree is collected and keeps growing (SearchTree.collect), so a cap costs little at short searches:
     on 9x9 it keeps a game at `--time 2` under issue 10's 250 MB, of which about 185 MB is the process's own.
     At 5 s a move on two threads, 64 MB was collected in 87% of the searches, and 512 MB, never collected,
@@ -103,7 +111,14 @@ def default_memory_mb(size: int, seconds: float | None = None, expand_threshold:
     memory cap", "A fixed time a move spent whole" and "The trees' memory at expansion 5")."""
     extra = max(0.0, (seconds or 0.0) - MEMORY_SECONDS) * MEMORY_PER_SECOND_MB * EXPAND / expand_threshold
     want = (MEMORY_PER_81_POINTS_MB + extra) * size * size / 81
+    if playouts:
+        want = max(want, REUSE_BUDGETS * playouts / expand_threshold * node_bytes(size) / 2**20)
     return max(16, int(min(want, memory_ceiling_mb())))
+
+
+def node_bytes(size: int) -> float:
+    """A tree node's room on a board of `size`: its row, its edges (tree.edges_per_node) and prune's scratch."""
+    return tk.NODE_BYTES + 4 + tk.edges_per_node(geometry(size)) * tk.EDGE_BYTES
 
 
 def default_expand_threshold(size: int, policy) -> float:
@@ -153,7 +168,8 @@ class SearchConfig:
     parallel: str = "root"  # with threads: "root", a tree per thread (share_root says whether their roots
     # share statistics), or "tree", one tree that every thread grows, with virtual loss (tree.iterate)
     memory_mb: int | None = None  # cap on the trees' memory, all threads together (foogo gtp --memory);
-    # None: default_memory_mb(board size, the longest move's time budget so far, the expansion threshold)
+    # None: default_memory_mb(board size, the longest move's time budget so far, the expansion threshold, the
+    # largest playout count so far)
     dynamic_komi: bool = False  # genmove gives komi while far ahead (dynamic_komi.py), carried across a game's moves
     crit: float = 0.0  # criticality's weight in the RAVE value (tree_select.crit_gain; Pachi's crit_rave is 1.1):
     # 0 leaves it out
@@ -355,9 +371,9 @@ class Search:
         given = self.config.expand_threshold
         return default_expand_threshold(size, self.config.policy) if given is None else given
 
-    def _default_memory_mb(self, size: int, seconds: float | None = None) -> int:
+    def _default_memory_mb(self, size: int, seconds: float | None = None, playouts: int | None = None) -> int:
         """default_memory_mb for this search's trees on a board of `size`, which expand at expand_threshold(size)."""
-        return default_memory_mb(size, seconds, self.expand_threshold(size))
+        return default_memory_mb(size, seconds, self.expand_threshold(size), playouts)
 
     def _tree_parallel(self) -> bool:
         """True if the threads grow one tree (SearchConfig.parallel "tree" with more than one thread)."""
@@ -391,14 +407,14 @@ class Search:
         max_edges = int(per_tree_mb * 2**20 * 0.98 / per_edge)
         return max_edges // per_node + 16, max_edges
 
-    def _size_trees(self, geometry, seconds: float | None, open_ended: bool) -> None:
-        """Without SearchConfig.memory_mb, give the trees default_memory_mb for a search of `seconds` if they
-        have less (SearchTree.grow; they never shrink: a game's trees keep what its longest move gave them),
+    def _size_trees(self, geometry, seconds: float | None, open_ended: bool, playouts: int | None = None) -> None:
+        """Without SearchConfig.memory_mb, give the trees default_memory_mb for a search of `seconds` or `playouts` if
+        they have less (SearchTree.grow; they never shrink: a game's trees keep what its longest move gave them),
         and let an open-ended search's trees (an analysis, which has no budget) grow as they fill, up to
         memory_ceiling_mb (SearchTree.allowed). A tree that fills, and may not grow, is collected."""
         allowed = (0, 0)  # no more than each tree has
         if not self.config.memory_mb:
-            nodes, edges = self._tree_size(geometry, self._default_memory_mb(geometry.size, seconds))
+            nodes, edges = self._tree_size(geometry, self._default_memory_mb(geometry.size, seconds, playouts))
             for tree in self._trees:
                 tree.grow(nodes, edges)
             if open_ended:
@@ -417,7 +433,7 @@ class Search:
         rows = self._history(history)
         params[tk.P_HISTORY] = len(rows)
         self._ensure_trees(board.geometry)
-        self._size_trees(board.geometry, seconds, open_ended=seconds is None and playouts is None)
+        self._size_trees(board.geometry, seconds, open_ended=seconds is None and playouts is None, playouts=playouts)
         for tree in self._trees:
             tree.set_root(board, color, legal, params, rows)
         collected = sum(tree.collections for tree in self._trees)

@@ -767,6 +767,35 @@ def test_the_default_tree_memory_past_two_seconds_follows_the_nodes_a_playout_ma
     assert explicit._trees[0].capacity == explicit._tree_size(geometry, 448)
 
 
+def test_the_default_tree_memory_of_a_playout_count_holds_several_searches_nodes(monkeypatch):
+    monkeypatch.setattr(search_module, "memory_ceiling_mb", lambda: 4096)
+    # a node of 9x9 is its row, 98 edges of 21 bytes and prune's 4 bytes: 2,106 bytes
+    assert search_module.node_bytes(9) == 2106
+    # counts up to about 26,000 heavy playouts on 9x9 (six searches' nodes at 5) fit the 64 MB of short moves
+    assert search_module.default_memory_mb(9, None, 5.0, 26_000) == 64
+    assert search_module.default_memory_mb(9, None, 5.0, 34_400) == 82
+    want = search_module.REUSE_BUDGETS * 137_600 / 5.0 * 2106 / 2**20
+    assert search_module.default_memory_mb(9, None, 5.0, 137_600) == int(want) == 331
+    assert search_module.default_memory_mb(9, None, 8.0, 137_600) == int(want * 5 / 8)
+    geometry = Board(9).geometry
+    search = Search(SearchConfig(playouts=137_600, policy="heavy"))
+    search._ensure_trees(geometry)
+    search._size_trees(geometry, None, False, 137_600)
+    assert search._trees[0].capacity == search._tree_size(geometry, 331)
+    given = Search(SearchConfig(playouts=137_600, policy="heavy", memory_mb=64))  # --memory stays the cap
+    given._ensure_trees(geometry)
+    given._size_trees(geometry, None, False, 137_600)
+    assert given._trees[0].capacity == given._tree_size(geometry, 64)
+
+
+def test_a_search_of_a_large_playout_count_sizes_its_trees_for_it():
+    board = Board(9)
+    search = Search(SearchConfig(playouts=120_000, policy="light", resign_threshold=None))
+    search.genmove(board, BLACK, 7.0)
+    assert search._trees[0].capacity == search._tree_size(board.geometry, search_module.default_memory_mb(
+        9, None, 8.0, 120_000)) and search._trees[0].collections == 0
+
+
 def test_a_longer_budget_gives_the_trees_more_memory_and_a_shorter_one_takes_none_back():
     geometry = Board(9).geometry
     search = Search(SearchConfig(seconds=2.0, threads=2))
