@@ -855,7 +855,8 @@ def test_a_tree_grown_between_moves_searches_as_one_made_at_that_size():
 @pytest.mark.parametrize("parallel", ["root", "tree"])
 def test_an_analysis_grows_its_full_trees_up_to_the_ceiling_before_it_collects_them(monkeypatch, parallel):
     # trees of 1 MB (about 440 9x9 nodes in all) that an analysis may grow to 8 MB as they fill
-    monkeypatch.setattr(search_module, "default_memory_mb", lambda size, seconds=None, expand_threshold=8.0: 1)
+    monkeypatch.setattr(search_module, "default_memory_mb",
+                        lambda size, seconds=None, expand_threshold=8.0, playouts=None: 1)
     monkeypatch.setattr(search_module, "memory_ceiling_mb", lambda: 8)
     board = Board(9)
     search = Search(SearchConfig(threads=2, parallel=parallel, seed=5, expand_threshold=2.0))
