@@ -401,9 +401,9 @@ class Search:
     def _tree_size(self, geometry, memory_mb: float) -> tuple[int, int]:
         """(nodes, edges) of each tree when the trees share memory_mb."""
         per_tree_mb = memory_mb / (1 if self._tree_parallel() else self.config.threads)
-        # every node has per_node edges (tree.node_edges), and its int32 of prune's scratch
+        # every node has per_node edges (tree.node_edges): a node's room (node_bytes) spread over its edges
         per_node = tk.edges_per_node(geometry)
-        per_edge = tk.EDGE_BYTES + (tk.NODE_BYTES + 4) / per_node
+        per_edge = node_bytes(geometry.size) / per_node
         max_edges = int(per_tree_mb * 2**20 * 0.98 / per_edge)
         return max_edges // per_node + 16, max_edges
 
