@@ -24,18 +24,10 @@ move within a game (dynamic_komi.py: Pachi's situational compensation), so that 
 played for a margin rather than with slack moves; the tree counts a playout's winner at the komi in
 force (tree.P_EXTRA) and its score margins at the game's komi. A search giving komi never resigns.
 
-Time use: a time budget is what a move should take, and a time limit (by default
-the budget) the most it may take. A timed search stops early once the most
-visited root move leads the next by more visits than the time left can add at
-the current rate (it cannot be overtaken). Past half its budget (the soft
-limit) it also stops when the result is clear: the best move's win rate is
-below CLEAR or above 1 - CLEAR. Close positions, and the opening (fewer than
-OPENING of the points hold stones), use the whole budget. A search still close
-at its budget (the most visited move has fewer than CLOSE_RATIO times the
-visits of the next, and the result is not clear: Pachi's best2_ratio) goes on
-towards its limit, until it is no longer close or settles (a game clock's
-time saved on settled moves is spent on close ones; gtp/clock.py sets the
-limit).
+Time use (search_time.py): a timed search stops early once its best move is settled, or, past half
+its budget, clear; close positions and the opening use the whole budget, and a search still close at its
+budget goes on towards its time limit. The trees' memory (search_room.py): a short move's room per 81
+points, more for a longer budget or a large playout count, within a ceiling.
 A search for a playout count runs its count, unless SearchConfig.bank makes the
 count an average over a game's moves (search_bank.py). `stopped` in the result
 says why a search ended.
@@ -47,7 +39,6 @@ callers turn clocks into a time budget.
 from __future__ import annotations
 
 import math
-import os
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -60,65 +51,35 @@ from . import tree as tk
 from .dynamic_komi import MIN_VISITS, STEP, DynamicKomi, handicap_extra
 from .game_score import final_margins
 from .gamma_table import LEARNED_PATTERN_TABLE
-from .geometry import BLACK, PASS, RESIGN, WHITE, geometry, parse_color
+from .geometry import BLACK, PASS, RESIGN, geometry, parse_color
 from .numbers import check_komi
 from .patterns import PATTERN_TABLE
 from .playout import move_cap, policy_kind
 from .policy import LIGHT, POLICIES, policy_id  # noqa: F401 (POLICIES: this module's API)
 from .search_bank import CHECKS, PlayoutBank
-from .search_bank import settled as bank_settled  # also a timed search's "settled"
+from .search_bank import settled as bank_settled
+from .search_room import (  # noqa: F401 (MEMORY_*, REUSE_BUDGETS, node_bytes: this module's API as before)
+    EXPAND,
+    MEMORY_MAX_MB,
+    MEMORY_PER_81_POINTS_MB,
+    MEMORY_PER_SECOND_MB,
+    MEMORY_SECONDS,
+    REUSE_BUDGETS,
+    default_memory_mb,
+    memory_ceiling_mb,
+    node_bytes,
+    tree_size,
+)
+from .search_time import EARLY_CHECK_SECONDS, SOFT, close, early_stop, opening
 from .search_tree import SearchTree
 from .shared_root import SharedRoot
 from .tree_layout import HISTORY
 
 DEFAULT_PLAYOUTS = 5000
 PLAYOUT_PATTERNS = {"mogo": PATTERN_TABLE, "learned": LEARNED_PATTERN_TABLE}  # SearchConfig.playout_patterns
-EARLY_CHECK_SECONDS = 0.05  # how often a timed search asks whether its best move is settled
-SOFT = 0.5  # fraction of a time budget after which a clear position stops the search
-CLEAR = 0.2  # a position is clear when the best win rate is below CLEAR or above 1 - CLEAR
-OPENING = 0.15  # the opening: fewer than this fraction of the points hold stones
-CLOSE_RATIO = 2.5  # a search is close while its most visited move has fewer than this many times the next's visits
 PARALLEL = ("root", "tree")  # SearchConfig.parallel
-MEMORY_PER_81_POINTS_MB = 64  # the trees' default memory: 64 MB on 9x9, 285 MB on 19x19 ...
-MEMORY_SECONDS = 2.0  # ... for a move of up to this many seconds ...
-MEMORY_PER_SECOND_MB = 128  # ... and this much more per 81 points for each second of a longer move's budget,
-#                              at the expansion threshold EXPAND (more at a lower one) ...
-MEMORY_MAX_MB = 512  # ... at most this, and at most an eighth of the machine's memory
-REUSE_BUDGETS = 6  # a search of a playout count gets room for this many searches' nodes, if that is more: a
-#                    game's reused subtree held 3.0 and 4.3 budgets' nodes (bench/RESULTS.md, "A tree's room"); a
-#                    9x9 self-play game of 137,600 heavy playouts a move collected its trees in 31 of 40 searches
-#                    with 64 MB, 5 with four budgets' room and 1 with six (bench/RESULTS.md, "Four times the budget
-#                    with today's engine")
 EXPAND_HEAVY_SMALL = 5.0  # the expansion threshold of heavy searches on boards up to SMALL_BOARD x SMALL_BOARD ...
-SMALL_BOARD = 9
-EXPAND = 8.0  # ... and of the others (default_expand_threshold)
-
-
-def default_memory_mb(size: int, seconds: float | None = None, expand_threshold: float = EXPAND,
-                      playouts: int | None = None) -> int:
-    """The trees' memory cap when none is given, for a search of `seconds` (None: a playout count, or no
-    budget) whose trees expand at `expand_threshold`: per 81 points of the board, MEMORY_PER_81_POINTS_MB, and
-    MEMORY_PER_SECOND_MB for each second past MEMORY_SECONDS times EXPAND / expand_threshold (a tree's nodes
-    a playout), so 448 MB on 9x9 at 5 s expanding at 8 and 678 MB expanding at 5; for a search of `playouts`,
-    room for REUSE_BUDGETS searches' nodes (playouts / expand_threshold each) if that is more: 331 MB for
-    137,600 heavy playouts on 9x9, where 64 MB was collected in 309 of a match's 1,522 searches; at most
-    MEMORY_MAX_MB and an eighth of the machine's memory.
-    A full tree is collected and keeps growing (SearchTree.collect), so a cap costs little at short searches:
-    on 9x9 it keeps a game at `--time 2` under issue 10's 250 MB, of which about 185 MB is the process's own.
-    At 5 s a move on two threads, 64 MB was collected in 87% of the searches, and 512 MB, never collected,
-    won +21 points against Pachi, with trees of up to about 370 MB expanding at 8; expanding at 5, 448 MB was
-    collected in 4 of a game's 40 searches and 512 MB in none of two games' 100 (bench/RESULTS.md, "the trees'
-    memory cap", "A fixed time a move spent whole" and "The trees' memory at expansion 5")."""
-    extra = max(0.0, (seconds or 0.0) - MEMORY_SECONDS) * MEMORY_PER_SECOND_MB * EXPAND / expand_threshold
-    want = (MEMORY_PER_81_POINTS_MB + extra) * size * size / 81
-    if playouts:
-        want = max(want, REUSE_BUDGETS * playouts / expand_threshold * node_bytes(size) / 2**20)
-    return max(16, int(min(want, memory_ceiling_mb())))
-
-
-def node_bytes(size: int) -> float:
-    """A tree node's room on a board of `size`: its row, its edges (tree.edges_per_node) and prune's scratch."""
-    return tk.NODE_BYTES + 4 + tk.edges_per_node(geometry(size)) * tk.EDGE_BYTES
+SMALL_BOARD = 9  # ... and search_room.EXPAND on the others (default_expand_threshold)
 
 
 def default_expand_threshold(size: int, policy) -> float:
@@ -129,15 +90,6 @@ def default_expand_threshold(size: int, policy) -> float:
     (bench/RESULTS.md, "Expansion thresholds again"); light searches, and 13x13 and 19x19, whose games against
     GNU Go were measured at 8, keep 8."""
     return EXPAND_HEAVY_SMALL if size <= SMALL_BOARD and policy_kind(policy) != LIGHT else EXPAND
-
-
-def memory_ceiling_mb() -> int:
-    """The most default_memory_mb gives: MEMORY_MAX_MB, and at most an eighth of the machine's memory."""
-    try:
-        machine = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") / 2**20
-    except (ValueError, OSError, AttributeError):  # not a POSIX system that says
-        machine = 8 * MEMORY_MAX_MB
-    return max(16, int(min(MEMORY_MAX_MB, machine / 8)))
 
 
 @dataclass
@@ -301,7 +253,7 @@ class Search:
         legal_moves: the moves the game's rules allow color (GTP names, (row, col) pairs or padded
         points; Game.legal_moves gives them with superko); None: every move the board allows.
         Pass is always allowed. time_budget overrides config.seconds; time_limit (None: the budget) is the most a
-        search still close at its budget may go on to (see "Time use"); stop ends the search early; progress(result) is
+        search still close at its budget may go on to (search_time.py); stop ends the search early; progress(result) is
         called about every `interval` seconds while searching. history: (Zobrist hash, empty points)
         of the positions before `board`, oldest first (Game.recent_positions(HISTORY)); the tree's
         moves never repeat the last HISTORY of them, nor a position of their own line (positional
@@ -399,13 +351,8 @@ class Search:
         self._geometry = geometry
 
     def _tree_size(self, geometry, memory_mb: float) -> tuple[int, int]:
-        """(nodes, edges) of each tree when the trees share memory_mb."""
-        per_tree_mb = memory_mb / (1 if self._tree_parallel() else self.config.threads)
-        # every node has per_node edges (tree.node_edges): a node's room (node_bytes) spread over its edges
-        per_node = tk.edges_per_node(geometry)
-        per_edge = node_bytes(geometry.size) / per_node
-        max_edges = int(per_tree_mb * 2**20 * 0.98 / per_edge)
-        return max_edges // per_node + 16, max_edges
+        """(nodes, edges) of each tree when the trees share memory_mb (search_room.tree_size)."""
+        return tree_size(geometry, memory_mb, 1 if self._tree_parallel() else self.config.threads)
 
     def _size_trees(self, geometry, seconds: float | None, open_ended: bool, playouts: int | None = None) -> None:
         """Without SearchConfig.memory_mb, give the trees default_memory_mb for a search of `seconds` or `playouts` if
@@ -466,7 +413,7 @@ class Search:
         why = ["playouts" if playouts is not None else "budget"]
         check_early = decide and deadline is not None
         soft = None
-        if check_early and not self._opening(board):
+        if check_early and not opening(board):
             soft = start + SOFT * seconds
 
         shared_tree = self._tree_parallel()
@@ -566,12 +513,6 @@ class Search:
             self.dynamic_komi.adjust(color, sum(wins.values()) / total)
             params[tk.P_EXTRA] = self.dynamic_komi.black_extra(color)
 
-    @staticmethod
-    def _opening(board) -> bool:
-        """True while fewer than OPENING of the board's points hold stones."""
-        stones = board.stones(BLACK).count() + board.stones(WHITE).count()
-        return stones < OPENING * board.size * board.size
-
     def _root_totals(self) -> tuple[dict[int, float], dict[int, float], list[dict[int, float]]]:
         """Root move -> real visits and wins summed over the threads' trees, and each tree's visits."""
         visits: dict[int, float] = {}
@@ -614,34 +555,15 @@ class Search:
         return priors, scores
 
     def _close(self) -> bool:
-        """True while the search is close (see "Time use"): its most visited root move has fewer than
-        CLOSE_RATIO times the visits of the next, and that move's win rate is not clear."""
+        """True while the search is close (search_time.close) by the root's statistics over the trees."""
         visits, wins, _ = self._root_totals()
-        if len(visits) < 2 or self._clear(visits, wins):
-            return False
-        second, first = sorted(visits.values())[-2:]
-        return first < CLOSE_RATIO * second
-
-    @staticmethod
-    def _clear(visits: dict, wins: dict) -> bool:
-        """True if the most visited root move (of `visits`, with `wins`: _root_totals') has visits and a win
-        rate below CLEAR or above 1 - CLEAR: the result is clear."""
-        best = max(visits, key=lambda m: visits[m])
-        first = visits[best]
-        return first > 0 and not CLEAR <= wins[best] / first <= 1 - CLEAR
+        return close(visits, wins)
 
     def _early_stop(self, elapsed: float, remaining: float, past_soft: bool) -> str:
-        """Why a timed search should end now ("settled" or "clear"), or "" to go on.
-
-        settled: the most visited root move leads the next by more visits than the time left can add.
-        clear (past the soft limit only): the best move's win rate is far from even."""
+        """Why a timed search should end now ("settled" or "clear"), or "" to go on (search_time.early_stop)."""
         visits, wins, _ = self._root_totals()
-        if len(visits) < 2 or elapsed <= 0:
-            return "settled" if len(visits) == 1 else ""
-        rate = sum(tree.iterations for tree in self._trees) / elapsed
-        if bank_settled(visits.values(), rate * remaining):
-            return "settled"
-        return "clear" if past_soft and self._clear(visits, wins) else ""
+        iterations = sum(tree.iterations for tree in self._trees)
+        return early_stop(visits, wins, iterations, elapsed, remaining, past_soft)
 
     def _result(self, board, color, start, decide: bool, giving: bool = False) -> SearchResult:
         """The search's result so far; with `decide`, RESIGN below the threshold, unless `giving` komi."""

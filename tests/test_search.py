@@ -7,7 +7,7 @@ import warnings
 import numpy as np
 import pytest
 
-from foogo import BLACK, PASS, WHITE, Board, board_from_ascii
+from foogo import BLACK, PASS, WHITE, Board, board_from_ascii, search_room, search_time
 from foogo import search as search_module
 from foogo import tree as tk
 from foogo.game import Game
@@ -585,18 +585,18 @@ MIDDLE_GAME = """
 
 
 def test_past_half_its_budget_a_search_stops_in_a_clear_position(monkeypatch, warm_search):
-    monkeypatch.setattr(search_module, "CLEAR", 0.5)  # every position counts as clear
+    monkeypatch.setattr(search_time, "CLEAR", 0.5)  # every position counts as clear
     # and none as settled: past half the budget a settled search stops first ("settled" is checked before
     # "clear"), and on a loaded machine the first check past half the budget can come late enough for that
-    monkeypatch.setattr(search_module, "bank_settled", lambda visits, more: False)
+    monkeypatch.setattr(search_time, "settled", lambda visits, more: False)
     board = board_from_ascii(MIDDLE_GAME, to_move=BLACK)
     result = warm_search(SearchConfig(seconds=1.0, seed=21)).genmove(board, BLACK, 7.0, legal(board, BLACK))
     assert result.stopped == "clear"
-    assert search_module.SOFT * 1.0 <= result.seconds < 0.8
+    assert search_time.SOFT * 1.0 <= result.seconds < 0.8
 
 
 def test_the_opening_uses_the_whole_budget_even_when_clear(monkeypatch):
-    monkeypatch.setattr(search_module, "CLEAR", 0.5)
+    monkeypatch.setattr(search_time, "CLEAR", 0.5)
     board = board_from_ascii(MIDDLE_GAME.replace("X", ".").replace("O", "."), to_move=BLACK)
     result = Search(SearchConfig(seconds=1.0, seed=21)).genmove(board, BLACK, 7.0, legal(board, BLACK))
     assert result.stopped in ("budget", "settled")
@@ -626,7 +626,7 @@ def test_a_close_position_uses_the_whole_budget_unless_settled():
 
 @pytest.mark.parametrize("threads", [1, 2])
 def test_a_search_still_close_at_its_budget_goes_on_to_its_limit(monkeypatch, threads):
-    monkeypatch.setattr(search_module, "CLOSE_RATIO", 1e9)  # every result that is not clear counts as close
+    monkeypatch.setattr(search_time, "CLOSE_RATIO", 1e9)  # every result that is not clear counts as close
     board = board_from_ascii(SYMMETRIC, to_move=BLACK)
     result = Search(SearchConfig(seconds=0.4, seed=22, threads=threads)).genmove(
         board, BLACK, 4.5, legal(board, BLACK), time_limit=1.0)
@@ -635,7 +635,7 @@ def test_a_search_still_close_at_its_budget_goes_on_to_its_limit(monkeypatch, th
 
 
 def test_a_search_that_is_not_close_at_its_budget_stops_there(monkeypatch):
-    monkeypatch.setattr(search_module, "CLOSE_RATIO", 0.0)  # never close
+    monkeypatch.setattr(search_time, "CLOSE_RATIO", 0.0)  # never close
     board = board_from_ascii(SYMMETRIC, to_move=BLACK)
     result = Search(SearchConfig(seconds=0.4, seed=22)).genmove(board, BLACK, 4.5, legal(board, BLACK),
                                                                 time_limit=1.0)
@@ -725,12 +725,12 @@ def test_a_full_tree_is_collected_and_keeps_growing():
 
 
 def test_the_default_tree_memory_grows_with_the_board_and_fits_the_machine(monkeypatch):
-    assert search_module.default_memory_mb(9) == 64
-    assert search_module.default_memory_mb(19) == 285
-    assert search_module.default_memory_mb(25) == 493
+    assert search_room.default_memory_mb(9) == 64
+    assert search_room.default_memory_mb(19) == 285
+    assert search_room.default_memory_mb(25) == 493
     pages = {"SC_PHYS_PAGES": 2**18, "SC_PAGE_SIZE": 4096}  # a 1 GB machine
-    monkeypatch.setattr(search_module.os, "sysconf", lambda name: pages[name])
-    assert search_module.default_memory_mb(19) == 128
+    monkeypatch.setattr(search_room.os, "sysconf", lambda name: pages[name])
+    assert search_room.default_memory_mb(19) == 128
     search = Search(SearchConfig(seconds=0.01))
     search._ensure_trees(Board(19).geometry)
     tree_bytes = sum(a.nbytes for a in search._trees[0].arrays) + search._trees[0].capacity[0] * 4
@@ -738,28 +738,28 @@ def test_the_default_tree_memory_grows_with_the_board_and_fits_the_machine(monke
 
 
 def test_the_default_tree_memory_follows_the_move_time_budget_past_two_seconds():
-    assert search_module.default_memory_mb(9, None) == search_module.default_memory_mb(9, 1.0) == 64
-    assert search_module.default_memory_mb(9, 2.0) == 64  # issue 10's game at --time 2: under 250 MB
-    assert search_module.default_memory_mb(9, 5.0) == min(448, search_module.memory_ceiling_mb())
-    assert search_module.default_memory_mb(9, 3.0) == 192
-    assert search_module.default_memory_mb(9, 600.0) == search_module.memory_ceiling_mb() <= 512
-    assert search_module.default_memory_mb(19, 5.0) == min(512, search_module.memory_ceiling_mb())
+    assert search_room.default_memory_mb(9, None) == search_room.default_memory_mb(9, 1.0) == 64
+    assert search_room.default_memory_mb(9, 2.0) == 64  # issue 10's game at --time 2: under 250 MB
+    assert search_room.default_memory_mb(9, 5.0) == min(448, search_room.memory_ceiling_mb())
+    assert search_room.default_memory_mb(9, 3.0) == 192
+    assert search_room.default_memory_mb(9, 600.0) == search_room.memory_ceiling_mb() <= 512
+    assert search_room.default_memory_mb(19, 5.0) == min(512, search_room.memory_ceiling_mb())
 
 
 def test_the_default_tree_memory_past_two_seconds_follows_the_nodes_a_playout_makes(monkeypatch):
     # a tree expanding at 5 makes 8/5 the nodes a playout of one expanding at 8: its room past 2 s grows alike
-    monkeypatch.setattr(search_module, "memory_ceiling_mb", lambda: 4096)
-    assert search_module.default_memory_mb(9, 2.0, 5.0) == search_module.default_memory_mb(9, 2.0, 8.0) == 64
-    assert search_module.default_memory_mb(9, 3.0, 5.0) == 64 + 128 * 8 // 5
-    assert search_module.default_memory_mb(9, 5.0, 5.0) == int(64 + 384 * 1.6)
-    assert search_module.default_memory_mb(9, 5.0, 16.0) == 64 + 384 // 2
+    monkeypatch.setattr(search_room, "memory_ceiling_mb", lambda: 4096)
+    assert search_room.default_memory_mb(9, 2.0, 5.0) == search_room.default_memory_mb(9, 2.0, 8.0) == 64
+    assert search_room.default_memory_mb(9, 3.0, 5.0) == 64 + 128 * 8 // 5
+    assert search_room.default_memory_mb(9, 5.0, 5.0) == int(64 + 384 * 1.6)
+    assert search_room.default_memory_mb(9, 5.0, 16.0) == 64 + 384 // 2
     # the search passes its own threshold: a heavy 9x9 search expands at 5, a light one at 8
     geometry = Board(9).geometry
     for policy, threshold in (("heavy", 5.0), ("light", 8.0)):
         search = Search(SearchConfig(seconds=5.0, threads=2, policy=policy))
         search._ensure_trees(geometry)
         search._size_trees(geometry, 5.0, False)
-        memory = search_module.default_memory_mb(9, 5.0, threshold)
+        memory = search_room.default_memory_mb(9, 5.0, threshold)
         assert all(tree.capacity == search._tree_size(geometry, memory) for tree in search._trees)
     explicit = Search(SearchConfig(seconds=5.0, policy="heavy", expand_threshold=8.0))
     explicit._ensure_trees(geometry)
@@ -768,15 +768,15 @@ def test_the_default_tree_memory_past_two_seconds_follows_the_nodes_a_playout_ma
 
 
 def test_the_default_tree_memory_of_a_playout_count_holds_several_searches_nodes(monkeypatch):
-    monkeypatch.setattr(search_module, "memory_ceiling_mb", lambda: 4096)
+    monkeypatch.setattr(search_room, "memory_ceiling_mb", lambda: 4096)
     # a node of 9x9 is its row, 98 edges of 21 bytes and prune's 4 bytes: 2,106 bytes
-    assert search_module.node_bytes(9) == 2106
+    assert search_room.node_bytes(9) == 2106
     # counts up to about 26,000 heavy playouts on 9x9 (six searches' nodes at 5) fit the 64 MB of short moves
-    assert search_module.default_memory_mb(9, None, 5.0, 26_000) == 64
-    assert search_module.default_memory_mb(9, None, 5.0, 34_400) == 82
-    want = search_module.REUSE_BUDGETS * 137_600 / 5.0 * 2106 / 2**20
-    assert search_module.default_memory_mb(9, None, 5.0, 137_600) == int(want) == 331
-    assert search_module.default_memory_mb(9, None, 8.0, 137_600) == int(want * 5 / 8)
+    assert search_room.default_memory_mb(9, None, 5.0, 26_000) == 64
+    assert search_room.default_memory_mb(9, None, 5.0, 34_400) == 82
+    want = search_room.REUSE_BUDGETS * 137_600 / 5.0 * 2106 / 2**20
+    assert search_room.default_memory_mb(9, None, 5.0, 137_600) == int(want) == 331
+    assert search_room.default_memory_mb(9, None, 8.0, 137_600) == int(want * 5 / 8)
     geometry = Board(9).geometry
     search = Search(SearchConfig(playouts=137_600, policy="heavy"))
     search._ensure_trees(geometry)
@@ -792,7 +792,7 @@ def test_a_search_of_a_large_playout_count_sizes_its_trees_for_it():
     board = Board(9)
     search = Search(SearchConfig(playouts=120_000, policy="light", resign_threshold=None))
     search.genmove(board, BLACK, 7.0)
-    assert search._trees[0].capacity == search._tree_size(board.geometry, search_module.default_memory_mb(
+    assert search._trees[0].capacity == search._tree_size(board.geometry, search_room.default_memory_mb(
         9, None, 8.0, 120_000)) and search._trees[0].collections == 0
 
 

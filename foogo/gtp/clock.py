@@ -39,8 +39,8 @@ class TimeManager:
     above MAX_BUDGET (a controller may grant any finite time: a time_settings of years would
     otherwise hold one genmove for years).
 
-    Limit (`limit`): what a move whose search is still close at its budget may go on to (search.py,
-    "Time use"): in main time up to EXTEND budgets, but never more than LIMIT_SHARE of the main time
+    Limit (`limit`): what a move whose search is still close at its budget may go on to (search_time.py):
+    in main time up to EXTEND budgets, but never more than LIMIT_SHARE of the main time
     left; in a Canadian period up to EXTEND budgets too, leaving every other stone of the period
     MIN_BUDGET and SAFETY; in Japanese byo-yomi the budget itself (a period's time is not saved for
     later)."""
