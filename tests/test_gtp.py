@@ -1096,7 +1096,7 @@ import os, sys, tempfile
 from numba.core.registry import CPUDispatcher
 from foogo.gtp.command import warm_up
 from foogo.gtp.engine import GtpEngine
-warm_up("heavy")
+warm_up("heavy", 2)  # as `foogo gtp --threads 2` warms up for the engine below (shared roots: their exchange)
 
 def signatures():
     return {f"{name}.{attr}": len(obj.signatures) for name, module in list(sys.modules.items())

@@ -6,7 +6,7 @@ import numpy as np
 from foogo import BLACK, Board
 from foogo import tree as tk
 from foogo.search import Search, SearchConfig
-from foogo.shared_root import SharedRoot
+from foogo.shared_root import SharedRoot, exchange
 
 
 def legal(board, color):
@@ -116,3 +116,30 @@ def test_shared_trees_agree_more_on_their_best_move():
 
     shared, independent = distance(True), distance(False)
     assert shared < 0.75 * independent, (shared, independent)
+
+
+def numpy_turn(rows, base, imported, published, pool, enabled):
+    """SharedRoot.turn's exchange as the numpy expressions it was written as first: (rows, published,
+    imported, pool) after it."""
+    rows, pool = rows.copy(), pool.copy()
+    own = (rows - base - imported) * enabled
+    pool += own - published
+    others = pool - own
+    rows += (others - imported).astype(np.float32)
+    return rows, own, others, pool
+
+
+def test_the_compiled_exchange_is_the_numpy_turn_bit_for_bit():
+    rng = np.random.default_rng(5)
+    for count in (1, 7, 82, 362):
+        edges = rng.normal(0, 300, (4, count + 5)).astype(np.float32)
+        rows = edges[:, 2:2 + count]  # a strided view, as the tree's rows are
+        base = rng.normal(0, 50, (4, count))
+        imported = rng.normal(0, 2000, (4, count))
+        published = rng.normal(0, 2000, (4, count))
+        pool = rng.normal(0, 5000, (4, count))
+        enabled = rng.random(count) > 0.2
+        want = numpy_turn(rows, base, imported, published, pool, enabled)
+        exchange(rows, base, imported, published, pool, enabled)
+        for got, expected in zip((rows, published, imported, pool), want):
+            assert got.dtype == expected.dtype and got.tobytes() == np.ascontiguousarray(expected).tobytes()
