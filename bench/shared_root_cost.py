@@ -48,7 +48,8 @@ def main() -> None:
         result = search.genmove(board, BLACK, 7.0, time_budget=args.seconds)
         cpu = time.process_time() - cpu
         turns = max(spent["turns"], 1)
-        print(f"{args.size}x{args.size} {policy}, {args.threads} threads: {result.playouts} playouts in {result.seconds:.2f} s, "
+        print(f"{args.size}x{args.size} {policy}, {args.threads} threads: {result.playouts} playouts in "
+              f"{result.seconds:.2f} s ({result.stopped}), "
               f"{spent['turns']} turns of {spent['cpu'] / turns * 1e6:.1f} us, "
               f"{spent['cpu'] / cpu * 100:.2f}% of the search's CPU")
 
