@@ -58,18 +58,7 @@ from .playout import move_cap, policy_kind
 from .policy import LIGHT, POLICIES, policy_id  # noqa: F401 (POLICIES: this module's API)
 from .search_bank import CHECKS, PlayoutBank
 from .search_bank import settled as bank_settled
-from .search_room import (  # noqa: F401 (MEMORY_*, REUSE_BUDGETS, node_bytes: this module's API as before)
-    EXPAND,
-    MEMORY_MAX_MB,
-    MEMORY_PER_81_POINTS_MB,
-    MEMORY_PER_SECOND_MB,
-    MEMORY_SECONDS,
-    REUSE_BUDGETS,
-    default_memory_mb,
-    memory_ceiling_mb,
-    node_bytes,
-    tree_size,
-)
+from .search_room import EXPAND, default_memory_mb, memory_ceiling_mb, tree_size
 from .search_time import EARLY_CHECK_SECONDS, SOFT, close, early_stop, opening
 from .search_tree import SearchTree
 from .shared_root import SharedRoot
