@@ -806,3 +806,53 @@ def test_vs_pachi_runs_the_match_in_its_out_directory(tmp_path, monkeypatch):
     assert cwd == str(tmp_path / "rel")  # not the checkout it started in (python -m imports from there first)
     assert command[command.index("--out") + 1] == str(tmp_path / "rel")
     assert command[command.index("--black") + 1].startswith(str(tmp_path / "bin" / "pachi"))
+
+
+FAKE_LIBEGO = '''#!{python}
+"""A stand-in for libego's GTP engine: `benchmark N` and `DoPlayouts N` burn CPU in proportion to N,
+DoPlayouts twice as long; it refuses board sizes other than {size}."""
+import sys, time
+
+def burn(seconds):
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
+
+for line in sys.stdin:
+    words = line.split()
+    if not words:
+        continue
+    if words[0] == "boardsize":
+        print("= \\n" if words[1] == "{size}" else "? unacceptable size\\n", flush=True)
+    elif words[0] == "benchmark":
+        burn(int(words[1]) * 1e-5)
+        print("= \\n" + words[1] + " playouts in 0.1 seconds\\n", flush=True)
+    elif words[0] == "DoPlayouts":
+        burn(int(words[1]) * 2e-5)
+        print("= \\n", flush=True)
+    elif words[0] == "quit":
+        print("= bye\\n", flush=True)
+        break
+'''
+
+
+def fake_libego(tmp_path, size=9):
+    """An executable fake libego (FAKE_LIBEGO) built for `size`."""
+    path = tmp_path / "libego"
+    path.write_text(FAKE_LIBEGO.format(python=sys.executable, size=size))
+    path.chmod(0o755)
+    return str(path)
+
+
+def test_reference_tree_cost_reads_the_search_over_bench_ratio(tmp_path, capsys):
+    module = load("reference_tree_cost")
+    assert module.main(["--libego", fake_libego(tmp_path), "--playouts", "20000", "--repeats", "2"]) == 0
+    out = capsys.readouterr().out
+    ratio = float(re.search(r"search over bench: +([0-9.]+)", out).group(1))
+    assert 0.35 < ratio < 0.65  # DoPlayouts burns twice the CPU a playout: 0.5, less the clock's grain
+
+
+def test_reference_tree_cost_says_when_the_binary_has_another_size(tmp_path, capsys):
+    module = load("reference_tree_cost")
+    assert module.main(["--libego", fake_libego(tmp_path, size=19), "--playouts", "10", "--repeats", "1"]) == 1
+    assert "built for another size" in capsys.readouterr().err
