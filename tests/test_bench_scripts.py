@@ -856,3 +856,52 @@ def test_reference_tree_cost_says_when_the_binary_has_another_size(tmp_path, cap
     module = load("reference_tree_cost")
     assert module.main(["--libego", fake_libego(tmp_path, size=19), "--playouts", "10", "--repeats", "1"]) == 1
     assert "built for another size" in capsys.readouterr().err
+
+
+FAKE_PACHI = '''#!{python}
+"""A stand-in for Pachi: `-e montecarlo` burns 1e-5 CPU s a playout of its -t =N; the UCT engine burns
+twice that and reports its count on stderr as Pachi does ([N] best ...)."""
+import sys, time
+
+montecarlo = "montecarlo" in " ".join(sys.argv)
+n = int(next(a for a in sys.argv if a.startswith("="))[1:])
+
+def burn(seconds):
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
+
+for line in sys.stdin:
+    words = line.split()
+    cid = words.pop(0) if words and words[0].isdigit() else ""  # GtpClient numbers its commands
+    if not words:
+        continue
+    if words[0] == "genmove":
+        burn(n * (1e-5 if montecarlo else 2e-5))
+        if not montecarlo:
+            print("[%d] best 50.0%% xkomi 0.0 | seq E5" % n, file=sys.stderr, flush=True)
+        print("=" + cid + " E5\\n", flush=True)
+    elif words[0] == "quit":
+        print("=" + cid + "\\n", flush=True)
+        break
+    else:
+        print("=" + cid + "\\n", flush=True)
+'''
+
+
+def test_reference_tree_cost_reads_pachis_ratio(tmp_path, capsys):
+    module = load("reference_tree_cost")
+    pachi = tmp_path / "pachi"
+    pachi.write_text(FAKE_PACHI.format(python=sys.executable))
+    pachi.chmod(0o755)
+    assert module.main(["--pachi", str(pachi), "--pachi-playouts", "20000", "--repeats", "2"]) == 0
+    out = capsys.readouterr().out
+    ratio = float(re.search(r"Pachi 9x9.*\n.*\n.*\n  search over bench: +([0-9.]+)", out).group(1))
+    assert 0.35 < ratio < 0.65  # the UCT engine burns twice the CPU a playout: 0.5
+
+
+def test_reference_tree_cost_needs_an_engine(capsys):
+    module = load("reference_tree_cost")
+    with pytest.raises(SystemExit):
+        module.main([])
+    assert "give --libego, --pachi or both" in capsys.readouterr().err
