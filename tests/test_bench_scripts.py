@@ -808,16 +808,18 @@ def test_vs_pachi_runs_the_match_in_its_out_directory(tmp_path, monkeypatch):
     assert command[command.index("--black") + 1].startswith(str(tmp_path / "bin" / "pachi"))
 
 
+BURN = '''def burn(seconds):
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
+'''  # the fake engines' CPU work: they are timed by their CPU clock
+
 FAKE_LIBEGO = '''#!{python}
 """A stand-in for libego's GTP engine: `benchmark N` and `DoPlayouts N` burn CPU in proportion to N,
 DoPlayouts twice as long; it refuses board sizes other than {size}."""
 import sys, time
 
-def burn(seconds):
-    end = time.process_time() + seconds
-    while time.process_time() < end:
-        pass
-
+{burn}
 for line in sys.stdin:
     words = line.split()
     if not words:
@@ -839,7 +841,7 @@ for line in sys.stdin:
 def fake_libego(tmp_path, size=9):
     """An executable fake libego (FAKE_LIBEGO) built for `size`."""
     path = tmp_path / "libego"
-    path.write_text(FAKE_LIBEGO.format(python=sys.executable, size=size))
+    path.write_text(FAKE_LIBEGO.format(python=sys.executable, size=size, burn=BURN))
     path.chmod(0o755)
     return str(path)
 
@@ -866,11 +868,7 @@ import sys, time
 montecarlo = "montecarlo" in " ".join(sys.argv)
 n = int(next(a for a in sys.argv if a.startswith("="))[1:])
 
-def burn(seconds):
-    end = time.process_time() + seconds
-    while time.process_time() < end:
-        pass
-
+{burn}
 for line in sys.stdin:
     words = line.split()
     cid = words.pop(0) if words and words[0].isdigit() else ""  # GtpClient numbers its commands
@@ -892,7 +890,7 @@ for line in sys.stdin:
 def test_reference_tree_cost_reads_pachis_ratio(tmp_path, capsys):
     module = load("reference_tree_cost")
     pachi = tmp_path / "pachi"
-    pachi.write_text(FAKE_PACHI.format(python=sys.executable))
+    pachi.write_text(FAKE_PACHI.format(python=sys.executable, burn=BURN))
     pachi.chmod(0o755)
     assert module.main(["--pachi", str(pachi), "--pachi-playouts", "20000", "--repeats", "2"]) == 0
     out = capsys.readouterr().out
