@@ -274,8 +274,8 @@ def _descend(ni, nh, ei, ef, ek, meta, zob, work, params, table, gammas, root, b
     counted), the path is as deep as work.path, or two passes end the line. Returns (depth, stones
     traced, terminal: two passes ended it, repeated: its last move repeats an earlier position and
     was refused, which ends the iteration)."""
-    s, z, path, tstart, trace, earlier, values = work.s, work.z, work.path, work.tstart, work.trace, work.earlier, \
-        work.values
+    s, z, path, tstart, trace = work.s, work.z, work.path, work.tstart, work.trace
+    earlier, values = work.earlier, work.values
     uct = params[P_UCT] > 0
     equiv = params[P_EQUIV]
     coef = params[P_CRIT]
