@@ -86,7 +86,8 @@ KERNEL_MODULES = (
     "jit.py", "bits.py", "board_layout.py", "board_moves.py", "board_playable.py", "board_liberties.py",
     "board_score.py", "board_check.py", "board_kernels.py", "playout.py", "patterns.py", "nakade.py", "policy.py",
     "ladders.py", "features.py",
-    "tree_layout.py", "tree_priors.py", "tree_select.py", "tree_grow.py", "tree.py", "shared_root.py",
+    "tree_layout.py", "tree_priors.py", "tree_select.py", "tree_grow.py", "tree_superko.py", "tree.py",
+    "shared_root.py",
 )
 
 

@@ -72,7 +72,7 @@ def playout(s, z, zob, rng, cap, trace, owners, policy, table):
 def last_good_reply(s, z, c, replies):
     """c's stored reply to the last move (replies[c - 1, last move]; -1 for none), if c may take it
     now (policy.allowed), else PASS: the last-good-reply rule (Drake's LGRF-1, whose table the
-    search keeps; see tree.learn_replies)."""
+    search keeps; see learn_replies)."""
     last = np.int64(s[bk.M_LAST])
     if last < 0:
         return PASS
@@ -80,6 +80,25 @@ def last_good_reply(s, z, c, replies):
     if r >= 0 and allowed(s, z, c, r):
         return r
     return PASS
+
+
+@inline
+def learn_replies(trace, ntrace, winner, replies):
+    """The last-good-reply tables' update after an iteration (Drake's LGRF-1): along the stones it
+    played (trace[:ntrace], point * 2 + colour - 1), each move of the winner becomes its reply to
+    the opponent's move just before, and a move of the loser that is its stored reply to that
+    move is forgotten (-1). Moves after a pass (two stones of one colour in a row) are skipped."""
+    for j in range(1, ntrace):
+        before = trace[j - 1]
+        v = trace[j]
+        if (v ^ before) & 1 == 0:
+            continue
+        c = (v & 1) + 1
+        prev = before >> 1
+        if c == winner:
+            replies[c - 1, prev] = v >> 1
+        elif replies[c - 1, prev] == v >> 1:
+            replies[c - 1, prev] = -1
 
 
 @inline

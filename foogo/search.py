@@ -103,7 +103,7 @@ class SearchConfig:
     knowledge: str = "learned"  # the prior: "learned" (the gammas of features.py, fitted to games by
     # bench/learn_gammas.py: 53.8% of 200 games against Pachi where "rules" won 20.5%, bench/RESULTS.md) or
     # "rules" (captures, escapes, shapes: tree_priors.prior)
-    replies: bool = False  # last good replies in the playouts (Drake's LGRF-1: tree.learn_replies)
+    replies: bool = False  # last good replies in the playouts (Drake's LGRF-1: playout.learn_replies)
     share_root: bool = True  # with threads, each tree's root sees every tree's statistics (shared_root.py):
     # 63.5% of 100 games against independent trees (bench/results/share-root-vs-independent-9x9-2t-30000po.txt)
     parallel: str = "root"  # with threads: "root", a tree per thread (share_root says whether their roots

@@ -1,21 +1,25 @@
 """Compiled UCT-RAVE tree: the search iteration over it (its growth is tree_grow's).
 
-A whole iteration (descent, expansion, playout, backup, AMAF update) runs in one
-compiled call without touching Python. The arrays and their fields are
+A whole iteration runs in one compiled call without touching Python, and reads
+as its five steps (`iterate`): descend (`_descend`: choose, play, expand at a
+leaf), play out (`_play_out`), record what the search keeps beside the tree
+(`_record`: replies, ownership, the root's margins), back up (`_back_up_path`)
+and credit AMAF (`_credit_amaf`). The arrays and their fields are
 tree_layout's, the choice at a node tree_select's, the knowledge a new node's
-edges start with tree_priors', a node's creation and pruning tree_grow's; this
-module re-exports the layout's names and tree_grow's functions, so `tree.FIRST`,
-`tree.K_LEARNED`, `tree.expand` and the like read as before. The AMAF update
-needs no lookup: the colour that first played each point is a row too
-(iterate's firstc, over the same span as a node's edges), and the update runs
-over whole rows, which LLVM vectorises. These passes are most of the search's
-cost beyond its playouts.
+edges start with tree_priors', a node's creation and pruning tree_grow's, the
+positions a tree move may not repeat tree_superko's; this module re-exports the
+layout's names and tree_grow's functions, so `tree.FIRST`, `tree.K_LEARNED`,
+`tree.expand` and the like read as before. The AMAF update needs no lookup: the
+colour that first played each point is a row too (work.firstc, over the same
+span as a node's edges), and the update runs over whole rows, which LLVM
+vectorises. These passes are most of the search's cost beyond its playouts.
 
 Inside the tree moves follow the playout rule (no own-eye fills), the board
 rule (no suicide, simple ko) and positional superko over the tree's line and
-the game's last positions, which the caller gives (see "positional superko in
-the tree"); the root's moves are given by the caller, who knows the game's
-rules. Nothing here knows about time or threads.
+the game's last positions, which the caller gives (tree_superko.py); the root's
+moves are given by the caller, who knows the game's rules. Nothing here knows
+about time; of threads it knows only that several may share one tree (see
+"threads sharing the tree").
 """
 
 from __future__ import annotations
@@ -26,9 +30,9 @@ import numpy as np
 
 from . import board_kernels as bk
 from .jit import PROFILE, atomic_add, atomic_cas, inline, kernel, rdtsc, uncached_nogil
-from .playout import BROKEN, checked_chooser, play_out_with
+from .playout import BROKEN, checked_chooser, learn_replies, play_out_with
 from .policy import choose
-from .tree_grow import disable, expand, mark_disabled, prune, real_stats  # noqa: F401 (disable, prune, real_stats: tree API)
+from .tree_grow import disable, expand, prune, real_stats  # noqa: F401 (disable, prune, real_stats: tree API)
 from .tree_layout import *  # noqa: F401,F403 (the layout's names, read as tree.*)
 from .tree_layout import (
     AN,
@@ -90,6 +94,7 @@ from .tree_select import (  # noqa: F401 (select_edge, crit_gain: tree API)
     select_edge,
     select_uct,
 )
+from .tree_superko import history_floor, note_position, refuse, repeats
 
 # A worker's scratch arrays travel as one named tuple, read by name on both sides (search_tree.Worker.work
 # builds it; iterate's docstring says what each field is for)
@@ -133,25 +138,6 @@ def custom_iterations(policy):
 
     _CUSTOM_ITERATIONS[policy] = kernel_
     return kernel_
-
-
-@inline
-def learn_replies(trace, ntrace, winner, replies):
-    """The last-good-reply tables' update after an iteration (Drake's LGRF-1): along the stones it
-    played (trace[:ntrace], point * 2 + colour - 1), each move of the winner becomes its reply to
-    the opponent's move just before, and a move of the loser that is its stored reply to that
-    move is forgotten (-1). Moves after a pass (two stones of one colour in a row) are skipped."""
-    for j in range(1, ntrace):
-        before = trace[j - 1]
-        v = trace[j]
-        if (v ^ before) & 1 == 0:
-            continue
-        c = (v & 1) + 1
-        prev = before >> 1
-        if c == winner:
-            replies[c - 1, prev] = v >> 1
-        elif replies[c - 1, prev] == v >> 1:
-            replies[c - 1, prev] = -1
 
 
 # ---------------------------------------------------------------- threads sharing the tree
@@ -203,64 +189,6 @@ def _grow(ni, nh, ei, ef, ek, meta, s, z, zob, ls, lz, codes, parts, color, trac
     else:
         ei[CHILD, e] = child
     return child
-
-
-# ---------------------------------------------------------------- positional superko in the tree
-
-# A tree move may not repeat the stones of an earlier position: of the game before the root (the rows
-# earlier[:params[P_HISTORY]], which the caller fills: Search.genmove's history) or of the descent
-# itself (the root's row next, then one row after each tree move). A row is (Zobrist hash, empty
-# points). Such a move is refused where the descent meets it (_refuse): its edge is disabled for
-# good, as a node is reached by one path from the root, so its earlier positions are fixed (a
-# reused tree's new root moves them from the path to the history, the same positions). Without
-# this the tree read, say, a move that lets the opponent take two stones as harmless, because its
-# own retake of one stone restores the position before the move, which the game's superko forbids.
-
-
-@inline
-def _note_position(earlier, row, s, z):
-    """Row `row` of earlier holds position (s, z): its hash and its number of empty points."""
-    earlier[row, 0] = z[0]
-    earlier[row, 1] = np.uint64(s[bk.M_EMPTIES])
-
-
-@inline
-def _history_floor(earlier, rows):
-    """The fewest empty points among the positions of earlier[:rows]; 2**40 when there are none."""
-    floor = np.int64(1) << 40
-    for r in range(rows):
-        floor = min(floor, np.int64(earlier[r, 1]))
-    return floor
-
-
-@inline
-def _repeats(earlier, rows, s, z, captured, floor):
-    """True if position (s, z) has the stones of one of earlier[:rows]. Equal stones need equal empty
-    points, so it looks only when it may: a descent that has captured nothing (captured == 0) has
-    fewer empty points after each move and cannot repeat its own positions, and none repeats the
-    game's unless it has at least `floor` empty points (_history_floor of the game's rows)."""
-    empties = np.int64(s[bk.M_EMPTIES])
-    if captured == 0 and empties < floor:
-        return False
-    h = z[0]
-    e = np.uint64(empties)
-    for r in range(rows):
-        if earlier[r, 0] == h and earlier[r, 1] == e:
-            return True
-    return False
-
-
-@inline
-def _refuse(ni, ei, ef, ek, node, e, path, depth, shared):
-    """Node's edge e, the descent's last step (path[depth - 1]), repeats an earlier position: disable it
-    for good (tree_grow.mark_disabled) and find the node's best edge again. In a shared tree the
-    virtual losses the descent took on its path are given back (the iteration ends here, with no
-    backup)."""
-    mark_disabled(ei, ef, ek, e)
-    ni[node, BEST] = -1
-    if shared:
-        for d in range(depth):
-            atomic_add(ef[N], path[d], -VIRTUAL_LOSS)
 
 
 # ---------------------------------------------------------------- criticality
@@ -335,6 +263,172 @@ def playout_result(score, target, weight, points):
     return won + weight * (1.0 - 2.0 * won + m)
 
 
+# ---------------------------------------------------------------- an iteration's steps
+
+
+@inline
+def _descend(ni, nh, ei, ef, ek, meta, zob, work, params, table, gammas, root, base, nhist, floor, taken, shared):
+    """Step 1: from the root down the tree on work.s (a fresh copy of the root position), choosing
+    each node's best edge, playing its move and noting it (path, tstart, trace, earlier), until an
+    edge has no child (which it expands once it has params[P_EXPAND] real visits, this one
+    counted), the path is as deep as work.path, or two passes end the line. Returns (depth, stones
+    traced, terminal: two passes ended it, repeated: its last move repeats an earlier position and
+    was refused, which ends the iteration)."""
+    s, z, path, tstart, trace = work.s, work.z, work.path, work.tstart, work.trace
+    earlier, values = work.earlier, work.values
+    uct = params[P_UCT] > 0
+    equiv = params[P_EQUIV]
+    coef = params[P_CRIT]
+    least = params[P_CRIT_MIN]
+    n0 = params[P_PRIOR]
+    expand_at = max(params[P_EXPAND], np.float64(meta[EXPAND_AT]))
+    seen = 0.0 if shared else 1.0  # this iteration's visit to an edge: counted at the descent if shared
+    max_depth = path.shape[0]
+    node = root
+    depth = 0
+    ntrace = 0
+    passes = np.int64(s[bk.M_PASSES])
+    color = np.int64(ni[root, COLOR])
+    s[bk.M_TO_MOVE] = color
+    while True:
+        e = select_uct(ni, ei, ef, ek, node, params) if uct else best_edge(ni, ei, ef, node, equiv, values, coef, least)
+        if e < 0 or depth >= max_depth:
+            return depth, ntrace, False, False
+        _take(ni, ef, node, e, shared)
+        path[depth] = e
+        tstart[depth] = ntrace
+        depth += 1
+        move = edge_move(ni, node, e, base)
+        if move == PASS:
+            bk.play_pass(s, color)
+            passes += 1
+        else:
+            bk.play_inline(s, z, zob, move, color)
+            # stones captured since the root, from the colours' capture counts (a `for` over the iterations
+            # and no use of play's result: measured 1-2% faster from the empty 9x9 board than either)
+            captured = np.int64(s[bk.M_CAPTURES + 1]) + np.int64(s[bk.M_CAPTURES + 2]) - taken
+            if repeats(earlier, nhist + depth, s, z, captured, floor):
+                refuse(ni, ei, ef, ek, node, e, path, depth, shared)
+                return depth, ntrace, False, True
+            passes = 0
+            trace[ntrace] = move * 2 + color - 1
+            ntrace += 1
+        note_position(earlier, nhist + depth, s, z)
+        color = 3 - color
+        if passes >= 2:
+            return depth, ntrace, True, False
+        child = ei[CHILD, e]
+        if child < 0:
+            if ef[N, e] - prior_visits(ek[e], n0)[0] + seen >= expand_at:  # real visits with this one
+                started = _clock()
+                _grow(ni, nh, ei, ef, ek, meta, s, z, zob, work.ls, work.lz, work.codes, work.parts, color, trace,
+                      params, table, gammas, e, shared)
+                _charge(meta, C_EXPANSION, started)
+            return depth, ntrace, False, False
+        node = child
+
+
+@inline
+def _play_out(meta, zob, work, params, table, replies, ntrace, terminal, target, chooser, full):
+    """Step 2: the playout from where the descent ended, tracing its stones after the tree's; a line
+    that ended in two passes is scored as a referee would (_settled_score). Black's area score and
+    the owners of the points are left on work.s and work.owners (owners on one iteration in
+    OWNERSHIP_EVERY: `sample`). Returns (score, stones traced in all, capped flag as play_out_with's,
+    sample)."""
+    s, z, trace, owners, rng = work.s, work.z, work.trace, work.owners, work.rng
+    cap = np.int64(params[P_CAP])
+    policy = np.int64(params[P_POLICY])
+    # ownership is sampled on one iteration in OWNERSHIP_EVERY: enough for a map, and
+    # labelling every point after every playout would cost several percent of the search
+    sample = meta[SAMPLES] % OWNERSHIP_EVERY == 0
+    meta[SAMPLES] += 1
+    marks = owners if sample else owners[:0]
+    if terminal:
+        score, capped = _settled_score(s, z, zob, rng, cap, trace, marks, chooser, policy, table, replies, target,
+                                       full)
+        return score, ntrace, capped, sample
+    score, nmoves, capped = play_out_with(s, z, zob, rng, cap, trace[ntrace:], marks, chooser, policy, table,
+                                          replies, full)
+    if PROFILE:
+        meta[PLAYOUT_STONES] += nmoves
+    return score, ntrace + min(nmoves, trace.shape[0] - ntrace), capped, sample
+
+
+@inline
+def _record(ni, work, replies, root, depth, ntrace, score, komi, target, sample, P):
+    """Step 3: what the search keeps beside the tree: the last-good-reply tables (learn_replies), the
+    ownership sums (a sampled iteration), and the root edge's margin sums (work.scores)."""
+    if replies.shape[0] > 0 and score != target:
+        learn_replies(work.trace, ntrace, bk.BLACK if score > target else bk.WHITE, replies)
+    if sample:
+        owners, ownership = work.owners, work.ownership
+        for p in range(P):
+            ownership[p] += (owners[p] == bk.BLACK) - (owners[p] == bk.WHITE)
+        ownership[P] += 1.0
+    if depth > 0:
+        margin = score - komi
+        r = work.path[0] - ni[root, FIRST]
+        scores = work.scores
+        scores[r, 0] += 1.0
+        scores[r, 1] += margin
+        scores[r, 2] += margin * margin
+
+
+@inline
+def _back_up_path(ni, ei, ef, root, path, depth, s, base, black_result, coef, shared):
+    """Step 4: each edge of the path gains its visit and the result for its mover (alternating from
+    the root's colour); with criticality, each child's owner counts (_count_owner)."""
+    mover = np.int64(ni[root, COLOR])
+    node = root
+    counting = coef != 0.0 and black_result != 0.5
+    for d in range(depth):
+        e = path[d]
+        result = black_result if mover == bk.BLACK else 1.0 - black_result
+        _back_up(ni, ef, node, e, result, shared)
+        child = ei[CHILD, e]
+        if counting and child >= 0:
+            move = edge_move(ni, node, e, base)
+            if move != PASS:
+                _count_owner(ni, child, s, move, black_result)
+        node = child
+        mover = 3 - mover
+        if node < 0:
+            break
+
+
+@inline
+def _credit_amaf(ni, ei, ef, work, root, depth, ntrace, base, black_result, equiv, coef, least):
+    """Step 5, AMAF: walking back from the end, firstc[p] holds the colour that played p first from
+    depth d on; each node on the path credits the edges its colour played first later
+    (credit_and_screen), and keeps its best edge (its statistics changed only here: see BEST)."""
+    trace, tstart, path, firstc, values = work.trace, work.tstart, work.path, work.firstc, work.values
+    k = ntrace - 1
+    for d in range(depth - 1, -1, -1):
+        stop = tstart[d]  # a local: numba's stores to firstc could alias tstart's memory for LLVM
+        while k >= stop:
+            v = trace[k]
+            firstc[v >> 1] = (v & 1) + 1
+            k -= 1
+        # the node above path[d] is the parent of edge path[d]
+        parent = root if d == 0 else ei[CHILD, path[d - 1]]
+        if parent < 0:
+            continue
+        pcolor = ni[parent, COLOR]
+        result = black_result if pcolor == bk.BLACK else 1.0 - black_result
+        first = np.int64(ni[parent, FIRST])
+        width = np.int64(ni[parent, COUNT])
+        last = first + width
+        top = credit_and_screen(firstc[base:base + width], ef[N, first:last], ef[W, first:last],
+                                 ef[AN, first:last], ef[AW, first:last], pcolor, np.float32(result), equiv, values)
+        if coef != 0.0 and ni[parent, VISITS] > least:
+            top = crit_screen(ni, ei, ef, first, width, equiv, values, coef, least)
+        keep_best(ni, parent, pick(ni, ei, ef, first, width, equiv, values, top, coef, least))
+    firstc[:] = 0  # a memset: cheaper than clearing the trace's points one by one
+
+
+# ---------------------------------------------------------------- the iteration
+
+
 @inline
 def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, work, params, table, gammas, replies, count, chooser, full,
             shared):
@@ -361,31 +455,22 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, work, params, table, 
     which are not iterations (each disables an edge, so they are few), and less the ones never run because
     the tree filled (its FULL flag: the run ends there, after one iteration at least, for its caller to
     collect the tree); 0 also if the tree is empty; -1 if a custom policy's chooser broke the rule."""
-    s, z, ls, lz, codes, parts = work.s, work.z, work.ls, work.lz, work.codes, work.parts
-    trace, tstart, path, firstc, earlier = work.trace, work.tstart, work.path, work.firstc, work.earlier
-    values, owners, ownership, scores, rng = work.values, work.owners, work.ownership, work.scores, work.rng
     P = root_s[bk.M_P]
     base = edge_base(root_s)
     komi = params[P_KOMI]
     target = komi + params[P_EXTRA]  # black's area must pass it to win (dynamic komi); margins count from komi
     weight = params[P_SCORE]
     points = np.float64(root_s[bk.M_SIZE]) ** 2
-    expand_at = max(params[P_EXPAND], np.float64(meta[EXPAND_AT]))
-    n0 = params[P_PRIOR]
     equiv = params[P_EQUIV]
-    uct = params[P_UCT] > 0
     coef = params[P_CRIT]  # criticality (tree_select.crit_gain): counted for children past `least` visits
     least = params[P_CRIT_MIN]
-    cap = np.int64(params[P_CAP])
-    policy = np.int64(params[P_POLICY])
-    max_depth = path.shape[0]
-    seen = 0.0 if shared else 1.0  # this iteration's visit to an edge: counted at the descent if shared
     root = meta[ROOT]
     if meta[NODES] == 0:
         return 0
+    s, z, earlier = work.s, work.z, work.earlier
     nhist = np.int64(params[P_HISTORY])
-    floor = _history_floor(earlier, nhist)
-    _note_position(earlier, nhist, root_s, root_z)
+    floor = history_floor(earlier, nhist)
+    note_position(earlier, nhist, root_s, root_z)
     taken = np.int64(root_s[bk.M_CAPTURES + 1]) + np.int64(root_s[bk.M_CAPTURES + 2])  # stones captured so far
     refused = 0
     ran = 0
@@ -398,130 +483,21 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, work, params, table, 
         clock = _clock()
         bk.copy_position(root_s, root_z, s, z)
         clock = _charge(meta, C_COPY, clock)
-        node = root
-        depth = 0
-        ntrace = 0
-        passes = np.int64(s[bk.M_PASSES])
-        terminal = False
-        repeated = False
-        color = np.int64(ni[root, COLOR])
-        s[bk.M_TO_MOVE] = color
-        while True:
-            e = select_uct(ni, ei, ef, ek, node, params) if uct else best_edge(ni, ei, ef, node, equiv, values, coef,
-                                                                                 least)
-            if e < 0 or depth >= max_depth:
-                break
-            _take(ni, ef, node, e, shared)
-            path[depth] = e
-            tstart[depth] = ntrace
-            depth += 1
-            move = edge_move(ni, node, e, base)
-            if move == PASS:
-                bk.play_pass(s, color)
-                passes += 1
-            else:
-                bk.play_inline(s, z, zob, move, color)
-                # stones captured since the root, from the colours' capture counts (a `for` over the iterations
-                # and no use of play's result: measured 1-2% faster from the empty 9x9 board than either)
-                captured = np.int64(s[bk.M_CAPTURES + 1]) + np.int64(s[bk.M_CAPTURES + 2]) - taken
-                if _repeats(earlier, nhist + depth, s, z, captured, floor):
-                    _refuse(ni, ei, ef, ek, node, e, path, depth, shared)
-                    repeated = True
-                    break
-                passes = 0
-                trace[ntrace] = move * 2 + color - 1
-                ntrace += 1
-            _note_position(earlier, nhist + depth, s, z)
-            color = 3 - color
-            if passes >= 2:
-                terminal = True
-                break
-            child = ei[CHILD, e]
-            if child < 0:
-                if ef[N, e] - prior_visits(ek[e], n0)[0] + seen >= expand_at:  # real visits with this one
-                    started = _clock()
-                    _grow(ni, nh, ei, ef, ek, meta, s, z, zob, ls, lz, codes, parts, color, trace, params, table,
-                          gammas, e, shared)
-                    _charge(meta, C_EXPANSION, started)
-                break
-            node = child
+        depth, ntrace, terminal, repeated = _descend(ni, nh, ei, ef, ek, meta, zob, work, params, table, gammas, root,
+                                                     base, nhist, floor, taken, shared)
         if repeated:
             refused += 1
             continue
         clock = _charge(meta, C_DESCENT, clock)
-        # ownership is sampled on one iteration in OWNERSHIP_EVERY: enough for a map, and
-        # labelling every point after every playout would cost several percent of the search
-        sample = meta[SAMPLES] % OWNERSHIP_EVERY == 0
-        meta[SAMPLES] += 1
-        marks = owners if sample else owners[:0]
-        if terminal:
-            score, capped = _settled_score(s, z, zob, rng, cap, trace, marks, chooser, policy, table, replies, target,
-                                           full)
-        else:
-            score, nmoves, capped = play_out_with(s, z, zob, rng, cap, trace[ntrace:], marks, chooser, policy,
-                                                  table, replies, full)
-            ntrace += min(nmoves, trace.shape[0] - ntrace)
-            if PROFILE:
-                meta[PLAYOUT_STONES] += nmoves
+        score, ntrace, capped, sample = _play_out(meta, zob, work, params, table, replies, ntrace, terminal, target,
+                                                  chooser, full)
         if capped == BROKEN:
             return -1
         clock = _charge(meta, C_PLAYOUT, clock)
-        margin = score - komi
         black_result = playout_result(score, target, weight, points)
-        if replies.shape[0] > 0 and score != target:
-            learn_replies(trace, ntrace, bk.BLACK if score > target else bk.WHITE, replies)
-        if sample:
-            for p in range(P):
-                ownership[p] += (owners[p] == bk.BLACK) - (owners[p] == bk.WHITE)
-            ownership[P] += 1.0
-        if depth > 0:
-            r = path[0] - ni[root, FIRST]
-            scores[r, 0] += 1.0
-            scores[r, 1] += margin
-            scores[r, 2] += margin * margin
-        # backup along the path; the mover at depth d alternates from the root's colour
-        mover = np.int64(ni[root, COLOR])
-        node = root
-        k = ntrace - 1
-        counting = coef != 0.0 and black_result != 0.5
-        for d in range(depth):
-            e = path[d]
-            result = black_result if mover == bk.BLACK else 1.0 - black_result
-            _back_up(ni, ef, node, e, result, shared)
-            child = ei[CHILD, e]
-            if counting and child >= 0:
-                move = edge_move(ni, node, e, base)
-                if move != PASS:
-                    _count_owner(ni, child, s, move, black_result)
-            node = child
-            mover = 3 - mover
-            if node < 0:
-                break
+        _record(ni, work, replies, root, depth, ntrace, score, komi, target, sample, P)
+        _back_up_path(ni, ei, ef, root, work.path, depth, s, base, black_result, coef, shared)
         clock = _charge(meta, C_BACKUP, clock)
-        # AMAF: walking back from the end, firstc[p] holds the colour that played p first from
-        # depth d on; each node on the path credits the edges its colour played first later
-        for d in range(depth - 1, -1, -1):
-            stop = tstart[d]  # a local: numba's stores to firstc could alias tstart's memory for LLVM
-            while k >= stop:
-                v = trace[k]
-                firstc[v >> 1] = (v & 1) + 1
-                k -= 1
-            # the node above path[d] is the parent of edge path[d]
-            parent = root if d == 0 else ei[CHILD, path[d - 1]]
-            if parent < 0:
-                continue
-            pcolor = ni[parent, COLOR]
-            result = black_result if pcolor == bk.BLACK else 1.0 - black_result
-            first = np.int64(ni[parent, FIRST])
-            width = np.int64(ni[parent, COUNT])
-            last = first + width
-            top = credit_and_screen(firstc[base:base + width], ef[N, first:last], ef[W, first:last],
-                                     ef[AN, first:last], ef[AW, first:last], pcolor, np.float32(result), equiv,
-                                     values)
-            if coef != 0.0 and ni[parent, VISITS] > least:
-                top = crit_screen(ni, ei, ef, first, width, equiv, values, coef, least)
-            # its statistics changed only here (see BEST)
-            keep_best(ni, parent, pick(ni, ei, ef, first, width, equiv, values, top, coef, least))
-        firstc[:] = 0  # a memset: cheaper than clearing the trace's points one by one
+        _credit_amaf(ni, ei, ef, work, root, depth, ntrace, base, black_result, equiv, coef, least)
         _charge(meta, C_AMAF, clock)
     return ran - refused

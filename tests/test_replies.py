@@ -6,7 +6,6 @@ from numba import njit
 
 from foogo import BLACK, PASS, WHITE, Board, board_from_ascii
 from foogo import playout as po
-from foogo import tree as tk
 from foogo.search import Search, SearchConfig
 
 
@@ -25,7 +24,7 @@ def test_the_winner_learns_its_replies_and_the_loser_forgets_its_own():
                       stone(board, BLACK, "C3"),  # after a pass: two black stones in a row, no pair
                       stone(board, WHITE, "F4"), stone(board, BLACK, "E5"), stone(board, WHITE, "F5")],
                      dtype=np.int32)
-    tk.learn_replies.py_func(trace, len(trace), BLACK, replies)
+    po.learn_replies.py_func(trace, len(trace), BLACK, replies)
     assert replies[BLACK - 1, p("E5")] == p("E4")  # black won: its reply to E5 is E4
     assert replies[BLACK - 1, p("F4")] == p("E5")
     assert replies[BLACK - 1, p("E4")] == -1  # C3 followed E4 of its own colour: not a reply
