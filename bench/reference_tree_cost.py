@@ -39,13 +39,13 @@ import argparse
 import os
 import re
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from vs_libego import libego_session  # noqa: E402
 from vs_pachi import engine_cpu_seconds  # noqa: E402
 
 from foogo.gtp_client import GtpClient  # noqa: E402
@@ -55,23 +55,12 @@ PACHI_PLAYOUTS = re.compile(r"^\[(\d+)\] best", re.M)  # the UCT engine's progre
 
 
 def child_cpu_seconds(binary: str, size: int, commands: list[str]) -> float:
-    """Run `boardsize size`, then `commands`, then `quit` in one libego process; the CPU seconds it used.
-
-    Raises RuntimeError if the binary cannot run, exits badly, or answers any command with an error
-    (a binary built for another size refuses `boardsize`)."""
-    session = "\n".join([f"boardsize {size}", *commands, "quit"]) + "\n"
+    """The CPU seconds of one libego process running `boardsize size`, `commands` and `quit`
+    (vs_libego.libego_session, whose RuntimeError says when the binary fails, answers an error or
+    was built for another size)."""
     before = os.times()
-    try:
-        done = subprocess.run([binary], input=session, capture_output=True, text=True, timeout=3600)
-    except (OSError, subprocess.TimeoutExpired) as error:
-        raise RuntimeError(f"cannot run {binary}: {error}") from error
+    libego_session(binary, size, commands)
     after = os.times()
-    if done.returncode != 0:
-        raise RuntimeError(f"{binary} exited with {done.returncode}:\n{done.stderr[-2000:]}")
-    answers = [line for line in done.stdout.splitlines() if line.startswith(("=", "?"))]
-    if len(answers) < len(commands) + 2 or any(answer.startswith("?") for answer in answers):
-        raise RuntimeError(f"{binary}: a command failed or went unanswered (refused `boardsize {size}`: built for "
-                           f"another size?):\n{done.stdout[-2000:]}")
     return (after.children_user - before.children_user) + (after.children_system - before.children_system)
 
 
