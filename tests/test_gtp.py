@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from foogo.geometry import BLACK, PASS, RESIGN, WHITE
 from foogo.gtp import MAX_LINE, GtpEngine, TimeManager, configure_parser, main, preprocess, serve
+from foogo.gtp.protocol import _Inbox
 from foogo.search import SearchResult
 
 # ---------------------------------------------------------------- a search double
@@ -1149,3 +1150,75 @@ def test_the_protocol_answers_while_the_kernels_warm_up_and_the_search_waits(mon
     release.set()
     thread.join(10)
     assert answers == ["= E5\n\n"]
+
+
+class _GatedEvent(threading.Event):
+    """An Event whose set() from a thread named "gated" waits at `gate` first: the moment, between
+    a line's put and its set, that once let the line's late set stop the next command's analysis."""
+
+    def __init__(self, gate):
+        super().__init__()
+        self.gate = gate
+
+    def set(self):
+        if threading.current_thread().name == "gated":
+            self.gate.wait(5)
+        super().set()
+
+
+def test_a_taken_line_leaves_no_late_arrival_behind():
+    inbox = _Inbox(4)
+    gate = threading.Event()
+    inbox.arrived = _GatedEvent(gate)
+    producer = threading.Thread(target=inbox.put, args=("1 name\n",), name="gated")
+    producer.start()
+    taken = []
+    taker = threading.Thread(target=lambda: taken.append(inbox.take()))
+    taker.start()
+    time.sleep(0.1)  # the taker has the line by now (and waits for the handover)
+    gate.set()
+    producer.join(5)
+    taker.join(5)
+    assert taken == ["1 name\n"]
+    assert not inbox.arrived.is_set()  # nothing waits: an analysis begun now streams
+    inbox.put("2 name\n")
+    assert inbox.arrived.is_set()
+
+
+def test_the_input_read_ahead_is_bounded():
+    inbox = _Inbox(2)
+    producer = threading.Thread(target=lambda: [inbox.put(k) for k in range(3)])
+    producer.start()
+    producer.join(0.2)
+    assert producer.is_alive()  # the third line waits for room
+    assert inbox.take() == 0
+    producer.join(5)
+    assert not producer.is_alive()
+    assert [inbox.take(), inbox.take()] == [1, 2]
+
+
+@pytest.mark.parametrize("pieces", [
+    [b"1 name #" + b"z" * 9000 + b"\n2 version\n"],  # one read
+    [b"1 name #", b"z" * 9000, b"\n2 version\n"],  # the comment's end in a later read
+    [b"1 name #" + b"z" * 70000, b"z" * 100, b"\n2 version\n"],  # longer than a read
+])
+def test_a_long_comment_after_a_command_is_cut_however_the_input_splits_it(pieces):
+    for reader in ("pipe", "stream"):
+        engine = make_engine()
+        out = io.StringIO()
+        if reader == "pipe":
+            read_fd, write_fd = os.pipe()
+
+            def write_pieces(fd):
+                for piece in pieces:
+                    os.write(fd, piece)
+                    time.sleep(0.05)  # each piece in a read of its own
+                os.close(fd)
+            writer = threading.Thread(target=write_pieces, args=(write_fd,))
+            writer.start()
+            with os.fdopen(read_fd, "rb") as stdin:
+                serve(engine, stdin, out)
+            writer.join()
+        else:
+            serve(engine, io.BytesIO(b"".join(pieces)), out)
+        assert out.getvalue().split("\n\n")[:-1] == ["=1 foogo", "=2 " + engine.execute("version")[2:-2]], reader

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 PROTOCOL_VERSION = "2"
 MAX_LINE = 8192  # longer command lines are refused ("syntax error"), the rest of the line drained
+QUEUED = 64  # input lines serve reads ahead of the command being answered
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")  # control characters except HT (LF is cut before)
 # what preprocessing removes or turns into a space, as bytes: the leading run of these in a line says
 # nothing, so the readers drop it before measuring a line against MAX_LINE
@@ -66,7 +67,8 @@ _EOF = object()
 
 def _read_line(stream):
     """One line (bytes or str) of at most MAX_LINE + 2 characters, the rest of a longer line
-    drained; None at end of input."""
+    drained; None at end of input. A long line with a comment in its first MAX_LINE + 2
+    characters comes back whole up to the comment's '#' (_comment_head)."""
     line = stream.readline(MAX_LINE + 2)
     if not line:
         return None
@@ -86,21 +88,36 @@ def _read_line(stream):
             more = stream.readline(65536)
             if not more or more.endswith(newline):
                 break
+        head = _comment_head(line)
+        if head is not None:
+            return head + newline
     return line
 
 
+def _comment_head(line):
+    """A long line's text up to and with its comment's '#' (bytes or str), when the comment starts
+    in its first MAX_LINE + 2 characters; else None. A comment's characters are never read, so
+    an over-long comment makes no line too long, however the input's reads split it."""
+    at = line.find(b"#" if isinstance(line, bytes) else "#", 0, MAX_LINE + 2)
+    return line[: at + 1] if at >= 0 else None
+
+
 def _fd_lines(fd: int):
-    """Lines (bytes) read from a file descriptor with os.read, longer ones cut to MAX_LINE + 2 bytes.
+    """Lines (bytes) read from a file descriptor with os.read, longer ones cut to MAX_LINE + 2 bytes
+    (or to their comment's '#', _comment_head, and then ended as a whole line).
 
     Why not sys.stdin.buffer.readline: a daemon thread blocked in a BufferedReader holds its
     lock, and the interpreter aborts at exit ("could not acquire lock ... at interpreter
     shutdown") when `quit` ends the engine while the reader waits. os.read holds no lock."""
     pending = b""
     skipping = False  # inside the rest of an over-long line
+    held = None  # with skipping: the line up to its comment, yielded whole at the line's newline
     while True:
         chunk = os.read(fd, 65536)
         if not chunk:
-            if pending and not skipping:
+            if held is not None:
+                yield held + b"\n"
+            elif pending and not skipping:
                 yield pending
             return
         pending += chunk
@@ -111,15 +128,49 @@ def _fd_lines(fd: int):
                     pending = pending.lstrip(_BLANK_BYTES)  # a leading blank run says nothing
                 if len(pending) > MAX_LINE + 1:
                     if not skipping:
-                        yield pending[: MAX_LINE + 2]
+                        held = _comment_head(pending)
+                        if held is None:
+                            yield pending[: MAX_LINE + 2]
                     skipping = True
                     pending = b""
                 break
             line, pending = pending[: cut + 1], pending[cut + 1:]
             if skipping:
                 skipping = False
+                if held is not None:
+                    yield held + b"\n"
+                    held = None
                 continue
             yield line
+
+
+class _Inbox:
+    """The input lines read ahead of the command being answered: at most `size` of them (a put then
+    waits, and the pipe holds the rest, so a client that sends faster than the engine answers holds
+    no more of the engine's memory), and `arrived`, an Event set exactly while one waits, which an
+    analysis streams until (engine.execute's interrupt)."""
+
+    def __init__(self, size: int) -> None:
+        self._lines: queue.Queue = queue.Queue(size)
+        self.arrived = threading.Event()
+        self._handover = threading.Lock()  # a line's put with its set, against take's get with its clear
+
+    def put(self, line) -> None:
+        """Queue a line (the reader's thread); waits while `size` lines wait."""
+        with self._handover:
+            self._lines.put(line)
+            self.arrived.set()
+
+    def take(self):
+        """The next line, waiting for one; `arrived` then says whether another waits. A put sets
+        `arrived` inside the handover, so a late set of the line taken cannot follow the clear and
+        stop the next command's analysis before it streams."""
+        line = self._lines.get()
+        with self._handover:
+            self.arrived.clear()
+            if not self._lines.empty():
+                self.arrived.set()
+        return line
 
 
 def serve(engine, stdin, stdout) -> int:
@@ -143,30 +194,24 @@ def serve(engine, stdin, stdout) -> int:
             stdout.write(text)
             stdout.flush()
 
-    lines: queue.Queue = queue.Queue()
-    arrived = threading.Event()
+    inbox = _Inbox(QUEUED)
 
     def reader() -> None:
         try:
             for line in source:
-                lines.put(line)
-                arrived.set()
+                inbox.put(line)
         except Exception:
             engine._log(f"input reader stopped:\n{traceback.format_exc()}")
         finally:
-            lines.put(_EOF)
-            arrived.set()
+            inbox.put(_EOF)
 
     threading.Thread(target=reader, name="gtp-input", daemon=True).start()
     while not engine.quit_requested:
-        line = lines.get()
+        line = inbox.take()
         if line is _EOF:
             break
-        arrived.clear()
-        if not lines.empty():
-            arrived.set()
         try:
-            response = engine.execute(line, stream=write, interrupt=arrived)
+            response = engine.execute(line, stream=write, interrupt=inbox.arrived)
         except Exception:  # execute guards its handlers; this is the last line of defence
             engine._log(f"internal error:\n{traceback.format_exc()}")
             response = _frame(False, None, "internal error")
