@@ -36,14 +36,14 @@ from .game_score import (
     diagram,
     format_score,
 )
-from .game_sgf import SGF_MAX_BYTES, SGF_MAX_MOVES, SGF_RULES, SgfError, SgfRecord
+from .game_sgf import SGF_MAX_BYTES, SGF_MAX_MOVES, SGF_MAX_SETUPS, SGF_RULES, SgfError, SgfRecord
 from .geometry import BLACK, COLOR_NAMES, PASS, WHITE, Geometry, opponent, parse_color
 from .numbers import check_komi
 
 __all__ = [  # the game's names, and those of the modules it is made of (see above)
-    "DEAD_THRESHOLD", "RULES", "SCORE_PLAYOUTS", "SEKI_SHARE", "SGF_MAX_BYTES", "SGF_MAX_MOVES", "SGF_RULES",
-    "SNAPSHOT_EVERY", "Game", "GameError", "SgfError", "board_strings", "check_rules", "fixed_handicap_points",
-    "format_score", "free_handicap_points", "max_fixed_handicap",
+    "DEAD_THRESHOLD", "RULES", "SCORE_PLAYOUTS", "SEKI_SHARE", "SGF_MAX_BYTES", "SGF_MAX_MOVES", "SGF_MAX_SETUPS",
+    "SGF_RULES", "SNAPSHOT_EVERY", "Game", "GameError", "SgfError", "board_strings", "check_rules",
+    "fixed_handicap_points", "format_score", "free_handicap_points", "max_fixed_handicap",
 ]
 
 RULES = ("chinese", "tromp-taylor")

@@ -2,9 +2,11 @@
 
 What it is: `SgfRecord`, the part of `Game` (game.py) that writes `to_sgf` and reads `load_sgf`
 (a path: regular files only, at most SGF_MAX_BYTES) and `load_sgf_bytes`, with sgfmill doing
-the parsing. A file that cannot be read, is over a limit, or cannot be parsed or replayed
-raises `SgfError` and leaves the game unchanged: the main line is replayed into a new game,
-which replaces this one only when every move was legal. What it is not: a full SGF editor
+the parsing. A file that cannot be read, is over a limit (its bytes, its main line's nodes, the
+points its setup properties name, SGF_MAX_SETUPS setups between moves), or cannot be parsed or
+replayed (a node with both a black and a white move, a handicap beyond the board) raises
+`SgfError` and leaves the game unchanged: the main line is replayed into a new game, which
+replaces this one only when every move was legal. What it is not: a full SGF editor
 (variations are ignored, the main line is read).
 """
 
@@ -22,6 +24,7 @@ from .geometry import BLACK, EMPTY, PASS, WHITE, Geometry
 SGF_RULES = {"chinese": "Chinese", "tromp-taylor": "Tromp-Taylor"}
 SGF_MAX_BYTES = 1024 * 1024  # load_sgf's default limits (foogo gtp --sgf-max-bytes, --sgf-max-moves)
 SGF_MAX_MOVES = 10_000
+SGF_MAX_SETUPS = 100  # setups a main line may make between its moves: each rebuilds the board (~1.6 ms on 25x25)
 
 
 class SgfError(ValueError):
@@ -116,33 +119,47 @@ class SgfRecord:
             new = type(self)(size, komi, self.rules)
         except ValueError as error:
             raise SgfError(f"unsupported SGF: {error}") from None
-        root = nodes[0]
-        try:
-            if root.has_property("HA"):
-                new.handicap = max(0, int(root.get("HA")))
-        except ValueError:
-            pass
+        new.handicap = _handicap(nodes[0], size)
+        area = _setup_area(nodes)
+        if area > SGF_MAX_SETUPS * size * size:  # the points sgfmill would list, before it lists them
+            raise SgfError(f"the main line's setup stones (AB, AW, AE) name {area} points, over the limit of "
+                           f"{SGF_MAX_SETUPS} boards' worth")
         played = 0
         g = new.geometry
+        # setup nodes (AB, AW, AE, PL) change `stones` and `to_play`; consecutive ones are applied as
+        # one setup, before the next move or at the end (each Game.setup rebuilds the board)
+        stones: dict[int, int] | None = None
+        to_play = None
+        setups = 0
         for number, node in enumerate(nodes):
             try:
                 black, white, empty = node.get_setup_stones()
                 color, move = node.get_move()
-                to_play = node.get("PL") if node.has_property("PL") else None
+                player = node.get("PL") if node.has_property("PL") else None
             except ValueError as error:
                 detail = str(error) or "a point off the board or malformed"  # sgfmill's may be empty
                 raise SgfError(f"corrupt SGF node {number}: {detail}") from None
-            if black or white or empty or to_play:
-                stones = {int(p): new.board.color_at(int(p)) for p in g.points}
+            if node.has_property("B") and node.has_property("W"):
+                raise SgfError(f"corrupt SGF node {number}: both a black and a white move")
+            if black or white or empty or player:
+                if stones is None:
+                    stones = {int(p): new.board.color_at(int(p)) for p in g.points}
                 for rc_set, c in ((black, BLACK), (white, WHITE), (empty, EMPTY)):
                     for row, col in rc_set:
                         stones[g.point(row, col)] = c
+                to_play = player  # a setup node without PL lets Game.setup choose, as alone
+            if stones is not None and (color is not None or number == len(nodes) - 1):
+                setups += 1
+                if setups > SGF_MAX_SETUPS:
+                    raise SgfError(f"the main line changes its setup stones more than {SGF_MAX_SETUPS} times "
+                                   f"between its moves")
                 try:
                     new.setup([p for p, c in stones.items() if c == BLACK],
                               [p for p, c in stones.items() if c == WHITE],
                               to_move=to_play)
                 except ValueError as error:
                     raise SgfError(f"bad setup in SGF node {number}: {error}") from None
+                stones = None
             if color is None:
                 continue
             if move_number is not None and played + 1 >= move_number:
@@ -155,6 +172,36 @@ class SgfRecord:
                                f"{g.name(vertex)}) is illegal: {error}") from None
             played += 1
         self.__dict__.update(new.__dict__)
+
+
+def _setup_area(nodes) -> int:
+    """How many points the setup properties of these nodes name, compressed lists ("aa:cc") counted
+    by their rectangles' areas, read from the raw values (malformed ones count 1: sgfmill refuses them)."""
+    area = 0
+    for node in nodes:
+        for identifier in ("AB", "AW", "AE"):
+            if not node.has_property(identifier):
+                continue
+            for raw in node.get_raw_list(identifier):
+                corners = raw.split(b":")
+                if len(corners) == 2 and len(corners[0]) == 2 and len(corners[1]) == 2:
+                    (a, b), (c, d) = corners
+                    area += (abs(c - a) + 1) * (abs(d - b) + 1)
+                else:
+                    area += 1
+    return area
+
+
+def _handicap(root, size: int) -> int:
+    """The root's HA (0 without one or with a malformed one); SgfError beyond a board's points."""
+    try:
+        handicap = int(root.get("HA")) if root.has_property("HA") else 0
+    except ValueError:
+        return 0
+    if not 0 <= handicap < size * size:
+        shown = f"HA[{handicap}]" if abs(handicap) < 10**9 else f"an HA of {len(str(abs(handicap)))} digits"
+        raise SgfError(f"unsupported SGF: handicap {shown} is not 0..{size * size - 1}")
+    return handicap
 
 
 def _version() -> str:

@@ -7,6 +7,7 @@ import pytest
 
 from foogo.board import IllegalMove
 from foogo.game import (
+    SGF_MAX_SETUPS,
     SNAPSHOT_EVERY,
     Game,
     GameError,
@@ -16,7 +17,7 @@ from foogo.game import (
     free_handicap_points,
     max_fixed_handicap,
 )
-from foogo.geometry import BLACK, PASS, WHITE
+from foogo.geometry import BLACK, EMPTY, PASS, WHITE
 
 RULES = ["chinese", "tromp-taylor"]
 
@@ -338,6 +339,10 @@ def test_load_sgf_reads_setup_stones_and_player_to_move():
     b"(;GM[1]FF[4]SZ[9];B[ee];W[ee])",  # occupied
     b"(;GM[1]FF[4]SZ[9]KM[lots])",
     b"",
+    b"(;SZ[9];B[ee]W[dd])",  # two moves in one node
+    b"(;SZ[9]HA[81])",  # more handicap stones than points
+    b"(;SZ[9]HA[" + b"9" * 4000 + b"]KM[0];B[ee])",
+    b"(;SZ[9]HA[-2])",
 ])
 def test_corrupt_sgf_raises_and_leaves_the_game_unchanged(data):
     game = Game(9)
@@ -364,6 +369,42 @@ def test_recent_positions_are_the_positions_before_the_current_one_oldest_first(
     game.undo(3)
     assert game.recent_positions(5) == expected[-8:-3]
     assert Game(9).recent_positions(8) == []
+
+
+def test_consecutive_setup_nodes_are_one_setup_and_each_later_one_its_own():
+    game = Game(9)
+    game.load_sgf_bytes(b"(;SZ[9]AB[aa];AB[bb];AW[cc]AE[aa];B[ee];AE[ee]PL[W];AB[gg])")
+    assert game.base.color_at("A9") == EMPTY and game.base.color_at("B8") == BLACK
+    assert game.board.color_at("E5") == EMPTY and game.board.color_at("G3") == BLACK
+    assert game.board.color_at("C7") == WHITE
+    assert game.to_move == BLACK  # the last setup node has no PL: Game.setup's choice (white stones: black)
+
+
+def test_the_setups_between_moves_are_bounded():
+    ok = b"(;SZ[9]" + b";B[aa];AE[aa]" * SGF_MAX_SETUPS + b")"
+    Game(9).load_sgf_bytes(ok)
+    game = Game(9)
+    with pytest.raises(SgfError, match=f"setup stones more than {SGF_MAX_SETUPS} times"):
+        game.load_sgf_bytes(b"(;SZ[9]AB[bb]" + b";B[aa];AE[aa]" * SGF_MAX_SETUPS + b")")
+    assert game.history == [] and game.size == 9
+
+
+def test_many_setup_nodes_in_a_row_load_as_one_setup():
+    game = Game(9)
+    game.load_sgf_bytes(b"(;SZ[25]" + b";AB[aa:bb]AE[aa:bb]" * 5000 + b";AB[mm])")  # one board rebuild
+    assert game.size == 25 and game.board.color_at("N13") == BLACK
+    assert game.board.stones(BLACK).count() == 1 and game.board.stones(WHITE).count() == 0
+
+
+@pytest.mark.parametrize("data", [
+    b"(;SZ[25];AB" + b"[aa:yy]" * 101 + b")",  # one node listing the board 101 times over
+    b"(;SZ[25]" + b";AB[aa:yx]AE[aa:yx]" * 60 + b")",
+])
+def test_setup_lists_naming_more_than_a_hundred_boards_are_refused_before_they_are_read(data):
+    game = Game(9)
+    with pytest.raises(SgfError, match="setup stones .* name [0-9]+ points, over the limit"):
+        game.load_sgf_bytes(data)
+    assert game.size == 9
 
 
 def test_an_off_board_sgf_move_is_named_in_the_error():
