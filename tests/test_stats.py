@@ -340,6 +340,34 @@ def test_an_altered_chunk_line_is_refused_with_its_line_number_before_any_work(t
     assert snapshot(tmp_path) == before  # nothing recomputed, nothing written
 
 
+@pytest.mark.parametrize("damage", ["list", "number", "deep", "huge", "chunks a directory", "chunks huge"])
+def test_a_damaged_run_dir_is_one_line_and_left_untouched(tmp_path, capsys, damage):
+    assert stats("--out", tmp_path, *SMALL, "--max-chunks", 1) == 0
+    capsys.readouterr()
+    manifest, chunks = tmp_path / "manifest.json", tmp_path / CHUNKS
+    if damage == "list":
+        manifest.write_text("[1, 2]")
+    elif damage == "number":
+        manifest.write_text("5")
+    elif damage == "deep":
+        manifest.write_text("[" * 100_000)
+    elif damage == "huge":
+        manifest.write_text(" " * (1 << 17) + "{}")
+    elif damage == "chunks a directory":
+        chunks.unlink()
+        chunks.mkdir()
+    else:
+        with open(chunks, "ab") as handle:
+            handle.truncate(1 << 32)  # sparse: 4 GB that are never read
+    before = snapshot(tmp_path) if damage != "chunks huge" else None
+    for extra in ((), ("--report-only",)):
+        assert stats("--out", tmp_path, *SMALL, *extra) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("foogo stats: error: ") and "Traceback" not in err, err
+    if before is not None:
+        assert snapshot(tmp_path) == before
+
+
 def test_a_full_disk_is_one_line_and_leaves_no_temporary_file(tmp_path, capsys, monkeypatch):
     import errno
     assert stats("--out", tmp_path, *SMALL, "--max-chunks", 1) == 0

@@ -13,6 +13,8 @@ from .request import StatsError
 
 MANIFEST, CHUNKS, LOCK = "manifest.json", "chunks.jsonl", ".lock"
 CODE_KEYS = ("fingerprint",)  # manifest entries that identify the code, not the request
+MANIFEST_MAX_BYTES = 1 << 16  # a manifest is a few hundred bytes: a larger file is not one
+CHUNK_LINE_MAX_BYTES = 1 << 15  # a chunk's line: a score histogram of at most 2 * 25 * 25 + 1 counts, with room
 
 class RunDir:
     """DIR of one run: manifest.json (what the run is), chunks.jsonl (one fsynced line per finished
@@ -39,11 +41,7 @@ class RunDir:
         if MANIFEST not in names:
             raise StatsError(f"{self.path} is not empty and holds no {MANIFEST}: not a foogo stats run; "
                              "choose a new or empty directory")
-        try:
-            with open(self.file(MANIFEST)) as handle:
-                existing = json.load(handle)
-        except (OSError, ValueError) as error:
-            raise StatsError(f"cannot read {self.file(MANIFEST)}: {error}") from None
+        existing = self._manifest()
         if existing != manifest:
             keys = sorted(set(existing) | set(manifest))
             diffs = [f"{key}: DIR has {existing.get(key)!r}, this command {manifest.get(key)!r}"
@@ -56,6 +54,22 @@ class RunDir:
                              "new ones; use a new directory (or the foogo version that began it)")
         self.load(manifest)  # raises on a chunk file that does not belong to this plan
         return True
+
+    def _manifest(self) -> dict:
+        """DIR's manifest as written; StatsError for a file that cannot be one (too large, not JSON,
+        not an object with names)."""
+        path = self.file(MANIFEST)
+        try:
+            with open(path, "rb") as handle:
+                data = handle.read(MANIFEST_MAX_BYTES + 1)
+            if len(data) > MANIFEST_MAX_BYTES:
+                raise ValueError(f"over {MANIFEST_MAX_BYTES} bytes")
+            existing = json.loads(data)
+        except (OSError, ValueError, RecursionError) as error:
+            raise StatsError(f"cannot read {path}: {error}") from None
+        if not isinstance(existing, dict):
+            raise StatsError(f"{path} is not a foogo stats manifest (a JSON object)")
+        return existing
 
     def create(self, manifest: dict) -> None:
         """Make DIR and write the manifest atomically (temp file + rename)."""
@@ -87,9 +101,18 @@ class RunDir:
         path = self.file(CHUNKS)
         if not os.path.exists(path):
             return {}
-        with open(path, "rb") as handle:
-            data = handle.read()
         expected = {(g, f): c for g, f, c in plan(manifest)}
+        limit = (len(expected) + 1) * CHUNK_LINE_MAX_BYTES  # a line a chunk, and a torn one
+        try:
+            if os.stat(path).st_size > limit:
+                raise StatsError(f"{path} is larger than this run's {len(expected)} chunks could make it "
+                                 f"({limit} bytes): not this run's file")
+            with open(path, "rb") as handle:
+                data = handle.read(limit + 1)
+        except OSError as error:
+            raise StatsError(f"cannot read {path}: {error.strerror or error}") from None
+        if len(data) > limit:  # it grew since
+            raise StatsError(f"{path} is larger than this run's {len(expected)} chunks could make it")
         chunks: dict[tuple[int, int], dict] = {}
         good_end = 0
         lines = data.split(b"\n")
