@@ -599,6 +599,16 @@ def test_lz_analyze_follows_leela_zeros_format():
     assert infos[0]["pv"] == ["A1", "B1"]
 
 
+def test_maxmoves_keeps_the_most_visited_moves_and_minmoves_is_accepted():
+    engine = make_engine()
+    infos = check_lz(engine.execute("lz-analyze b 10 maxmoves 2").split("\n")[1])
+    assert [f["move"] for f in infos] == ["A1", "B1"]
+    infos = check_lz(engine.execute("lz-analyze b interval 10 minmoves 5 maxmoves 1").split("\n")[1])
+    assert [f["move"] for f in infos] == ["A1"]
+    assert engine.execute("lz-analyze b 10 maxmoves 0").startswith("? syntax error: maxmoves")
+    assert engine.execute("boardsize 99999999999") == "? unacceptable size\n\n"  # a GTP integer, too large
+
+
 @pytest.mark.parametrize("color, sign", [("b", 1), ("w", -1)])
 def test_kata_analyze_follows_katagos_format_from_the_movers_side(color, sign):
     engine = make_engine()
@@ -731,6 +741,14 @@ def test_tuning_options_reach_the_search_config_and_bad_ones_are_refused(monkeyp
     for share in ("-0.1", "1.5", "nan"):
         assert main(["--no-warm-up", "--late-nakade", share]) == 2
         assert "--late-nakade must be a number in [0, 1]" in capsys.readouterr().err
+
+
+def test_thread_counts_and_move_times_without_end_are_refused(capsys):
+    for flags, message in ((["--threads", "1000000"], "--threads must be from 1 to 256"),
+                           (["--time", "inf"], "--time must be positive seconds, at most 3600"),
+                           (["--time", "1e300"], "--time must be positive seconds"), (["--time", "nan"], "--time")):
+        assert main(["--no-warm-up", *flags]) == 2
+        assert message in capsys.readouterr().err
 
 
 # ---------------------------------------------------------------- time management
