@@ -30,7 +30,7 @@ import time
 
 from .board import Board
 from .geometry import MAX_SIZE, MIN_SIZE
-from .playout import default_threads, policy_kind, run_playouts
+from .playout import MAX_THREADS, default_threads, policy_kind, run_playouts
 
 JSON_KEYS = ("size", "threads", "playouts", "repeats", "playouts_per_second", "playouts_per_second_min",
              "playouts_per_second_max", "playouts_per_cpu_second", "playouts_per_cpu_second_min",
@@ -188,6 +188,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if (args.playouts is not None and args.playouts < 1) or args.threads < 1 or args.repeats < 1:
         print("foogo bench: --playouts, --threads and --repeats must be at least 1", file=sys.stderr)
+        return 2
+    if args.threads > MAX_THREADS:
+        print(f"foogo bench: --threads must be at most {MAX_THREADS}", file=sys.stderr)
         return 2
     if not math.isfinite(args.komi):
         print(f"foogo bench: --komi must be a finite number, got {args.komi}", file=sys.stderr)

@@ -67,6 +67,7 @@ from .numbers import check_komi
 
 DEFAULT_REFEREE = "/usr/games/gnugo --mode gtp --chinese-rules --level 0"
 REFEREE_MIN_TIMEOUT = 60.0  # the referee is not on trial; give it time
+MAX_TIMEOUT = 7 * 24 * 3600.0  # --timeout, --startup-timeout: a week; a wait past ~3e9 s overflows the clock
 DIRTY = ".dirty"  # how a version from a modified git checkout ends (foogo's: version.source_version)
 
 _VERTEX_RE = re.compile(r"^[a-hj-z][1-9][0-9]?$", re.IGNORECASE)
@@ -114,14 +115,14 @@ class _Match:
             raise ValueError(f"--{error}") from None
         self.names = {"A": args.black_name, "B": args.white_name}
         self.timeout = float(args.timeout)
-        if not self.timeout > 0:
-            raise ValueError("--timeout must be positive")
+        if not 0 < self.timeout <= MAX_TIMEOUT:
+            raise ValueError(f"--timeout must be positive seconds, at most {MAX_TIMEOUT:g}")
         # the first commands have --timeout too unless --startup-timeout says otherwise (an engine
         # may compile or load data before it answers: foogo gtp, about 21 s on a fresh install)
         startup = args.startup_timeout
         self.startup_timeout = self.timeout if startup is None else float(startup)
-        if not self.startup_timeout > 0:
-            raise ValueError("--startup-timeout must be positive")
+        if not 0 < self.startup_timeout <= MAX_TIMEOUT:
+            raise ValueError(f"--startup-timeout must be positive seconds, at most {MAX_TIMEOUT:g}")
         spec = args.time_settings
         self.clock = TimeControl.parse(spec) if spec is not None else None
         self.max_moves = 3 * self.size * self.size if args.max_moves is None else int(args.max_moves)
@@ -131,7 +132,10 @@ class _Match:
         self.quiet = bool(args.quiet)
         self.sgf_dir = Path(args.sgf_dir) if args.sgf_dir else None
         if self.sgf_dir is not None:
-            self.sgf_dir.mkdir(parents=True, exist_ok=True)
+            try:
+                self.sgf_dir.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                raise ValueError(f"--sgf-dir {self.sgf_dir}: {error.strerror or error}") from None
         referee = args.referee
         if referee is None:
             referee = DEFAULT_REFEREE if os.path.exists(shlex.split(DEFAULT_REFEREE)[0]) else ""

@@ -342,6 +342,9 @@ class PlayoutBatch:
         return int((margin > 0).sum()), int((margin < 0).sum()), int((margin == 0).sum())
 
 
+MAX_THREADS = 256  # threads a run or a search may ask for: more cores than any machine foogo runs on has
+
+
 def default_threads() -> int:
     """The number of cores this process may use."""
     try:
@@ -373,8 +376,8 @@ def run_playouts(board, count: int, seed: int = 0, threads: int = 1, first: int 
     kind, batch = resolve_policy(policy)
     if count < 0:
         raise ValueError(f"playout count must be >= 0, got {count}")
-    if threads < 1:
-        raise ValueError(f"threads must be >= 1, got {threads}")
+    if not 1 <= threads <= MAX_THREADS:
+        raise ValueError(f"threads must be from 1 to {MAX_THREADS}, got {threads}")
     s0, z0 = board._state()
     zob = board.geometry.zobrist
     cap = move_cap(board.size)

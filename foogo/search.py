@@ -54,7 +54,7 @@ from .gamma_table import LEARNED_PATTERN_TABLE
 from .geometry import BLACK, PASS, RESIGN, geometry, parse_color
 from .numbers import check_komi
 from .patterns import PATTERN_TABLE
-from .playout import move_cap, policy_kind
+from .playout import MAX_THREADS, move_cap, policy_kind
 from .policy import LIGHT, POLICIES, policy_id  # noqa: F401 (POLICIES: this module's API)
 from .search_bank import CHECKS, PlayoutBank
 from .search_bank import settled as bank_settled
@@ -67,6 +67,7 @@ from .tree_layout import HISTORY
 DEFAULT_PLAYOUTS = 5000
 PLAYOUT_PATTERNS = {"mogo": PATTERN_TABLE, "learned": LEARNED_PATTERN_TABLE}  # SearchConfig.playout_patterns
 PARALLEL = ("root", "tree")  # SearchConfig.parallel
+MAX_SECONDS = 86400.0  # SearchConfig.seconds: a day (foogo gtp's --time and clocks stop at an hour)
 EXPAND_HEAVY_SMALL = 5.0  # the expansion threshold of heavy searches on boards up to SMALL_BOARD x SMALL_BOARD ...
 SMALL_BOARD = 9  # ... and search_room.EXPAND on the others (default_expand_threshold)
 
@@ -130,10 +131,10 @@ class SearchConfig:
         policy_kind(self.policy)  # ValueError naming the policies for an unknown one
         if self.playouts is not None and self.playouts < 1:
             raise ValueError(f"playouts must be at least 1, got {self.playouts}")
-        if self.seconds is not None and not self.seconds > 0:
-            raise ValueError(f"seconds must be positive, got {self.seconds}")
-        if self.threads < 1:
-            raise ValueError(f"threads must be at least 1, got {self.threads}")
+        if self.seconds is not None and not 0 < self.seconds <= MAX_SECONDS:
+            raise ValueError(f"seconds must be positive and at most {MAX_SECONDS:g} (a day), got {self.seconds}")
+        if not 1 <= self.threads <= MAX_THREADS:
+            raise ValueError(f"threads must be from 1 to {MAX_THREADS}, got {self.threads}")
         if not self.late_nakade <= 1.0:
             raise ValueError(f"late_nakade must be a share of the board's points in [0, 1], got {self.late_nakade}")
         if self.memory_mb is not None and not self.memory_mb >= 1:

@@ -567,6 +567,14 @@ def test_bad_options_exit_with_code_2(tmp_path, fake):
     assert play_match(tmp_path, "--black", fake(), "--white", fake(), "--size", "30")[0] == 2
 
 
+@pytest.mark.parametrize("option", [("--timeout", "inf"), ("--timeout", "1e10"), ("--startup-timeout", "1e300"),
+                                    ("--timeout", "nan"), ("--sgf-dir", "/dev/null/x")])
+def test_timeouts_past_a_week_and_an_sgf_dir_that_cannot_be_made_are_one_line(tmp_path, fake, capsys, option):
+    code, _ = play_match(tmp_path, "--black", fake(), "--white", fake(), "--referee", "none", *option)
+    err = capsys.readouterr().err
+    assert code == 2 and "foogo match" in err and "Traceback" not in err, err
+
+
 def test_sigterm_stops_the_match_and_writes_the_games_so_far(tmp_path, fake):
     # a match in the background (nohup, a script's `&`) ignores SIGINT, as the shell makes background jobs
     # do: `kill PID` must stop it as Ctrl-C does, with its results written

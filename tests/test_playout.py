@@ -188,6 +188,8 @@ def test_bad_counts_and_thread_numbers_raise():
         po.run_playouts(Board(9), -1)
     with pytest.raises(ValueError, match="threads"):
         po.run_playouts(Board(9), 10, threads=0)
+    with pytest.raises(ValueError, match="threads must be from 1 to 256"):
+        po.run_playouts(Board(9), 10, threads=10**9)  # refused before any array is sized by it
     assert po.run_playouts(Board(9), 0).scores.shape == (0,)
 
 

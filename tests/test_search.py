@@ -506,6 +506,11 @@ def test_rejects_bad_configuration():
         SearchConfig(playouts=0)
     with pytest.raises(ValueError, match="threads"):
         SearchConfig(threads=0)
+    with pytest.raises(ValueError, match="threads"):
+        SearchConfig(threads=1_000_000)
+    for seconds in (float("inf"), 1e300, float("nan")):
+        with pytest.raises(ValueError, match="seconds"):
+            SearchConfig(seconds=seconds)
     for field, value in (("equiv", 0.0), ("prior", -1.0), ("uct", float("nan")), ("expand_threshold", 0.5)):
         with pytest.raises(ValueError, match=field):
             SearchConfig(**{field: value})

@@ -92,6 +92,7 @@ def test_counts_are_positive_whole_numbers():
     (["--komi", "six"], "not a number"),
     (["--playouts", "0"], ">= 1"),
     (["--chunk", "-3"], ">= 1"),
+    (["--threads", "1e9"], "at most 256"),
     (["--size", "9"], "need --selfplay"),
 ])
 def test_bad_input_is_a_clear_error_and_writes_nothing(tmp_path, capsys, argv, message):

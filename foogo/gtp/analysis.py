@@ -87,10 +87,12 @@ class AnalysisCommands:
         g = self.game.geometry
         return self._dboard([str(visits.get(int(p), 0)) for p in g.points])
 
-    def _parse_analyze_args(self, args) -> tuple[int, int, bool]:
+    def _parse_analyze_args(self, args) -> tuple[int, int, bool, int | None]:
         """[COLOR] [INTERVAL] then key-value pairs (interval N, minmoves N, maxmoves N, ownership
-        true|false) -> (colour, interval in centiseconds, ownership wanted)."""
-        color, interval, ownership = self.game.to_move, DEFAULT_INTERVAL, False
+        true|false) -> (colour, interval in centiseconds, ownership wanted, the most moves a report
+        names: maxmoves, None for all). minmoves asks KataGo for at least N moves "if possible":
+        foogo reports every move its search visited, which is what it can."""
+        color, interval, ownership, most = self.game.to_move, DEFAULT_INTERVAL, False, None
         rest = list(args)
         if rest and not rest[0].isdigit() and rest[0] not in ANALYZE_KEYS:
             color = self._color(rest.pop(0))
@@ -107,22 +109,26 @@ class AnalysisCommands:
                 if value not in ("true", "false"):
                     raise GtpError(f"syntax error: ownership takes true or false, got {value!r}")
                 ownership = value == "true"
-            else:  # minmoves, maxmoves: foogo reports every move it visited
+            elif key == "maxmoves":
+                most = self._int(value)
+                if most < 1:
+                    raise GtpError("syntax error: maxmoves must be >= 1")
+            else:  # minmoves: every move visited is reported
                 self._int(value)
         if interval < 0:
             raise GtpError("syntax error: interval must be >= 0")
-        return color, interval, ownership
+        return color, interval, ownership, most
 
-    def info_line(self, result, kata: bool = False, ownership: bool = False) -> str:
+    def info_line(self, result, kata: bool = False, ownership: bool = False, most: int | None = None) -> str:
         """One analysis report for a SearchResult: `info move V visits N ...` per root move, most
-        visited first, from the point of view of the side that searched. Leela Zero's format
-        (winrate, prior, lcb in 0..10000) or, with kata, KataGo's (floats in [0, 1], scoreMean,
-        scoreStdev, scoreLead in points; with ownership, an `ownership` list of size*size values
-        in [-1, 1], rows from the top left). prior: the move's share of foogo's prior (Go
-        knowledge: captures, atari escapes, ...); lcb: the lower end of the win rate's 95%
-        Wilson interval; scores come from the playouts' final margins."""
+        visited first (the `most` most visited only, if given), from the point of view of the side
+        that searched. Leela Zero's format (winrate, prior, lcb in 0..10000) or, with kata,
+        KataGo's (floats in [0, 1], scoreMean, scoreStdev, scoreLead in points; with ownership, an
+        `ownership` list of size*size values in [-1, 1], rows from the top left). prior: the move's
+        share of foogo's prior (Go knowledge: captures, atari escapes, ...); lcb: the lower end of
+        the win rate's 95% Wilson interval; scores come from the playouts' final margins."""
         sign = 1.0 if result.color == BLACK else -1.0
-        ranked = sorted(((n, p) for p, n in result.visits.items() if n > 0), key=lambda t: -t[0])
+        ranked = sorted(((n, p) for p, n in result.visits.items() if n > 0), key=lambda t: -t[0])[:most]
         parts = []
         for order, (n, p) in enumerate(ranked):
             line = result.pv if result.pv and result.pv[0] == p else [p]
@@ -147,15 +153,16 @@ class AnalysisCommands:
         return " ".join(parts)
 
     def cmd_lz_analyze(self, args):
-        """lz-analyze [COLOR] [INTERVAL] [interval N]: `=` then an info line every INTERVAL centiseconds
+        """lz-analyze [COLOR] [INTERVAL] [interval N] [maxmoves N]: `=` then an info line every INTERVAL centiseconds
         until the next input line arrives, then the empty line that ends the response."""
         return self._analyze(args, kata=False)
 
     def cmd_kata_analyze(self, args):
-        """kata-analyze [COLOR] [INTERVAL] [interval N] [ownership true]: as lz-analyze, in KataGo's format."""
+        """kata-analyze [COLOR] [INTERVAL] [interval N] [maxmoves N] [ownership true]: as lz-analyze, in
+        KataGo's format."""
         return self._analyze(args, kata=True)
 
-    def _reports(self, kata: bool, want_ownership: bool):
+    def _reports(self, kata: bool, want_ownership: bool, most: int | None):
         """Where an analysis command's info lines go: `=id` and each line written at once when the
         server streams, else kept for the response. Returns (report(result) -> True if it gave a
         line, close(tail) -> the response with `tail` as its last line(s))."""
@@ -166,7 +173,7 @@ class AnalysisCommands:
             stream(head)
 
         def report(result) -> bool:
-            text = self.info_line(result, kata, want_ownership)
+            text = self.info_line(result, kata, want_ownership, most)
             if text and stream is not None:
                 stream(text + "\n")
             elif text:
@@ -179,11 +186,11 @@ class AnalysisCommands:
         return report, close
 
     def _analyze(self, args, kata: bool):
-        color, interval, want_ownership = self._parse_analyze_args(args)
+        color, interval, want_ownership, most = self._parse_analyze_args(args)
         legal = self.game.legal_points(color)
         interrupt = self._interrupt
         stop = interrupt if interrupt is not None else threading.Event()
-        report, close = self._reports(kata, want_ownership)
+        report, close = self._reports(kata, want_ownership, most)
         emitted = [0]
 
         def progress(result):
@@ -221,8 +228,8 @@ class AnalysisCommands:
         return self._genmove_analyze(args, kata=True)
 
     def _genmove_analyze(self, args, kata: bool):
-        color, interval, want_ownership = self._parse_analyze_args(args)
-        report, close = self._reports(kata, want_ownership)
+        color, interval, want_ownership, most = self._parse_analyze_args(args)
+        report, close = self._reports(kata, want_ownership, most)
         move = self._genmove(color, progress=report, interval=max(interval, 1) / 100.0)
         return close(f"play {move}\n\n")
 

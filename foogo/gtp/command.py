@@ -12,7 +12,8 @@ import traceback
 from ..book import BOOK_PATH
 from ..game import RULES, SGF_MAX_BYTES, SGF_MAX_MOVES
 from ..geometry import BLACK
-from ..playout import default_threads
+from ..playout import MAX_THREADS, default_threads
+from .clock import TimeManager
 from .engine import POLICIES, GtpEngine
 from .protocol import serve
 
@@ -139,11 +140,11 @@ def run(args) -> int:
     if args.playouts is not None and args.playouts < 1:
         print("foogo gtp: --playouts must be at least 1", file=sys.stderr)
         return 2
-    if args.time is not None and not args.time > 0:
-        print("foogo gtp: --time must be positive", file=sys.stderr)
+    if args.time is not None and not 0 < args.time <= TimeManager.MAX_BUDGET:
+        print(f"foogo gtp: --time must be positive seconds, at most {TimeManager.MAX_BUDGET:g}", file=sys.stderr)
         return 2
-    if args.threads < 1:
-        print("foogo gtp: --threads must be at least 1", file=sys.stderr)
+    if not 1 <= args.threads <= MAX_THREADS:
+        print(f"foogo gtp: --threads must be from 1 to {MAX_THREADS}", file=sys.stderr)
         return 2
     if args.memory is not None and args.memory < 16:
         print("foogo gtp: --memory must be at least 16 (MB)", file=sys.stderr)

@@ -291,6 +291,8 @@ class GtpEngine(AnalysisCommands):
     def cmd_boardsize(self, args):
         """boardsize N (2..25): an empty board of that size; `unacceptable size` otherwise."""
         self._arity(args, 1)
+        if re.fullmatch(r"[+-]?[0-9]{10,}", args[0]):  # an integer too long for _int: no board has that size
+            raise GtpError("unacceptable size")
         size = self._int(args[0])
         try:
             check_size(size)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..playout import default_threads
+from ..playout import MAX_THREADS, default_threads
 from .chunks import code_fingerprint, plan
 from .executors import connect_dask, run_dask, run_local
 from .reports import format_table, results, write_reports
@@ -106,6 +106,8 @@ def run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     komi = parse_komi(args.komi)
     threads = None if args.threads is None else parse_count(args.threads, "threads")
+    if threads is not None and threads > MAX_THREADS:
+        raise StatsError(f"threads must be at most {MAX_THREADS}, got {threads}")
     max_chunks = None if args.max_chunks is None else parse_count(args.max_chunks, "max-chunks")
     manifest = make_manifest(args)
     manifest["fingerprint"] = code_fingerprint(manifest)
