@@ -31,6 +31,14 @@ _CONTROL: dict[int, str | None] = {c: None for c in range(32) if c not in (9, 10
 _CONTROL[9] = " "
 _CONTROL[127] = None
 _CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+# what an engine's output may hold in this process, whatever it writes: a line is cut after LINE_MAX
+# bytes (the rest of it dropped), at most LINES_AHEAD lines wait unread (the engine's pipe then fills
+# and it waits), and a response may have at most RESPONSE_LINES lines and RESPONSE_BYTES bytes (a
+# GtpCrash beyond). Real engines' responses are far smaller: a 19x19 ownership line is some 3 KB.
+LINE_MAX = 1 << 20
+LINES_AHEAD = 4096
+RESPONSE_LINES = 1 << 16
+RESPONSE_BYTES = 1 << 24
 
 
 class GtpError(Exception):
@@ -75,7 +83,8 @@ class GtpClient:
         self.log_path = Path(log_path) if log_path is not None else None
         self._tail: collections.deque[str] = collections.deque(maxlen=tail_lines)
         self._proc: subprocess.Popen | None = None
-        self._lines: queue.Queue = queue.Queue()
+        self._lines: queue.Queue = queue.Queue(LINES_AHEAD)
+        self._stopping = threading.Event()  # set when the process is gone: the stdout pump then stops
         self._threads: list[threading.Thread] = []
         self._next_id = 0
         self._broken = False
@@ -91,10 +100,11 @@ class GtpClient:
         except OSError as exc:
             raise GtpCrash(f"cannot start {shlex.join(self.argv)}: {exc}") from exc
         self._proc = proc
-        self._lines = queue.Queue()
+        self._lines = queue.Queue(LINES_AHEAD)
+        self._stopping = threading.Event()
         self._broken = False
         self._threads = [
-            threading.Thread(target=_pump_stdout, args=(proc.stdout, self._lines), daemon=True),
+            threading.Thread(target=_pump_stdout, args=(proc.stdout, self._lines, self._stopping), daemon=True),
             threading.Thread(target=_pump_stderr, args=(proc.stderr, self._tail, self.log_path), daemon=True),
         ]
         for thread in self._threads:
@@ -163,7 +173,9 @@ class GtpClient:
         self.kill()
 
     def _finish(self, proc: subprocess.Popen) -> None:
-        """Let the pump threads see EOF, then close the pipes."""
+        """Stop the pump threads (the stdout pump may wait for room in a full queue: it gives up
+        once told to stop), then close the pipes."""
+        self._stopping.set()
         for thread in self._threads:
             thread.join(timeout=1.0)
         for stream in (proc.stdin, proc.stdout, proc.stderr):
@@ -217,10 +229,16 @@ class GtpClient:
         return text
 
     def _read_response(self, command: str, timeout: float | None, deadline: float | None):
-        """Read one response: (sign, id or None, text). Blank lines before it are skipped."""
+        """Read one response: (sign, id or None, text). Blank lines before it are skipped; GtpCrash
+        for a response over RESPONSE_LINES lines or RESPONSE_BYTES characters."""
         lines: list[str] = []
+        size = 0
         while True:
             line = self._get_line(command, timeout, deadline)
+            size += len(line) + 1
+            if len(lines) >= RESPONSE_LINES or size > RESPONSE_BYTES:
+                raise self._fail(GtpCrash(f"response to {command!r} over {RESPONSE_LINES} lines or "
+                                          f"{RESPONSE_BYTES} characters"))
             if not lines:
                 if not line.strip():
                     continue
@@ -293,15 +311,39 @@ def session_cpu_seconds(sid: int, proc_dir: str = "/proc") -> float | None:
     return ticks / _CLOCK_TICKS if found else None
 
 
-def _pump_stdout(stream, lines: queue.Queue) -> None:
-    """Thread body: move raw stdout lines into the queue, then None at EOF."""
+def _read_line(stream) -> bytes:
+    """One line of stream (b"" at EOF), cut after LINE_MAX bytes: the rest of a longer line is read
+    and dropped, and the line still ends with its newline."""
+    raw = stream.readline(LINE_MAX)
+    if len(raw) >= LINE_MAX and not raw.endswith(b"\n"):
+        while True:
+            more = stream.readline(LINE_MAX)
+            if not more or more.endswith(b"\n"):
+                break
+        raw += b"\n"
+    return raw
+
+
+def _pump_stdout(stream, lines: queue.Queue, stopping: threading.Event) -> None:
+    """Thread body: move stdout lines (_read_line) into the queue, waiting while it is full, then
+    None at EOF; ends without more once `stopping` is set."""
+
+    def put(item) -> bool:
+        while not stopping.is_set():
+            try:
+                lines.put(item, timeout=0.05)
+                return True
+            except queue.Full:
+                continue
+        return False
+
     try:
-        for raw in iter(stream.readline, b""):
-            lines.put(raw)
+        for raw in iter(lambda: _read_line(stream), b""):
+            if not put(raw):
+                return
     except (OSError, ValueError):
         pass
-    finally:
-        lines.put(None)
+    put(None)
 
 
 def _pump_stderr(stream, tail: collections.deque, log_path: Path | None) -> None:
@@ -310,7 +352,7 @@ def _pump_stderr(stream, tail: collections.deque, log_path: Path | None) -> None
     try:
         if log_path is not None:
             log = open(log_path, "ab")
-        for raw in iter(stream.readline, b""):
+        for raw in iter(lambda: stream.readline(LINE_MAX), b""):  # a longer line comes in pieces
             tail.append(_clean_line(raw))
             if log is not None:
                 log.write(raw)

@@ -223,6 +223,63 @@ def test_client_treats_non_gtp_output_as_a_crash(fake):
     assert not client.alive
 
 
+FLOOD_ENGINE = textwrap.dedent('''
+    import sys
+    for line in sys.stdin:
+        cid, command = line.split()[0], line.split()[1]
+        if command == "long":
+            sys.stdout.write(f"={cid} " + "x" * 5000 + "\\n\\n")
+        elif command == "endless":
+            sys.stdout.write(f"={cid} a\\n" + "b\\n" * 100000 + "\\n")
+        elif command == "spew":
+            sys.stdout.write(f"={cid} ok\\n\\n")
+            sys.stdout.flush()
+            while True:
+                sys.stdout.write("= noise\\n\\n")
+        elif command == "quit":
+            break
+        else:
+            sys.stdout.write(f"={cid} Flood\\n\\n")
+        sys.stdout.flush()
+''')
+
+
+@pytest.fixture
+def flood(tmp_path, monkeypatch):
+    """An engine whose output has no end unless the client bounds it, under small bounds."""
+    import foogo.gtp_client as gtp_client
+    monkeypatch.setattr(gtp_client, "LINE_MAX", 1000)
+    monkeypatch.setattr(gtp_client, "RESPONSE_LINES", 500)
+    monkeypatch.setattr(gtp_client, "LINES_AHEAD", 16)
+    script = tmp_path / "flood_engine.py"
+    script.write_text(FLOOD_ENGINE)
+    return f"{sys.executable} {script}"
+
+
+def test_client_cuts_a_long_line_and_stays_in_step(flood):
+    with GtpClient(flood) as client:
+        assert client.send("long", 5) == "x" * (1000 - len("=1 "))
+        assert client.send("name", 5) == "Flood"
+
+
+def test_client_refuses_a_response_without_end(flood):
+    client = GtpClient(flood)
+    client.start()
+    with pytest.raises(GtpCrash, match="over 500 lines"):
+        client.send("endless", 30)
+    assert not client.alive
+
+
+def test_client_holds_a_bounded_number_of_unread_lines_and_stops_its_reader(flood):
+    client = GtpClient(flood)
+    client.start()
+    assert client.send("spew", 5) == "ok"
+    time.sleep(0.3)  # the engine writes without end; its lines wait unread
+    assert client._lines.qsize() <= 16
+    client.kill()
+    assert not any(thread.is_alive() for thread in client._threads)
+
+
 def test_client_cannot_start_a_missing_program(tmp_path):
     with pytest.raises(GtpCrash, match="cannot start"):
         GtpClient(str(tmp_path / "no-such-engine")).start()
