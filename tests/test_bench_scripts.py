@@ -903,3 +903,24 @@ def test_reference_tree_cost_needs_an_engine(capsys):
     with pytest.raises(SystemExit):
         module.main([])
     assert "give --libego, --pachi or both" in capsys.readouterr().err
+
+
+def test_arm_cost_needs_a_policy_and_times_both_checkouts_at_the_same_positions(capsys):
+    module = load("arm_cost")
+    with pytest.raises(SystemExit):
+        module.main([str(BENCH.parent), str(BENCH.parent), "--playouts", "100"])  # --policy is required
+    assert module.config_pairs(["late_nakade=0", "expand_threshold=5.5", "knowledge=rules"]) == {
+        "late_nakade": 0, "expand_threshold": 5.5, "knowledge": "rules"}
+    assert module.main([str(BENCH.parent), str(BENCH.parent), "--policy", "heavy", "--playouts", "300",
+                        "--rounds", "1", "--games", "1", "--size", "5", "--arm-config", "late_nakade=0"]) == 0
+    out = capsys.readouterr().out  # three child processes: the positions, then one round of each checkout
+    assert re.search(r"heavy searches of 300 playouts, \d+ positions, 1 rounds alternated", out), out
+    assert float(re.search(r"arm / control CPU: ([0-9.]+)", out).group(1)) > 0
+
+
+def test_arm_cost_reports_the_ratio_of_sums_and_the_equal_cpu_playouts():
+    module = load("arm_cost")
+    result = {"times": {"control": [[1.0, 2.0], [1.0, 2.0]], "arm": [[1.5, 2.0], [1.5, 2.0]]}, "moves": [0, 10]}
+    out = module.report(result, 32300)
+    assert out["ratio"] == 3.5 / 3.0 and out["by_move"] == {0: 1.5, 10: 1.0}
+    assert out["equal_cpu_playouts"] == 27700  # 32,300 / (7/6), to the hundred
