@@ -438,7 +438,11 @@ class Search:
                     closed[0] = now
                     ends[0] = hard if self._close() else due
                     extended[0] = extended[0] or ends[0] == hard
-                if now >= ends[0]:
+                # thread 0 alone ends a search at its budget when a limit lies beyond it: it first asks
+                # whether the search is still close, and another thread that reached the budget while
+                # thread 0 ran a long batch (a slow machine) would end a close search before that
+                waits = k != 0 and hard is not None and ends[0] != hard and now < hard
+                if now >= ends[0] and not waits:
                     why[0] = "limit" if ends[0] == hard else ("extended" if extended[0] else "budget")
                     ended.set()
                     return
