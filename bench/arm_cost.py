@@ -6,9 +6,9 @@
 Before an A/B at equal CPU (bench/pachi_ab.py), the arm's playout count is the control's divided by
 what its searches cost against the control's. This script measures that factor: it plays `--games`
 quick self-play games in the CONTROL checkout (policy_cost.positions: positions at moves 0, 10,
-20, 30 and 40), then searches each position for `--playouts` playouts on one thread in a child
-process of each checkout (PYTHONPATH=CHECKOUT), `--rounds` times, the order turning each round,
-and times the searches by the process's CPU clock. It prints each round's sums, the arm's cost
+20, 30 and 40), then searches each position for `--playouts` playouts on one thread
+(policy_cost.cpu_seconds) in a child process of each checkout (PYTHONPATH=CHECKOUT), `--rounds`
+times, the order turning each round, and times the searches by the process's CPU clock. It prints each round's sums, the arm's cost
 over the control's (the ratio of all sums), the median ratio at each move number, and the arm's
 equal-CPU playout count.
 
@@ -32,25 +32,20 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 _CHILD = """
-import json, sys, time
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from policy_cost import cpu_seconds
 from foogo.game import Game
-from foogo.search import Search, SearchConfig
-positions, size, policy = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-playouts, options = int(sys.argv[4]), json.loads(sys.argv[5])
+positions, size, policy = sys.argv[2], int(sys.argv[3]), sys.argv[4]
+playouts, options = int(sys.argv[5]), json.loads(sys.argv[6])
 games = []
 for moves in json.load(open(positions)):
     game = Game(size, 7.0)
     for point in moves:
         game.play(game.to_move, point)
     games.append(game)
-def search(game, n, seed):
-    config = SearchConfig(playouts=n, seed=seed, policy=policy, resign_threshold=None, threads=1, **options)
-    color = game.to_move
-    start = time.process_time()
-    Search(config).genmove(game.board.copy(), color, game.komi, game.legal_points(color))
-    return time.process_time() - start
-search(games[-1], 2000, 1)  # compile or load every kernel before timing
-print(json.dumps([search(game, playouts, 7) for game in games]))
+cpu_seconds(games[-1], policy, 2000, **options)  # compile or load every kernel before timing
+print(json.dumps([cpu_seconds(game, policy, playouts, **options) for game in games]))
 """
 
 _POSITIONS = """
@@ -99,7 +94,8 @@ def measure(control: str, arm: str, policy: str, playouts: int, rounds: int, gam
         for r in range(rounds):
             for name in (("control", "arm") if r % 2 == 0 else ("arm", "control")):
                 checkout, options = setups[name]
-                out = child(checkout, [_CHILD, positions, str(size), policy, str(playouts), json.dumps(options)])
+                out = child(checkout, [_CHILD, HERE, positions, str(size), policy, str(playouts),
+                                       json.dumps(options)])
                 times[name].append(json.loads(out.stdout.strip().splitlines()[-1]))
     finally:
         os.unlink(positions)

@@ -38,10 +38,11 @@ def positions(size: int, games: int) -> list[Game]:
     return found
 
 
-def cpu_seconds(game: Game, policy: str, playouts: int) -> float:
-    """Process seconds for one search of `playouts` playouts from `game` with `policy`."""
+def cpu_seconds(game: Game, policy: str, playouts: int, **options) -> float:
+    """Process seconds for one search of `playouts` playouts from `game` with `policy` (and any other
+    SearchConfig fields in `options`), on one thread."""
     color = game.to_move
-    search = Search(SearchConfig(playouts=playouts, policy=policy, seed=5, resign_threshold=None))
+    search = Search(SearchConfig(playouts=playouts, policy=policy, seed=5, resign_threshold=None, **options))
     start = time.process_time()
     search.genmove(game.board.copy(), color, game.komi, game.legal_points(color))
     return time.process_time() - start
