@@ -8,9 +8,9 @@ what its searches cost against the control's. This script measures that factor: 
 quick self-play games in the CONTROL checkout (policy_cost.positions: positions at moves 0, 10,
 20, 30 and 40), then searches each position for `--playouts` playouts on one thread
 (policy_cost.cpu_seconds) in a child process of each checkout (PYTHONPATH=CHECKOUT), `--rounds`
-times, the order turning each round, and times the searches by the process's CPU clock. It prints each round's sums, the arm's cost
-over the control's (the ratio of all sums), the median ratio at each move number, and the arm's
-equal-CPU playout count.
+times, the order turning each round, and times the searches by the process's CPU clock. It prints
+each round's sums, the arm's cost over the control's (the ratio of all sums), the median ratio at
+each move number, and the arm's equal-CPU playout count.
 
 `--policy` has no default, on purpose: `SearchConfig()` searches with light playouts, and a cost
 run that forgot the policy once measured two identical light searches (1.008) for a change that
