@@ -7,16 +7,20 @@ Imports nothing from foogo, like intervals.py, so any module may use it.
 from __future__ import annotations
 
 import math
+import re
+
+# a decimal number in ASCII, with an optional exponent: what GTP's "float" and a command line's
+# numbers spell; Python's float() also reads "1_000", "inf", "nan" and other scripts' digits
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", re.ASCII)
 
 
 def finite_number(text: str) -> float:
-    """The finite number `text` spells (-0.0 read as 0.0); ValueError saying why not (not a number,
-    or infinite or NaN)."""
+    """The finite number `text` spells in ASCII decimal, with an optional exponent (-0.0 read as
+    0.0); ValueError saying why not (not such a number, or beyond a float's range)."""
     word = str(text).strip()
-    try:
-        value = float(word)
-    except ValueError:
-        raise ValueError(f"{word!r} is not a number") from None
+    if not _NUMBER.fullmatch(word):
+        raise ValueError(f"{word!r} is not a number")
+    value = float(word)
     if not math.isfinite(value):
         raise ValueError(f"{word!r} is not a finite number")
     return value + 0.0
