@@ -218,14 +218,16 @@ def test_a_bug_in_a_handler_is_an_internal_error_not_a_crash(monkeypatch):
     assert "Traceback" in engine.log.getvalue()
 
 
-@pytest.mark.parametrize("word", ["1_000", "6_5", "\u0667.5", "\uff17", "infinity", "nan", "0x10", "7.5.", "--7", ".", "1e"])
+@pytest.mark.parametrize("word", ["1_000", "6_5", "\u0667.5", "\uff17", "infinity", "nan", "0x10", "7.5.", "--7", ".",
+                                  "1e"])
 def test_komi_is_an_ascii_decimal_number(word):
     engine = make_engine()
     assert engine.execute(f"komi {word}").startswith("? syntax error"), word
     assert engine.game.komi == 7.0
 
 
-@pytest.mark.parametrize("word, value", [("6.5", 6.5), ("+7", 7.0), ("-0", 0.0), (".5", 0.5), ("7.", 7.0), ("1e2", 100.0)])
+@pytest.mark.parametrize("word, value", [("6.5", 6.5), ("+7", 7.0), ("-0", 0.0), (".5", 0.5), ("7.", 7.0),
+                                         ("1e2", 100.0)])
 def test_komi_reads_decimal_spellings(word, value):
     engine = make_engine()
     ok(engine, f"komi {word}")
