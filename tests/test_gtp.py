@@ -1186,6 +1186,36 @@ def test_the_protocol_answers_while_the_kernels_warm_up_and_the_search_waits(mon
     assert answers == ["= E5\n\n"]
 
 
+def test_an_analysis_sent_while_the_kernels_load_ends_when_the_next_command_arrives(monkeypatch):
+    # Lizzie sends lz-analyze and then play: the play must not wait for the kernels behind the analysis
+    from foogo.gtp import command
+    started, release = threading.Event(), threading.Event()
+
+    def slow_warm_up(policy, threads=1, parallel="root"):
+        started.set()
+        release.wait(30)
+
+    monkeypatch.setattr(command, "warm_up", slow_warm_up)
+    engine = make_engine(script=["E5"])
+    engine.kernels_ready = command.start_warm_up("heavy")
+    assert started.wait(10)
+    interrupt, streamed, answers = threading.Event(), [], []
+    thread = threading.Thread(target=lambda: answers.append(
+        engine.execute("lz-analyze b 10", stream=streamed.append, interrupt=interrupt)))
+    thread.start()
+    thread.join(0.3)
+    assert thread.is_alive()  # the analysis waits for the kernels ...
+    interrupt.set()
+    thread.join(2)
+    try:
+        assert not thread.is_alive()  # ... until the next command arrives, not until they are loaded
+        assert "".join(streamed) + "".join(answers) == "=\n\n" and "search" not in engine.holder
+        assert send(engine, "play b D4") == ["=\n\n"]
+    finally:
+        release.set()
+        thread.join(10)
+
+
 class _GatedEvent(threading.Event):
     """An Event whose set() from a thread named "gated" waits at `gate` first: the moment, between
     a line's put and its set, that once let the line's late set stop the next command's analysis."""

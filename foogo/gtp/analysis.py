@@ -45,6 +45,7 @@ class AnalysisCommands:
         @property
         def search(self) -> Any: ...
         def _log(self, message: str) -> None: ...
+        def _ready_unless(self, stop: threading.Event) -> bool: ...
         @staticmethod
         def _arity(args, low: int, high: int | None = None) -> None: ...
         @staticmethod
@@ -199,7 +200,7 @@ class AnalysisCommands:
                 stop.set()  # no input to wait for: answer one snapshot
 
         try:
-            if legal:
+            if legal and self._ready_unless(stop):
                 final = self.search.analyze(self.game.board.copy(), color, self.game.komi, legal, stop=stop,
                                             progress=progress, interval=max(interval, 1) / 100.0,
                                             history=self.game.recent_positions(HISTORY))

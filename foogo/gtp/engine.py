@@ -143,6 +143,16 @@ class GtpEngine(AnalysisCommands):
             self._search = self._search_factory(dict(self.search_options))
         return self._search
 
+    def _ready_unless(self, stop: threading.Event) -> bool:
+        """Wait for the kernels (kernels_ready) unless `stop` is set first: True when they are ready.
+        An analysis asks this before it touches `search`, so that a command sent while the kernels
+        still load (Lizzie's next `play`, for one) ends it at once instead of waiting for them."""
+        ready = self.kernels_ready
+        while ready is not None and not ready.wait(0.02):
+            if stop.is_set():
+                return False
+        return True
+
     def _log(self, message: str) -> None:
         try:
             print(message, file=self.log, flush=True)
