@@ -79,7 +79,9 @@ class SgfRecord:
         Reads regular files only (never waits on a pipe or a device), of at most max_bytes, with
         at most max_moves nodes in the main line; nothing is read before the file is checked.
         SgfError, with the game unchanged, for a file that cannot be read, is over a limit (the
-        message names it), or cannot be parsed or replayed."""
+        message names it), or cannot be parsed or replayed. Setup stones (AB, AW, AE) in a node
+        after moves make the position there a new base (Game.setup): the moves before it can no
+        longer be undone or count for superko, and to_sgf writes that position as its setup."""
         try:
             # O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then tells what it is
             fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))

@@ -380,6 +380,20 @@ def test_consecutive_setup_nodes_are_one_setup_and_each_later_one_its_own():
     assert game.to_move == BLACK  # the last setup node has no PL: Game.setup's choice (white stones: black)
 
 
+def test_a_setup_after_moves_starts_the_history_there():
+    # load_sgf's contract: the position at a later setup node is a new base (Game.setup)
+    game = Game(9)
+    game.load_sgf_bytes(b"(;SZ[9];B[ee];W[cc];AB[gg];B[dd])")
+    assert [game.geometry.name(p) for _, p in game.history] == ["D6"]
+    assert game.base.color_at("E5") == BLACK and game.base.color_at("C7") == WHITE
+    assert game.base.color_at("G3") == BLACK and game.board.color_at("D6") == BLACK
+    with pytest.raises(GameError):
+        game.undo(2)
+    again = Game(9)
+    again.load_sgf_bytes(game.to_sgf().encode())
+    assert again.board.hash == game.board.hash and len(again.history) == 1
+
+
 def test_the_setups_between_moves_are_bounded():
     ok = b"(;SZ[9]" + b";B[aa];AE[aa]" * SGF_MAX_SETUPS + b")"
     Game(9).load_sgf_bytes(ok)
