@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from ..geometry import BLACK, COLOR_NAMES
 from ..intervals import wilson
 from ..tree_layout import HISTORY
+from .arguments import Arguments
 from .protocol import GtpError, _frame, _Streamed
 
 if TYPE_CHECKING:
@@ -32,7 +33,7 @@ def collected_note(collections: int) -> str:
     return f", trees collected {collections}x (memory cap)" if collections else ""
 
 
-class AnalysisCommands:
+class AnalysisCommands(Arguments):
     """GtpEngine's analysis commands (a base of GtpEngine: they use its game, search and helpers)."""
 
     if TYPE_CHECKING:  # what they use of GtpEngine
@@ -46,13 +47,6 @@ class AnalysisCommands:
         def search(self) -> Any: ...
         def _log(self, message: str) -> None: ...
         def _ready_unless(self, stop: threading.Event) -> bool: ...
-        @staticmethod
-        def _arity(args, low: int, high: int | None = None) -> None: ...
-        @staticmethod
-        def _color(word: str) -> int: ...
-        @staticmethod
-        def _int(word: str) -> int: ...
-        def _name(self, p: int) -> str: ...
         def _think(self, color: int, budget: float | None, progress=None, interval: float = 0.5,
                    limit: float | None = None) -> Any: ...
         def _genmove(self, color: int, cleanup: bool = False, progress=None, interval: float = 0.5) -> str: ...

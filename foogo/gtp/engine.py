@@ -1,4 +1,5 @@
-"""The GTP engine: one handler per command over a Game and a Search (the analysis commands: analysis.py).
+"""The GTP engine: one handler per command over a Game and a Search (the analysis commands: analysis.py;
+the inspection commands: inspection.py; the time commands: time_commands.py).
 
 `GtpEngine.execute(line)` preprocesses and frames (protocol.py), dispatches to a `cmd_*` method
 that calls `Game` (rules) and the search (imported lazily, so that the protocol works, and is
@@ -31,21 +32,18 @@ from ..game import (
 from ..geometry import (
     BLACK,
     COLOR_NAMES,
-    COLUMNS,
     PASS,
     RESIGN,
     WHITE,
-    OffBoardError,
     check_size,
-    is_star_point,
-    parse_color,
 )
-from ..numbers import finite_number
 from ..tree_layout import HISTORY
 from ..version import source_version
 from .analysis import AnalysisCommands, collected_note
 from .clock import TimeManager
+from .inspection import InspectionCommands
 from .protocol import MAX_LINE, PROTOCOL_VERSION, GtpError, _frame, _leading_id, _Streamed, preprocess
+from .time_commands import TimeCommands
 
 if TYPE_CHECKING:
     from ..book import Book
@@ -53,7 +51,6 @@ if TYPE_CHECKING:
 
 ENGINE_NAME = "foogo"
 POLICIES = ("light", "heavy", "heavy-nakade", "heavy-race")  # policy.POLICIES: GTP starts without numba
-_VERTEX_SHAPE = re.compile(r"^[A-Za-z][0-9]+$")
 
 
 def default_search_factory(options: dict):
@@ -62,7 +59,7 @@ def default_search_factory(options: dict):
     return Search(SearchConfig(**options))
 
 
-class GtpEngine(AnalysisCommands):
+class GtpEngine(AnalysisCommands, InspectionCommands, TimeCommands):
     """A GTP engine over one Game; `execute(line)` answers one command line."""
 
     def __init__(self, rules: str = "chinese", playouts: int | None = None, seconds: float | None = None,
@@ -210,51 +207,6 @@ class GtpEngine(AnalysisCommands):
     def _restore(self, saved) -> None:
         self.game, token, self.time = saved
         self.game.rollback(token)
-
-    # ------------------------------------------------------------ argument helpers
-
-    @staticmethod
-    def _arity(args, low: int, high: int | None = None) -> None:
-        high = low if high is None else high
-        if not low <= len(args) <= high:
-            want = str(low) if low == high else f"{low} to {high}" if high < 10**6 else f"at least {low}"
-            raise GtpError(f"syntax error: expected {want} arguments, got {len(args)}")
-
-    @staticmethod
-    def _color(word: str) -> int:
-        try:
-            return parse_color(word)
-        except ValueError:
-            raise GtpError(f"syntax error: invalid color {word!r}") from None
-
-    def _vertex(self, word: str, off_board: str = "illegal move") -> int:
-        """Padded point or PASS; GtpError "syntax error" if malformed, `off_board` if not on this board."""
-        try:
-            return self.game.geometry.parse(word)
-        except OffBoardError:
-            raise GtpError(f"{off_board}: {word} is off the board") from None
-        except ValueError:
-            if _VERTEX_SHAPE.match(word):  # e.g. a column past the board, or "I"
-                raise GtpError(f"{off_board}: {word} is not on the board") from None
-            raise GtpError(f"syntax error: invalid vertex {word!r}") from None
-
-    @staticmethod
-    def _int(word: str) -> int:
-        if not re.fullmatch(r"[+-]?[0-9]{1,9}", word):
-            raise GtpError(f"syntax error: expected an integer, got {word!r}")
-        return int(word)
-
-    @staticmethod
-    def _float(word: str) -> float:
-        try:
-            return finite_number(word)
-        except ValueError as error:
-            raise GtpError(f"syntax error: {error}") from None
-
-    def _name(self, p: int) -> str:
-        if p == RESIGN:
-            return "resign"
-        return self.game.geometry.name(p)
 
     def _new_position(self) -> None:
         """The position was replaced: tell the search to drop its tree (no reuse across games)."""
@@ -567,119 +519,3 @@ class GtpEngine(AnalysisCommands):
             return self._name(found[0])
         result, legal = self._think(color, None)
         return self._name(PASS if result is None else self._checked(result.move, legal))
-
-    # ------------------------------------------------------------ inspection
-
-    def cmd_showboard(self, args):
-        """showboard: the board in GNU Go's layout (X black, O white, + star points, captures on the right)."""
-        self._arity(args, 0)
-        board = self.game.board
-        n = board.size
-        g = board.geometry
-        letters = "   " + " ".join(COLUMNS[:n])
-        lines = ["", letters]
-        for i in range(n):
-            row = n - 1 - i
-            cells = []
-            for col in range(n):
-                c = board.color_at(g.point(row, col))
-                cells.append("X" if c == BLACK else "O" if c == WHITE else "+" if is_star_point(n, row, col) else ".")
-            line = f"{row + 1:2d} {' '.join(cells)} {row + 1}"
-            if i == (n - 2 if n < 10 else 8):
-                line += f"     WHITE (O) has captured {board.captures(WHITE)} stones"
-            if i == (n - 1 if n < 10 else 9):
-                line += f"     BLACK (X) has captured {board.captures(BLACK)} stones"
-            lines.append(line)
-        lines.append(letters)
-        return "\n".join(lines)
-
-    def cmd_final_score(self, args):
-        """final_score -> B+3.5, W+0.5 or 0 (area, dead stones estimated by playouts); `cannot score` on failure."""
-        self._arity(args, 0)
-        try:
-            return self.game.final_score(seed=self.seed)
-        except Exception as error:
-            self._log(f"final_score failed:\n{traceback.format_exc()}")
-            raise GtpError(f"cannot score: {type(error).__name__}") from None
-
-    def cmd_final_status_list(self, args):
-        """final_status_list alive|dead|seki -> one string per line."""
-        self._arity(args, 1)
-        if args[0] not in ("alive", "dead", "seki"):
-            raise GtpError(f"syntax error: status must be alive, dead or seki, got {args[0]!r}")
-        try:
-            strings = self.game.final_status_list(args[0], seed=self.seed)
-        except Exception as error:
-            self._log(f"final_status_list failed:\n{traceback.format_exc()}")
-            raise GtpError(f"cannot score: {type(error).__name__}") from None
-        return "\n".join(" ".join(s) for s in strings)
-
-    def cmd_is_legal(self, args):
-        """is_legal COLOR VERTEX -> 1 or 0 (superko included; 0 off the board)."""
-        self._arity(args, 2)
-        color = self._color(args[0])
-        try:
-            point = self._vertex(args[1])
-        except GtpError as error:
-            if str(error).startswith("illegal move"):
-                return "0"
-            raise
-        return "1" if self.game.is_legal(color, point) else "0"
-
-    def cmd_all_legal(self, args):
-        """all_legal COLOR -> the legal board points."""
-        self._arity(args, 1)
-        color = self._color(args[0])
-        return " ".join(self._name(p) for p in self.game.legal_points(color))
-
-    def cmd_list_stones(self, args):
-        """list_stones COLOR -> the points holding that colour's stones."""
-        self._arity(args, 1)
-        color = self._color(args[0])
-        g = self.game.geometry
-        stones = self.game.board.stones(color)
-        return " ".join(g.name(int(g.points[i])) for i in stones.search(1))
-
-    # ------------------------------------------------------------ time
-
-    def cmd_time_settings(self, args):
-        """time_settings MAIN BYO_TIME BYO_STONES (GTP: Canadian byo-yomi; BYO_TIME > 0 with 0 stones: no limit)."""
-        self._arity(args, 3)
-        main, byo, stones = self._float(args[0]), self._float(args[1]), self._int(args[2])
-        if main < 0 or byo < 0 or stones < 0:
-            raise GtpError("syntax error: times and stones must be >= 0")
-        self.time.set_gtp(main, byo, stones)
-        return ""
-
-    def cmd_time_left(self, args):
-        """time_left COLOR SECONDS STONES (STONES 0: main time; else stones or periods left in byo-yomi)."""
-        self._arity(args, 3)
-        color, seconds, stones = self._color(args[0]), self._float(args[1]), self._int(args[2])
-        if seconds < 0 or stones < 0:
-            raise GtpError("syntax error: time and stones must be >= 0")
-        self.time.time_left(color, seconds, stones)
-        return ""
-
-    def cmd_kgs_time_settings(self, args):
-        """kgs-time_settings none | absolute MAIN | byoyomi MAIN PERIOD PERIODS | canadian MAIN PERIOD STONES."""
-        if not args:
-            raise GtpError("syntax error: expected none, absolute, byoyomi or canadian")
-        system, rest = args[0].lower(), args[1:]
-        wants = {"none": 0, "absolute": 1, "byoyomi": 3, "canadian": 3}
-        if system not in wants:
-            raise GtpError(f"syntax error: unknown time system {args[0]!r}")
-        self._arity(rest, wants[system])
-        values = [self._float(rest[0])] if rest else []
-        if len(rest) == 3:
-            values += [self._float(rest[1]), self._int(rest[2])]
-        if any(v < 0 for v in values):
-            raise GtpError("syntax error: times and counts must be >= 0")
-        if system == "none":
-            self.time.set_none()
-        elif system == "absolute":
-            self.time.set_absolute(values[0])
-        elif system == "byoyomi":
-            self.time.set_japanese(*values)
-        else:
-            self.time.set_gtp(*values)
-        return ""
