@@ -20,8 +20,9 @@ Each arm's games go to DIR/NAME. The table is tallied from the SGFs (RE, and the
 starts with "foogo"), so a run stopped part way, or still running, is read the same way
 (--report-only reads and does not play): per arm its games, wins and draws (half a win), win rate
 with its 95% Wilson interval, wins as black and as white, and its difference from the control with
-a 95% interval (Newcombe's hybrid score interval from the two Wilson intervals). Written to
-DIR/ab.txt as well.
+a 95% interval (Newcombe's hybrid score interval from the two Wilson intervals); then each arm's
+CPU seconds a move, from foogo's genmove log lines, and how far it is from the control's (an
+equal-CPU A/B holds only if these agree). Written to DIR/ab.txt as well.
 
 --paired plays paired games, for a Pachi that repeats its games (the README's "Reference engines"
 says how to build one; stock Pachi plays a varying number of playouts past =N, so its games never
@@ -61,6 +62,7 @@ import argparse
 import datetime
 import json
 import math
+import re
 import subprocess
 import sys
 import time
@@ -109,6 +111,21 @@ def tally(directory: Path, name: str = "foogo") -> dict:
     counts["games"] = counts["wins"] + counts["losses"] + counts["draws"]
     counts["points"] = counts["wins"] + 0.5 * counts["draws"]
     return counts
+
+
+_GENMOVE_CPU = re.compile(r"^genmove (?:black|white): .*\(.*CPU ([0-9.]+) s", re.MULTILINE)
+
+
+def foogo_cpu(directory: Path) -> tuple[float, int]:
+    """foogo's mean CPU seconds a search and the searches counted, from the genmove lines of the
+    engine logs in directory's job-* directories (foogo gtp logs `..., CPU X s, ...`; Pachi's lines do
+    not match), each log's first search left out: it may load the kernels. (0.0, 0) with none."""
+    total, count = 0.0, 0
+    for path in sorted(directory.glob("job-*/engine-*.stderr.log")):
+        seconds = [float(x) for x in _GENMOVE_CPU.findall(path.read_text(errors="replace"))][1:]
+        total += sum(seconds)
+        count += len(seconds)
+    return (total / count if count else 0.0), count
 
 
 def difference(points1: float, n1: int, points2: float, n2: int) -> tuple[float, float, float]:
@@ -225,6 +242,15 @@ def report(arms: list[str], out: Path) -> str:
                     f"({100 * low:.1f}-{100 * high:.1f}%) | {sides[0]} | {sides[1]} | {versus}")
         if t["unscored"]:
             rows[-1] += f" ({t['unscored']} unscored)"
+    # an equal-CPU A/B is equal only if the arms' searches cost the same: the CPU a move tells
+    cpu = {arm: foogo_cpu(out / arm) for arm in arms}
+    if any(count for _, count in cpu.values()):
+        base = cpu[arms[0]][0]
+        parts = [f"{arm} {seconds:.4f} over {count}" + (f" ({100 * (seconds / base - 1):+.1f}%)"
+                                                        if arm != arms[0] and base and count else "")
+                 for arm, (seconds, count) in cpu.items()]
+        rows += ["", "foogo's CPU s a move (its genmove logs, each process's first search left out): "
+                 + "; ".join(parts)]
     return "\n".join(rows)
 
 

@@ -444,9 +444,17 @@ def test_pachi_ab_tallies_each_arm_from_its_sgfs_against_the_control(tmp_path, c
     d, low, high = ab.difference(2.0, 4, 2.5, 3)
     assert d == pytest.approx(0.5 - 2.5 / 3) and low < d < high and -1 <= low and high <= 1
     assert ab.difference(10, 10, 0, 10)[0] == 1.0
+    line = ("genmove {}: E5 | 1000 playouts in 0.10 s (10000/s, CPU {:.2f} s, stopped: playouts), "
+            "win rate 50.0%, pv E5\n")
+    for arm, seconds in (("control", (9.0, 0.4, 0.6)), ("rule", (9.0, 0.55, 0.55))):
+        (tmp_path / arm / "job-0" / "engine-B.stderr.log").write_text(
+            "foogo gtp: kernels ready in 1.0 s\n" + "".join(line.format("white", x) for x in seconds))
+        (tmp_path / arm / "job-0" / "engine-A.stderr.log").write_text("genmove black: 10000 playouts, CPU 0.7 s\n")
+    assert ab.foogo_cpu(tmp_path / "control") == (pytest.approx(0.5), 2)  # the first search left out
     assert ab.main(["--report-only", "--arm", "control=", "--arm", "rule=--policy heavy-nakade",
                     "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
+    assert "control 0.5000 over 2; rule 0.5500 over 2 (+10.0%)" in out
     assert "control | 3 | 2 | 1 | 83.3%" in out and "(1 unscored)" in out
     assert "rule | 4 | 2 | 0 | 50.0%" in out and "-33.3 points" in out
     assert (tmp_path / "ab.txt").read_text().strip() == out.strip()
