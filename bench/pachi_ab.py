@@ -113,18 +113,22 @@ def tally(directory: Path, name: str = "foogo") -> dict:
     return counts
 
 
+_PROCESS_START = "foogo gtp: loading kernels"  # what foogo gtp writes first (command.run)
 _GENMOVE_CPU = re.compile(r"^genmove (?:black|white): .*\(.*CPU ([0-9.]+) s", re.MULTILINE)
 
 
 def foogo_cpu(directory: Path) -> tuple[float, int]:
     """foogo's mean CPU seconds a search and the searches counted, from the genmove lines of the
     engine logs in directory's job-* directories (foogo gtp logs `..., CPU X s, ...`; Pachi's lines do
-    not match), each log's first search left out: it may load the kernels. (0.0, 0) with none."""
+    not match), each process's first search left out: it may load the kernels. A log is appended to
+    by every process a job starts (a game played again, an engine restarted after a crash): each
+    `foogo gtp: loading kernels` line begins a process. (0.0, 0) with none."""
     total, count = 0.0, 0
     for path in sorted(directory.glob("job-*/engine-*.stderr.log")):
-        seconds = [float(x) for x in _GENMOVE_CPU.findall(path.read_text(errors="replace"))][1:]
-        total += sum(seconds)
-        count += len(seconds)
+        for process in path.read_text(errors="replace").split(_PROCESS_START):
+            seconds = [float(x) for x in _GENMOVE_CPU.findall(process)][1:]
+            total += sum(seconds)
+            count += len(seconds)
     return (total / count if count else 0.0), count
 
 
@@ -246,8 +250,8 @@ def report(arms: list[str], out: Path) -> str:
     cpu = {arm: foogo_cpu(out / arm) for arm in arms}
     if any(count for _, count in cpu.values()):
         base = cpu[arms[0]][0]
-        parts = [f"{arm} {seconds:.4f} over {count}" + (f" ({100 * (seconds / base - 1):+.1f}%)"
-                                                        if arm != arms[0] and base and count else "")
+        parts = [(f"{arm} {seconds:.4f} over {count}" if count else f"{arm} n/a")
+                 + (f" ({100 * (seconds / base - 1):+.1f}%)" if arm != arms[0] and base and count else "")
                  for arm, (seconds, count) in cpu.items()]
         rows += ["", "foogo's CPU s a move (its genmove logs, each process's first search left out): "
                  + "; ".join(parts)]

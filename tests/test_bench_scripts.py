@@ -448,9 +448,17 @@ def test_pachi_ab_tallies_each_arm_from_its_sgfs_against_the_control(tmp_path, c
             "win rate 50.0%, pv E5\n")
     for arm, seconds in (("control", (9.0, 0.4, 0.6)), ("rule", (9.0, 0.55, 0.55))):
         (tmp_path / arm / "job-0" / "engine-B.stderr.log").write_text(
-            "foogo gtp: kernels ready in 1.0 s\n" + "".join(line.format("white", x) for x in seconds))
+            "foogo gtp: loading kernels in the background\nfoogo gtp: kernels ready in 1.0 s\n"
+            + "".join(line.format("white", x) for x in seconds))
         (tmp_path / arm / "job-0" / "engine-A.stderr.log").write_text("genmove black: 10000 playouts, CPU 0.7 s\n")
     assert ab.foogo_cpu(tmp_path / "control") == (pytest.approx(0.5), 2)  # the first search left out
+    restarted = tmp_path / "restarted" / "job-0"
+    restarted.mkdir(parents=True)
+    start = "foogo gtp: loading kernels in the background\n"
+    (restarted / "engine-B.stderr.log").write_text(  # a log two processes appended to: each one's first left out
+        start + "".join(line.format("white", x) for x in (11.9, 0.5)) + start
+        + "".join(line.format("white", x) for x in (11.9, 0.5, 0.5, 0.5)))
+    assert ab.foogo_cpu(tmp_path / "restarted") == (pytest.approx(0.5), 4)
     assert ab.main(["--report-only", "--arm", "control=", "--arm", "rule=--policy heavy-nakade",
                     "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
