@@ -30,6 +30,7 @@ import time
 
 from .board import Board
 from .geometry import MAX_SIZE, MIN_SIZE
+from .numbers import float_option, int_option
 from .playout import MAX_THREADS, default_threads, policy_kind, run_playouts
 
 JSON_KEYS = ("size", "threads", "playouts", "repeats", "playouts_per_second", "playouts_per_second_min",
@@ -165,15 +166,15 @@ def machine() -> str:
 
 def configure_parser(parser: argparse.ArgumentParser) -> None:
     """Add the `foogo bench` options."""
-    parser.add_argument("--size", type=int, default=9, help=f"board size {MIN_SIZE}..{MAX_SIZE} (default 9)")
-    parser.add_argument("--threads", type=int, default=1, help="threads (default 1)")
-    parser.add_argument("--playouts", type=int, default=None,
+    parser.add_argument("--size", type=int_option, default=9, help=f"board size {MIN_SIZE}..{MAX_SIZE} (default 9)")
+    parser.add_argument("--threads", type=int_option, default=1, help="threads (default 1)")
+    parser.add_argument("--playouts", type=int_option, default=None,
                         help="playouts per timed run (default: enough for --min-seconds)")
-    parser.add_argument("--min-seconds", type=float, default=2.0,
+    parser.add_argument("--min-seconds", type=float_option, default=2.0,
                         help="with no --playouts, each timed run lasts at least this long (default 2)")
-    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    parser.add_argument("--komi", type=float, default=7.5, help="komi for the win counts (default 7.5)")
-    parser.add_argument("--repeats", type=int, default=3,
+    parser.add_argument("--seed", type=int_option, default=0, help="random seed (default 0)")
+    parser.add_argument("--komi", type=float_option, default=7.5, help="komi for the win counts (default 7.5)")
+    parser.add_argument("--repeats", type=int_option, default=3,
                         help="timed runs; the report gives their median and min..max (default 3)")
     parser.add_argument("--policy", default="light", metavar="light|heavy|MODULE:FUNCTION",
                         help="playout policy: light (default), heavy, or a custom policy function "

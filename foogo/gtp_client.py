@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 from typing import Sequence
 
-_RESPONSE_RE = re.compile(r"^([=?])(\d*)(.*)$", re.DOTALL)
+_RESPONSE_RE = re.compile(r"^([=?])([0-9]*)(.*)$", re.DOTALL)
 _CONTROL: dict[int, str | None] = {c: None for c in range(32) if c not in (9, 10)}
 _CONTROL[9] = " "
 _CONTROL[127] = None

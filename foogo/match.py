@@ -63,7 +63,7 @@ from tqdm import tqdm
 from .gtp_client import GtpClient, GtpError, GtpFailure, GtpTimeout
 from .match_clock import GameClock, TimeControl
 from .match_results import GameRecord, format_table, game_sgf, summarize
-from .numbers import check_komi
+from .numbers import check_komi, float_option, int_option
 
 DEFAULT_REFEREE = "/usr/games/gnugo --mode gtp --chinese-rules --level 0"
 REFEREE_MIN_TIMEOUT = 60.0  # the referee is not on trial; give it time
@@ -71,7 +71,7 @@ MAX_TIMEOUT = 7 * 24 * 3600.0  # --timeout, --startup-timeout: a week; a wait pa
 DIRTY = ".dirty"  # how a version from a modified git checkout ends (foogo's: version.source_version)
 
 _VERTEX_RE = re.compile(r"^[a-hj-z][1-9][0-9]?$", re.IGNORECASE)
-_SCORE_RE = re.compile(r"^([BW])\+(\d+(?:\.\d+)?)$", re.IGNORECASE)
+_SCORE_RE = re.compile(r"^([BW])\+([0-9]+(?:\.[0-9]+)?)$", re.IGNORECASE)
 
 # --------------------------------------------------------------------------
 # Match
@@ -467,25 +467,25 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
                         help="engine A's command (black in game 1), split like a shell line")
     parser.add_argument("--white", required=True, metavar="CMD",
                         help="engine B's command (white in game 1)")
-    parser.add_argument("--games", type=int, default=10, help="number of games (default 10)")
-    parser.add_argument("--size", type=int, default=9, help="board size (default 9)")
-    parser.add_argument("--komi", type=float, default=7.0, help="komi (default 7)")
+    parser.add_argument("--games", type=int_option, default=10, help="number of games (default 10)")
+    parser.add_argument("--size", type=int_option, default=9, help="board size (default 9)")
+    parser.add_argument("--komi", type=float_option, default=7.0, help="komi (default 7)")
     parser.add_argument("--alternate", action="store_true", help="swap colours every game")
     parser.add_argument("--referee", metavar="CMD", default=None,
                         help=f"GTP engine that checks moves and scores (default: {DEFAULT_REFEREE} if "
                              "installed); 'none' to go without")
     parser.add_argument("--sgf-dir", metavar="DIR", default=None,
                         help="write game-NNNN.sgf per game (and the engines' stderr logs) here")
-    parser.add_argument("--max-moves", type=int, default=None,
+    parser.add_argument("--max-moves", type=int_option, default=None,
                         help="score the game after this many moves (default 3*size*size)")
-    parser.add_argument("--timeout", type=float, default=60.0,
+    parser.add_argument("--timeout", type=float_option, default=60.0,
                         help="seconds allowed per move / command; exceeding it loses the game (default 60)")
     parser.add_argument("--time-settings", metavar="SPEC", default=None,
                         help="a game clock for each engine: MAIN (sudden death) or MAIN+BYO/STONES (Canadian "
                              "byo-yomi: STONES moves in every BYO), times in seconds or with s, m or h, e.g. 5m, "
                              "10m+30s/5, 0+5s/1 (5 s a move); sent as time_settings and time_left, and an engine "
                              "whose clock runs out loses (genmove's timeout is then its clock, not --timeout)")
-    parser.add_argument("--startup-timeout", type=float, default=None, metavar="SECONDS",
+    parser.add_argument("--startup-timeout", type=float_option, default=None, metavar="SECONDS",
                         help="seconds an engine has to answer `name` and `version` after it starts "
                              "(default: --timeout)")
     parser.add_argument("--black-name", metavar="NAME", default=None,

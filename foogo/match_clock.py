@@ -25,7 +25,7 @@ from dataclasses import dataclass
 GRACE = 0.5  # seconds a clock may be overdrawn before its flag falls (lag of pipes and process switches)
 MAX_SECONDS = 86400.0  # a day: no match needs more on one clock, and every genmove's timeout stays finite
 
-_TIME_RE = re.compile(r"^(\d+(?:\.\d+)?)(s|m|h)?$")
+_TIME_RE = re.compile(r"^([0-9]+(?:\.[0-9]+)?)(s|m|h)?$")
 _UNITS = {None: 1.0, "s": 1.0, "m": 60.0, "h": 3600.0}
 
 
@@ -59,7 +59,7 @@ class TimeControl:
                 raise ValueError(f"--time-settings {spec!r} gives no time at all")
             return cls(main)
         byo_text, slash, stones_text = rest.partition("/")
-        if not slash or not stones_text.strip().isdigit():
+        if not slash or not re.fullmatch(r"[0-9]{1,9}", stones_text.strip()):
             raise ValueError(f"bad byo-yomi {rest!r} in --time-settings: want BYO/STONES such as 30s/5")
         byo, stones = _seconds(byo_text, "byo-yomi time"), int(stones_text)
         if byo <= 0 or not 1 <= stones <= 1000:

@@ -1,11 +1,13 @@
-"""Reading numbers from text: the one finite-number parser that GTP arguments and `foogo stats` options share,
-and the one komi check that games, searches, matches and statistics share.
+"""Reading numbers from text: the one finite-number and whole-number parsers that GTP arguments, command-line
+options and `foogo stats` options share (ASCII decimals only), and the one komi check that games, searches,
+matches and statistics share.
 
 Imports nothing from foogo, like intervals.py, so any module may use it.
 """
 
 from __future__ import annotations
 
+import argparse
 import math
 import re
 
@@ -24,6 +26,34 @@ def finite_number(text: str) -> float:
     if not math.isfinite(value):
         raise ValueError(f"{word!r} is not a finite number")
     return value + 0.0
+
+
+_WHOLE = re.compile(r"[+-]?[0-9]+", re.ASCII)
+
+
+def whole_number(text: str) -> int:
+    """The integer `text` spells in ASCII digits, with an optional sign; ValueError otherwise (Python's
+    int() also reads "1_000" and other scripts' digits)."""
+    word = str(text).strip()
+    if not _WHOLE.fullmatch(word) or len(word) > 4300:  # int()'s own limit on digits
+        raise ValueError(f"{word!r} is not a whole number")
+    return int(word)
+
+
+def float_option(text: str) -> float:
+    """argparse's type for a number option: finite_number, its error as argparse's message."""
+    try:
+        return finite_number(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def int_option(text: str) -> int:
+    """argparse's type for an integer option: whole_number, its error as argparse's message."""
+    try:
+        return whole_number(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 MAX_KOMI = 1000.0  # beyond any board's area (25 x 25 = 625): a larger komi only overflows score statistics

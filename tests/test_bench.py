@@ -9,10 +9,13 @@ from foogo import bench
 
 
 def run_bench(args, capsys):
-    parser = argparse.ArgumentParser()
+    parser = argparse.ArgumentParser(prog="foogo bench")
     bench.configure_parser(parser)
-    code = bench.run(parser.parse_args(args))
-    return code, capsys.readouterr()
+    try:
+        parsed = parser.parse_args(args)
+    except SystemExit as refused:  # argparse's own one-line error (a number it cannot read)
+        return refused.code, capsys.readouterr()
+    return bench.run(parsed), capsys.readouterr()
 
 
 def test_json_report_has_medians_spreads_and_ns_per_move(capsys):

@@ -63,3 +63,9 @@ def test_byo_yomi_only_starts_in_its_first_period():
 def test_main_time_overdrawn_past_the_first_period_flags():
     clock = GameClock(TimeControl(10.0, 5.0, 2))
     assert not clock.charge(10.0 + 5.0 + GRACE + 0.01)
+
+
+@pytest.mark.parametrize("spec", ["\u0663\u0660", "1_0", "5m+30s/\u00b2", "5m+30s/\u0665"])
+def test_time_settings_are_ascii_numbers(spec):
+    with pytest.raises(ValueError):
+        TimeControl.parse(spec)

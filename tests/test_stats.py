@@ -79,6 +79,18 @@ def test_komi_must_be_finite_numbers_within_bounds():
             parse_komi(text)
 
 
+@pytest.mark.parametrize("text", ["1_9", "\u0669", "9,1_3"])
+def test_sizes_are_ascii_whole_numbers(text):
+    with pytest.raises(StatsError):
+        parse_sizes(text)
+
+
+@pytest.mark.parametrize("text", ["1e400", "1_000", "\u0661\u0660\u0660"])
+def test_counts_beyond_a_float_or_in_other_spellings_are_refused(text):
+    with pytest.raises(StatsError, match="playouts"):
+        parse_counts(text, "playouts per move")
+
+
 def test_counts_are_positive_whole_numbers():
     assert parse_counts("100,1e3,10000", "playouts per move") == [100, 1000, 10000]
     for text in ("0", "-5", "1.5", "ten", "100,100"):

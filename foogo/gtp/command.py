@@ -12,6 +12,7 @@ import traceback
 from ..book import BOOK_PATH
 from ..game import RULES, SGF_MAX_BYTES, SGF_MAX_MOVES
 from ..geometry import BLACK
+from ..numbers import float_option, int_option
 from ..playout import MAX_THREADS, default_threads
 from .clock import TimeManager
 from .engine import POLICIES, GtpEngine
@@ -21,32 +22,32 @@ from .protocol import serve
 def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """Add the `foogo gtp` options to an argparse parser."""
     parser.add_argument("--rules", choices=RULES, default="chinese", help="chinese (default) or tromp-taylor")
-    parser.add_argument("--playouts", type=int, default=None, metavar="N", help="playouts per move")
-    parser.add_argument("--time", type=float, default=None, metavar="SECONDS",
+    parser.add_argument("--playouts", type=int_option, default=None, metavar="N", help="playouts per move")
+    parser.add_argument("--time", type=float_option, default=None, metavar="SECONDS",
                         help="seconds per move (GTP time controls take precedence)")
-    parser.add_argument("--threads", type=int, default=default_threads(),
+    parser.add_argument("--threads", type=int_option, default=default_threads(),
                         help=f"search threads (default: the cores this process may use, {default_threads()} here)")
     parser.add_argument("--policy", choices=POLICIES, default="heavy",
                         help="playout policy (default heavy, the strongest; light is uniform random)")
-    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    parser.add_argument("--seed", type=int_option, default=0, help="random seed (default 0)")
     parser.add_argument("--no-resign", action="store_true", help="never resign")
     parser.add_argument("--no-warm-up", action="store_true",
                         help="do not compile/load the search kernels before the first command")
-    parser.add_argument("--resign-threshold", type=float, default=0.1, metavar="W",
+    parser.add_argument("--resign-threshold", type=float_option, default=0.1, metavar="W",
                         help="resign below this win rate (default 0.1)")
-    parser.add_argument("--size", type=int, default=9, help="initial board size (default 9)")
-    parser.add_argument("--memory", type=int, default=None, metavar="MB",
+    parser.add_argument("--size", type=int_option, default=9, help="initial board size (default 9)")
+    parser.add_argument("--memory", type=int_option, default=None, metavar="MB",
                         help="cap on the search trees' memory, all threads together (default: 64 per 81 "
                              "points for moves of up to 2 s, so 64 on 9x9 and 285 on 19x19, and 128 more per 81 "
                              "points a second of a longer move's budget when the trees expand at 8, 8/5 of that at "
                              "the heavy 9x9 default's 5, so 512 on 9x9 at 5 s; with --playouts N, room for 6 "
                              "searches' nodes if more, N/threshold each, so 331 on 9x9 at 137,600 heavy; at most "
                              "512 and 1/8 of the RAM, which an analysis grows to as its trees fill)")
-    parser.add_argument("--sgf-max-bytes", type=int, default=SGF_MAX_BYTES, metavar="N",
+    parser.add_argument("--sgf-max-bytes", type=int_option, default=SGF_MAX_BYTES, metavar="N",
                         help=f"loadsgf refuses larger files (default {SGF_MAX_BYTES})")
-    parser.add_argument("--sgf-max-moves", type=int, default=SGF_MAX_MOVES, metavar="N",
+    parser.add_argument("--sgf-max-moves", type=int_option, default=SGF_MAX_MOVES, metavar="N",
                         help=f"loadsgf refuses longer main lines (default {SGF_MAX_MOVES})")
-    parser.add_argument("--komi", type=float, default=7.0, help="initial komi (default 7)")
+    parser.add_argument("--komi", type=float_option, default=7.0, help="initial komi (default 7)")
     parser.add_argument("--book", nargs="?", const=BOOK_PATH, default=None, metavar="FILE",
                         help="play from an opening book before searching: the shipped 9x9 one (made by "
                              "bench/make_book.py from foogo's own searches) or FILE (default: no book)")
@@ -58,15 +59,15 @@ def add_tuning_options(parser: argparse.ArgumentParser) -> argparse.ArgumentPars
     """Add `foogo gtp`'s search-tuning options, each a SearchConfig field (tuning_fields reads them), to a
     parser: the one spelling of search settings for the engine and for the bench scripts that search."""
     tuning = parser.add_argument_group("search tuning (defaults: SearchConfig's)")
-    tuning.add_argument("--expand", type=float, default=None, metavar="N",
+    tuning.add_argument("--expand", type=float_option, default=None, metavar="N",
                         help="grow a tree node below a move once it has N visits (default 5 for heavy playouts "
                              "on boards up to 9x9, else 8)")
-    tuning.add_argument("--prior", type=float, default=None, metavar="N",
+    tuning.add_argument("--prior", type=float_option, default=None, metavar="N",
                         help="weight of the Go-knowledge priors, in virtual visits (default 10)")
-    tuning.add_argument("--equiv", type=float, default=None, metavar="N",
+    tuning.add_argument("--equiv", type=float_option, default=None, metavar="N",
                         help="RAVE equivalence: the visits at which a move's own and AMAF values weigh "
                              "equally (default 1000)")
-    tuning.add_argument("--uct", type=float, default=None, metavar="C",
+    tuning.add_argument("--uct", type=float_option, default=None, metavar="C",
                         help="UCT exploration constant on top of RAVE (default 0)")
     tuning.add_argument("--playout-patterns", choices=("mogo", "learned"), default=None,
                         help="the heavy playouts' 3x3 shapes: MoGo's, or those with a high learned gamma "
@@ -82,16 +83,16 @@ def add_tuning_options(parser: argparse.ArgumentParser) -> argparse.ArgumentPars
     tuning.add_argument("--dynamic-komi", action=argparse.BooleanOptionalAction, default=None,
                         help="give komi while far ahead, so that the search keeps a margin (Pachi's "
                              "situational compensation: dynamic_komi.py; default off)")
-    tuning.add_argument("--crit", type=float, default=None, metavar="K",
+    tuning.add_argument("--crit", type=float_option, default=None, metavar="K",
                         help="criticality's weight in the RAVE value: a well-visited move whose point's owner "
                              "tends to win counts K * crit more AMAF wins (Pachi's crit_rave is 1.1; default 0, off)")
-    tuning.add_argument("--crit-min", type=int, default=None, metavar="N",
+    tuning.add_argument("--crit-min", type=int_option, default=None, metavar="N",
                         help="criticality counts for a move once its node has more than N visits (default 2000)")
-    tuning.add_argument("--score-weight", type=float, default=None, metavar="W",
+    tuning.add_argument("--score-weight", type=float_option, default=None, metavar="W",
                         help="the score's weight in a playout's result: a win counts 1 - W plus W times its "
                              "margin over the board's points, a loss W plus W times its (negative) margin "
                              "(Fuego's score modification, 0.02 there; default 0, win or loss only)")
-    tuning.add_argument("--late-nakade", type=float, default=None, metavar="F",
+    tuning.add_argument("--late-nakade", type=float_option, default=None, metavar="F",
                         help="with --policy heavy: the search plays heavy-nakade's playouts once at most F of the "
                              "board's points are empty (default 0.75, from about move 21 on 9x9; 0: never)")
     tuning.add_argument("--bank", action=argparse.BooleanOptionalAction, default=None,
@@ -225,7 +226,11 @@ def warm_up(policy: str = "light", threads: int = 1, parallel: str = "root") -> 
 def main(argv=None) -> int:
     """`python -m foogo.gtp [options]`."""
     parser = configure_parser(argparse.ArgumentParser(prog="foogo gtp", description="foogo's GTP engine"))
-    return run(parser.parse_args(argv))
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as done:  # --help, or a malformed option (argparse printed why): its exit code
+        return done.code if isinstance(done.code, int) else 2
+    return run(args)
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..numbers import whole_number
 from ..playout import MAX_THREADS, default_threads
 from .chunks import code_fingerprint, plan
 from .executors import connect_dask, run_dask, run_local
@@ -78,7 +79,7 @@ def make_manifest(args: argparse.Namespace) -> dict:
 
 def _seed(text) -> int:
     try:
-        seed = int(text)
+        seed = whole_number(text)
     except ValueError:
         raise StatsError(f"seed must be an integer, got {text!r}") from None
     if not 0 <= seed < 2**63:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 
 from ..geometry import MAX_SIZE, MIN_SIZE
-from ..numbers import check_komi, finite_number
+from ..numbers import check_komi, finite_number, whole_number
 
 FORMAT = "foogo-stats/1"  # results.json's format
 DEFAULT_KOMI = (0.0, 0.5, 5.5, 6.5, 7.5)
@@ -25,9 +25,9 @@ def parse_sizes(text: str) -> list[int]:
         bounds = part.split("-")
         try:
             if len(bounds) == 1:
-                values = [int(bounds[0])]
+                values = [whole_number(bounds[0])]
             elif len(bounds) == 2:
-                lo, hi = int(bounds[0]), int(bounds[1])
+                lo, hi = whole_number(bounds[0]), whole_number(bounds[1])
                 if lo > hi:
                     raise StatsError(f"size range {part!r} runs backwards")
                 values = list(range(lo, hi + 1))
@@ -73,7 +73,7 @@ def parse_counts(text: str, what: str) -> list[int]:
 def parse_count(text: str, what: str) -> int:
     """One positive integer ("1000000" or "1e6"); StatsError naming `what` otherwise."""
     try:
-        value = float(text) if any(c in str(text).lower() for c in ".e") else int(text)
+        value = finite_number(text) if any(c in str(text).lower() for c in ".e") else whole_number(text)
     except ValueError:
         raise StatsError(f"{what} must be a whole number >= 1, got {str(text).strip()!r}") from None
     if value != int(value) or value < 1:
