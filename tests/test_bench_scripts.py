@@ -725,8 +725,8 @@ def test_position_suite_takes_foogo_gtps_tuning_options(tmp_path, capsys):
     assert module.main([str(tmp_path / "suite.txt"), "--playouts", "100", "--searches", "1", "--policy", "light",
                         "--uct", "0.2", "--equiv", "3000", "--no-share-root", "--json", str(out)]) == 0
     assert json.loads(out.read_text())["settings"] == dict(uct=0.2, equiv=3000.0, share_root=False)
-    for bad, error in [(["--expand", "0"], "--expand must be at least 1"), (["--uct", "nan"], "--uct must be"),
-                       (["--policy", "heavier"], "heavier")]:
+    for bad, error in [(["--expand", "0"], "--expand must be at least 1"), (["--uct", "-1"], "--uct must be"),
+                       (["--uct", "nan"], "--uct: 'nan' is not a number"), (["--policy", "heavier"], "heavier")]:
         with pytest.raises(SystemExit):
             module.main([str(tmp_path / "suite.txt"), *bad])
         assert error in capsys.readouterr().err
