@@ -1166,7 +1166,9 @@ def test_nothing_compiles_after_the_warm_up_in_a_whole_session():
     assert out.stdout.strip().splitlines()[-1] == "[]", out.stdout
 
 
-def test_the_protocol_answers_while_the_kernels_warm_up_and_the_search_waits(monkeypatch):
+def warming_engine(monkeypatch):
+    """An engine (scripted to answer E5) whose background warm-up has started and holds until the
+    returned Event is set: (engine, release)."""
     from foogo.gtp import command
     started, release = threading.Event(), threading.Event()
 
@@ -1178,6 +1180,11 @@ def test_the_protocol_answers_while_the_kernels_warm_up_and_the_search_waits(mon
     engine = make_engine(script=["E5"])
     engine.kernels_ready = command.start_warm_up("heavy")
     assert started.wait(10)
+    return engine, release
+
+
+def test_the_protocol_answers_while_the_kernels_warm_up_and_the_search_waits(monkeypatch):
+    engine, release = warming_engine(monkeypatch)
     assert send(engine, "name", "protocol_version", "play b D4") == ["= foogo\n\n", "= 2\n\n", "=\n\n"]
     answers = []
     thread = threading.Thread(target=lambda: answers.append(engine.execute("genmove w")))
@@ -1191,17 +1198,7 @@ def test_the_protocol_answers_while_the_kernels_warm_up_and_the_search_waits(mon
 
 def test_an_analysis_sent_while_the_kernels_load_ends_when_the_next_command_arrives(monkeypatch):
     # Lizzie sends lz-analyze and then play: the play must not wait for the kernels behind the analysis
-    from foogo.gtp import command
-    started, release = threading.Event(), threading.Event()
-
-    def slow_warm_up(policy, threads=1, parallel="root"):
-        started.set()
-        release.wait(30)
-
-    monkeypatch.setattr(command, "warm_up", slow_warm_up)
-    engine = make_engine(script=["E5"])
-    engine.kernels_ready = command.start_warm_up("heavy")
-    assert started.wait(10)
+    engine, release = warming_engine(monkeypatch)
     interrupt, streamed, answers = threading.Event(), [], []
     thread = threading.Thread(target=lambda: answers.append(
         engine.execute("lz-analyze b 10", stream=streamed.append, interrupt=interrupt)))
