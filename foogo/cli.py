@@ -1,4 +1,4 @@
-"""The `foogo` command: `foogo gtp | bench | stats | match`.
+"""The `foogo` command: `foogo gtp | bench | stats | match | compile`.
 
 Each subcommand lives in its own module, which provides `configure_parser(parser)`
 and `run(args) -> exit code`; modules are imported only when their command runs,
@@ -16,6 +16,7 @@ COMMANDS = {
     "bench": ("bench", "playout throughput benchmark, light or heavy (libego-style report)"),
     "stats": ("stats", "first-move-advantage statistics from random playouts or self-play"),
     "match": ("match", "play engines against each other over GTP, GNU Go as referee"),
+    "compile": ("compile_kernels", "compile every kernel into numba's cache ahead of use, in parallel"),
 }
 
 

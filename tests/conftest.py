@@ -10,11 +10,30 @@ from __future__ import annotations
 
 import functools
 import string
+import sys
+import time
 
 import pytest
 from bitarray import bitarray
 
 from foogo import BLACK, WHITE
+
+
+def pytest_configure(config):
+    """In the controller of a run with several workers (pyproject's -n 2), before they start: compile
+    every kernel once, the parts side by side (foogo compile), so that the workers load them from the
+    cache instead of each compiling all of them on a cold cache (CI's, or its bounds-checked stage's,
+    which compiles for minutes). With a warm cache this only loads them, a few seconds."""
+    workers = getattr(config.option, "numprocesses", None)
+    if hasattr(config, "workerinput") or not isinstance(workers, int) or workers < 2:
+        return
+    from foogo.compile_kernels import compile_all
+
+    start = time.perf_counter()
+    if compile_all(jobs=workers) != 0:  # its error is on stderr; each test then compiles what it needs
+        print("conftest: compiling the kernels ahead failed; the tests compile them as they go", file=sys.stderr)
+    elif time.perf_counter() - start > 10:
+        print(f"conftest: kernels compiled ahead in {time.perf_counter() - start:.0f} s", file=sys.stderr)
 
 
 class Rules:

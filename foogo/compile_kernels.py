@@ -1,0 +1,154 @@
+"""Compile every kernel foogo ships into numba's cache ahead of use, the parts side by side: `foogo compile`.
+
+A fresh install compiles each kernel on its first call and caches it (jit.py): about 4 s for the board,
+a minute or more for the search's iteration, and several times that with numba's bounds checks on
+(NUMBA_BOUNDSCHECK=1, CI's second stage). Processes that start together on a cold cache (pytest's
+workers, two engines of a match) each compile every kernel they call. `foogo compile --jobs N` does
+the work once, in N processes that each compile different kernels, so that whatever starts next loads
+them all from the cache. With a warm cache it only loads them (about a second a process).
+
+The parts (PARTS), each the calls that compile one group of kernels; the search's iteration is by
+far the largest, so it is a part alone:
+
+* ``search``  searches on one thread and on two with their roots shared: tree.run_iterations
+              (every built-in playout policy is one kernel's branch), expansion, selection, the
+              tree's compaction on reuse, shared_root.exchange;
+* ``shared``  a search of two threads growing one tree (tree.run_shared_iterations), the
+              iteration compiled again with atomic updates;
+* ``board``   the board, the game, scoring, ownership, ladders, the learned prior's features, the
+              playout batches of each built-in policy (foogo bench, run_playouts), single playouts
+              and the playouts checked after every move (playout.checked_playouts).
+
+Custom playout policies compile when they are made (playout.custom_batch) and are never cached.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+
+from .geometry import BLACK, WHITE
+from .numbers import int_option
+
+PARTS = ("search", "shared", "board")  # the largest first, so that N processes finish close together
+POLICIES = ("light", "heavy", "heavy-nakade", "heavy-race")
+
+
+def _search(threads: int, parallel: str) -> None:
+    """Two searches in a row on a 5x5 game, as in a game: the second reuses the first one's tree."""
+    from .game import Game
+    from .search import HISTORY, Search, SearchConfig
+
+    game = Game(5)
+    search = Search(SearchConfig(playouts=64, resign_threshold=None, threads=threads, parallel=parallel))
+    for _ in range(2):
+        result = search.genmove(game.board, game.to_move, 0.5, game.legal_moves(game.to_move),
+                                history=game.recent_positions(HISTORY))
+        game.play(game.to_move, result.vertex)
+
+
+def _board() -> None:
+    """The kernels of the board, the game and the playout batches."""
+    from .board import board_from_ascii
+    from .features import candidates
+    from .game import Game
+    from .gamma_table import move_gammas
+    from .ladders import ladder_captured
+    from .playout import checked_playouts, move_cap, ownership, play_out, run_playouts
+
+    game = Game(5)
+    game.play(BLACK, "C3")
+    game.legal_points(WHITE)
+    str(game.board)
+    game.undo()
+    game.score(playouts=2)
+    board = board_from_ascii("""
+        . X O . .
+        X O . . .
+        . X . . .
+        . . . . .
+        . . . . .
+    """)
+    board.check_consistency()
+    board.liberties("B4")
+    board.playable(BLACK)
+    board.area_score(7.0)
+    ladder_captured(board, "B4")
+    moves, _ = candidates(board, WHITE)
+    move_gammas(board, WHITE, moves)
+    s, z = board._state()
+    for policy in POLICIES:
+        run_playouts(board, 2, policy=policy)
+        ownership(board, playouts=2, policy=policy)
+        play_out(board, policy=policy)
+        checked_playouts(s, z, board.geometry.zobrist, 0, 2, move_cap(board.size), policy)
+
+
+def compile_part(name: str) -> None:
+    """Compile (or load from the cache) the kernels of one of PARTS, in this process."""
+    if name == "search":
+        _search(1, "root")
+        _search(2, "root")
+    elif name == "shared":
+        _search(2, "tree")
+    elif name == "board":
+        _board()
+    else:
+        raise ValueError(f"unknown part {name!r}: expected one of {', '.join(PARTS)}")
+
+
+def compile_all(jobs: int = 2, out=None) -> int:
+    """Compile every part, `jobs` processes at a time (each part in a fresh process, which inherits
+    the environment: NUMBA_CACHE_DIR, NUMBA_BOUNDSCHECK); report each part's time to `out` when given.
+    Returns 0, or the exit code of the first part that failed (its error went to stderr)."""
+    if jobs < 1:
+        raise ValueError(f"jobs must be at least 1, got {jobs}")
+    waiting = list(PARTS)
+    running: dict[subprocess.Popen, tuple[str, float]] = {}
+    failed = 0
+    while waiting or running:
+        while waiting and len(running) < jobs:
+            part = waiting.pop(0)
+            process = subprocess.Popen([sys.executable, "-m", "foogo.compile_kernels", "--part", part],
+                                       env=os.environ.copy())
+            running[process] = (part, time.perf_counter())
+        done = next((p for p in running if p.poll() is not None), None)
+        if done is None:
+            time.sleep(0.05)
+            continue
+        part, start = running.pop(done)
+        if done.returncode and not failed:
+            failed = done.returncode
+        if out is not None:
+            status = "ready" if done.returncode == 0 else f"failed (exit {done.returncode})"
+            print(f"foogo compile: {part} {status} in {time.perf_counter() - start:.1f} s", file=out, flush=True)
+    return failed
+
+
+def configure_parser(parser: argparse.ArgumentParser) -> None:
+    """The `foogo compile` options."""
+    parser.add_argument("--jobs", type=int_option, choices=range(1, 9), default=min(len(PARTS), os.cpu_count() or 1),
+                        metavar="N", help="processes compiling at once, 1-8 (default: the CPUs, at most "
+                        f"{len(PARTS)}, the parts)")
+    parser.add_argument("--part", choices=PARTS, help=argparse.SUPPRESS)  # one part, in this process
+
+
+def run(args: argparse.Namespace) -> int:
+    """`foogo compile`: every part (or, with the internal --part, one part here); the exit code."""
+    if args.part is not None:
+        compile_part(args.part)
+        return 0
+    start = time.perf_counter()
+    code = compile_all(args.jobs, out=sys.stdout)
+    if code == 0:
+        print(f"foogo compile: every kernel ready in {time.perf_counter() - start:.1f} s")
+    return code
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(prog="python -m foogo.compile_kernels")
+    configure_parser(parser)
+    sys.exit(run(parser.parse_args()))
