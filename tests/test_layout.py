@@ -65,7 +65,7 @@ LAYERS = {
     "tree_layout": 7, "tree_priors": 7, "tree_select": 7, "tree_grow": 7, "tree_superko": 7, "tree": 7,
     "shared_root": 7, "search_tree": 7, "dynamic_komi": 7, "search_bank": 7, "search_room": 7, "search_time": 7,
     "search": 7,
-    "gtp": 8, "match": 8, "match_results": 8, "match_clock": 8, "stats": 8, "bench": 8, "cli": 9,
+    "gtp": 8, "match": 8, "match_results": 8, "match_clock": 8, "stats": 8, "bench": 8, "compile_kernels": 8, "cli": 9,
 }
 TREE_KERNELS = ("tree_layout", "tree_priors", "tree_select", "tree_grow", "tree_superko", "tree")
 BOARD_KERNELS = ("board_layout", "board_moves", "board_playable", "board_liberties", "board_score", "board_check",
