@@ -100,6 +100,15 @@ def compile_part(name: str) -> None:
         raise ValueError(f"unknown part {name!r}: expected one of {', '.join(PARTS)}")
 
 
+def _child_environment() -> dict:
+    """This process's environment, with this foogo's directory first on PYTHONPATH: a part's process
+    compiles the kernels of the same checkout as its parent, wherever it was started from."""
+    env = os.environ.copy()
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env["PYTHONPATH"] = os.pathsep.join([root] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
+    return env
+
+
 def compile_all(jobs: int = 2, out=None) -> int:
     """Compile every part, `jobs` processes at a time (each part in a fresh process, which inherits
     the environment: NUMBA_CACHE_DIR, NUMBA_BOUNDSCHECK); report each part's time to `out` when given.
@@ -113,7 +122,7 @@ def compile_all(jobs: int = 2, out=None) -> int:
         while waiting and len(running) < jobs:
             part = waiting.pop(0)
             process = subprocess.Popen([sys.executable, "-m", "foogo.compile_kernels", "--part", part],
-                                       env=os.environ.copy())
+                                       env=_child_environment())
             running[process] = (part, time.perf_counter())
         done = next((p for p in running if p.poll() is not None), None)
         if done is None:

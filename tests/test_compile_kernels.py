@@ -32,3 +32,13 @@ def test_bad_requests_are_refused():
     for jobs in ("0", "9", "two", "1_0"):
         with pytest.raises(SystemExit):
             cli.main(["compile", "--jobs", jobs])
+
+
+def test_a_parts_process_imports_this_checkouts_foogo(monkeypatch):
+    import os
+
+    import foogo
+
+    monkeypatch.setenv("PYTHONPATH", "/elsewhere")
+    path = ck._child_environment()["PYTHONPATH"].split(os.pathsep)
+    assert path == [os.path.dirname(os.path.dirname(os.path.abspath(foogo.__file__))), "/elsewhere"]
