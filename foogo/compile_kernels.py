@@ -3,8 +3,8 @@
 A fresh install compiles each kernel on its first call and caches it (jit.py): about 4 s for the board,
 a minute or more for the search's iteration, and several times that with numba's bounds checks on
 (NUMBA_BOUNDSCHECK=1, CI's second stage). Processes that start together on a cold cache (pytest's
-workers, two engines of a match) each compile every kernel they call. `foogo compile --jobs N` does
-the work once, in N processes that each compile different kernels, so that whatever starts next loads
+workers, two engines of a match) each compile every kernel they call. `foogo compile` does
+the work once, in processes that each compile different kernels, so that whatever starts next loads
 them all from the cache. With a warm cache it only loads them (about a second a process).
 
 The parts (PARTS), each the calls that compile one group of kernels; the search's iteration is by
@@ -139,9 +139,10 @@ def compile_all(jobs: int = 2, out=None) -> int:
 
 def configure_parser(parser: argparse.ArgumentParser) -> None:
     """The `foogo compile` options."""
-    parser.add_argument("--jobs", type=int_option, choices=range(1, 9), default=min(len(PARTS), os.cpu_count() or 1),
-                        metavar="N", help="processes compiling at once, 1-8 (default: the CPUs, at most "
-                        f"{len(PARTS)}, the parts)")
+    parser.add_argument("--jobs", type=int_option, choices=range(1, 9), default=len(PARTS), metavar="N",
+                        help=f"processes compiling at once, 1-8 (default {len(PARTS)}: every part at once, "
+                        "which is quickest on two cores too, the search's and the shared tree's parts taking "
+                        "about as long)")
     parser.add_argument("--part", choices=PARTS, help=argparse.SUPPRESS)  # one part, in this process
 
 

@@ -27,10 +27,12 @@ def pytest_configure(config):
     workers = getattr(config.option, "numprocesses", None)
     if hasattr(config, "workerinput") or not isinstance(workers, int) or workers < 2:
         return
-    from foogo.compile_kernels import compile_all
+    from foogo.compile_kernels import PARTS, compile_all
 
     start = time.perf_counter()
-    if compile_all(jobs=workers) != 0:  # its error is on stderr; each test then compiles what it needs
+    # every part at once, even on two cores: the search's part and the shared tree's take about as long,
+    # and the board's would otherwise wait for one of them to finish
+    if compile_all(jobs=max(workers, len(PARTS))) != 0:  # its error is on stderr; each test then compiles what it needs
         print("conftest: compiling the kernels ahead failed; the tests compile them as they go", file=sys.stderr)
     elif time.perf_counter() - start > 10:
         print(f"conftest: kernels compiled ahead in {time.perf_counter() - start:.0f} s", file=sys.stderr)
