@@ -2,13 +2,16 @@
 
 The rules layer above `Board`. A `Game` owns the current `Board`, the moves
 played since its base position (the empty board, or a handicap / SGF setup),
-the Zobrist hashes of every position since then, komi and the ruleset:
+and the setups an SGF file makes between its moves, the Zobrist hashes of
+every position since then, komi and the ruleset:
 
 * ``chinese``       suicide illegal, positional superko, area scoring;
 * ``tromp-taylor``  multi-stone suicide legal, positional superko, area scoring.
 
 Positional superko: a move (not a pass) is illegal if the stones it leaves on
-the board repeat any earlier position of the game, whoever is to move.
+the board repeat any earlier position of the game, whoever is to move. A
+setup between moves (an SGF file's) starts that memory afresh, as a base
+position does: it is an edit of the position, not a move of the game.
 
 This module holds the moves, history, undo and setup; a Game's other jobs live
 beside it, one module each, and Game inherits them: scoring and dead stones
@@ -37,7 +40,7 @@ from .game_score import (
     format_score,
 )
 from .game_sgf import SGF_MAX_BYTES, SGF_MAX_MOVES, SGF_MAX_SETUPS, SGF_RULES, SgfError, SgfRecord
-from .geometry import BLACK, COLOR_NAMES, PASS, WHITE, Geometry, opponent, parse_color
+from .geometry import BLACK, COLOR_NAMES, EMPTY, PASS, WHITE, Geometry, opponent, parse_color
 from .numbers import check_komi
 
 __all__ = [  # the game's names, and those of the modules it is made of (see above)
@@ -90,7 +93,10 @@ class Game(GameScoring, SgfRecord):
         """Make `base` the base position: no history, superko memory of that position only."""
         self.board = base
         self.base = base.copy()
+        # (colour, point) for each move since the base, and (EMPTY, k) for a setup between moves (an SGF
+        # node's AB / AW / AE / PL after moves): the position then is _setups[k], a board never mutated
         self.history: list[tuple[int, int]] = []
+        self._setups: list[Board] = []
         # memory in proportion to the moves, not a board per move: the hash after each move, and
         # the board after every SNAPSHOT_EVERY-th move (snapshots[k]: after k * SNAPSHOT_EVERY moves;
         # never mutated, so copies of the game share them)
@@ -126,6 +132,7 @@ class Game(GameScoring, SgfRecord):
         other.__dict__.update(self.__dict__)
         other.board = self.board.copy()
         other.history = list(self.history)
+        other._setups = list(self._setups)
         other._hashes = array.array("Q", self._hashes)
         other._snapshots = list(self._snapshots)
         other._seen = dict(self._seen)
@@ -151,8 +158,9 @@ class Game(GameScoring, SgfRecord):
 
     def state_key(self) -> tuple:
         """A value equal for equal game states (size, komi, rules, stones, side to move, history, handicap)."""
+        history = tuple((c, self._setups[p].hash if c == EMPTY else p) for c, p in self.history)
         return (self.size, self.komi, self.rules, self.board.hash, self.board.to_move,
-                self.board.ko_point, tuple(self.history), self.base.hash, self.handicap)
+                self.board.ko_point, history, self.base.hash, self.handicap)
 
     def clear(self) -> None:
         """Back to an empty board of the same size, komi and rules."""
@@ -177,14 +185,18 @@ class Game(GameScoring, SgfRecord):
         if result.point != PASS and after.hash in self._seen:
             name = self.geometry.name(result.point)
             raise IllegalMove("superko", f"illegal move {name} for {COLOR_NAMES[c]}: superko (repeats a position)")
+        self._record(after, _move(self.geometry.npoints, c, result.point))  # a shared tuple: 8 bytes a move
+        return result
+
+    def _record(self, after: Board, entry: tuple[int, int]) -> None:
+        """Make `after` the position, reached by the history entry `entry` (a move or a setup)."""
         self.board = after
-        self.history.append(_move(self.geometry.npoints, c, result.point))  # a shared tuple: 8 bytes a move
+        self.history.append(entry)
         self._hashes.append(after.hash)
         if len(self.history) % SNAPSHOT_EVERY == 0:
             self._snapshots.append(after.copy())
         self._seen[after.hash] = self._seen.get(after.hash, 0) + 1
         self._score_cache = None
-        return result
 
     def is_legal(self, color, vertex) -> bool:
         """True if `color` may play `vertex` now under the game's rules (superko included); False off board."""
@@ -222,24 +234,28 @@ class Game(GameScoring, SgfRecord):
         """(Zobrist hash, empty points) of the last `count` positions before the current one, oldest
         first: what a search needs to keep its tree's moves from repeating them (positional superko;
         Search.genmove's history). Replays at most SNAPSHOT_EVERY + count moves."""
-        first = max(0, len(self.history) - max(0, count))
+        first = max(0, len(self.history) - max(0, count), self._last_setup(len(self.history)) + 1)
         board = self._board_after(first)
         positions = []
         for c, p in self.history[first:]:
             positions.append((board.hash, board.empty_points))
-            board.play(c, p)
+            board = self._replay(board, c, p)
         return positions
 
     def undo(self, moves: int = 1) -> None:
-        """Take back the last `moves` moves (passes included); GameError if there are fewer."""
+        """Take back the last `moves` moves (passes included; an SGF setup between moves counts as
+        one); GameError if there are fewer."""
         if moves < 1 or moves > len(self.history):
             raise GameError("cannot undo: no move to take back" if not self.history
                             else f"cannot undo {moves} moves: only {len(self.history)} played")
         # new lists and a new dict, not edits in place (see checkpoint)
         n = len(self.history) - moves
-        seen = dict(self._seen)
-        _forget(seen, self._hashes[n:])
-        self._seen = seen
+        if self._setups:
+            self._seen = self._superko_memory(n)
+        else:
+            seen = dict(self._seen)
+            _forget(seen, self._hashes[n:])
+            self._seen = seen
         self.history = self.history[:n]
         self._hashes = self._hashes[:n]
         self._snapshots = self._snapshots[:n // SNAPSHOT_EVERY + 1]
@@ -252,14 +268,39 @@ class Game(GameScoring, SgfRecord):
         k = n // SNAPSHOT_EVERY
         board = self._snapshots[k].copy()
         for c, p in self.history[k * SNAPSHOT_EVERY:n]:
-            board.play(c, p)
+            board = self._replay(board, c, p)
+        return board
+
+    def _last_setup(self, n: int) -> int:
+        """The index of the last setup among the first n history entries, or -1 if there is none."""
+        if self._setups:
+            for i in range(n - 1, -1, -1):
+                if self.history[i][0] == EMPTY:
+                    return i
+        return -1
+
+    def _superko_memory(self, n: int) -> dict[int, int]:
+        """The positions superko remembers after the first n history entries, counted afresh: those
+        since the last setup among them (the setup's own included), or since the base position."""
+        i = self._last_setup(n)
+        seen: dict[int, int] = {} if i >= 0 else {self.base.hash: 1}
+        for h in self._hashes[max(i, 0):n]:
+            seen[h] = seen.get(h, 0) + 1
+        return seen
+
+    def _replay(self, board: Board, c: int, p: int) -> Board:
+        """The board after history entry (c, p) from `board`: the move played on it, or a copy of the
+        setup's position."""
+        if c == EMPTY:
+            return self._setups[p].copy()
+        board.play(c, p)
         return board
 
     def last_passes(self) -> int:
-        """Consecutive passes at the end of the history."""
+        """Consecutive passes at the end of the history (a setup between moves ends them)."""
         n = 0
-        for _, p in reversed(self.history):
-            if p != PASS:
+        for c, p in reversed(self.history):
+            if c == EMPTY or p != PASS:
                 break
             n += 1
         return n
@@ -287,6 +328,21 @@ class Game(GameScoring, SgfRecord):
         board = board_from_ascii(diagram(self.size, stones, g), to_move=parse_color(to_move),
                                  allow_suicide=self.rules == "tromp-taylor")
         self._reset(board)
+
+    def _setup_between_moves(self, black, white, to_move=None) -> None:
+        """As setup, but the position becomes a step of the history (an SGF setup node after moves):
+        undo takes it back to the position before it, and to_sgf writes it where it was. Superko's
+        memory starts afresh there (module docstring). ValueError, game unchanged, as setup's."""
+        # new lists, array and dict, not edits in place (see checkpoint): the history is put back
+        # around the position setup checks and builds
+        kept = (list(self.history), list(self._setups), array.array("Q", self._hashes),
+                list(self._snapshots), self.base, self.handicap)
+        self.setup(black, white, to_move)
+        after = self.board
+        self.history, self._setups, self._hashes, self._snapshots, self.base, self.handicap = kept
+        self._setups.append(after.copy())
+        self._seen = {}  # the positions before it count again once it is undone (_superko_memory)
+        self._record(after, (EMPTY, len(self._setups) - 1))
 
     def _place_handicap(self, points: list[int]) -> list[str]:
         if not self.is_empty():

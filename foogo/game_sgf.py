@@ -41,6 +41,7 @@ class SgfRecord:
         rules: str
         handicap: int
         history: list[tuple[int, int]]
+        _setups: list[Board]
 
         def __init__(self, size: int = 9, komi: float = 7.0, rules: str = "chinese") -> None: ...
         @property
@@ -49,6 +50,7 @@ class SgfRecord:
         def geometry(self) -> Geometry: ...
         def play(self, color, vertex): ...
         def setup(self, black=(), white=(), to_move=None) -> None: ...
+        def _setup_between_moves(self, black, white, to_move=None) -> None: ...
 
     def to_sgf(self) -> str:
         """The game as SGF text (FF[4]): size, komi, rules, handicap, setup stones and every move."""
@@ -66,9 +68,23 @@ class SgfRecord:
             root.set_setup_stones(black, white)
             root.set("PL", "b" if self.base.to_move == BLACK else "w")
         node = root
+        board = self.base.copy() if self._setups else None  # replayed only where setups follow moves
         for color, p in self.history:  # new_child on the last node: extend_main_sequence walks the line
             node = node.new_child()
-            node.set_move("b" if color == BLACK else "w", None if p == PASS else g.row_col(p))
+            if color == EMPTY:  # a setup between moves: the points it changed, and who plays next
+                after = self._setups[p]
+                assert board is not None  # a game with setups replays its board (above)
+                changed = [int(q) for q in g.points if after.color_at(int(q)) != board.color_at(int(q))]
+                for identifier, c in (("AB", BLACK), ("AW", WHITE), ("AE", EMPTY)):
+                    points = {g.row_col(q) for q in changed if after.color_at(q) == c}
+                    if points:
+                        node.set(identifier, points)
+                node.set("PL", "b" if after.to_move == BLACK else "w")
+                board = after.copy()
+            else:
+                node.set_move("b" if color == BLACK else "w", None if p == PASS else g.row_col(p))
+                if board is not None:
+                    board.play(color, p)
         text = game.serialise().decode("utf-8")
         return "\n".join(line for line in text.splitlines() if line.strip())
 
@@ -79,9 +95,10 @@ class SgfRecord:
         Reads regular files only (never waits on a pipe or a device), of at most max_bytes, with
         at most max_moves nodes in the main line; nothing is read before the file is checked.
         SgfError, with the game unchanged, for a file that cannot be read, is over a limit (the
-        message names it), or cannot be parsed or replayed. Setup stones (AB, AW, AE) in a node
-        after moves make the position there a new base (Game.setup): the moves before it can no
-        longer be undone or count for superko, and to_sgf writes that position as its setup."""
+        message names it), or cannot be parsed or replayed. Setup stones (AB, AW, AE) before the
+        first move make the base position (Game.setup); after moves, each run of setup nodes is one
+        step of the history, which undo takes back and to_sgf writes where it was (superko's memory
+        starts afresh there, as at the base position)."""
         try:
             # O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then tells what it is
             fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
@@ -155,10 +172,10 @@ class SgfRecord:
                 if setups > SGF_MAX_SETUPS:
                     raise SgfError(f"the main line changes its setup stones more than {SGF_MAX_SETUPS} times "
                                    f"between its moves")
-                try:
-                    new.setup([p for p, c in stones.items() if c == BLACK],
-                              [p for p, c in stones.items() if c == WHITE],
-                              to_move=to_play)
+                try:  # before any move: the base position; after moves: a step of the history
+                    (new._setup_between_moves if new.history else new.setup)(
+                        [p for p, c in stones.items() if c == BLACK], [p for p, c in stones.items() if c == WHITE],
+                        to_move=to_play)
                 except ValueError as error:
                     raise SgfError(f"bad setup in SGF node {number}: {error}") from None
                 stones = None

@@ -380,18 +380,63 @@ def test_consecutive_setup_nodes_are_one_setup_and_each_later_one_its_own():
     assert game.to_move == BLACK  # the last setup node has no PL: Game.setup's choice (white stones: black)
 
 
-def test_a_setup_after_moves_starts_the_history_there():
-    # load_sgf's contract: the position at a later setup node is a new base (Game.setup)
+def test_a_setup_after_moves_is_a_step_of_the_history():
+    # load_sgf's contract: setup nodes after moves are one step of the history, which undo takes
+    # back, superko remembers, and to_sgf writes where it was
     game = Game(9)
-    game.load_sgf_bytes(b"(;SZ[9];B[ee];W[cc];AB[gg];B[dd])")
-    assert [game.geometry.name(p) for _, p in game.history] == ["D6"]
-    assert game.base.color_at("E5") == BLACK and game.base.color_at("C7") == WHITE
-    assert game.base.color_at("G3") == BLACK and game.board.color_at("D6") == BLACK
+    game.load_sgf_bytes(b"(;SZ[9];B[ee];W[cc];AB[gg]AE[cc]PL[W];W[dd])")
+    name = game.geometry.name
+    assert [(c, name(p)) for c, p in game.history if c != EMPTY] == [(BLACK, "E5"), (WHITE, "C7"), (WHITE, "D6")]
+    assert [c for c, _ in game.history] == [BLACK, WHITE, EMPTY, WHITE]
+    assert game.base.stones(BLACK).count() == game.base.stones(WHITE).count() == 0  # the empty board
+    assert game.board.color_at("G3") == BLACK and game.board.color_at("C7") == EMPTY
+    assert game.board.color_at("D6") == WHITE and game.last_passes() == 0
+    game.undo()
+    assert game.board.color_at("D6") == EMPTY and game.board.color_at("G3") == BLACK and game.to_move == WHITE
+    game.undo()  # the setup
+    assert game.board.color_at("G3") == EMPTY and game.board.color_at("C7") == WHITE and game.to_move == BLACK
+    game.undo(2)
+    assert game.board.stones(BLACK).count() == game.board.stones(WHITE).count() == 0
     with pytest.raises(GameError):
-        game.undo(2)
+        game.undo()
+
+
+def test_a_setup_between_moves_round_trips_through_sgf_and_counts_for_superko():
+    game = Game(9)
+    game.load_sgf_bytes(b"(;SZ[9];B[ee];W[cc];AB[gg]AE[cc]PL[W];W[dd];B[])")
+    text = game.to_sgf()
+    assert ";W[cc];AB[gg]AE[cc]PL[W];W[dd]" in text.replace("\n", "")
     again = Game(9)
-    again.load_sgf_bytes(game.to_sgf().encode())
-    assert again.board.hash == game.board.hash and len(again.history) == 1
+    again.load_sgf_bytes(text.encode())
+    assert again.state_key() == game.state_key() and again.recent_positions(10) == game.recent_positions(10)
+    assert again.last_passes() == 1
+    # superko's memory starts afresh at a setup (an edit of the position, as a base is): the setup
+    # takes white's B4 away, and white may play it again though that repeats the stones after its
+    # first B4; undo past the setup brings the memory before it back
+    superko = Game(5)
+    superko.load_sgf_bytes(b"(;SZ[5];B[cc];W[bb];AE[bb]PL[W])")
+    empty, after_b, after_w, setup = (Game(5).board.hash, *superko._hashes)
+    assert superko.board.color_at("B4") == EMPTY and superko.to_move == WHITE and setup == after_b
+    assert superko.is_legal(WHITE, "B4")
+    superko.play(WHITE, "B4")
+    assert superko.board.hash == after_w and superko._seen == {setup: 1, after_w: 1}
+    assert [h for h, _ in superko.recent_positions(10)] == [setup]  # the search's superko history too
+    superko.undo(2)
+    assert superko._seen == {empty: 1, after_b: 1, after_w: 1} and superko.board.hash == after_w
+    assert superko.recent_positions(10) == [(empty, 25), (after_b, 24)] and superko.last_passes() == 0
+
+
+def test_a_game_with_setups_between_moves_copies_and_rolls_back_whole():
+    game = Game(9)
+    game.load_sgf_bytes(b"(;SZ[9];B[ee];AB[gg];W[cc])")
+    token = game.checkpoint()
+    twin = game.copy()
+    game.load_sgf_bytes(b"(;SZ[9];B[aa];AW[bb];B[cc];AE[aa];W[dd])")
+    assert [c for c, _ in game.history] == [BLACK, EMPTY, BLACK, EMPTY, WHITE]
+    game.rollback(token)
+    assert game.state_key() == twin.state_key()
+    game.undo(2)
+    assert game.board.color_at("G3") == EMPTY and twin.board.color_at("G3") == BLACK
 
 
 def test_the_setups_between_moves_are_bounded():
@@ -599,3 +644,17 @@ def test_rollback_undoes_plays_undos_and_replacements_since_the_checkpoint():
         game.rollback(token)
         assert game.state_key() == key and game._seen == seen
         assert replayed(game, len(game.history)).state_key() == key
+
+
+def test_a_rollback_over_a_setup_between_moves_restores_the_game_and_its_superko_memory():
+    game = Game(9)
+    game.play(BLACK, "E5")
+    before = game.state_key(), dict(game._seen)
+    token = game.checkpoint()
+    game.play(WHITE, "C7")
+    game._setup_between_moves(["E5", "G3"], [], to_move=WHITE)  # what an SGF setup node after moves does
+    game.play(WHITE, "D6")
+    game.rollback(token)
+    assert (game.state_key(), game._seen) == before and game.board.color_at("G3") == EMPTY
+    game.play(WHITE, "C7")  # and the game goes on as if nothing had happened
+    assert game._seen == {**before[1], game.board.hash: 1}

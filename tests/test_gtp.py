@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from foogo.geometry import BLACK, PASS, RESIGN, WHITE
+from foogo.geometry import BLACK, EMPTY, PASS, RESIGN, WHITE
 from foogo.gtp import MAX_LINE, GtpEngine, TimeManager, configure_parser, main, preprocess, serve
 from foogo.gtp.protocol import _Inbox
 from foogo.search import SearchResult
@@ -457,6 +457,21 @@ def test_printsgf_and_loadsgf_round_trip(tmp_path):
     assert other.game.state_key() == before
     assert other.execute(f"loadsgf {path} 3") == "= white\n\n"  # before move 3: W E5, B D4 played
     assert len(other.game.history) == 2
+
+
+def test_loadsgf_keeps_the_moves_before_a_setup_for_undo_and_printsgf(tmp_path):
+    path = tmp_path / "edited.sgf"
+    path.write_bytes(b"(;SZ[9]KM[7];B[ee];W[cc];AB[gg]AE[cc]PL[W];W[dd])")
+    engine = make_engine()
+    assert engine.execute(f"loadsgf {path}") == "= black\n\n"
+    ok(engine, "undo")  # W D6
+    ok(engine, "undo")  # the setup: C7 is white again, G3 empty, and black to move as before it
+    assert engine.game.board.color_at("C7") == WHITE and engine.game.board.color_at("G3") == EMPTY
+    assert engine.game.to_move == BLACK and engine.execute("undo") == "=\n\n"
+    assert engine.game.board.color_at("C7") == EMPTY and engine.game.board.color_at("E5") == BLACK
+    again = make_engine()
+    again.execute(f"loadsgf {path}")
+    assert ";W[cc];AB[gg]AE[cc]PL[W];W[dd]" in again.execute("printsgf").replace("\n", "")
 
 
 def test_loadsgf_of_a_corrupt_file_keeps_the_game(tmp_path):
