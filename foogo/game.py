@@ -234,7 +234,10 @@ class Game(GameScoring, SgfRecord):
         """(Zobrist hash, empty points) of the last `count` positions before the current one, oldest
         first: what a search needs to keep its tree's moves from repeating them (positional superko;
         Search.genmove's history). Replays at most SNAPSHOT_EVERY + count moves."""
-        first = max(0, len(self.history) - max(0, count), self._last_setup(len(self.history)) + 1)
+        first = max(0, len(self.history) - max(0, count))
+        setup = self._last_setup(len(self.history), first)
+        if setup >= 0:  # superko's memory starts at a setup: no position before it
+            first = setup + 1
         board = self._board_after(first)
         positions = []
         for c, p in self.history[first:]:
@@ -250,7 +253,7 @@ class Game(GameScoring, SgfRecord):
                             else f"cannot undo {moves} moves: only {len(self.history)} played")
         # new lists and a new dict, not edits in place (see checkpoint)
         n = len(self.history) - moves
-        if self._setups:
+        if self._last_setup(len(self.history), n) >= 0:  # a setup taken back: the memory before it again
             self._seen = self._superko_memory(n)
         else:
             seen = dict(self._seen)
@@ -271,10 +274,11 @@ class Game(GameScoring, SgfRecord):
             board = self._replay(board, c, p)
         return board
 
-    def _last_setup(self, n: int) -> int:
-        """The index of the last setup among the first n history entries, or -1 if there is none."""
+    def _last_setup(self, n: int, since: int = 0) -> int:
+        """The index of the last setup among history entries since..n-1, or -1 if there is none (a
+        scan of those entries only when the game has setups)."""
         if self._setups:
-            for i in range(n - 1, -1, -1):
+            for i in range(n - 1, since - 1, -1):
                 if self.history[i][0] == EMPTY:
                     return i
         return -1

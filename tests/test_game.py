@@ -421,6 +421,9 @@ def test_a_setup_between_moves_round_trips_through_sgf_and_counts_for_superko():
     superko.play(WHITE, "B4")
     assert superko.board.hash == after_w and superko._seen == {setup: 1, after_w: 1}
     assert [h for h, _ in superko.recent_positions(10)] == [setup]  # the search's superko history too
+    superko.undo()
+    assert superko._seen == {setup: 1} and superko.recent_positions(10) == []
+    superko.play(WHITE, "B4")
     superko.undo(2)
     assert superko._seen == {empty: 1, after_b: 1, after_w: 1} and superko.board.hash == after_w
     assert superko.recent_positions(10) == [(empty, 25), (after_b, 24)] and superko.last_passes() == 0
