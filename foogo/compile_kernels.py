@@ -109,31 +109,43 @@ def _child_environment() -> dict:
     return env
 
 
-def compile_all(jobs: int = 2, out=None) -> int:
+def compile_all(jobs: int = len(PARTS), out=None, timeout: float | None = None) -> int:
     """Compile every part, `jobs` processes at a time (each part in a fresh process, which inherits
     the environment: NUMBA_CACHE_DIR, NUMBA_BOUNDSCHECK); report each part's time to `out` when given.
-    Returns 0, or the exit code of the first part that failed (its error went to stderr)."""
+    A part still running after `timeout` seconds is stopped and counts as failed. Returns 0, or the
+    exit code of the first part that failed (1 for one stopped by a signal; its error went to stderr).
+    No part outlives the call: an exception here (an interrupt) stops the ones still running."""
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, got {jobs}")
     waiting = list(PARTS)
     running: dict[subprocess.Popen, tuple[str, float]] = {}
     failed = 0
-    while waiting or running:
-        while waiting and len(running) < jobs:
-            part = waiting.pop(0)
-            process = subprocess.Popen([sys.executable, "-m", "foogo.compile_kernels", "--part", part],
-                                       env=_child_environment())
-            running[process] = (part, time.perf_counter())
-        done = next((p for p in running if p.poll() is not None), None)
-        if done is None:
-            time.sleep(0.05)
-            continue
-        part, start = running.pop(done)
-        if done.returncode and not failed:
-            failed = done.returncode
-        if out is not None:
-            status = "ready" if done.returncode == 0 else f"failed (exit {done.returncode})"
-            print(f"foogo compile: {part} {status} in {time.perf_counter() - start:.1f} s", file=out, flush=True)
+    try:
+        while waiting or running:
+            while waiting and len(running) < jobs:
+                part = waiting.pop(0)
+                process = subprocess.Popen([sys.executable, "-m", "foogo.compile_kernels", "--part", part],
+                                           env=_child_environment())
+                running[process] = (part, time.perf_counter())
+            for process, (_, start) in running.items():
+                if timeout is not None and process.poll() is None and time.perf_counter() - start > timeout:
+                    process.kill()
+                    process.wait()
+            done = next((p for p in running if p.poll() is not None), None)
+            if done is None:
+                time.sleep(0.05)
+                continue
+            part, start = running.pop(done)
+            code = done.returncode if done.returncode >= 0 else 1  # a signal's negative code
+            failed = failed or code
+            if out is not None:
+                status = ("ready" if done.returncode == 0 else f"failed (exit {done.returncode})"
+                          if done.returncode > 0 else f"stopped (signal {-done.returncode})")
+                print(f"foogo compile: {part} {status} in {time.perf_counter() - start:.1f} s", file=out, flush=True)
+    finally:
+        for process in running:
+            process.kill()
+            process.wait()
     return failed
 
 

@@ -158,9 +158,10 @@ class Game(GameScoring, SgfRecord):
 
     def state_key(self) -> tuple:
         """A value equal for equal game states (size, komi, rules, stones, side to move, history, handicap)."""
-        history = tuple((c, self._setups[p].hash if c == EMPTY else p) for c, p in self.history)
+        history = tuple((c, (self._setups[p].hash, self._setups[p].to_move) if c == EMPTY else p)
+                        for c, p in self.history)
         return (self.size, self.komi, self.rules, self.board.hash, self.board.to_move,
-                self.board.ko_point, history, self.base.hash, self.handicap)
+                self.board.ko_point, history, self.base.hash, self.base.to_move, self.handicap)
 
     def clear(self) -> None:
         """Back to an empty board of the same size, komi and rules."""
@@ -253,7 +254,9 @@ class Game(GameScoring, SgfRecord):
                             else f"cannot undo {moves} moves: only {len(self.history)} played")
         # new lists and a new dict, not edits in place (see checkpoint)
         n = len(self.history) - moves
-        if self._last_setup(len(self.history), n) >= 0:  # a setup taken back: the memory before it again
+        first_undone = self._first_setup(n)
+        if first_undone >= 0:  # a setup taken back: the memory before it again, and no board kept for it
+            self._setups = self._setups[:self.history[first_undone][1]]
             self._seen = self._superko_memory(n)
         else:
             seen = dict(self._seen)
@@ -282,6 +285,18 @@ class Game(GameScoring, SgfRecord):
                 if self.history[i][0] == EMPTY:
                     return i
         return -1
+
+    def _first_setup(self, since: int) -> int:
+        """The index of the first setup among the history entries from `since` on, or -1."""
+        if self._setups:
+            for i in range(since, len(self.history)):
+                if self.history[i][0] == EMPTY:
+                    return i
+        return -1
+
+    def move_count(self) -> int:
+        """The moves played since the base position (passes included, setups between moves not)."""
+        return len(self.history) - len(self._setups)
 
     def _superko_memory(self, n: int) -> dict[int, int]:
         """The positions superko remembers after the first n history entries, counted afresh: those
@@ -336,12 +351,13 @@ class Game(GameScoring, SgfRecord):
     def _setup_between_moves(self, black, white, to_move=None) -> None:
         """As setup, but the position becomes a step of the history (an SGF setup node after moves):
         undo takes it back to the position before it, and to_sgf writes it where it was. Superko's
-        memory starts afresh there (module docstring). ValueError, game unchanged, as setup's."""
+        memory starts afresh there (module docstring). to_move None: the side to move before it (a
+        game goes on). ValueError, game unchanged, as setup's."""
         # new lists, array and dict, not edits in place (see checkpoint): the history is put back
         # around the position setup checks and builds
         kept = (list(self.history), list(self._setups), array.array("Q", self._hashes),
                 list(self._snapshots), self.base, self.handicap)
-        self.setup(black, white, to_move)
+        self.setup(black, white, self.to_move if to_move is None else to_move)
         after = self.board
         self.history, self._setups, self._hashes, self._snapshots, self.base, self.handicap = kept
         self._setups.append(after.copy())

@@ -166,7 +166,9 @@ class SgfRecord:
                 for rc_set, c in ((black, BLACK), (white, WHITE), (empty, EMPTY)):
                     for row, col in rc_set:
                         stones[g.point(row, col)] = c
-                to_play = player  # a setup node without PL lets Game.setup choose, as alone
+                # PL holds for the run of setup nodes; without one, Game.setup chooses before any move
+                # and the side to move goes on after moves (Game._setup_between_moves)
+                to_play = player or to_play
             if stones is not None and (color is not None or number == len(nodes) - 1):
                 setups += 1
                 if setups > SGF_MAX_SETUPS:
@@ -178,7 +180,7 @@ class SgfRecord:
                         to_move=to_play)
                 except ValueError as error:
                     raise SgfError(f"bad setup in SGF node {number}: {error}") from None
-                stones = None
+                stones, to_play = None, None
             if color is None:
                 continue
             if move_number is not None and played + 1 >= move_number:

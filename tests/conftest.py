@@ -25,14 +25,15 @@ def pytest_configure(config):
     cache instead of each compiling all of them on a cold cache (CI's, or its bounds-checked stage's,
     which compiles for minutes). With a warm cache this only loads them, a few seconds."""
     workers = getattr(config.option, "numprocesses", None)
-    if hasattr(config, "workerinput") or not isinstance(workers, int) or workers < 2:
+    if hasattr(config, "workerinput") or not isinstance(workers, int) or workers < 2 or config.option.collectonly:
         return
     from foogo.compile_kernels import PARTS, compile_all
 
     start = time.perf_counter()
     # every part at once, even on two cores: the search's part and the shared tree's take about as long,
     # and the board's would otherwise wait for one of them to finish
-    if compile_all(jobs=max(workers, len(PARTS))) != 0:  # its error is on stderr; each test then compiles what it needs
+    # a part that fails (its error is on stderr) or takes over 30 minutes leaves its kernels to the tests
+    if compile_all(jobs=max(workers, len(PARTS)), timeout=1800) != 0:
         print("conftest: compiling the kernels ahead failed; the tests compile them as they go", file=sys.stderr)
     elif time.perf_counter() - start > 10:
         print(f"conftest: kernels compiled ahead in {time.perf_counter() - start:.0f} s", file=sys.stderr)

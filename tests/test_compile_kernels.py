@@ -1,6 +1,10 @@
 """`foogo compile`: every part compiled (here: loaded from the warm cache) in processes of its own."""
 
 import io
+import os
+import sys
+import time
+import types
 
 import pytest
 
@@ -35,10 +39,49 @@ def test_bad_requests_are_refused():
 
 
 def test_a_parts_process_imports_this_checkouts_foogo(monkeypatch):
-    import os
-
     import foogo
 
     monkeypatch.setenv("PYTHONPATH", "/elsewhere")
     path = ck._child_environment()["PYTHONPATH"].split(os.pathsep)
     assert path == [os.path.dirname(os.path.dirname(os.path.abspath(foogo.__file__))), "/elsewhere"]
+
+
+def test_a_part_past_its_timeout_is_stopped(monkeypatch, tmp_path):
+    started = _sleeping_parts(monkeypatch, tmp_path)
+    out = io.StringIO()
+    assert ck.compile_all(jobs=3, out=out, timeout=0.5) == 1
+    assert out.getvalue().count("stopped (signal 9)") == len(ck.PARTS) == len(started)
+    assert not any(_alive(pid) for pid in started)
+
+
+def test_an_interrupt_stops_the_parts_still_running(monkeypatch, tmp_path):
+    started = _sleeping_parts(monkeypatch, tmp_path)
+
+    def interrupt(seconds):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(ck, "time", types.SimpleNamespace(perf_counter=time.perf_counter, sleep=interrupt))
+    with pytest.raises(KeyboardInterrupt):
+        ck.compile_all(jobs=2)
+    assert len(started) == 2 and not any(_alive(pid) for pid in started)
+
+
+def _sleeping_parts(monkeypatch, tmp_path) -> list[int]:
+    """Make every part's process a Python that sleeps a minute; returns the pids started."""
+    script = tmp_path / "sleeper.py"
+    script.write_text("import time\ntime.sleep(60)\n")
+    real, started = ck.subprocess.Popen, []
+
+    def popen(args, **kwargs):
+        process = real([sys.executable, str(script)], **kwargs)
+        started.append(process.pid)
+        return process
+    monkeypatch.setattr(ck.subprocess, "Popen", popen)
+    return started
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True

@@ -377,7 +377,15 @@ def test_consecutive_setup_nodes_are_one_setup_and_each_later_one_its_own():
     assert game.base.color_at("A9") == EMPTY and game.base.color_at("B8") == BLACK
     assert game.board.color_at("E5") == EMPTY and game.board.color_at("G3") == BLACK
     assert game.board.color_at("C7") == WHITE
-    assert game.to_move == BLACK  # the last setup node has no PL: Game.setup's choice (white stones: black)
+    assert game.to_move == WHITE  # the run's PL[W] holds for its last node, which has none
+    game.load_sgf_bytes(b"(;SZ[9];B[cc];W[dd];B[ee];AB[aa])")
+    assert game.to_move == WHITE  # no PL after moves: the side to move goes on
+    game.load_sgf_bytes(b"(;SZ[9]AW[aa])")
+    assert game.to_move == BLACK  # no PL before any move: Game.setup's choice (white stones only: black)
+    game.load_sgf_bytes(b"(;SZ[9];B[cc];AB[aa]PL[B];W[bb])")
+    other = Game(9)
+    other.load_sgf_bytes(b"(;SZ[9];B[cc];AB[aa]PL[W];W[bb])")
+    assert game.board.hash == other.board.hash and game.state_key() != other.state_key()  # whose turn after the setup
 
 
 def test_a_setup_after_moves_is_a_step_of_the_history():
@@ -393,8 +401,10 @@ def test_a_setup_after_moves_is_a_step_of_the_history():
     assert game.board.color_at("D6") == WHITE and game.last_passes() == 0
     game.undo()
     assert game.board.color_at("D6") == EMPTY and game.board.color_at("G3") == BLACK and game.to_move == WHITE
+    assert game.move_count() == 2 and len(game._setups) == 1
     game.undo()  # the setup
     assert game.board.color_at("G3") == EMPTY and game.board.color_at("C7") == WHITE and game.to_move == BLACK
+    assert game.move_count() == 2 and game._setups == []  # its board is not kept
     game.undo(2)
     assert game.board.stones(BLACK).count() == game.board.stones(WHITE).count() == 0
     with pytest.raises(GameError):

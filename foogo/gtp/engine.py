@@ -378,7 +378,7 @@ class GtpEngine(AnalysisCommands, InspectionCommands, TimeCommands):
         board = self.game.board.copy()
         history = self.game.recent_positions(HISTORY)  # the tree's moves may not repeat them (superko)
         # the handicap and the moves since it: dynamic komi's handicap phase (when the search has it on)
-        game = dict(history=history, handicap=self.game.handicap, moves=len(self.game.history), time_limit=limit)
+        game = dict(history=history, handicap=self.game.handicap, moves=self.game.move_count(), time_limit=limit)
         if progress is None:
             result = self.search.genmove(board, color, self.game.komi, legal, time_budget=budget, **game)
         else:
