@@ -7,8 +7,8 @@ workers, two engines of a match) each compile every kernel they call. `foogo com
 the work once, in processes that each compile different kernels, so that whatever starts next loads
 them all from the cache. With a warm cache it only loads them (about a second a process).
 
-The parts (PARTS), each the calls that compile one group of kernels; the search's iteration is by
-far the largest, so it is a part alone:
+The parts (PARTS), each the calls that compile one group of kernels; the two search iterations
+are by far the largest kernels, so each has a part:
 
 * ``search``  searches on one thread and on two with their roots shared: tree.run_iterations
               (every built-in playout policy is one kernel's branch), expansion, selection, the
