@@ -254,9 +254,9 @@ class Game(GameScoring, SgfRecord):
                             else f"cannot undo {moves} moves: only {len(self.history)} played")
         # new lists and a new dict, not edits in place (see checkpoint)
         n = len(self.history) - moves
-        first_undone = self._first_setup(n)
-        if first_undone >= 0:  # a setup taken back: the memory before it again, and no board kept for it
-            self._setups = self._setups[:self.history[first_undone][1]]
+        undone = sum(1 for c, _ in self.history[n:] if c == EMPTY)  # the last setups' entries
+        if undone:  # setups taken back: the memory before them again, and no board kept for them
+            self._setups = self._setups[:len(self._setups) - undone]
             self._seen = self._superko_memory(n)
         else:
             seen = dict(self._seen)
@@ -282,14 +282,6 @@ class Game(GameScoring, SgfRecord):
         scan of those entries only when the game has setups)."""
         if self._setups:
             for i in range(n - 1, since - 1, -1):
-                if self.history[i][0] == EMPTY:
-                    return i
-        return -1
-
-    def _first_setup(self, since: int) -> int:
-        """The index of the first setup among the history entries from `since` on, or -1."""
-        if self._setups:
-            for i in range(since, len(self.history)):
                 if self.history[i][0] == EMPTY:
                     return i
         return -1
@@ -334,6 +326,11 @@ class Game(GameScoring, SgfRecord):
         """Replace the position by these stones (vertices or padded points) as a new base position:
         the history and superko memory restart there. ValueError (game unchanged) if a string
         would have no liberty or a point is given twice."""
+        self._reset(self._position(black, white, to_move))
+
+    def _position(self, black, white, to_move) -> Board:
+        """The board holding these stones (setup's arguments), `to_move` to play (None: white if
+        there are only black stones, else black); ValueError as setup's."""
         g = self.geometry
         stones: dict[int, int] = {}
         for color, points in ((BLACK, black), (WHITE, white)):
@@ -344,24 +341,21 @@ class Game(GameScoring, SgfRecord):
                 stones[p] = color
         if to_move is None:
             to_move = WHITE if stones and not any(c == WHITE for c in stones.values()) else BLACK
-        board = board_from_ascii(diagram(self.size, stones, g), to_move=parse_color(to_move),
-                                 allow_suicide=self.rules == "tromp-taylor")
-        self._reset(board)
+        return board_from_ascii(diagram(self.size, stones, g), to_move=parse_color(to_move),
+                                allow_suicide=self.rules == "tromp-taylor")
 
     def _setup_between_moves(self, black, white, to_move=None) -> None:
         """As setup, but the position becomes a step of the history (an SGF setup node after moves):
         undo takes it back to the position before it, and to_sgf writes it where it was. Superko's
         memory starts afresh there (module docstring). to_move None: the side to move before it (a
         game goes on). ValueError, game unchanged, as setup's."""
-        # new lists, array and dict, not edits in place (see checkpoint): the history is put back
-        # around the position setup checks and builds
-        kept = (list(self.history), list(self._setups), array.array("Q", self._hashes),
-                list(self._snapshots), self.base, self.handicap)
-        self.setup(black, white, self.to_move if to_move is None else to_move)
-        after = self.board
-        self.history, self._setups, self._hashes, self._snapshots, self.base, self.handicap = kept
-        self._setups.append(after.copy())
-        self._seen = {}  # the positions before it count again once it is undone (_superko_memory)
+        after = self._position(black, white, self.to_move if to_move is None else to_move)
+        # a new memory (the positions before the setup count again once it is undone: _superko_memory),
+        # and a new hash array and setup list where a move appends in place: a rollback forgets the
+        # positions played since its checkpoint from the memory it kept, which holds none after a setup
+        self._seen = {}
+        self._hashes = array.array("Q", self._hashes)
+        self._setups = self._setups + [after.copy()]
         self._record(after, (EMPTY, len(self._setups) - 1))
 
     def _place_handicap(self, points: list[int]) -> list[str]:
