@@ -37,19 +37,6 @@ PARTS = ("search", "shared", "board")  # the largest first, so that N processes 
 POLICIES = ("light", "heavy", "heavy-nakade", "heavy-race")
 
 
-def _search(threads: int, parallel: str) -> None:
-    """Two searches in a row on a 5x5 game, as in a game: the second reuses the first one's tree."""
-    from .game import Game
-    from .search import HISTORY, Search, SearchConfig
-
-    game = Game(5)
-    search = Search(SearchConfig(playouts=64, resign_threshold=None, threads=threads, parallel=parallel))
-    for _ in range(2):
-        result = search.genmove(game.board, game.to_move, 0.5, game.legal_moves(game.to_move),
-                                history=game.recent_positions(HISTORY))
-        game.play(game.to_move, result.vertex)
-
-
 def _board() -> None:
     """The kernels of the board, the game and the playout batches."""
     from .board import board_from_ascii
@@ -89,11 +76,13 @@ def _board() -> None:
 
 def compile_part(name: str) -> None:
     """Compile (or load from the cache) the kernels of one of PARTS, in this process."""
+    from .search import warm_up_search
+
     if name == "search":
-        _search(1, "root")
-        _search(2, "root")
+        warm_up_search(threads=1)
+        warm_up_search(threads=2, parallel="root")
     elif name == "shared":
-        _search(2, "tree")
+        warm_up_search(threads=2, parallel="tree")
     elif name == "board":
         _board()
     else:

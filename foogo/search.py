@@ -609,3 +609,19 @@ class Search:
         first alone foogo passed with its dead stones on the board and lost the count."""
         sign = 1 if color == BLACK else -1
         return sign * board.area_score(komi) > 0 and all(sign * m > 0 for m in final_margins(board, komi))
+
+
+def warm_up_search(policy: str = "light", threads: int = 1, parallel: str = "root") -> None:
+    """Compile (or load from numba's cache) the kernels of a search of this shape: two searches of 64
+    playouts in a row on a 5x5 game, as in a game, the second reusing the first one's tree, which
+    compacts it (tree.prune, also what a full tree's collection runs; without it, the first reuse
+    after an install compiled prune inside its move)."""
+    from .game import Game
+
+    game = Game(5)
+    search = Search(SearchConfig(playouts=64, policy=policy, resign_threshold=None, threads=threads,
+                                 parallel=parallel))
+    for _ in range(2):
+        result = search.genmove(game.board, game.to_move, 0.5, game.legal_moves(game.to_move),
+                                history=game.recent_positions(HISTORY))
+        game.play(game.to_move, result.vertex)

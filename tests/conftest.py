@@ -27,13 +27,13 @@ def pytest_configure(config):
     workers = getattr(config.option, "numprocesses", None)
     if hasattr(config, "workerinput") or not isinstance(workers, int) or workers < 2 or config.option.collectonly:
         return
-    from foogo.compile_kernels import PARTS, compile_all
+    from foogo.compile_kernels import compile_all
 
     start = time.perf_counter()
-    # every part at once, even on two cores: the search's part and the shared tree's take about as long,
-    # and the board's would otherwise wait for one of them to finish
-    # a part that fails (its error is on stderr) or takes over 30 minutes leaves its kernels to the tests
-    if compile_all(jobs=max(workers, len(PARTS)), timeout=1800) != 0:
+    # every part at once (compile_all's default), even on two cores: the search's part and the shared
+    # tree's take about as long, and the board's would otherwise wait for one of them to finish; a part
+    # that fails (its error is on stderr) or takes over 30 minutes leaves its kernels to the tests
+    if compile_all(timeout=1800) != 0:
         print("conftest: compiling the kernels ahead failed; the tests compile them as they go", file=sys.stderr)
     elif time.perf_counter() - start > 10:
         print(f"conftest: kernels compiled ahead in {time.perf_counter() - start:.0f} s", file=sys.stderr)

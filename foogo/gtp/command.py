@@ -202,7 +202,7 @@ def warm_up(policy: str = "light", threads: int = 1, parallel: str = "root") -> 
     start = time.perf_counter()
     from ..game import Game
     from ..playout import ownership
-    from ..search import HISTORY, Search, SearchConfig
+    from ..search import warm_up_search
 
     game = Game(5)  # first what play, undo, legality and showboard use, so that they wait least
     game.play(BLACK, "C3")
@@ -211,15 +211,7 @@ def warm_up(policy: str = "light", threads: int = 1, parallel: str = "root") -> 
     game.undo()
     ownership(game.board, playouts=2)
     game.score(playouts=2)  # final_score's area count
-    # two searches in a row, as in a game: the second reuses the first one's tree, which compacts it
-    # (tree.prune, also what a full tree's collection runs); without it, the first reuse after an
-    # install compiled prune inside its move
-    search = Search(SearchConfig(playouts=64, policy=policy, resign_threshold=None, threads=min(threads, 2),
-                                 parallel=parallel))
-    for _ in range(2):
-        result = search.genmove(game.board, game.to_move, 0.5, game.legal_moves(game.to_move),
-                                history=game.recent_positions(HISTORY))
-        game.play(game.to_move, result.vertex)
+    warm_up_search(policy, min(threads, 2), parallel)
     print(f"foogo gtp: kernels ready in {time.perf_counter() - start:.1f} s", file=sys.stderr)
 
 
