@@ -2,6 +2,7 @@
 
     python bench/learn_gammas.py SGF_DIR [SGF_DIR ...] [--out foogo/data/gammas.npz]
                                  [--iterations 40] [--held-out 0.1] [--test DIR ...] [--player NAME]
+    python bench/learn_gammas.py SGF_DIR [SGF_DIR ...] --score TABLE [TABLE ...] [--player NAME]
 
 Reads every *.sgf under the directories (sorted, so the same files give the same table), replays
 each game on a foogo Board and, before every move, takes the features (foogo/features.py) of all
@@ -39,6 +40,13 @@ top 5, against the same for uniform choice; then the gammas of the small groups 
 strongest and weakest patterns. Writes the table (features.TABLE_SIZE float32), the spatial
 patterns' canonical keys and gammas (`spatial_keys`, `spatial_gammas`), and the provenance
 (`source`, `games`, `positions`, held-out figures) to --out.
+
+With --score, nothing is fitted: every game under the directories is rated by each table given (files
+as --out writes them, the shipped one included) through the engine's own path, gamma_table.move_gammas,
+which is what the tree's prior reads. It prints each table's mean log p of the move played, its top-1
+and top-5 rates, and, for each table after the first, the paired difference in mean log p from the
+first, position by position, with its 95% interval: a candidate table against the shipped one on games
+neither was fitted to, before any match.
 """
 
 from __future__ import annotations
@@ -54,57 +62,63 @@ from sgfmill import sgf
 from foogo import BLACK, WHITE
 from foogo import features as fe
 from foogo import gamma_table as gt
-from foogo.board import Board, IllegalMove
+from foogo.board import Board
 
 
-def game_samples(path: Path, max_bytes: int = 1 << 20, player: str = ""):
-    """(feats, chosen index) for each usable move of one SGF game, in order, up to an illegal move;
-    [] for a file that is too large, does not parse, or sets up stones. With `player`, only the moves
-    of a colour whose name (PB, PW) holds it, in any case."""
+def game_positions(path: Path, max_bytes: int = 1 << 20, player: str = ""):
+    """Yield (board, colour, point) before each learnable move of one SGF game, in order, up to an illegal
+    move: the position, the mover and the padded point played, which the caller reads before asking for
+    the next (the board then plays it). Nothing for a file that is too large, does not parse, or sets up
+    stones; passes teach nothing. With `player`, only the moves of a colour whose name (PB, PW) holds it,
+    in any case; the other side's moves are played all the same."""
     data = path.read_bytes()
     if len(data) > max_bytes:
-        return []
+        return
     try:
         game = sgf.Sgf_game.from_bytes(data)
         size = game.get_size()
         root = game.get_root()
         nodes = game.get_main_sequence()[1:]
     except ValueError:
-        return []
+        return
     if root.has_property("AB") or root.has_property("AW") or not 2 <= size <= 25:
-        return []
+        return
     learned = {"b", "w"}
     if player:
         learned = {c for c, prop in (("b", "PB"), ("w", "PW"))
                    if root.has_property(prop) and player.lower() in root.get(prop).lower()}
         if not learned:
-            return []
+            return
     board = Board(size)
-    samples = []
     for node in nodes:
         try:
             colour, move = node.get_move()
         except ValueError:
-            break
+            return
         if colour is None:
             continue
         c = BLACK if colour == "b" else WHITE
         if move is None:
             board.play(c, "pass")
             continue
-        sample = None
+        if not board.is_legal(c, move):
+            return
         if colour in learned:
-            p = board.geometry.point(*move)
-            moves, feats = fe.candidates(board, c, sacrifices=True)  # as the heavy policies' searches rate moves
+            yield board, c, board.geometry.point(*move)
+        board.play(c, move)
+
+
+def game_samples(path: Path, max_bytes: int = 1 << 20, player: str = ""):
+    """(feats, chosen index) for each usable move of one SGF game (game_positions), in order: the
+    features of the moves the tree would consider, as the heavy policies' searches rate them, and the
+    index of the move played among them; a move the tree would not consider is skipped."""
+    samples = []
+    for board, c, p in game_positions(path, max_bytes, player):
+        moves, feats = fe.candidates(board, c, sacrifices=True)  # as the heavy policies' searches rate moves
+        hit = np.flatnonzero(moves == p)
+        if hit.size:
             feats = np.concatenate([feats.astype(np.int64), fe.spatial_codes(board, c, moves)[:, None]], axis=1)
-            hit = np.flatnonzero(moves == p)
-            sample = (feats, int(hit[0])) if hit.size else None
-        try:
-            board.play(c, move)
-        except IllegalMove:
-            break
-        if sample is not None:
-            samples.append(sample)
+            samples.append((feats, int(hit[0])))
     return samples
 
 
@@ -222,6 +236,42 @@ def evaluate(data: Data, ids: np.ndarray, gamma: np.ndarray) -> dict:
             "top5_uniform": float(np.mean(np.minimum(5, counts) / counts))}
 
 
+def score_tables(files, paths, player: str = "") -> list[dict]:
+    """Each prior table's figures on the moves of `files` (game_positions), rated as the tree rates them
+    (gamma_table.move_gammas over features.candidates, sacrifices included): per position the log
+    probability of the move played, and how many candidates it rated higher. Positions whose move the
+    tree would not consider are skipped, as in the fit."""
+    tables = [gt.prior_table(gt.load_gammas(str(path)), *gt.load_spatial(str(path))) for path in paths]
+    log_p: list[list[float]] = [[] for _ in tables]
+    better: list[list[int]] = [[] for _ in tables]
+    for path in files:
+        for board, c, p in game_positions(path, player=player):
+            moves, _ = fe.candidates(board, c, sacrifices=True)
+            hit = np.flatnonzero(moves == p)
+            if not hit.size:
+                continue
+            for k, table in enumerate(tables):
+                gammas = gt.move_gammas(board, c, moves, gammas=table)
+                log_p[k].append(float(np.log(gammas[hit[0]] / gammas.sum())))
+                better[k].append(int(np.sum(gammas > gammas[hit[0]])))
+    return [{"log_p": np.array(lp), "better": np.array(b)} for lp, b in zip(log_p, better)]
+
+
+def print_scores(paths, scores) -> None:
+    """One line a table: mean log p, top-1 and top-5 rates; after the first, the paired difference in
+    mean log p from it, position by position, with its 95% interval."""
+    first = scores[0]["log_p"]
+    for path, score in zip(paths, scores):
+        lp, rank = score["log_p"], score["better"]
+        line = (f"{path}: {len(lp)} positions, mean log p {lp.mean():.4f}, top-1 {np.mean(rank == 0):.1%}, "
+                f"top-5 {np.mean(rank < 5):.1%}")
+        if score is not scores[0]:
+            d = lp - first
+            half = 1.96 * d.std(ddof=1) / np.sqrt(len(d)) if len(d) > 1 else float("nan")
+            line += f"; against the first {d.mean():+.4f} ({d.mean() - half:+.4f} to {d.mean() + half:+.4f})"
+        print(line)
+
+
 def pattern_diagram(code: int) -> str:
     """A 3x3 code as three rows (X: the mover, O: the opponent, #: off board), north first."""
     chars = ".XO#"
@@ -244,6 +294,9 @@ def main() -> int:
                              f"{fe.SPATIAL_MAX_PATTERNS:,} patterns)")
     parser.add_argument("--player", default="",
                         help="learn and test only the moves of a player whose name (PB/PW) holds this, in any case")
+    parser.add_argument("--score", nargs="+", type=Path, default=[], metavar="TABLE",
+                        help="fit nothing: rate the games' moves with these tables (npz files as --out writes), "
+                             "as the tree rates them, and compare each with the first")
     args = parser.parse_args()
     if not 0 <= args.held_out <= 0.5 or args.iterations < 1 or args.min_count < 1:
         parser.error("--held-out must lie in 0..0.5, and --iterations and --min-count be at least 1")
@@ -251,6 +304,15 @@ def main() -> int:
     test_files = sorted(p for d in args.test for p in d.rglob("*.sgf"))
     if not files or (args.test and not test_files):
         parser.error("no .sgf files found")
+    if args.score:
+        if not all(path.is_file() for path in args.score):
+            parser.error("--score: every table must be an existing file")
+        scores = score_tables(files, args.score, args.player)
+        if not len(scores[0]["log_p"]):
+            print("no usable positions", file=sys.stderr)
+            return 1
+        print_scores(args.score, scores)
+        return 0
     every = round(1 / args.held_out) if args.held_out > 0 and not args.test else 0
     started = time.process_time()
     train, test = [], []

@@ -483,6 +483,37 @@ def test_the_learning_script_learns_one_players_moves_when_asked(tmp_path, monke
     assert not big.exists()
 
 
+def test_the_learning_script_scores_tables_through_the_engines_prior_and_pairs_them(tmp_path, monkeypatch,
+                                                                                     capsys):
+    learner = load_learner()
+    (tmp_path / "a.sgf").write_text("(;GM[1]FF[4]SZ[9]PB[Pachi]PW[foogo];B[ee];W[cc];B[gc];W[gg];B[cg];W[dc])")
+    (tmp_path / "b.sgf").write_text("(;GM[1]FF[4]SZ[9];B[ee];W[ee])")  # illegal at once: nothing counts
+    flat = tmp_path / "flat.npz"  # every gamma 1: the uniform choice among the candidates
+    np.savez(flat, table=np.ones(fe.TABLE_SIZE, dtype=np.float32))
+    scores = learner.score_tables([tmp_path / "a.sgf", tmp_path / "b.sgf"], [flat, Path(gt.DATA_PATH)], "pachi")
+    # black's three moves, each rated among the candidates the tree would consider
+    assert [len(s["log_p"]) for s in scores] == [3, 3]
+    board = Board(9)
+    board.play("b", "E5")
+    board.play("w", "C3")
+    moves, _ = fe.candidates(board, BLACK, sacrifices=True)
+    assert scores[0]["log_p"][1] == pytest.approx(-np.log(len(moves)))  # uniform: log 1/n
+    assert scores[0]["better"].tolist() == [0, 0, 0]  # ties: nothing rated above the move played
+    gammas = gt.move_gammas(board, BLACK, moves)  # the shipped table, as the tree reads it
+    played = int(np.flatnonzero(moves == board.geometry.parse("G3"))[0])
+    assert scores[1]["log_p"][1] == pytest.approx(np.log(gammas[played] / gammas.sum()))
+    assert scores[1]["better"][1] == int(np.sum(gammas > gammas[played]))
+    monkeypatch.setattr("sys.argv", ["learn_gammas", str(tmp_path), "--player", "pachi",
+                                     "--score", str(flat), str(flat)])
+    assert learner.main() == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2 and "3 positions" in lines[0] and "top-1 100.0%" in lines[0]
+    assert "against the first +0.0000 (+0.0000 to +0.0000)" in lines[1]
+    monkeypatch.setattr("sys.argv", ["learn_gammas", str(tmp_path), "--score", str(tmp_path / "none.npz")])
+    with pytest.raises(SystemExit):
+        learner.main()
+
+
 def test_the_learned_playout_patterns_are_the_shapes_with_a_high_gamma_for_either_colour():
     gammas = np.ones(fe.TABLE_SIZE, dtype=np.float32)
     board = board_from_ascii(CAPTURES)
