@@ -68,17 +68,18 @@ DEFAULT_PLAYOUTS = 5000
 PLAYOUT_PATTERNS = {"mogo": PATTERN_TABLE, "learned": LEARNED_PATTERN_TABLE}  # SearchConfig.playout_patterns
 PARALLEL = ("root", "tree")  # SearchConfig.parallel
 MAX_SECONDS = 86400.0  # SearchConfig.seconds: a day (foogo gtp's --time and clocks stop at an hour)
-EXPAND_HEAVY_SMALL = 5.0  # the expansion threshold of heavy searches on boards up to SMALL_BOARD x SMALL_BOARD ...
+EXPAND_HEAVY_SMALL = 3.0  # the expansion threshold of heavy searches on boards up to SMALL_BOARD x SMALL_BOARD ...
 SMALL_BOARD = 9  # ... and search_room.EXPAND on the others (default_expand_threshold)
 
 
 def default_expand_threshold(size: int, policy) -> float:
     """The expansion threshold when none is given: EXPAND_HEAVY_SMALL for a heavy policy's search on a board up to
-    9x9, EXPAND otherwise. On 9x9 with the learned prior, heavy searches expanding at 5 won 57.1% of 120 games
-    against 8 at equal time, and 70.0% of 100 against Pachi at equal CPU beside 8's 62.0% on the same seeds
-    (+8.0 points, -5.1 to +20.7), where 16 lost 42.5% of 120 against 8
-    (bench/RESULTS.md, "Expansion thresholds again"); light searches, and 13x13 and 19x19, whose games against
-    GNU Go were measured at 8, keep 8."""
+    9x9, EXPAND otherwise. On 9x9 with the learned prior, against the stock Pachi 12.90 at equal CPU, expanding at
+    3 won 67.4% of 360 games beside 5's 62.8% on the same seeds (+4.6 points: +3.7 in a pre-registered screen of
+    160 games an arm, then +5.2, -3.9 to +14.3, in its confirming block of 200); 5 had won 70.0% of 100 beside
+    8's 62.0% (+8.0, -5.1 to +20.7), and 16 lost 42.5% of 120 against 8 at equal time in self-play
+    (bench/RESULTS.md, "Expansion at 3 visits", "Expansion thresholds again"). Light searches, and 13x13 and
+    19x19, whose games against GNU Go were measured at 8, keep 8."""
     return EXPAND_HEAVY_SMALL if size <= SMALL_BOARD and policy_kind(policy) != LIGHT else EXPAND
 
 
@@ -96,7 +97,7 @@ class SearchConfig:
     equiv: float = 1000.0  # RAVE equivalence parameter
     uct: float = 0.0  # UCT exploration constant (RAVE does the exploring)
     expand_threshold: float | None = None  # expand an edge's child once it has this many visits; None:
-    # default_expand_threshold(the board's size, policy): 5 for heavy playouts on 9x9, else 8
+    # default_expand_threshold(the board's size, policy): 3 for heavy playouts on 9x9, else 8
     prior: float = 10.0  # weight of the prior in virtual visits
     playout_patterns: str = "mogo"  # the heavy policy's 3x3 shapes: "mogo" (patterns.PATTERNS, MoGo's hane, cut
     # and edge shapes) or "learned" (the shapes whose learned gamma is high: gamma_table.learned_pattern_table;

@@ -166,10 +166,13 @@ def test_keeps_a_seki_it_wins_by_passing():
     # prior's floor (tree_layout.LEARNED_FLOOR), B8, the node's one move,
     # had the top prior (155 of 160 virtual wins) and the search still resigned at 8,000 playouts.
     # The prior taught by Pachi's match moves (2026-11-29) rates black's reply to the pass higher,
-    # which the tree takes longer to refute: 0.78 at 2,000 playouts (above 0.9 before), 0.96 at 8,000
+    # which the tree takes longer to refute: 0.78 at 2,000 playouts (above 0.9 before), 0.96 at 8,000.
+    # Expanding at 3 visits (the heavy 9x9 default since 2026-12-01) grows the pass's subtree deeper
+    # first: it still resigns at 3,500 playouts, passes at 0.84 from 4,000 and 0.92 at 6,000, where
+    # expanding at 5 passed at 0.70 from 2,000 (the search's trees are deterministic here, every seed alike)
     from test_policy import SEKI
     board = board_from_ascii(SEKI, to_move=WHITE)
-    for seed, playouts, least in ((1, 2000, 0.7), (2, 2000, 0.7), (1, 8000, 0.9)):
+    for seed, playouts, least in ((1, 6000, 0.85), (2, 6000, 0.85), (1, 8000, 0.9)):
         search = Search(SearchConfig(playouts=playouts, policy="heavy", seed=seed))
         result = search.genmove(board, WHITE, 7, legal(board, WHITE))
         assert result.move == PASS and result.winrate > least
@@ -759,9 +762,9 @@ def test_the_default_tree_memory_past_two_seconds_follows_the_nodes_a_playout_ma
     assert search_room.default_memory_mb(9, 3.0, 5.0) == 64 + 128 * 8 // 5
     assert search_room.default_memory_mb(9, 5.0, 5.0) == int(64 + 384 * 1.6)
     assert search_room.default_memory_mb(9, 5.0, 16.0) == 64 + 384 // 2
-    # the search passes its own threshold: a heavy 9x9 search expands at 5, a light one at 8
+    # the search passes its own threshold: a heavy 9x9 search expands at 3, a light one at 8
     geometry = Board(9).geometry
-    for policy, threshold in (("heavy", 5.0), ("light", 8.0)):
+    for policy, threshold in (("heavy", 3.0), ("light", 8.0)):
         search = Search(SearchConfig(seconds=5.0, threads=2, policy=policy))
         search._ensure_trees(geometry)
         search._size_trees(geometry, 5.0, False)
@@ -784,10 +787,11 @@ def test_the_default_tree_memory_of_a_playout_count_holds_several_searches_nodes
     assert search_room.default_memory_mb(9, None, 5.0, 137_600) == int(want) == 331
     assert search_room.default_memory_mb(9, None, 8.0, 137_600) == int(want * 5 / 8)
     geometry = Board(9).geometry
-    search = Search(SearchConfig(playouts=137_600, policy="heavy"))
+    search = Search(SearchConfig(playouts=137_600, policy="heavy"))  # the heavy 9x9 default expands at 3
     search._ensure_trees(geometry)
     search._size_trees(geometry, None, False, 137_600)
-    assert search._trees[0].capacity == search._tree_size(geometry, 331)
+    assert search_room.default_memory_mb(9, None, 3.0, 137_600) == int(want * 5 / 3) == 552
+    assert search._trees[0].capacity == search._tree_size(geometry, 552)
     given = Search(SearchConfig(playouts=137_600, policy="heavy", memory_mb=64))  # --memory stays the cap
     given._ensure_trees(geometry)
     given._size_trees(geometry, None, False, 137_600)
@@ -1104,14 +1108,14 @@ def test_late_nakade_plays_heavy_nakades_playouts_once_the_board_is_full_enough(
             SearchConfig(playouts=10, late_nakade=share)
 
 
-def test_the_default_expansion_threshold_is_5_for_heavy_searches_up_to_9x9_else_8():
-    assert search_module.default_expand_threshold(9, "heavy") == 5.0
-    assert search_module.default_expand_threshold(5, "heavy-nakade") == 5.0
+def test_the_default_expansion_threshold_is_3_for_heavy_searches_up_to_9x9_else_8():
+    assert search_module.default_expand_threshold(9, "heavy") == 3.0
+    assert search_module.default_expand_threshold(5, "heavy-nakade") == 3.0
     assert search_module.default_expand_threshold(9, "light") == 8.0
     assert search_module.default_expand_threshold(13, "heavy") == 8.0
     assert search_module.default_expand_threshold(19, "light") == 8.0
     search = Search(SearchConfig(policy="heavy"))
-    assert search._params(Board(9), 7.0)[tk.P_EXPAND] == 5.0
+    assert search._params(Board(9), 7.0)[tk.P_EXPAND] == 3.0
     assert search._params(Board(19), 7.0)[tk.P_EXPAND] == 8.0
     given = Search(SearchConfig(policy="heavy", expand_threshold=12.0))
     assert given._params(Board(9), 7.0)[tk.P_EXPAND] == 12.0

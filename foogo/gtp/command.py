@@ -39,8 +39,8 @@ def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser
     parser.add_argument("--memory", type=int_option, default=None, metavar="MB",
                         help="cap on the search trees' memory, all threads together (default: 64 per 81 "
                              "points for moves of up to 2 s, so 64 on 9x9 and 285 on 19x19, and 128 more per 81 "
-                             "points a second of a longer move's budget when the trees expand at 8, 8/5 of that at "
-                             "the heavy 9x9 default's 5, so 512 on 9x9 at 5 s; with --playouts N, room for 6 "
+                             "points a second of a longer move's budget when the trees expand at 8, 8/3 of that at "
+                             "the heavy 9x9 default's 3, so 512 on 9x9 at 5 s; with --playouts N, room for 6 "
                              "searches' nodes if more, N/threshold each, so 331 on 9x9 at 137,600 heavy; at most "
                              "512 and 1/8 of the RAM, which an analysis grows to as its trees fill)")
     parser.add_argument("--sgf-max-bytes", type=int_option, default=SGF_MAX_BYTES, metavar="N",
@@ -60,7 +60,7 @@ def add_tuning_options(parser: argparse.ArgumentParser) -> argparse.ArgumentPars
     parser: the one spelling of search settings for the engine and for the bench scripts that search."""
     tuning = parser.add_argument_group("search tuning (defaults: SearchConfig's)")
     tuning.add_argument("--expand", type=float_option, default=None, metavar="N",
-                        help="grow a tree node below a move once it has N visits (default 5 for heavy playouts "
+                        help="grow a tree node below a move once it has N visits (default 3 for heavy playouts "
                              "on boards up to 9x9, else 8)")
     tuning.add_argument("--prior", type=float_option, default=None, metavar="N",
                         help="weight of the Go-knowledge priors, in virtual visits (default 10)")
