@@ -34,9 +34,10 @@ def default_memory_mb(size: int, seconds: float | None = None, expand_threshold:
     """The trees' memory cap when none is given, for a search of `seconds` (None: a playout count, or no
     budget) whose trees expand at `expand_threshold`: per 81 points of the board, MEMORY_PER_81_POINTS_MB, and
     MEMORY_PER_SECOND_MB for each second past MEMORY_SECONDS times EXPAND / expand_threshold (a tree's nodes
-    a playout), so 448 MB on 9x9 at 5 s expanding at 8 and 678 MB expanding at 5; for a search of `playouts`,
+    a playout), so 448 MB on 9x9 at 5 s expanding at 8, 678 MB expanding at 5 and 1,088 MB at 3 (the heavy
+    9x9 default since 2026-12-01), before the ceiling; for a search of `playouts`,
     room for REUSE_BUDGETS searches' nodes (playouts / expand_threshold each) if that is more: 331 MB for
-    137,600 heavy playouts on 9x9, where 64 MB was collected in 309 of a match's 1,522 searches; at most
+    137,600 heavy playouts on 9x9 expanding at 5 (552 MB at 3, so the ceiling), where 64 MB was collected in 309 of a match's 1,522 searches; at most
     MEMORY_MAX_MB and an eighth of the machine's memory.
     A full tree is collected and keeps growing (SearchTree.collect), so a cap costs little at short searches:
     on 9x9 it keeps a game at `--time 2` under issue 10's 250 MB, of which about 185 MB is the process's own.
