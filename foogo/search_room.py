@@ -37,8 +37,8 @@ def default_memory_mb(size: int, seconds: float | None = None, expand_threshold:
     a playout), so 448 MB on 9x9 at 5 s expanding at 8, 678 MB expanding at 5 and 1,088 MB at 3 (the heavy
     9x9 default since 2026-12-01), before the ceiling; for a search of `playouts`,
     room for REUSE_BUDGETS searches' nodes (playouts / expand_threshold each) if that is more: 331 MB for
-    137,600 heavy playouts on 9x9 expanding at 5 (552 MB at 3, so the ceiling), where 64 MB was collected in 309 of a match's 1,522 searches; at most
-    MEMORY_MAX_MB and an eighth of the machine's memory.
+    137,600 heavy playouts on 9x9 expanding at 5 (552 MB at 3, so the ceiling), where 64 MB was collected
+    in 309 of a match's 1,522 searches; at most MEMORY_MAX_MB and an eighth of the machine's memory.
     A full tree is collected and keeps growing (SearchTree.collect), so a cap costs little at short searches:
     on 9x9 it keeps a game at `--time 2` under issue 10's 250 MB, of which about 185 MB is the process's own.
     At 5 s a move on two threads, 64 MB was collected in 87% of the searches, and 512 MB, never collected,
