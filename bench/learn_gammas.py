@@ -66,11 +66,14 @@ from foogo.board import Board
 
 
 def game_positions(path: Path, max_bytes: int = 1 << 20, player: str = ""):
-    """Yield (board, colour, point) before each learnable move of one SGF game, in order, up to an illegal
-    move: the position, the mover and the padded point played, which the caller reads before asking for
-    the next (the board then plays it). Nothing for a file that is too large, does not parse, or sets up
-    stones; passes teach nothing. With `player`, only the moves of a colour whose name (PB, PW) holds it,
-    in any case; the other side's moves are played all the same."""
+    """Yield (board, colour, moves, feats, chosen) before each learnable move of one SGF game, in order, up
+    to an illegal move: the position and the mover, which the caller reads before asking for the next (the
+    board then plays the move); the candidates the tree would consider and their features
+    (features.candidates, as the heavy policies' searches rate moves: sacrifices included); and the index of
+    the move played among them. A move the tree would not consider (an own-eye fill, say) is skipped, and
+    passes teach nothing. Nothing for a file that is too large, does not parse, or sets up stones. With
+    `player`, only the moves of a colour whose name (PB, PW) holds it, in any case; the other side's moves
+    are played all the same."""
     data = path.read_bytes()
     if len(data) > max_bytes:
         return
@@ -104,22 +107,18 @@ def game_positions(path: Path, max_bytes: int = 1 << 20, player: str = ""):
         if not board.is_legal(c, move):
             return
         if colour in learned:
-            yield board, c, board.geometry.point(*move)
+            moves, feats = fe.candidates(board, c, sacrifices=True)
+            hit = np.flatnonzero(moves == board.geometry.point(*move))
+            if hit.size:
+                yield board, c, moves, feats, int(hit[0])
         board.play(c, move)
 
 
 def game_samples(path: Path, max_bytes: int = 1 << 20, player: str = ""):
     """(feats, chosen index) for each usable move of one SGF game (game_positions), in order: the
-    features of the moves the tree would consider, as the heavy policies' searches rate them, and the
-    index of the move played among them; a move the tree would not consider is skipped."""
-    samples = []
-    for board, c, p in game_positions(path, max_bytes, player):
-        moves, feats = fe.candidates(board, c, sacrifices=True)  # as the heavy policies' searches rate moves
-        hit = np.flatnonzero(moves == p)
-        if hit.size:
-            feats = np.concatenate([feats.astype(np.int64), fe.spatial_codes(board, c, moves)[:, None]], axis=1)
-            samples.append((feats, int(hit[0])))
-    return samples
+    candidates' features with their spatial codes as a last column, and the index of the move played."""
+    return [(np.concatenate([feats.astype(np.int64), fe.spatial_codes(board, c, moves)[:, None]], axis=1), chosen)
+            for board, c, moves, feats, chosen in game_positions(path, max_bytes, player)]
 
 
 SPATIAL = len(fe.GROUPS)  # the column of a sample's feats holding the raw spatial code
@@ -238,22 +237,17 @@ def evaluate(data: Data, ids: np.ndarray, gamma: np.ndarray) -> dict:
 
 def score_tables(files, paths, player: str = "") -> list[dict]:
     """Each prior table's figures on the moves of `files` (game_positions), rated as the tree rates them
-    (gamma_table.move_gammas over features.candidates, sacrifices included): per position the log
-    probability of the move played, and how many candidates it rated higher. Positions whose move the
-    tree would not consider are skipped, as in the fit."""
+    (gamma_table.move_gammas over game_positions' candidates, those the fit learns from): per position the
+    log probability of the move played, and how many candidates it rated higher."""
     tables = [gt.prior_table(gt.load_gammas(str(path)), *gt.load_spatial(str(path))) for path in paths]
     log_p: list[list[float]] = [[] for _ in tables]
     better: list[list[int]] = [[] for _ in tables]
     for path in files:
-        for board, c, p in game_positions(path, player=player):
-            moves, _ = fe.candidates(board, c, sacrifices=True)
-            hit = np.flatnonzero(moves == p)
-            if not hit.size:
-                continue
+        for board, c, moves, _, chosen in game_positions(path, player=player):
             for k, table in enumerate(tables):
                 gammas = gt.move_gammas(board, c, moves, gammas=table)
-                log_p[k].append(float(np.log(gammas[hit[0]] / gammas.sum())))
-                better[k].append(int(np.sum(gammas > gammas[hit[0]])))
+                log_p[k].append(float(np.log(gammas[chosen] / gammas.sum())))
+                better[k].append(int(np.sum(gammas > gammas[chosen])))
     return [{"log_p": np.array(lp), "better": np.array(b)} for lp, b in zip(log_p, better)]
 
 
