@@ -43,8 +43,9 @@ def default_memory_mb(size: int, seconds: float | None = None, expand_threshold:
     on 9x9 it keeps a game at `--time 2` under issue 10's 250 MB, of which about 185 MB is the process's own.
     At 5 s a move on two threads, 64 MB was collected in 87% of the searches, and 512 MB, never collected,
     won +21 points against Pachi, with trees of up to about 370 MB expanding at 8; expanding at 5, 448 MB was
-    collected in 4 of a game's 40 searches and 512 MB in none of two games' 100 (bench/RESULTS.md, "the trees'
-    memory cap", "A fixed time a move spent whole" and "The trees' memory at expansion 5")."""
+    collected in 4 of a game's 40 searches and 512 MB in none of two games' 100; expanding at 3, 512 MB was
+    collected in 26 of a match's 1,453 searches (bench/RESULTS.md, "the trees' memory cap", "A fixed time a
+    move spent whole", "The trees' memory at expansion 5" and "Issue 12's second condition at expansion 3")."""
     extra = max(0.0, (seconds or 0.0) - MEMORY_SECONDS) * MEMORY_PER_SECOND_MB * EXPAND / expand_threshold
     want = (MEMORY_PER_81_POINTS_MB + extra) * size * size / 81
     if playouts:
