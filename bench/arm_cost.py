@@ -10,7 +10,8 @@ quick self-play games in the CONTROL checkout (policy_cost.positions: positions 
 (policy_cost.cpu_seconds) in a child process of each checkout (PYTHONPATH=CHECKOUT), `--rounds`
 times, the order turning each round, and times the searches by the process's CPU clock. It prints
 each round's sums, the arm's cost over the control's (the ratio of all sums), the median ratio at
-each move number, and the arm's equal-CPU playout count.
+each move number, each round's ratio with their spread (and a warning when they spread more than an
+A/B's 3% CPU check: the ratio is then that uncertain), and the arm's equal-CPU playout count.
 
 `--policy` has no default, on purpose: `SearchConfig()` searches with light playouts, and a cost
 run that forgot the policy once measured two identical light searches (1.008) for a change that
@@ -30,6 +31,10 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# an equal-CPU A/B holds if its arms' match CPU a move agree within 3% (bench/pachi_ab.py's CPU line): rounds that
+# spread more leave the ratio uncertain by as much (2026-12-01: rounds of 0.998, 1.032 and 1.058 gave 1.029 for a
+# rule whose searches then cost the same as the control's over 3,900 moves of games)
+SPREAD_WARNING = 0.03
 
 _CHILD = """
 import json, sys
@@ -103,8 +108,8 @@ def measure(control: str, arm: str, policy: str, playouts: int, rounds: int, gam
 
 
 def report(result: dict, playouts: int) -> dict:
-    """The arm's cost over the control's (all sums), the median ratio at each move number, and the
-    arm's playout count for equal CPU."""
+    """The arm's cost over the control's (all sums), each round's ratio and their spread (largest less
+    smallest), the median ratio at each move number, and the arm's playout count for equal CPU."""
     control, arm = result["times"]["control"], result["times"]["arm"]
     ratio = sum(map(sum, arm)) / sum(map(sum, control))
     by_move: dict[int, list[float]] = {}
@@ -112,8 +117,10 @@ def report(result: dict, playouts: int) -> dict:
         c = statistics.median(run[i] for run in control)
         a = statistics.median(run[i] for run in arm)
         by_move.setdefault(move, []).append(a / c)
+    rounds = [sum(a) / sum(c) for a, c in zip(arm, control)]
     return {"control_sums": [sum(run) for run in control], "arm_sums": [sum(run) for run in arm],
-            "ratio": ratio, "by_move": {m: statistics.median(r) for m, r in sorted(by_move.items())},
+            "ratio": ratio, "rounds": rounds, "spread": max(rounds) - min(rounds),
+            "by_move": {m: statistics.median(r) for m, r in sorted(by_move.items())},
             "equal_cpu_playouts": int(round(playouts / ratio / 100.0)) * 100}
 
 
@@ -138,6 +145,11 @@ def main(argv=None) -> int:
     print("arm sums (s):     " + ", ".join(f"{s:.3f}" for s in out["arm_sums"]))
     print(f"arm / control CPU: {out['ratio']:.3f}; by move number: "
           + ", ".join(f"{m}: {r:.3f}" for m, r in out["by_move"].items()))
+    print("each round's ratio: " + ", ".join(f"{r:.3f}" for r in out["rounds"])
+          + f" (spread {out['spread']:.3f})")
+    if out["spread"] > SPREAD_WARNING:
+        print(f"the rounds spread more than {SPREAD_WARNING:.0%}, an A/B's CPU check: the ratio is that uncertain; "
+              "more --rounds or --games on a quiet machine narrow it")
     print(f"the arm's playouts for equal CPU: {out['equal_cpu_playouts']}")
     return 0
 

@@ -940,3 +940,17 @@ def test_arm_cost_reports_the_ratio_of_sums_and_the_equal_cpu_playouts():
     out = module.report(result, 32300)
     assert out["ratio"] == 3.5 / 3.0 and out["by_move"] == {0: 1.5, 10: 1.0}
     assert out["equal_cpu_playouts"] == 27700  # 32,300 / (7/6), to the hundred
+    assert out["rounds"] == [3.5 / 3.0, 3.5 / 3.0] and out["spread"] == 0.0
+
+
+def test_arm_cost_warns_when_its_rounds_spread_more_than_an_ab_check(monkeypatch, capsys):
+    module = load("arm_cost")
+    spread = {"times": {"control": [[1.0, 1.0], [1.0, 1.0]], "arm": [[1.0, 1.0], [1.05, 1.05]]}, "moves": [0, 10]}
+    monkeypatch.setattr(module, "measure", lambda *args: spread)
+    assert module.main([".", ".", "--policy", "heavy", "--playouts", "30000"]) == 0
+    out = capsys.readouterr().out
+    assert "each round's ratio: 1.000, 1.050 (spread 0.050)" in out and "the rounds spread more than 3%" in out
+    monkeypatch.setattr(module, "measure", lambda *args: {**spread, "times": {**spread["times"],
+                                                                            "arm": [[1.0, 1.0], [1.01, 1.01]]}})
+    assert module.main([".", ".", "--policy", "heavy", "--playouts", "30000"]) == 0
+    assert "spread more" not in capsys.readouterr().out
