@@ -111,14 +111,15 @@ def report(result: dict, playouts: int) -> dict:
     """The arm's cost over the control's (all sums), each round's ratio and their spread (largest less
     smallest), the median ratio at each move number, and the arm's playout count for equal CPU."""
     control, arm = result["times"]["control"], result["times"]["arm"]
-    ratio = sum(map(sum, arm)) / sum(map(sum, control))
+    control_sums, arm_sums = [sum(run) for run in control], [sum(run) for run in arm]
+    ratio = sum(arm_sums) / sum(control_sums)
     by_move: dict[int, list[float]] = {}
     for i, move in enumerate(result["moves"]):
         c = statistics.median(run[i] for run in control)
         a = statistics.median(run[i] for run in arm)
         by_move.setdefault(move, []).append(a / c)
-    rounds = [sum(a) / sum(c) for a, c in zip(arm, control)]
-    return {"control_sums": [sum(run) for run in control], "arm_sums": [sum(run) for run in arm],
+    rounds = [a / c for a, c in zip(arm_sums, control_sums)]
+    return {"control_sums": control_sums, "arm_sums": arm_sums,
             "ratio": ratio, "rounds": rounds, "spread": max(rounds) - min(rounds),
             "by_move": {m: statistics.median(r) for m, r in sorted(by_move.items())},
             "equal_cpu_playouts": int(round(playouts / ratio / 100.0)) * 100}
