@@ -114,22 +114,34 @@ def tally(directory: Path, name: str = "foogo") -> dict:
 
 
 _PROCESS_START = "foogo gtp: loading kernels"  # what foogo gtp writes first (command.run)
-_GENMOVE_CPU = re.compile(r"^genmove (?:black|white): .*\(.*CPU ([0-9.]+) s", re.MULTILINE)
+_GENMOVE_SEARCH = re.compile(r"^genmove (?:black|white): \S+ \| ([0-9]+) playouts .*?CPU ([0-9.]+) s", re.MULTILINE)
+
+
+def foogo_searches(directory: Path) -> list[tuple[int, float]]:
+    """(playouts, CPU seconds) of each of foogo's searches, from the genmove lines of the engine logs
+    in directory's job-* directories (foogo gtp logs `genmove C: V | N playouts in ... CPU X s ...`;
+    Pachi's lines do not match), each process's first search left out: it may load the kernels. A log
+    is appended to by every process a job starts (a game played again, an engine restarted after a
+    crash): each `foogo gtp: loading kernels` line begins a process."""
+    searches = []
+    for path in sorted(directory.glob("job-*/engine-*.stderr.log")):
+        for process in path.read_text(errors="replace").split(_PROCESS_START):
+            searches += [(int(n), float(x)) for n, x in _GENMOVE_SEARCH.findall(process)][1:]
+    return searches
 
 
 def foogo_cpu(directory: Path) -> tuple[float, int]:
-    """foogo's mean CPU seconds a search and the searches counted, from the genmove lines of the
-    engine logs in directory's job-* directories (foogo gtp logs `..., CPU X s, ...`; Pachi's lines do
-    not match), each process's first search left out: it may load the kernels. A log is appended to
-    by every process a job starts (a game played again, an engine restarted after a crash): each
-    `foogo gtp: loading kernels` line begins a process. (0.0, 0) with none."""
-    total, count = 0.0, 0
-    for path in sorted(directory.glob("job-*/engine-*.stderr.log")):
-        for process in path.read_text(errors="replace").split(_PROCESS_START):
-            seconds = [float(x) for x in _GENMOVE_CPU.findall(process)][1:]
-            total += sum(seconds)
-            count += len(seconds)
-    return (total / count if count else 0.0), count
+    """foogo's mean CPU seconds a search and the searches counted (foogo_searches); (0.0, 0) with none."""
+    seconds = [x for _, x in foogo_searches(directory)]
+    return (sum(seconds) / len(seconds) if seconds else 0.0), len(seconds)
+
+
+def foogo_playout_cost(directory: Path) -> float:
+    """foogo's CPU microseconds a playout over the same searches as foogo_cpu; 0.0 with none. At fixed
+    playouts an arm's equal-CPU count is the control's count times the control's cost over the arm's."""
+    searches = foogo_searches(directory)
+    playouts = sum(n for n, _ in searches)
+    return 1e6 * sum(x for _, x in searches) / playouts if playouts else 0.0
 
 
 def difference(points1: float, n1: int, points2: float, n2: int) -> tuple[float, float, float]:
@@ -255,6 +267,12 @@ def report(arms: list[str], out: Path) -> str:
                  for arm, (seconds, count) in cpu.items()]
         rows += ["", "foogo's CPU s a move (its genmove logs, each process's first search left out): "
                  + "; ".join(parts)]
+        cost = {arm: foogo_playout_cost(out / arm) for arm in arms}
+        base = cost[arms[0]]
+        rows.append("foogo's CPU a playout over the same searches: " + "; ".join(
+            (f"{arm} {us:.3f} us" if us else f"{arm} n/a")
+            + (f" ({100 * (us / base - 1):+.1f}%)" if arm != arms[0] and base and us else "")
+            for arm, us in cost.items()))
     return "\n".join(rows)
 
 

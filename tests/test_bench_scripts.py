@@ -459,10 +459,13 @@ def test_pachi_ab_tallies_each_arm_from_its_sgfs_against_the_control(tmp_path, c
         start + "".join(line.format("white", x) for x in (11.9, 0.5)) + start
         + "".join(line.format("white", x) for x in (11.9, 0.5, 0.5, 0.5)))
     assert ab.foogo_cpu(tmp_path / "restarted") == (pytest.approx(0.5), 4)
+    assert ab.foogo_playout_cost(tmp_path / "restarted") == pytest.approx(500.0)  # 0.5 s over 1000 playouts
+    assert ab.foogo_playout_cost(tmp_path / "missing") == 0.0
     assert ab.main(["--report-only", "--arm", "control=", "--arm", "rule=--policy heavy-nakade",
                     "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "control 0.5000 over 2; rule 0.5500 over 2 (+10.0%)" in out
+    assert "a playout over the same searches: control 500.000 us; rule 550.000 us (+10.0%)" in out
     assert "control | 3 | 2 | 1 | 83.3%" in out and "(1 unscored)" in out
     assert "rule | 4 | 2 | 0 | 50.0%" in out and "-33.3 points" in out
     assert (tmp_path / "ab.txt").read_text().strip() == out.strip()
