@@ -113,6 +113,8 @@ POLICIES = ("light", "heavy", "heavy-nakade", "heavy-race")  # names, indexed by
 CAPTURE_PERMIL = 900
 ATARI_PERMIL = 900
 PATTERN_PERMIL = 900
+KO_PERMIL = 400  # rule (k), Pachi's moggy korate
+KO_AGE = 3  # rule (k) looks at a ko taken fewer than this many moves ago (Pachi's koage)
 LIGHT_REJECTIONS = 16  # choose_light's stage 1 gives way to stage 2 after this many
 
 # ---------------------------------------------------------------- random numbers
@@ -481,10 +483,27 @@ def vital_answer(s, z, c, last):
 
 
 @inline
+def ko_fight(s, z, c):
+    """Rule (k): the point of the last ko capture's taken stone, when that ko no longer binds, was taken
+    fewer than KO_AGE moves ago, and c may take the point without a self-atari of two stones or more:
+    the taker connecting the ko after the opponent's move elsewhere, or the opponent retaking it after
+    the taker's; else PASS."""
+    p = np.int64(s[bk.M_LAST_KO])
+    if p < 0 or s[bk.M_KO] != bk.NO_KO or s[bk.M_MOVES] - s[bk.M_LAST_KO_AT] >= KO_AGE:
+        return PASS
+    if allowed(s, z, c, p) and not big_self_atari(s, p, c):
+        return p
+    return PASS
+
+
+@inline
 def choose_heavy(s, z, c, rng, table, sacrifices=False, race=False):
-    """A point of playable(c) minus ko chosen by rules (a)-(e) above, or PASS if there is none or (e)
+    """A point of playable(c) minus ko chosen by rules (k) and (a)-(e) above, or PASS if there is none or (e)
     keeps a seki; with `sacrifices` (HEAVY_NAKADE), (d) and (e) may play a nakade; with `race`
     (HEAVY_RACE), (d) approaches from outside (d') before it redraws."""
+    p = ko_fight(s, z, c)
+    if p != PASS and random_below(rng, 1000) < KO_PERMIL:
+        return p
     last = np.int64(s[bk.M_LAST])
     if last >= 0:
         if random_below(rng, 1000) < CAPTURE_PERMIL:
