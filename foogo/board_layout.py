@@ -57,7 +57,9 @@ M_LAST = 12  # last move point, PASS (-1) or NO_MOVE
 M_KO_COLOR = 13  # the colour that may not play at M_KO
 M_EMPTIES = 14  # the number of empty on-board points (bits in the empty set, entries in EMPTIES)
 M_LAST2 = 15  # the move before the last (what M_LAST held before it): the tree's learned prior reads it
-META = 16
+M_LAST_KO = 16  # the point of the last ko capture's taken stone (what M_KO was set to), or NO_KO
+M_LAST_KO_AT = 17  # M_MOVES right after that capture: the heavy playouts' ko rule (policy.ko_fight) reads both
+META = 18
 
 # fields: the first POINT_FIELDS are kept together per point, the rest are lists of P entries after them
 COLOR, HEAD, NEXT, PLN, PLS, PLQ, SSIZE, NBR, MARK, QUEUE, EMPTIES, SLOT = range(12)
@@ -80,7 +82,7 @@ def new_state(size: int, width: int, npoints: int, nwords: int):
     z = np.zeros(1 + nwords, dtype=np.uint64)
     assert width < ROW_OF.shape[0] and npoints <= ROW_OF.shape[1], "row_col's table is too small"
     s[M_SIZE], s[M_W], s[M_P], s[M_NW] = size, width, npoints, nwords
-    s[M_KO] = NO_KO
+    s[M_KO] = s[M_LAST_KO] = NO_KO
     s[M_TO_MOVE] = BLACK
     s[M_LAST] = s[M_LAST2] = NO_MOVE
     color = colors_view(s)

@@ -26,6 +26,8 @@ from .board_layout import (
     M_KO_COLOR,
     M_LAST,
     M_LAST2,
+    M_LAST_KO,
+    M_LAST_KO_AT,
     M_MOVES,
     M_NW,
     M_PASSES,
@@ -263,6 +265,8 @@ def _play_steps(s, z, zob, p, c, full):
         if captured == 1 and string_size(s, P, hp) == 1 and string_in_atari(s, P, hp):
             s[M_KO] = taken  # the one stone taken
             s[M_KO_COLOR] = other
+            s[M_LAST_KO] = taken
+            s[M_LAST_KO_AT] = s[M_MOVES] + 1  # _finish_move counts this move below
         s[M_CAPTURES + c] += captured
     _finish_move(s, p, c)
     return result

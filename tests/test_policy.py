@@ -129,6 +129,70 @@ def test_capture_never_takes_the_ko_back():
     assert found == {"pass": 20}
 
 
+# ---------------------------------------------------------------- (k) ko fights
+
+def ko_taken():
+    """The 5x5 ko of test_capture_never_takes_the_ko_back, just taken by white at B3 (black may not
+    retake at C3 at once)."""
+    board = board_from_ascii("""
+        . . . . .
+        . X O . .
+        X . X O .
+        . X O . .
+        . . . . .
+    """, to_move=WHITE)
+    board.play(WHITE, "B3")
+    return board
+
+
+def test_ko_rule_waits_while_the_ko_binds():
+    board = ko_taken()
+    found = draws(board, lambda s, z, c, r: pol.ko_fight(s, z, c), BLACK, n=5)
+    assert found == {"pass": 5}
+
+
+def test_ko_rule_connects_for_the_taker_after_a_move_elsewhere():
+    board = ko_taken()
+    board.play(BLACK, "E1")  # a threat elsewhere lifts the ko
+    found = draws(board, lambda s, z, c, r: pol.ko_fight(s, z, c), WHITE, n=5)
+    assert found == {"C3": 5}  # a false eye of white's, so white may fill it
+
+
+def test_ko_rule_retakes_for_the_other_side_after_the_takers_move_elsewhere():
+    board = ko_taken()
+    board.play(BLACK, "E1")
+    board.play(WHITE, "E5")
+    found = draws(board, lambda s, z, c, r: pol.ko_fight(s, z, c), BLACK, n=5)
+    assert found == {"C3": 5}  # white's eye-like point, which black may take because it captures B3
+
+
+def test_ko_rule_forgets_a_ko_taken_three_moves_ago():
+    board = ko_taken()
+    for color, vertex in ((BLACK, "E1"), (WHITE, "E5"), (BLACK, "A1")):
+        board.play(color, vertex)
+    found = draws(board, lambda s, z, c, r: pol.ko_fight(s, z, c), WHITE, n=5)
+    assert found == {"pass": 5}
+
+
+def test_heavy_choice_retakes_the_ko_with_the_rules_probability():
+    board = ko_taken()
+    board.play(BLACK, "E1")
+    board.play(WHITE, "E5")
+    found = draws(board, lambda s, z, c, r: pol.choose_heavy(s, z, c, r, TABLE), BLACK, n=2000)
+    # rule (k) at KO_PERMIL, and now and then the uniform draw among the 14 other points black may take
+    share = found["C3"] / 2000
+    expected = pol.KO_PERMIL / 1000 + (1 - pol.KO_PERMIL / 1000) / 15
+    assert abs(share - expected) < 0.04, (share, expected)
+
+
+def test_board_remembers_the_last_ko_across_copies():
+    board = ko_taken()
+    board.play(BLACK, "E1")
+    s = board.copy()._state()[0]
+    assert board.geometry.name(int(s[bk.M_LAST_KO])) == "C3" and s[bk.M_KO] == bk.NO_KO
+    assert s[bk.M_MOVES] - s[bk.M_LAST_KO_AT] == 1
+
+
 # ---------------------------------------------------------------- (b) atari answers
 
 def test_atari_answer_extends_to_more_liberties():
