@@ -2,9 +2,10 @@
 
     python bench/heavy_rules.py [--size 9] [--playouts N] [--repeats 5] [--seed 1]
 
-The heavy policy (policy.choose_heavy) tries, after a move, rule (a) capture, (b) atari answer
-and (c) 3x3 pattern, each with probability 0.9 and in that order, and falls back on (d) the
-uniform draw that redraws big self-ataris. Two measurements:
+The heavy policy (policy.choose_heavy) first tries rule (k), a recent ko's point (with probability
+0.4 where it finds one), then, after a move, rule (a) capture, (b) atari answer and (c) 3x3
+pattern, each with probability 0.9 and in that order, and falls back on (d) the uniform draw that
+redraws big self-ataris. Two measurements:
 
 * how often each rule is called per move, and how often it answers: choose_heavy's decisions
   replayed (the same random numbers) on positions sampled from seeded heavy playouts (each
@@ -42,7 +43,7 @@ from foogo.playout import move_cap, run_playouts
 from foogo.policy import PATTERN_TABLE
 
 KEEP_ONE_IN = 8
-RULES = ("capture", "atari answer", "pattern", "uniform (heavy)")
+RULES = ("ko", "capture", "atari answer", "pattern", "uniform (heavy)")
 
 
 @kernel
@@ -82,57 +83,65 @@ def decisions(S, Z, rng, table, calls, answers):
         z = Z[i]
         c = np.int64(s[bk.M_TO_MOVE])
         last = np.int64(s[bk.M_LAST])
-        done = False
-        if last >= 0:
+        calls[0] += 1  # rule (k) looks on every move; it answers with probability KO_PERMIL where it finds a point
+        done = pk.ko_fight(s, z, c) != pk.PASS and pk.random_below(rng, 1000) < pk.KO_PERMIL
+        if done:
+            answers[0] += 1
+        if not done and last >= 0:
             if pk.random_below(rng, 1000) < pk.CAPTURE_PERMIL:
-                calls[0] += 1
-                if pk.capture_rule(s, z, c, last, rng) != pk.PASS:
-                    answers[0] += 1
-                    done = True
-            if not done and pk.random_below(rng, 1000) < pk.ATARI_PERMIL:
                 calls[1] += 1
-                if pk.atari_answer(s, z, c, last, rng) != pk.PASS:
+                if pk.capture_rule(s, z, c, last, rng) != pk.PASS:
                     answers[1] += 1
                     done = True
-            if not done and pk.random_below(rng, 1000) < pk.PATTERN_PERMIL:
+            if not done and pk.random_below(rng, 1000) < pk.ATARI_PERMIL:
                 calls[2] += 1
-                if pk.pattern_move(s, z, c, last, rng, table) != pk.PASS:
+                if pk.atari_answer(s, z, c, last, rng) != pk.PASS:
                     answers[2] += 1
                     done = True
+            if not done and pk.random_below(rng, 1000) < pk.PATTERN_PERMIL:
+                calls[3] += 1
+                if pk.pattern_move(s, z, c, last, rng, table) != pk.PASS:
+                    answers[3] += 1
+                    done = True
         if not done:
-            calls[3] += 1
+            calls[4] += 1
             if pk.uniform_move(s, z, c, rng) != pk.PASS:
-                answers[3] += 1
+                answers[4] += 1
 
 
 @inline
 def choose_twice(s, z, c, rng, spare, table, rule):
-    """policy.choose_heavy, with rule `rule` (0..3: RULES' order; -1: none) called a second time where
+    """policy.choose_heavy, with rule `rule` (0..4: RULES' order; -1: none) called a second time where
     it is called, on spare (a copy of the random state) and its answer added to spare[1]."""
+    if rule == 0:  # rule (k) draws no random number of its own
+        spare[1] += np.uint64(pk.ko_fight(s, z, c) + 1)
+    p = pk.ko_fight(s, z, c)
+    if p != pk.PASS and pk.random_below(rng, 1000) < pk.KO_PERMIL:
+        return p
     last = np.int64(s[bk.M_LAST])
     if last >= 0:
         if pk.random_below(rng, 1000) < pk.CAPTURE_PERMIL:
-            if rule == 0:
+            if rule == 1:
                 spare[0] = rng[0]
                 spare[1] += np.uint64(pk.capture_rule(s, z, c, last, spare[:1]) + 1)
             p = pk.capture_rule(s, z, c, last, rng)
             if p != pk.PASS:
                 return p
         if pk.random_below(rng, 1000) < pk.ATARI_PERMIL:
-            if rule == 1:
+            if rule == 2:
                 spare[0] = rng[0]
                 spare[1] += np.uint64(pk.atari_answer(s, z, c, last, spare[:1]) + 1)
             p = pk.atari_answer(s, z, c, last, rng)
             if p != pk.PASS:
                 return p
         if pk.random_below(rng, 1000) < pk.PATTERN_PERMIL:
-            if rule == 2:
+            if rule == 3:
                 spare[0] = rng[0]
                 spare[1] += np.uint64(pk.pattern_move(s, z, c, last, spare[:1], table) + 1)
             p = pk.pattern_move(s, z, c, last, rng, table)
             if p != pk.PASS:
                 return p
-    if rule == 3:
+    if rule == 4:
         spare[0] = rng[0]
         spare[1] += np.uint64(pk.uniform_move(s, z, c, spare[:1]) + 1)
     return pk.uniform_move(s, z, c, rng)
@@ -188,8 +197,8 @@ def main() -> None:
     S = np.zeros((args.positions, s0.shape[0]), dtype=s0.dtype)
     Z = np.zeros((args.positions, z0.shape[0]), dtype=z0.dtype)
     sampled = sample_positions(s0, z0, zob, s, z, rng, PATTERN_TABLE, cap, S, Z)
-    calls = np.zeros(4, dtype=np.int64)
-    answers = np.zeros(4, dtype=np.int64)
+    calls = np.zeros(len(RULES), dtype=np.int64)
+    answers = np.zeros(len(RULES), dtype=np.int64)
     decisions(S, Z, rng, PATTERN_TABLE, calls, answers)
 
     def run(rule: int, count: int) -> tuple[float, np.ndarray]:
