@@ -130,16 +130,15 @@ def foogo_searches(directory: Path) -> list[tuple[int, float]]:
     return searches
 
 
-def foogo_cpu(directory: Path) -> tuple[float, int]:
-    """foogo's mean CPU seconds a search and the searches counted (foogo_searches); (0.0, 0) with none."""
-    seconds = [x for _, x in foogo_searches(directory)]
+def foogo_cpu(searches: list[tuple[int, float]]) -> tuple[float, int]:
+    """foogo's mean CPU seconds a search and the searches counted, of foogo_searches' list; (0.0, 0) with none."""
+    seconds = [x for _, x in searches]
     return (sum(seconds) / len(seconds) if seconds else 0.0), len(seconds)
 
 
-def foogo_playout_cost(directory: Path) -> float:
-    """foogo's CPU microseconds a playout over the same searches as foogo_cpu; 0.0 with none. At fixed
-    playouts an arm's equal-CPU count is the control's count times the control's cost over the arm's."""
-    searches = foogo_searches(directory)
+def foogo_playout_cost(searches: list[tuple[int, float]]) -> float:
+    """foogo's CPU microseconds a playout over foogo_searches' list; 0.0 with none. At fixed playouts an
+    arm's equal-CPU count is the control's count times the control's cost over the arm's."""
     playouts = sum(n for n, _ in searches)
     return 1e6 * sum(x for _, x in searches) / playouts if playouts else 0.0
 
@@ -259,20 +258,22 @@ def report(arms: list[str], out: Path) -> str:
         if t["unscored"]:
             rows[-1] += f" ({t['unscored']} unscored)"
     # an equal-CPU A/B is equal only if the arms' searches cost the same: the CPU a move tells
-    cpu = {arm: foogo_cpu(out / arm) for arm in arms}
+    searches = {arm: foogo_searches(out / arm) for arm in arms}  # each arm's logs read once
+    cpu = {arm: foogo_cpu(found) for arm, found in searches.items()}
     if any(count for _, count in cpu.values()):
+
+        def against_first(arm: str, value: float, base: float) -> str:
+            return f" ({100 * (value / base - 1):+.1f}%)" if arm != arms[0] and base and value else ""
+
         base = cpu[arms[0]][0]
-        parts = [(f"{arm} {seconds:.4f} over {count}" if count else f"{arm} n/a")
-                 + (f" ({100 * (seconds / base - 1):+.1f}%)" if arm != arms[0] and base and count else "")
+        parts = [(f"{arm} {seconds:.4f} over {count}" if count else f"{arm} n/a") + against_first(arm, seconds, base)
                  for arm, (seconds, count) in cpu.items()]
         rows += ["", "foogo's CPU s a move (its genmove logs, each process's first search left out): "
                  + "; ".join(parts)]
-        cost = {arm: foogo_playout_cost(out / arm) for arm in arms}
+        cost = {arm: foogo_playout_cost(found) for arm, found in searches.items()}
         base = cost[arms[0]]
         rows.append("foogo's CPU a playout over the same searches: " + "; ".join(
-            (f"{arm} {us:.3f} us" if us else f"{arm} n/a")
-            + (f" ({100 * (us / base - 1):+.1f}%)" if arm != arms[0] and base and us else "")
-            for arm, us in cost.items()))
+            (f"{arm} {us:.3f} us" if us else f"{arm} n/a") + against_first(arm, us, base) for arm, us in cost.items()))
     return "\n".join(rows)
 
 

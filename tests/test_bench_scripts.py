@@ -452,16 +452,17 @@ def test_pachi_ab_tallies_each_arm_from_its_sgfs_against_the_control(tmp_path, c
             "foogo gtp: loading kernels in the background\nfoogo gtp: kernels ready in 1.0 s\n"
             + "".join(line.format("white", x) for x in seconds))
         (tmp_path / arm / "job-0" / "engine-A.stderr.log").write_text("genmove black: 10000 playouts, CPU 0.7 s\n")
-    assert ab.foogo_cpu(tmp_path / "control") == (pytest.approx(0.5), 2)  # the first search left out
+    assert ab.foogo_cpu(ab.foogo_searches(tmp_path / "control")) == (pytest.approx(0.5), 2)  # the first search left out
     restarted = tmp_path / "restarted" / "job-0"
     restarted.mkdir(parents=True)
     start = "foogo gtp: loading kernels in the background\n"
     (restarted / "engine-B.stderr.log").write_text(  # a log two processes appended to: each one's first left out
         start + "".join(line.format("white", x) for x in (11.9, 0.5)) + start
         + "".join(line.format("white", x) for x in (11.9, 0.5, 0.5, 0.5)))
-    assert ab.foogo_cpu(tmp_path / "restarted") == (pytest.approx(0.5), 4)
-    assert ab.foogo_playout_cost(tmp_path / "restarted") == pytest.approx(500.0)  # 0.5 s over 1000 playouts
-    assert ab.foogo_playout_cost(tmp_path / "missing") == 0.0
+    restarted_searches = ab.foogo_searches(tmp_path / "restarted")
+    assert ab.foogo_cpu(restarted_searches) == (pytest.approx(0.5), 4)
+    assert ab.foogo_playout_cost(restarted_searches) == pytest.approx(500.0)  # 0.5 s over 1000 playouts
+    assert ab.foogo_playout_cost(ab.foogo_searches(tmp_path / "missing")) == 0.0
     assert ab.main(["--report-only", "--arm", "control=", "--arm", "rule=--policy heavy-nakade",
                     "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
