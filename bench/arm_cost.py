@@ -18,6 +18,11 @@ run that forgot the policy once measured two identical light searches (1.008) fo
 acts in heavy ones only (1.116; bench/RESULTS.md, "The late switch inside the playouts, a second
 block"). `--control-config` and `--arm-config` set other SearchConfig fields (numbers or words),
 so that one checkout can be both arms.
+
+Its rounds are short, and their ratios spread by several percent (twice a count from three rounds
+missed the games' equal CPU by about 3%: bench/RESULTS.md, "A ko rule in the heavy playouts"). Where a
+block of games has been played, bench/pachi_ab.py's "CPU a playout" line, over thousands of the games'
+own searches, is the steadier figure: it sets the next block's count, and this script is for a first one.
 """
 
 from __future__ import annotations

@@ -57,8 +57,8 @@ nothing; every candidate is also checked against playable(c) minus ko.
   (d) uniform   a point c may take that is not a self-atari of a string of >= 2
                 stones, uniformly: `choose_light`'s draw, or if that is such a
                 self-atari, `safe_draw`'s over the rest. Policy HEAVY_NAKADE
-                ("heavy-nakade"; the heavy search's once the board is
-                three quarters full, SearchConfig.late_nakade) also plays a nakade (nakade.py: the
+                ("heavy-nakade"; the heavy search's once at most three quarters
+                of the points are empty, SearchConfig.late_nakade) also plays a nakade (nakade.py: the
                 self-atari ataris every opponent string around it and leaves a
                 dead eye shape when captured). Without it the playouts read a
                 corner where white's group and four black stones shared their
