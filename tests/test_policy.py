@@ -313,6 +313,14 @@ SEKI = """
 """
 
 
+def assert_white_wins_every_playout(board, policy="heavy"):
+    """With either colour to move, black wins none of 400 playouts of `policy` from board at komi 7."""
+    for to_move in (BLACK, WHITE):
+        board.to_move = to_move
+        result = run_playouts(board, 400, seed=1, policy=policy)
+        assert (result.scores > 7).sum() == 0
+
+
 def test_a_side_whose_every_move_gives_stones_away_keeps_the_seki():
     board = board_from_ascii(SEKI)
     s, _ = board._state()
@@ -321,10 +329,7 @@ def test_a_side_whose_every_move_gives_stones_away_keeps_the_seki():
     assert set(draws(board, lambda s, z, c, r: pol.safe_draw(s, c, r), WHITE, n=200)) == {"pass"}
     assert set(draws(board, lambda s, z, c, r: pol.choose_heavy(s, z, c, r, TABLE), WHITE, n=500)) == {"pass"}
     assert "pass" not in draws(board, lambda s, z, c, r: pol.choose_heavy(s, z, c, r, TABLE), BLACK, n=200)
-    for to_move in (BLACK, WHITE):  # white, ahead by 11 on the board, wins every heavy playout
-        board.to_move = to_move
-        result = run_playouts(board, 400, seed=1, policy="heavy")
-        assert (result.scores > 7).sum() == 0
+    assert_white_wins_every_playout(board)  # white is ahead by 11 on the board
 
 
 # a lost game's position (bench/RESULTS.md, "The pass prior and a seki the late playouts break"): black's
@@ -351,10 +356,7 @@ def test_the_heavy_playouts_keep_a_seki_after_its_false_eye_is_filled():
     board = board_from_ascii(FALSE_EYE_SEKI)
     assert set(draws(board, lambda s, z, c, r: pol.choose_heavy(s, z, c, r, TABLE), WHITE, n=200)) == {"G7"}
     assert set(draws(board, lambda s, z, c, r: pol.choose_heavy(s, z, c, r, TABLE), BLACK, n=200)) == {"C8"}
-    for to_move in (BLACK, WHITE):  # white, ahead by 7 on the board, wins every heavy playout
-        board.to_move = to_move
-        result = run_playouts(board, 400, seed=1, policy="heavy")
-        assert (result.scores > 7).sum() == 0
+    assert_white_wins_every_playout(board)  # white is ahead by 7 on the board
 
 
 def test_the_uniform_rule_draws_among_the_safe_points_alone_and_evenly():

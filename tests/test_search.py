@@ -321,7 +321,7 @@ def test_the_game_s_positions_before_the_root_are_not_repeated_either():
             assert result.vertex == "J3" and result.winrate > 0.8
     # without the history, white's retake at J2 (which repeats the position before the root) is a move of
     # the tree; with it, the tree disables it. This test asserted that J3 looked lost without the history
-    # (below 0.5 at 20,000 playouts, 0.10-0.12 on seeds 1-3); but the search rates it 0.42 at 80,000 and
+    # (below 0.5 at 20,000 playouts, 0.09-0.12 on seeds 1-3); but the search rates it 0.42 at 80,000 and
     # 0.64 at 200,000, and 0.66-0.71 at 20,000 with a pass prior of 0.5 (branch exp/pass-prior): that rate
     # measured how late the tree tries a pass in the lines below, not the history
     assert kinds[0] != tk.K_DISABLED and kinds[1] == tk.K_DISABLED
