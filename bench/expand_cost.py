@@ -39,7 +39,7 @@ from foogo import tree as tk
 from foogo.bits import ONE, trailing_zeros
 from foogo.game import Game
 from foogo.gamma_table import GAMMAS, open_parts
-from foogo.policy import PATTERN_TABLE
+from foogo.patterns import PATTERN_TABLE
 from foogo.search import Search, SearchConfig
 
 

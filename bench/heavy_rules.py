@@ -36,11 +36,13 @@ import numpy as np
 
 from foogo import board_kernels as bk
 from foogo import policy as pk
+from foogo import policy_heavy as ph
+from foogo import random_stream as rs
 from foogo.bench import machine
 from foogo.board import Board
 from foogo.jit import inline, kernel
+from foogo.patterns import PATTERN_TABLE
 from foogo.playout import move_cap, run_playouts
-from foogo.policy import PATTERN_TABLE
 
 KEEP_ONE_IN = 8
 RULES = ("ko", "capture", "atari answer", "pattern", "uniform (heavy)")
@@ -59,10 +61,10 @@ def sample_positions(s0, z0, zob, s, z, rng, table, cap, S, Z):
         moves = 0
         played += 1
         while passes < 2 and moves < cap and kept < S.shape[0]:
-            if pk.random_below(rng, KEEP_ONE_IN) == 0:
+            if rs.random_below(rng, KEEP_ONE_IN) == 0:
                 bk.copy_position(s, z, S[kept], Z[kept])
                 kept += 1
-            p = pk.choose_heavy(s, z, c, rng, table)
+            p = ph.choose_heavy(s, z, c, rng, table)
             if p == pk.PASS:
                 bk.play_pass(s, c)
                 passes += 1
@@ -84,28 +86,28 @@ def decisions(S, Z, rng, table, calls, answers):
         c = np.int64(s[bk.M_TO_MOVE])
         last = np.int64(s[bk.M_LAST])
         calls[0] += 1  # rule (k) looks on every move; it answers with probability KO_PERMIL where it finds a point
-        done = pk.ko_fight(s, z, c) != pk.PASS and pk.random_below(rng, 1000) < pk.KO_PERMIL
+        done = ph.ko_fight(s, z, c) != pk.PASS and rs.random_below(rng, 1000) < ph.KO_PERMIL
         if done:
             answers[0] += 1
         if not done and last >= 0:
-            if pk.random_below(rng, 1000) < pk.CAPTURE_PERMIL:
+            if rs.random_below(rng, 1000) < ph.CAPTURE_PERMIL:
                 calls[1] += 1
-                if pk.capture_rule(s, z, c, last, rng) != pk.PASS:
+                if ph.capture_rule(s, z, c, last, rng) != pk.PASS:
                     answers[1] += 1
                     done = True
-            if not done and pk.random_below(rng, 1000) < pk.ATARI_PERMIL:
+            if not done and rs.random_below(rng, 1000) < ph.ATARI_PERMIL:
                 calls[2] += 1
-                if pk.atari_answer(s, z, c, last, rng) != pk.PASS:
+                if ph.atari_answer(s, z, c, last, rng) != pk.PASS:
                     answers[2] += 1
                     done = True
-            if not done and pk.random_below(rng, 1000) < pk.PATTERN_PERMIL:
+            if not done and rs.random_below(rng, 1000) < ph.PATTERN_PERMIL:
                 calls[3] += 1
-                if pk.pattern_move(s, z, c, last, rng, table) != pk.PASS:
+                if ph.pattern_move(s, z, c, last, rng, table) != pk.PASS:
                     answers[3] += 1
                     done = True
         if not done:
             calls[4] += 1
-            if pk.uniform_move(s, z, c, rng) != pk.PASS:
+            if ph.uniform_move(s, z, c, rng) != pk.PASS:
                 answers[4] += 1
 
 
@@ -114,37 +116,37 @@ def choose_twice(s, z, c, rng, spare, table, rule):
     """policy.choose_heavy, with rule `rule` (0..4: RULES' order; -1: none) called a second time where
     it is called, on spare (a copy of the random state) and its answer added to spare[1]."""
     if rule == 0:  # rule (k) draws no random number of its own
-        spare[1] += np.uint64(pk.ko_fight(s, z, c) + 1)
-    p = pk.ko_fight(s, z, c)
-    if p != pk.PASS and pk.random_below(rng, 1000) < pk.KO_PERMIL:
+        spare[1] += np.uint64(ph.ko_fight(s, z, c) + 1)
+    p = ph.ko_fight(s, z, c)
+    if p != pk.PASS and rs.random_below(rng, 1000) < ph.KO_PERMIL:
         return p
     last = np.int64(s[bk.M_LAST])
     if last >= 0:
-        if pk.random_below(rng, 1000) < pk.CAPTURE_PERMIL:
+        if rs.random_below(rng, 1000) < ph.CAPTURE_PERMIL:
             if rule == 1:
                 spare[0] = rng[0]
-                spare[1] += np.uint64(pk.capture_rule(s, z, c, last, spare[:1]) + 1)
-            p = pk.capture_rule(s, z, c, last, rng)
+                spare[1] += np.uint64(ph.capture_rule(s, z, c, last, spare[:1]) + 1)
+            p = ph.capture_rule(s, z, c, last, rng)
             if p != pk.PASS:
                 return p
-        if pk.random_below(rng, 1000) < pk.ATARI_PERMIL:
+        if rs.random_below(rng, 1000) < ph.ATARI_PERMIL:
             if rule == 2:
                 spare[0] = rng[0]
-                spare[1] += np.uint64(pk.atari_answer(s, z, c, last, spare[:1]) + 1)
-            p = pk.atari_answer(s, z, c, last, rng)
+                spare[1] += np.uint64(ph.atari_answer(s, z, c, last, spare[:1]) + 1)
+            p = ph.atari_answer(s, z, c, last, rng)
             if p != pk.PASS:
                 return p
-        if pk.random_below(rng, 1000) < pk.PATTERN_PERMIL:
+        if rs.random_below(rng, 1000) < ph.PATTERN_PERMIL:
             if rule == 3:
                 spare[0] = rng[0]
-                spare[1] += np.uint64(pk.pattern_move(s, z, c, last, spare[:1], table) + 1)
-            p = pk.pattern_move(s, z, c, last, rng, table)
+                spare[1] += np.uint64(ph.pattern_move(s, z, c, last, spare[:1], table) + 1)
+            p = ph.pattern_move(s, z, c, last, rng, table)
             if p != pk.PASS:
                 return p
     if rule == 4:
         spare[0] = rng[0]
-        spare[1] += np.uint64(pk.uniform_move(s, z, c, spare[:1]) + 1)
-    return pk.uniform_move(s, z, c, rng)
+        spare[1] += np.uint64(ph.uniform_move(s, z, c, spare[:1]) + 1)
+    return ph.uniform_move(s, z, c, rng)
 
 
 @kernel
@@ -154,7 +156,7 @@ def playouts_twice(s0, z0, zob, s, z, rng, spare, table, cap, seed, count, rule,
     stones = 0
     for i in range(count):
         bk.copy_position(s0, z0, s, z)
-        pk.seed_rng(rng, seed, i)
+        rs.seed_rng(rng, seed, i)
         c = np.int64(s[bk.M_TO_MOVE])
         passes = 0
         moves = 0
@@ -193,7 +195,7 @@ def main() -> None:
     cap = move_cap(args.size)
 
     # how often each rule is called and answers
-    pk.seed_rng(rng, args.seed, 0)
+    rs.seed_rng(rng, args.seed, 0)
     S = np.zeros((args.positions, s0.shape[0]), dtype=s0.dtype)
     Z = np.zeros((args.positions, z0.shape[0]), dtype=z0.dtype)
     sampled = sample_positions(s0, z0, zob, s, z, rng, PATTERN_TABLE, cap, S, Z)

@@ -36,7 +36,8 @@ from foogo.bench import measure
 from foogo.board import Board
 from foogo.game import Game
 from foogo.playout import run_playouts
-from foogo.policy import choose_light, seed_rng
+from foogo.policy_light import choose_light
+from foogo.random_stream import seed_rng
 from foogo.search import Search, SearchConfig
 
 

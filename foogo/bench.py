@@ -3,7 +3,7 @@
 Prints playouts/s, nanoseconds per move, moves per playout, black/white wins and
 draws, and the mean black-minus-white area score (or the same as one JSON object
 with --json). Light playouts by default; `--policy heavy` times the heavy policy
-(policy.py) and says so in the report's first line and its "policy" key.
+(policy_heavy.py) and says so in the report's first line and its "policy" key.
 
 How it measures, so that figures can be compared: a warm-up batch (which also
 compiles or loads the kernels) is not timed, a calibration batch of at least

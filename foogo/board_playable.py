@@ -6,14 +6,14 @@ Playable sets follow the design card. For colour C and empty point e:
                   (none when a diagonal is off the board);
   playable(C, e)  not eye(C, e), and if eye-like(opponent, e) then some
                   neighbouring string has one liberty (playing there captures).
-The ko point is not removed here; choosers remove it (see policy.py).
+The ko point is not removed here; choosers remove it (see policy_light.py).
 
 A move keeps only the empty points up to date (as a bitset, for scans in board order, and
 as a list with each point's slot, for the light draw); whether an empty point is playable is
 decided at the point when it is asked (`playable_at`: one load of its neighbour
 counts for most points, the diagonals for an eye-like one, the neighbouring strings'
 atari for the opponent's eye). The light draw asks only the points it draws and
-rejects the unplayable ones (policy.py): 0.7 rejected draws per move in random 9x9
+rejects the unplayable ones (policy_light.py): 0.7 rejected draws per move in random 9x9
 playouts, 0.95 on 19x19. Keeping the two playable sets themselves up to date on every
 move (eyes appearing beside the move, turning false on its diagonals, atari
 transitions at a distance) cost more: dropping it made 9x9 playouts 19% faster.

@@ -61,7 +61,7 @@ from .jit import inline, kernel, prefetch
 from .ladders import captured_after, default_plies
 from .nakade import nakade
 from .patterns import pattern_code
-from .policy import self_atari
+from .tactics import self_atari
 
 G_PATTERN, G_TACTICS, G_LAST, G_LAST2, G_LINE = range(5)
 GROUPS = ("pattern", "tactics", "last", "last2", "line")

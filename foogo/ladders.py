@@ -25,7 +25,7 @@ import numpy as np
 
 from . import board_kernels as bk
 from .jit import inline, jit
-from .policy import self_atari
+from .tactics import self_atari
 
 TAKEN, ESCAPED, IN_ATARI, TWO_LIBERTIES = 0, 1, 2, 3  # the chase's states
 TWO_WAYS = 4  # chase's answer when the string escaped but the attacker's first atari had another choice

@@ -3,7 +3,7 @@
 What it is: `nakade(s, p, c)`, the exception the "heavy-nakade" playout policy (the
 default heavy search's playouts in the late game: SearchConfig.late_nakade) makes
 to the heavy playouts' rule against self-atari of two stones or more
-(policy.py, rules (d) and (e)). c at p makes a
+(policy_heavy.py, rules (d) and (e)). c at p makes a
 string S with one liberty L. It is a nakade when
   1. every opponent string touching S has L as its only liberty (S ataris them
      all from the inside), so the opponent must capture at L, and L touches no

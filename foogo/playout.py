@@ -12,10 +12,11 @@ index) by splitmix64: playout i of a batch is the same whatever the thread
 count or the order in which threads run.
 
 Policies sit behind one seam, `policy.choose(s, z, c, rng, policy, table)`:
-the light (uniform) and heavy choosers, and the random stream, live in
-policy.py below this module. Kernels take the policy id (policy.LIGHT or
-policy.HEAVY); the Python API takes its name ("light" or "heavy"). This
-module knows nothing of trees or of GTP.
+the light (uniform) and heavy choosers live in policy_light.py and
+policy_heavy.py, and the random stream in random_stream.py, below this
+module. Kernels take the policy id (policy.LIGHT or policy.HEAVY); the
+Python API takes its name ("light" or "heavy"). This module knows nothing
+of trees or of GTP.
 """
 
 from __future__ import annotations
@@ -30,20 +31,9 @@ import numpy as np
 from . import board_kernels as bk
 from .jit import inline, jit_nogil, kernel, uncached_nogil
 from .patterns import PATTERN_TABLE  # noqa: F401 (read as playout.PATTERN_TABLE too)
-from .policy import (  # noqa: F401
-    HEAVY,
-    LIGHT,
-    PASS,
-    POLICIES,
-    allowed,
-    choose,
-    choose_heavy,
-    choose_light,
-    policy_id,
-    random_below,
-    seed_rng,
-    splitmix64,
-)
+from .policy import LIGHT, PASS, choose, policy_id
+from .policy_light import allowed
+from .random_stream import seed_rng
 
 
 def move_cap(size: int) -> int:

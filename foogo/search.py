@@ -90,7 +90,7 @@ class SearchConfig:
     playouts: int | None = None
     seconds: float | None = None
     threads: int = 1
-    policy: object = "light"  # playouts and priors: "light" (uniform), "heavy" (policy.py), or a custom
+    policy: object = "light"  # playouts and priors: "light" (uniform), "heavy" (policy_heavy.py), or a custom
     # policy function or "module:function" (playout.custom_batch: its playouts, light priors)
     seed: int = 0
     resign_threshold: float | None = 0.1  # resign below this win rate; None never resigns
@@ -121,7 +121,7 @@ class SearchConfig:
     # modification is 0.02): a larger win counts more, a larger loss less; 0 counts win or loss only. At 0.1:
     # 54.7% of 150 against Pachi beside the default's 62.3% (bench/RESULTS.md, "A score weight")
     late_nakade: float = 0.75  # with policy "heavy": a search whose board has at most this share of its points
-    # empty plays heavy-nakade's playouts (policy.py: nakade sacrifices and vital points), from about move 21 on
+    # empty plays heavy-nakade's playouts (policy_heavy.py: nakade sacrifices and vital points), from about move 21 on
     # 9x9; 0: never. Heavy-nakade reads the dead shapes heavy's playouts take for seki, but from the first move it
     # won no more games; from 0.75 on, 63.1% of 202 paired games against Pachi beside the default's 58.2% (+5.0
     # points, -2.3 to +12.1) at 7% more CPU a move (bench/RESULTS.md, "Heavy-nakade's playouts in the late game")

@@ -2,7 +2,7 @@
 
 Two kinds of knowledge (params[P_KNOWLEDGE]). RULES: hand-written rules (captures, atari
 escapes, self-atari, the neighbourhood of the last move, empty edges), in `prior`; with the
-heavy policy (params[P_POLICY], see policy.py) a move matching one of the policy's 3x3
+heavy policy (params[P_POLICY], see policy_heavy.py) a move matching one of the policy's 3x3
 patterns next to the last move also counts. LEARNED: each move's share of the gammas of
 features.py, fitted to games (`gamma_into`, `learned_kinds`, K_LEARNED). tree.expand calls
 them for every candidate of a node it creates; what a kind is worth is tree_layout's
@@ -46,7 +46,7 @@ from .tree_layout import (
 def tells_nakade(params, learned):
     """Whether a prior (the learned one, else the rules') tells a nakade (a self-atari that kills,
     features.tactics' `sacrifices`) from the other self-ataris: the learned prior with every heavy
-    policy, whose playouts avoid the sacrifice (policy.py's (d) and (e)), so that the tree finds the
+    policy, whose playouts avoid the sacrifice (policy_heavy.py's (d) and (e)), so that the tree finds the
     ones that kill, rated by their own fitted gamma (features.T_NAKADE; measured against Pachi:
     bench/RESULTS.md, "The nakade prior becomes the default", "A nakade class of its own"); the
     rules' prior with the heavy-nakade policy only, as it was measured, which rates one as an atari."""

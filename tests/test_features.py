@@ -10,11 +10,13 @@ from foogo import BLACK, WHITE, Board, board_from_ascii
 from foogo import board_kernels as bk
 from foogo import features as fe
 from foogo import gamma_table as gt
-from foogo import policy as pol
+from foogo import patterns as pa
 from foogo import tree as tk
 from foogo.game import Game
+from foogo.patterns import PATTERN_TABLE
 from foogo.playout import playout
-from foogo.policy import LIGHT, PATTERN_TABLE, seed_rng
+from foogo.policy import LIGHT
+from foogo.random_stream import seed_rng
 from foogo.search import Search, SearchConfig
 
 
@@ -522,7 +524,7 @@ def test_the_learned_playout_patterns_are_the_shapes_with_a_high_gamma_for_eithe
     white_view = features_of(board, WHITE, "B2")[fe.G_PATTERN]  # B2's shape with white to play, mover-coded
     gammas[white_view] = 20.0
     table = gt.learned_pattern_table(gammas, threshold=8.0)
-    raw = int(pol.pattern_code(s, b2))
+    raw = int(pa.pattern_code(s, b2))
     assert table[raw] == 2  # white playing B2 matches; black playing it sees another shape
     assert table[white_view] == 1  # the same shape, colours swapped, matches for black
     assert table.sum() == 3  # and nothing else matches

@@ -28,6 +28,7 @@ import pytest
 
 from foogo import BLACK, WHITE, Board
 from foogo import playout as po
+from foogo import random_stream as rs
 from foogo.game import Game
 from foogo.search import Search, SearchConfig
 
@@ -50,7 +51,7 @@ def _digest_playouts(board, policy, count, seed=7):
     for i in range(count):
         b = board.copy()
         s, z = b._state()
-        po.seed_rng(rng, seed, i)
+        rs.seed_rng(rng, seed, i)
         score, moves, capped = po.playout(s, z, geo.zobrist, rng, cap, trace, np.empty(0, dtype=np.int8),
                                           po.policy_id(policy), po.PATTERN_TABLE)
         h.update(trace[:moves].tobytes())
@@ -107,7 +108,7 @@ def diagram_5x5():
     cap = po.move_cap(5)
     trace = np.zeros(cap, dtype=np.int32)
     rng = np.zeros(1, dtype=np.uint64)
-    po.seed_rng(rng, 7, 0)
+    rs.seed_rng(rng, 7, 0)
     final = board.copy()
     s, z = final._state()
     score, moves, _ = po.playout(s, z, geo.zobrist, rng, cap, trace, np.empty(0, dtype=np.int8), po.LIGHT,

@@ -10,7 +10,10 @@ from foogo import board_kernels as bk
 from foogo import features as fe
 from foogo import gamma_table as gt
 from foogo import nakade as nk
-from foogo import policy as pol
+from foogo import patterns as pa
+from foogo import policy_heavy as ph
+from foogo import random_stream as rs
+from foogo import tactics as ta
 from foogo.search import Search, SearchConfig
 
 # white's string and black's three stones D5 E5 E6 share their last two liberties, D6 and F6:
@@ -29,7 +32,7 @@ def verdict(text, vertex, color=BLACK):
     board = board_from_ascii(text)
     s, _ = board._state()
     p = board.geometry.parse(vertex)
-    return bool(pol.big_self_atari(s, p, color)), bool(nk.nakade(s, p, color))
+    return bool(ta.big_self_atari(s, p, color)), bool(nk.nakade(s, p, color))
 
 
 def test_a_square_four_sacrifice_is_a_nakade_and_the_zigzag_is_not():
@@ -73,13 +76,13 @@ def test_the_nakade_draw_plays_the_nakade_and_never_the_zigzag():
     found = set()
     for seed in range(300):
         r = np.zeros(1, dtype=np.uint64)
-        pol.seed_rng(r, seed, 0)
-        found.add(board.geometry.name(int(pol.uniform_move(s, z, BLACK, r, True))))
+        rs.seed_rng(r, seed, 0)
+        found.add(board.geometry.name(int(ph.uniform_move(s, z, BLACK, r, True))))
     assert "D6" in found and "F6" not in found
     for seed in range(100):  # the default heavy policy gives no stones away
         r = np.zeros(1, dtype=np.uint64)
-        pol.seed_rng(r, seed, 0)
-        assert board.geometry.name(int(pol.uniform_move(s, z, BLACK, r))) not in ("D6", "F6")
+        rs.seed_rng(r, seed, 0)
+        assert board.geometry.name(int(ph.uniform_move(s, z, BLACK, r))) not in ("D6", "F6")
 
 
 # every free polyomino of 2..6 cells, and the ones that die when the attacker plays next
@@ -209,7 +212,7 @@ def test_nakade_agrees_with_a_slow_recomputation_on_playout_positions():
                 s, _ = board._state()
                 for p in (int(q) for q in board.geometry.points):
                     for c in (BLACK, WHITE):
-                        if board.color_at(board.geometry.name(p)) == 0 and pol.big_self_atari(s, p, c):
+                        if board.color_at(board.geometry.name(p)) == 0 and ta.big_self_atari(s, p, c):
                             fast = bool(nk.nakade(s, p, c))
                             assert fast == slow_nakade(board, p, c), (str(board), board.geometry.name(p), c)
                             checked += 1
@@ -375,8 +378,8 @@ def test_the_heavy_nakade_playouts_answer_at_the_vital_point_and_the_heavy_ones_
     for sacrifices in (True, False):
         for seed in range(50):
             r = np.zeros(1, dtype=np.uint64)
-            pol.seed_rng(r, seed, 0)
-            picks[sacrifices].add(board.geometry.name(int(pol.choose_heavy(s, z, BLACK, r, pol.PATTERN_TABLE,
+            rs.seed_rng(r, seed, 0)
+            picks[sacrifices].add(board.geometry.name(int(ph.choose_heavy(s, z, BLACK, r, pa.PATTERN_TABLE,
                                                                            sacrifices))))
     assert picks[True] == {"A5"}
     assert len(picks[False]) > 3

@@ -21,8 +21,11 @@ from numba.core import config as numba_config
 import foogo
 from foogo import BLACK, WHITE, Board, board_from_ascii
 from foogo import board_kernels as bk
+from foogo import patterns as pa
 from foogo import playout as po
 from foogo import policy as pol
+from foogo import policy_light as pli
+from foogo import random_stream as rs
 from foogo.bits import select_in_word
 
 NO_OWNERS = np.empty(0, dtype=np.int8)
@@ -73,7 +76,7 @@ def replay_events(board, seed, count):
     events = {"capture": 0, "suicide": 0, "lone suicide": 0, "ko": 0, "long": 0, "capped": 0}
     for i in range(count):
         s, z = s0.copy(), z0.copy()
-        po.seed_rng(rng, seed, i)
+        rs.seed_rng(rng, seed, i)
         _, moves, capped = po.playout(s, z, zob, rng, cap, trace, NO_OWNERS, po.LIGHT, po.PATTERN_TABLE)
         events["capped"] += capped
         events["long"] += moves > board.size ** 2
@@ -113,7 +116,7 @@ def test_playouts_from_a_middle_game_position_stay_consistent(size):
     s, z = board.copy()._state()
     trace = np.zeros(po.move_cap(size), dtype=np.int32)
     rng = np.zeros(1, dtype=np.uint64)
-    po.seed_rng(rng, 3, 0)
+    rs.seed_rng(rng, 3, 0)
     _, moves, _ = po.playout(s, z, board.geometry.zobrist, rng, po.move_cap(size), trace, NO_OWNERS,
                              po.LIGHT, po.PATTERN_TABLE)
     for entry in trace[: int(moves * 0.4)].tolist():
@@ -344,8 +347,8 @@ def first_moves(board, draws, seed=2718):
     rng = np.zeros(1, dtype=np.uint64)
     counts = {}
     for i in range(draws):
-        po.seed_rng(rng, seed, i)
-        p = po.choose_light(s, z, board.to_move, rng)
+        rs.seed_rng(rng, seed, i)
+        p = pli.choose_light(s, z, board.to_move, rng)
         counts[p] = counts.get(p, 0) + 1
     # choosing leaves the position as it was: the empty list may be in another order, the same points
     n = int(s0[bk.M_EMPTIES])
@@ -424,10 +427,10 @@ def rejection_draw(s, allowed, rng):
     rejections = 0
     n = len(window)
     while n:
-        if rejections == pol.LIGHT_REJECTIONS:
+        if rejections == pli.LIGHT_REJECTIONS:
             left = [int(p) for p in window[:n] if p in allowed]
-            return (left[po.random_below(rng, len(left))] if left else po.PASS), rejections
-        i = po.random_below(rng, n)
+            return (left[rs.random_below(rng, len(left))] if left else po.PASS), rejections
+        i = rs.random_below(rng, n)
         p = int(window[i])
         if p in allowed:
             return p, rejections
@@ -451,10 +454,10 @@ def test_the_choice_is_the_plain_rejection_draw_for_every_seed(case, rules):
     rng = np.zeros(1, dtype=np.uint64)
     rejections = []
     for i in range(30 * len(allowed)):
-        po.seed_rng(rng, 99, i)
+        rs.seed_rng(rng, 99, i)
         mine = rng.copy()
         want, rejected = rejection_draw(s, allowed, mine)
-        assert po.choose_light(s, z, board.to_move, rng) == want
+        assert pli.choose_light(s, z, board.to_move, rng) == want
         assert rng[0] == mine[0]  # and used the same random numbers
         rejections.append(rejected)
     assert max(rejections) > 0 or len(allowed) == len(empty)
@@ -478,16 +481,16 @@ def test_the_plain_rejection_draw_reaches_its_second_stage(rules):
     allowed = allowed_points(board, ref, ko, rules)
     assert [board.geometry.name(p) for p in allowed] == ["E1", "E2", "E3"]
     empty = [int(p) for p in board.geometry.points if board._colors()[p] == bk.EMPTY]
-    assert len(empty) > pol.LIGHT_REJECTIONS
+    assert len(empty) > pli.LIGHT_REJECTIONS
     s, z = board._state()
     rng = np.zeros(1, dtype=np.uint64)
     second = 0
     for i in range(300):
-        po.seed_rng(rng, 5, i)
+        rs.seed_rng(rng, 5, i)
         mine = rng.copy()
         want, rejected = rejection_draw(s, set(allowed), mine)
-        assert po.choose_light(s, z, WHITE, rng) == want and rng[0] == mine[0]
-        second += rejected == pol.LIGHT_REJECTIONS
+        assert pli.choose_light(s, z, WHITE, rng) == want and rng[0] == mine[0]
+        second += rejected == pli.LIGHT_REJECTIONS
     assert 0 < second < 300
 
 
@@ -498,9 +501,9 @@ def test_nothing_allowed_means_pass():
     """, to_move=BLACK)  # both points are black eyes: black may not play, white may not either
     s, z = board._state()
     rng = np.zeros(1, dtype=np.uint64)
-    po.seed_rng(rng, 1, 0)
-    assert po.choose_light(s.copy(), z.copy(), BLACK, rng) == po.PASS
-    assert po.choose_light(s.copy(), z.copy(), WHITE, rng) == po.PASS
+    rs.seed_rng(rng, 1, 0)
+    assert pli.choose_light(s.copy(), z.copy(), BLACK, rng) == po.PASS
+    assert pli.choose_light(s.copy(), z.copy(), WHITE, rng) == po.PASS
     final, score, moves, capped = po.play_out(board)
     assert (score, moves, capped) == (4, 0, False) and final.passes == 2
 
@@ -515,11 +518,11 @@ def test_select_in_word_finds_the_r_th_set_bit(word, data):
 
 def test_random_below_stays_below():
     rng = np.zeros(1, dtype=np.uint64)
-    po.seed_rng(rng, 3, 0)
+    rs.seed_rng(rng, 3, 0)
     for n in (1, 2, 3, 7, 361, 2**31 + 1):
-        values = [po.random_below(rng, n) for _ in range(200)]
+        values = [rs.random_below(rng, n) for _ in range(200)]
         assert min(values) >= 0 and max(values) < n
-    assert len({po.random_below(rng, 2**31) for _ in range(50)}) == 50
+    assert len({rs.random_below(rng, 2**31) for _ in range(50)}) == 50
 
 
 # ---------------------------------------------------------------- the playout never fills its own eye
@@ -540,7 +543,7 @@ def test_playout_moves_are_playable_and_never_fill_an_own_eye(diagram, to_move, 
     for i in range(count):
         final = board.copy()
         s, z = final._state()
-        po.seed_rng(rng, 31, i)
+        rs.seed_rng(rng, 31, i)
         _, moves, capped = po.playout(s, z, zob, rng, cap, trace, NO_OWNERS, po.LIGHT, po.PATTERN_TABLE)
         assert not capped
         ref = sgf_grid(diagram)
@@ -649,13 +652,13 @@ def _scratch_against_full(s, z, zob, seed, count, cap):
     for i in range(count):
         bk.copy_position(s, z, full_s, full_z)
         bk.copy_position(s, z, scratch_s, scratch_z)
-        pol.seed_rng(rng, seed, i)
+        rs.seed_rng(rng, seed, i)
         c = np.int64(s[bk.M_TO_MOVE])
         passes = 0
         for _ in range(cap):
             twin[0] = rng[0]  # the draw reorders the list of empty points it draws from: draw on both
-            p = pol.choose(full_s, full_z, c, rng, pol.LIGHT, pol.PATTERN_TABLE)
-            if pol.choose(scratch_s, scratch_z, c, twin, pol.LIGHT, pol.PATTERN_TABLE) != p:
+            p = pol.choose(full_s, full_z, c, rng, pol.LIGHT, pa.PATTERN_TABLE)
+            if pol.choose(scratch_s, scratch_z, c, twin, pol.LIGHT, pa.PATTERN_TABLE) != p:
                 return moves, moves, stale
             if p == bk.PASS:
                 bk.play_pass(full_s, c)

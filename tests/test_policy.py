@@ -15,18 +15,23 @@ import pytest
 
 from foogo import BLACK, PASS, WHITE, Board, board_from_ascii, run_playouts, tree_priors
 from foogo import board_kernels as bk
+from foogo import patterns as pa
 from foogo import playout as po
 from foogo import policy as pol
+from foogo import policy_heavy as ph
+from foogo import policy_light as pli
+from foogo import random_stream as rs
+from foogo import tactics as ta
 from foogo import tree as tk
 from foogo.search import Search, SearchConfig
 
-TABLE = pol.PATTERN_TABLE
+TABLE = pa.PATTERN_TABLE
 NO_OWNERS = np.empty(0, dtype=np.int8)
 
 
 def rng(seed):
     r = np.zeros(1, dtype=np.uint64)
-    po.seed_rng(r, seed, 0)
+    rs.seed_rng(r, seed, 0)
     return r
 
 
@@ -62,15 +67,15 @@ TWO_IN_ATARI = """
 def test_capture_prefers_the_larger_string():
     board = board_from_ascii(TWO_IN_ATARI)
     board.play(WHITE, "F5")  # a self-atari beside D6-E6, which has been in atari at D5
-    found = draws(board, lambda s, z, c, r: pol.capture_move(s, z, c, last(board), r), BLACK)
+    found = draws(board, lambda s, z, c, r: ph.capture_move(s, z, c, last(board), r), BLACK)
     assert found == {"D5": 200}
 
 
 def test_heavy_choice_takes_the_larger_capture_most_of_the_time():
     board = board_from_ascii(TWO_IN_ATARI)
     board.play(WHITE, "F5")
-    found = draws(board, lambda s, z, c, r: pol.choose_heavy(s, z, c, r, TABLE), BLACK, n=1000)
-    assert found["D5"] >= 1000 * pol.CAPTURE_PERMIL / 1000 - 40
+    found = draws(board, lambda s, z, c, r: ph.choose_heavy(s, z, c, r, TABLE), BLACK, n=1000)
+    assert found["D5"] >= 1000 * ph.CAPTURE_PERMIL / 1000 - 40
 
 
 def test_capture_chooses_at_random_between_equal_strings():
@@ -84,14 +89,14 @@ def test_capture_chooses_at_random_between_equal_strings():
         . . . . . . .
     """)
     board.play(WHITE, "D5")  # three single stones in atari: C4 at C3, E4 at E3, D5 itself at D6
-    found = draws(board, lambda s, z, c, r: pol.capture_move(s, z, c, last(board), r), BLACK, n=300)
+    found = draws(board, lambda s, z, c, r: ph.capture_move(s, z, c, last(board), r), BLACK, n=300)
     assert set(found) == {"C3", "E3", "D6"} and min(found.values()) > 60
 
 
 def test_no_capture_when_nothing_near_the_last_move_is_in_atari():
     board = board_from_ascii(TWO_IN_ATARI)
     board.play(WHITE, "H2")
-    found = draws(board, lambda s, z, c, r: pol.capture_move(s, z, c, last(board), r), BLACK, n=20)
+    found = draws(board, lambda s, z, c, r: ph.capture_move(s, z, c, last(board), r), BLACK, n=20)
     assert found == {"pass": 20}
 
 
@@ -110,9 +115,9 @@ def test_heavy_choice_captures_an_atari_the_opponent_left_unanswered():
     board.play(BLACK, "D4")  # black's atari on D5, whose last liberty is E5
     board.play(WHITE, "H2")  # white plays elsewhere: nothing near H2 is in atari
     assert board.liberties("D5") == 1
-    found = draws(board, lambda s, z, c, r: pol.choose_heavy(s, z, c, r, TABLE), BLACK, n=1000)
+    found = draws(board, lambda s, z, c, r: ph.choose_heavy(s, z, c, r, TABLE), BLACK, n=1000)
     # rule (a) finds nothing around H2 and takes D5 around D4, the move before last
-    assert found["E5"] >= 1000 * pol.CAPTURE_PERMIL / 1000 - 40
+    assert found["E5"] >= 1000 * ph.CAPTURE_PERMIL / 1000 - 40
 
 
 def test_capture_never_takes_the_ko_back():
@@ -125,7 +130,7 @@ def test_capture_never_takes_the_ko_back():
     """, to_move=WHITE)
     board.play(WHITE, "B3")  # captures C3: a ko
     assert board.ko_point == "C3"
-    found = draws(board, lambda s, z, c, r: pol.capture_move(s, z, c, last(board), r), BLACK, n=20)
+    found = draws(board, lambda s, z, c, r: ph.capture_move(s, z, c, last(board), r), BLACK, n=20)
     assert found == {"pass": 20}
 
 
@@ -147,14 +152,14 @@ def ko_taken():
 
 def test_ko_rule_waits_while_the_ko_binds():
     board = ko_taken()
-    found = draws(board, lambda s, z, c, r: pol.ko_fight(s, z, c), BLACK, n=5)
+    found = draws(board, lambda s, z, c, r: ph.ko_fight(s, z, c), BLACK, n=5)
     assert found == {"pass": 5}
 
 
 def test_ko_rule_connects_for_the_taker_after_a_move_elsewhere():
     board = ko_taken()
     board.play(BLACK, "E1")  # a threat elsewhere lifts the ko
-    found = draws(board, lambda s, z, c, r: pol.ko_fight(s, z, c), WHITE, n=5)
+    found = draws(board, lambda s, z, c, r: ph.ko_fight(s, z, c), WHITE, n=5)
     assert found == {"C3": 5}  # a false eye of white's, so white may fill it
 
 
@@ -162,7 +167,7 @@ def test_ko_rule_retakes_for_the_other_side_after_the_takers_move_elsewhere():
     board = ko_taken()
     board.play(BLACK, "E1")
     board.play(WHITE, "E5")
-    found = draws(board, lambda s, z, c, r: pol.ko_fight(s, z, c), BLACK, n=5)
+    found = draws(board, lambda s, z, c, r: ph.ko_fight(s, z, c), BLACK, n=5)
     assert found == {"C3": 5}  # white's eye-like point, which black may take because it captures B3
 
 
@@ -170,7 +175,7 @@ def test_ko_rule_forgets_a_ko_taken_three_moves_ago():
     board = ko_taken()
     for color, vertex in ((BLACK, "E1"), (WHITE, "E5"), (BLACK, "A1")):
         board.play(color, vertex)
-    found = draws(board, lambda s, z, c, r: pol.ko_fight(s, z, c), WHITE, n=5)
+    found = draws(board, lambda s, z, c, r: ph.ko_fight(s, z, c), WHITE, n=5)
     assert found == {"pass": 5}
 
 
@@ -178,10 +183,10 @@ def test_heavy_choice_retakes_the_ko_with_the_rules_probability():
     board = ko_taken()
     board.play(BLACK, "E1")
     board.play(WHITE, "E5")
-    found = draws(board, lambda s, z, c, r: pol.choose_heavy(s, z, c, r, TABLE), BLACK, n=2000)
+    found = draws(board, lambda s, z, c, r: ph.choose_heavy(s, z, c, r, TABLE), BLACK, n=2000)
     # rule (k) at KO_PERMIL, and now and then the uniform draw among the 14 other points black may take
     share = found["C3"] / 2000
-    expected = pol.KO_PERMIL / 1000 + (1 - pol.KO_PERMIL / 1000) / 15
+    expected = ph.KO_PERMIL / 1000 + (1 - ph.KO_PERMIL / 1000) / 15
     assert abs(share - expected) < 0.04, (share, expected)
 
 
@@ -206,7 +211,7 @@ def test_atari_answer_extends_to_more_liberties():
         . . . . . . .
     """)
     board.play(WHITE, "E5")
-    found = draws(board, lambda s, z, c, r: pol.atari_answer(s, z, c, last(board), r), BLACK)
+    found = draws(board, lambda s, z, c, r: ph.atari_answer(s, z, c, last(board), r), BLACK)
     assert found == {"D4": 200}
 
 
@@ -221,7 +226,7 @@ def test_atari_answer_captures_the_attacker_when_extending_fails():
         . . . . . X .
     """)
     board.play(WHITE, "G3")  # G2 in atari; G1 would leave G2-G1-F1 one liberty; F2 is in atari at F3
-    found = draws(board, lambda s, z, c, r: pol.atari_answer(s, z, c, last(board), r), BLACK)
+    found = draws(board, lambda s, z, c, r: ph.atari_answer(s, z, c, last(board), r), BLACK)
     assert found == {"F3": 200}
 
 
@@ -238,7 +243,7 @@ def test_atari_answer_gives_up_a_string_that_cannot_be_saved():
     board.play(WHITE, "F3")  # now F2 is safe and G2's extension to G1 is still a self-atari
     board.play(BLACK, "A7")
     board.play(WHITE, "G3")
-    found = draws(board, lambda s, z, c, r: pol.atari_answer(s, z, c, last(board), r), BLACK, n=20)
+    found = draws(board, lambda s, z, c, r: ph.atari_answer(s, z, c, last(board), r), BLACK, n=20)
     assert found == {"pass": 20}
 
 
@@ -253,8 +258,8 @@ def test_atari_answer_is_what_heavy_playouts_play():
         . . . . . . .
     """)
     board.play(WHITE, "E5")
-    found = draws(board, lambda s, z, c, r: pol.choose_heavy(s, z, c, r, TABLE), BLACK, n=1000)
-    assert found["D4"] >= 1000 * pol.ATARI_PERMIL / 1000 - 40
+    found = draws(board, lambda s, z, c, r: ph.choose_heavy(s, z, c, r, TABLE), BLACK, n=1000)
+    assert found["D4"] >= 1000 * ph.ATARI_PERMIL / 1000 - 40
 
 
 # ---------------------------------------------------------------- (d) self-atari
@@ -272,8 +277,8 @@ def test_big_self_atari_is_recognised_and_a_lone_throw_in_is_not():
     board = board_from_ascii(SELF_ATARI)
     s, _ = board._state()
     a1, b1, e5 = (board.geometry.parse(v) for v in ("A1", "B1", "E5"))
-    assert pol.big_self_atari(s, a1, BLACK) and pol.big_self_atari(s, b1, BLACK)
-    assert not pol.big_self_atari(s, e5, BLACK)
+    assert ta.big_self_atari(s, a1, BLACK) and ta.big_self_atari(s, b1, BLACK)
+    assert not ta.big_self_atari(s, e5, BLACK)
     board2 = board_from_ascii("""
         . O . . .
         O . O . .
@@ -283,13 +288,13 @@ def test_big_self_atari_is_recognised_and_a_lone_throw_in_is_not():
     """)
     s2, _ = board2._state()
     b4 = board2.geometry.parse("B4")
-    assert pol.self_atari(s2, b4, BLACK) and not pol.big_self_atari(s2, b4, BLACK)
+    assert ta.self_atari(s2, b4, BLACK) and not ta.big_self_atari(s2, b4, BLACK)
 
 
 def test_self_atari_of_two_stones_is_avoided():
     board = board_from_ascii(SELF_ATARI)
-    heavy = draws(board, lambda s, z, c, r: pol.uniform_move(s, z, c, r), BLACK, n=2000)
-    light = draws(board, lambda s, z, c, r: po.choose_light(s, z, c, r), BLACK, n=2000)
+    heavy = draws(board, lambda s, z, c, r: ph.uniform_move(s, z, c, r), BLACK, n=2000)
+    light = draws(board, lambda s, z, c, r: pli.choose_light(s, z, c, r), BLACK, n=2000)
     bad = ("A1", "B1")
     assert sum(light[v] for v in bad) > 150  # 2 of 17 points
     assert sum(heavy[v] for v in bad) == 0
@@ -324,11 +329,11 @@ def assert_white_wins_every_playout(board, policy="heavy"):
 def test_a_side_whose_every_move_gives_stones_away_keeps_the_seki():
     board = board_from_ascii(SEKI)
     s, _ = board._state()
-    allowed = draws(board, lambda s, z, c, r: po.choose_light(s, z, c, r), WHITE, n=500)
-    assert set(allowed) == {"B8"} and pol.big_self_atari(s, board.geometry.parse("B8"), WHITE)
-    assert set(draws(board, lambda s, z, c, r: pol.safe_draw(s, c, r), WHITE, n=200)) == {"pass"}
-    assert set(draws(board, lambda s, z, c, r: pol.choose_heavy(s, z, c, r, TABLE), WHITE, n=500)) == {"pass"}
-    assert "pass" not in draws(board, lambda s, z, c, r: pol.choose_heavy(s, z, c, r, TABLE), BLACK, n=200)
+    allowed = draws(board, lambda s, z, c, r: pli.choose_light(s, z, c, r), WHITE, n=500)
+    assert set(allowed) == {"B8"} and ta.big_self_atari(s, board.geometry.parse("B8"), WHITE)
+    assert set(draws(board, lambda s, z, c, r: ph.safe_draw(s, c, r), WHITE, n=200)) == {"pass"}
+    assert set(draws(board, lambda s, z, c, r: ph.choose_heavy(s, z, c, r, TABLE), WHITE, n=500)) == {"pass"}
+    assert "pass" not in draws(board, lambda s, z, c, r: ph.choose_heavy(s, z, c, r, TABLE), BLACK, n=200)
     assert_white_wins_every_playout(board)  # white is ahead by 11 on the board
 
 
@@ -354,8 +359,8 @@ def test_the_heavy_playouts_keep_a_seki_after_its_false_eye_is_filled():
     # empty) take J9 as a nakade after G7 and kill white's top right in 98% of playouts: a misread named in
     # bench/RESULTS.md
     board = board_from_ascii(FALSE_EYE_SEKI)
-    assert set(draws(board, lambda s, z, c, r: pol.choose_heavy(s, z, c, r, TABLE), WHITE, n=200)) == {"G7"}
-    assert set(draws(board, lambda s, z, c, r: pol.choose_heavy(s, z, c, r, TABLE), BLACK, n=200)) == {"C8"}
+    assert set(draws(board, lambda s, z, c, r: ph.choose_heavy(s, z, c, r, TABLE), WHITE, n=200)) == {"G7"}
+    assert set(draws(board, lambda s, z, c, r: ph.choose_heavy(s, z, c, r, TABLE), BLACK, n=200)) == {"C8"}
     assert_white_wins_every_playout(board)  # white is ahead by 7 on the board
 
 
@@ -369,11 +374,11 @@ def test_the_uniform_rule_draws_among_the_safe_points_alone_and_evenly():
         X X O O O
         . . O O O
     """)
-    assert set(draws(board, lambda s, z, c, r: po.choose_light(s, z, c, r), BLACK, n=500)) == {"A1", "B1", "D5", "E5"}
-    found = draws(board, lambda s, z, c, r: pol.uniform_move(s, z, c, r), BLACK, n=2000)
+    assert set(draws(board, lambda s, z, c, r: pli.choose_light(s, z, c, r), BLACK, n=500)) == {"A1", "B1", "D5", "E5"}
+    found = draws(board, lambda s, z, c, r: ph.uniform_move(s, z, c, r), BLACK, n=2000)
     assert set(found) == {"D5", "E5"}
     assert abs(found["D5"] - 1000) < 4 * 22  # binomial(2000, 1/2): sd 22
-    found = draws(board, lambda s, z, c, r: pol.safe_draw(s, c, r), BLACK, n=2000)
+    found = draws(board, lambda s, z, c, r: ph.safe_draw(s, c, r), BLACK, n=2000)
     assert set(found) == {"D5", "E5"} and abs(found["D5"] - 1000) < 4 * 22
 
 
@@ -412,7 +417,7 @@ def allowed_cells(want, x):
 OUTER = [(r, c) for r in range(3) for c in range(3) if (r, c) != (1, 1)]
 # per pattern and colour of X: what each outer cell admits, and who may play it
 SLOW_PATTERNS = [([allowed_cells(rows[r][c], x) for r, c in OUTER], {"B", "W"} if who == "both" else {x})
-                 for _name, rows, who in pol.PATTERNS for x in ("B", "W")]
+                 for _name, rows, who in pa.PATTERNS for x in ("B", "W")]
 # each transform as the grid cell that lands on each outer cell
 SLOW_IMAGES = [[t(r, c) for r, c in OUTER] for t in TRANSFORMS]
 
@@ -457,8 +462,8 @@ def real_grids():
 
 
 def test_pattern_table_is_built_deterministically():
-    again = pol.build_pattern_table()
-    reordered = pol.build_pattern_table(tuple(reversed(pol.PATTERNS)))
+    again = pa.build_pattern_table()
+    reordered = pa.build_pattern_table(tuple(reversed(pa.PATTERNS)))
     assert again.dtype == np.uint8 and again.shape == (1 << 16,)
     assert np.array_equal(again, TABLE) and np.array_equal(reordered, TABLE)
 
@@ -479,7 +484,7 @@ def test_pattern_table_agrees_with_the_slow_matcher_on_every_real_neighbourhood(
 def instance(rows, symmetry):
     """A concrete neighbourhood for a pattern diagram under one of the 8 symmetries: wildcards become
     empty points; '#' stays off board."""
-    image = pol.symmetries(rows)[symmetry]
+    image = pa.symmetries(rows)[symmetry]
     return [["." if ch in "?xo" else ch for ch in row] for row in image]
 
 
@@ -505,7 +510,7 @@ def board_with(grid, x_color):
     return board, board.geometry.point(row, col)
 
 
-@pytest.mark.parametrize("pattern", pol.PATTERNS, ids=[p[0] for p in pol.PATTERNS])
+@pytest.mark.parametrize("pattern", pa.PATTERNS, ids=[p[0] for p in pa.PATTERNS])
 def test_each_pattern_matches_in_all_symmetries_and_both_colours(pattern):
     _name, rows, who = pattern
     for symmetry in range(8):
@@ -513,13 +518,13 @@ def test_each_pattern_matches_in_all_symmetries_and_both_colours(pattern):
         for x_color in (BLACK, WHITE):
             board, centre = board_with(grid, x_color)
             s, _ = board._state()
-            code = pol.pattern_code(s, centre)
+            code = pa.pattern_code(s, centre)
             letters = [["B" if ch == "X" and x_color == BLACK or ch == "O" and x_color == WHITE
                         else "W" if ch in "XO" else ch for ch in row] for row in grid]
             assert code == code_of(letters)
             players = (BLACK, WHITE) if who == "both" else (x_color,)
             for c in players:
-                assert pol.matches_pattern(s, centre, c, TABLE), (rows, symmetry, x_color, c)
+                assert pa.matches_pattern(s, centre, c, TABLE), (rows, symmetry, x_color, c)
 
 
 def test_pattern_move_plays_a_hane_next_to_the_last_move():
@@ -534,16 +539,16 @@ def test_pattern_move_plays_a_hane_next_to_the_last_move():
     """)
     board.play(WHITE, "D5")  # an attachment on top of D4
     s, _ = board._state()
-    found = draws(board, lambda s, z, c, r: pol.pattern_move(s, z, c, last(board), r, TABLE), BLACK)
+    found = draws(board, lambda s, z, c, r: ph.pattern_move(s, z, c, last(board), r, TABLE), BLACK)
     assert {"C5", "E5"} <= set(found)  # the two hane
     for vertex in found:
-        assert vertex != "pass" and pol.matches_pattern(s, board.geometry.parse(vertex), BLACK, TABLE)
+        assert vertex != "pass" and pa.matches_pattern(s, board.geometry.parse(vertex), BLACK, TABLE)
 
 
 def test_pattern_move_finds_nothing_without_a_last_move_neighbourhood_shape():
     board = Board(7)
     board.play(BLACK, "D4")
-    found = draws(board, lambda s, z, c, r: pol.pattern_move(s, z, c, last(board), r, TABLE), WHITE, n=20)
+    found = draws(board, lambda s, z, c, r: ph.pattern_move(s, z, c, last(board), r, TABLE), WHITE, n=20)
     assert found == {"pass": 20}
 
 
@@ -556,7 +561,7 @@ def midgame(size, moves, seed):
     r = rng(seed)
     c = BLACK
     for _ in range(moves):
-        p = po.choose_light(s, z, c, r)
+        p = pli.choose_light(s, z, c, r)
         if p == PASS:
             bk.play_pass(s, c)
         else:
@@ -584,7 +589,7 @@ def test_heavy_playouts_end_and_never_fill_their_own_eyes(size):
     eye_fills = 0
     for i in range(150):
         s, z = s0.copy(), z0.copy()
-        po.seed_rng(r, 5, i)
+        rs.seed_rng(r, 5, i)
         _, moves, capped = po.playout(s, z, zob, r, cap, trace, NO_OWNERS, pol.HEAVY, TABLE)
         assert not capped and moves < cap
         s, z = s0.copy(), z0.copy()
@@ -637,7 +642,7 @@ def test_heavy_priors_rate_a_pattern_move_above_a_plain_neighbour():
     params = np.zeros(tk.NPARAMS)
     params[tk.P_PRIOR] = 10.0
     hane, plain = board.geometry.parse("C5"), board.geometry.parse("E6")
-    assert pol.matches_pattern(s, hane, BLACK, TABLE) and not pol.matches_pattern(s, plain, BLACK, TABLE)
+    assert pa.matches_pattern(s, hane, BLACK, TABLE) and not pa.matches_pattern(s, plain, BLACK, TABLE)
     light = [tree_priors.prior(s, z, p, BLACK, last(board), params, TABLE) for p in (hane, plain)]
     params[tk.P_POLICY] = pol.HEAVY
     heavy = [tree_priors.prior(s, z, p, BLACK, last(board), params, TABLE) for p in (hane, plain)]

@@ -9,8 +9,12 @@ from test_policy import SEKI
 
 from foogo import BLACK, PASS, WHITE, Board, board_from_ascii
 from foogo import board_kernels as bk
+from foogo import patterns as pa
 from foogo import playout as po
-from foogo import policy as pol
+from foogo import policy_heavy as ph
+from foogo import policy_light as pli
+from foogo import random_stream as rs
+from foogo import tactics as ta
 from foogo.board import IllegalMove
 
 # black A2 B2 (liberties A1, B1) against white's five stones (B1, D1): B1 is shared. Black B1 is a
@@ -31,7 +35,7 @@ RACE = """
 
 def rng(seed):
     r = np.zeros(1, dtype=np.uint64)
-    po.seed_rng(r, seed, 0)
+    rs.seed_rng(r, seed, 0)
     return r
 
 
@@ -43,9 +47,9 @@ def state(text):
 def test_the_shared_liberty_is_a_big_self_atari_and_the_approach_is_the_outside_liberty():
     board, s, z = state(RACE)
     b1, d1 = board.geometry.parse("B1"), board.geometry.parse("D1")
-    assert pol.big_self_atari(s, b1, BLACK) and not pol.big_self_atari(s, d1, BLACK)
-    assert pol.outside_liberty(s, z, BLACK, b1, rng(1)) == d1
-    assert pol.outside_liberty(s, z, BLACK, d1, rng(1)) == PASS  # white beside D1 has two liberties, D1 and B1:
+    assert ta.big_self_atari(s, b1, BLACK) and not ta.big_self_atari(s, d1, BLACK)
+    assert ph.outside_liberty(s, z, BLACK, b1, rng(1)) == d1
+    assert ph.outside_liberty(s, z, BLACK, d1, rng(1)) == PASS  # white beside D1 has two liberties, D1 and B1:
     # its other one, B1, is the self-atari
 
 
@@ -58,7 +62,7 @@ def test_the_race_draw_plays_the_outside_liberty_where_heavy_draws_again():
         for race in (False, True, None):  # heavy's rule, heavy-race's, the light draw under both
             s, z = board.copy()._state()  # a draw reorders the empty list: each call on its own copy
             r = rng(seed)
-            p = po.choose_light(s, z, BLACK, r) if race is None else pol.uniform_move(s, z, BLACK, r, False, race)
+            p = pli.choose_light(s, z, BLACK, r) if race is None else ph.uniform_move(s, z, BLACK, r, False, race)
             picks.append(geo.name(int(p)))
         heavy, race, light = picks
         assert not {"A1", "B1"} & {heavy, race}  # black's two self-ataris of three stones
@@ -75,10 +79,10 @@ def test_the_race_draw_plays_the_outside_liberty_where_heavy_draws_again():
 def test_the_seki_stands_with_the_approach():
     board = board_from_ascii(SEKI)
     s, z = board._state()
-    assert pol.outside_liberty(s, z, WHITE, board.geometry.parse("B8"), rng(1)) == PASS
+    assert ph.outside_liberty(s, z, WHITE, board.geometry.parse("B8"), rng(1)) == PASS
     for seed in range(200):
         s, z = board.copy()._state()
-        assert pol.choose_heavy(s, z, WHITE, rng(seed), pol.PATTERN_TABLE, False, True) == PASS
+        assert ph.choose_heavy(s, z, WHITE, rng(seed), pa.PATTERN_TABLE, False, True) == PASS
 
 
 def _around(board, p):
@@ -109,7 +113,7 @@ def _slow_outside(board, s, z, c, p):
             libs = _liberties(board, n)
             if len(libs) == 2:
                 (other,) = libs - {p}
-                if pol.allowed(s, z, c, other) and not pol.big_self_atari(s, other, c):
+                if pli.allowed(s, z, c, other) and not ta.big_self_atari(s, other, c):
                     found.add(other)
     return found
 
@@ -122,7 +126,7 @@ def test_the_approach_agrees_with_a_slow_recomputation_on_random_positions(size)
         color = BLACK
         for move in range(size * size * 2):
             s, z = board._state()
-            p = po.choose_light(s, z, color, rng(game * 1000 + move))
+            p = pli.choose_light(s, z, color, rng(game * 1000 + move))
             if p == PASS:
                 break
             try:
@@ -132,12 +136,12 @@ def test_the_approach_agrees_with_a_slow_recomputation_on_random_positions(size)
             color = 3 - color
             s, z = board._state()
             for q in board.geometry.points.tolist():
-                if board.color_at(q) != bk.EMPTY or not pol.allowed(s, z, color, q):
+                if board.color_at(q) != bk.EMPTY or not pli.allowed(s, z, color, q):
                     continue
-                if not pol.big_self_atari(s, q, color):
+                if not ta.big_self_atari(s, q, color):
                     continue
                 want = _slow_outside(board, s, z, color, q)
-                got = {int(pol.outside_liberty(s, z, color, q, rng(seed))) for seed in range(8)}
+                got = {int(ph.outside_liberty(s, z, color, q, rng(seed))) for seed in range(8)}
                 checked += 1
                 if want:
                     fired += 1

@@ -6,6 +6,7 @@ from numba import njit
 
 from foogo import BLACK, PASS, WHITE, Board, board_from_ascii
 from foogo import playout as po
+from foogo import random_stream as rs
 from foogo.search import Search, SearchConfig
 
 
@@ -65,7 +66,7 @@ def test_a_stored_reply_is_played_only_where_the_playout_rule_allows_it():
 @njit
 def _first_move(s, z, zob, seed, replies):
     rng = np.zeros(1, dtype=np.uint64)
-    po.seed_rng(rng, seed, 0)
+    rs.seed_rng(rng, seed, 0)
     trace = np.zeros(1000, dtype=np.int32)
     po.play_out_with(s, z, zob, rng, 300, trace, np.zeros(0, dtype=np.int8), po.choose, po.LIGHT,
                      po.PATTERN_TABLE, replies, True)

@@ -8,6 +8,8 @@ import numpy as np
 import pytest
 
 from foogo import BLACK, PASS, WHITE, Board, board_from_ascii, search_room, search_time
+from foogo import patterns as pa
+from foogo import random_stream as rs
 from foogo import search as search_module
 from foogo import tree as tk
 from foogo.game import Game
@@ -121,15 +123,14 @@ DEAD_CORNER = """
 
 def settled_scores(board, policy, count):
     """tree._settled_score of `board` (after two passes) at komi 7, over `count` random streams."""
-    from foogo import policy as pol
     out = []
     for seed in range(count):
         b = board.copy()
         s, z = b._state()
         rng = np.zeros(1, dtype=np.uint64)
-        pol.seed_rng(rng, seed, 0)
+        rs.seed_rng(rng, seed, 0)
         score, capped = tk._settled_score(s, z, b.geometry.zobrist, rng, 400, np.zeros(400, dtype=np.int32),
-                                          np.zeros(0, dtype=np.int8), tk.choose, policy, pol.PATTERN_TABLE,
+                                          np.zeros(0, dtype=np.int8), tk.choose, policy, pa.PATTERN_TABLE,
                                           np.zeros((0, 1), dtype=np.int32), 7.0, True)
         assert capped == 0
         out.append(float(score))
