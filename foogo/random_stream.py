@@ -1,8 +1,8 @@
 """The playouts' random stream: one xorshift64* word a playout, seeded from (seed, playout index).
 
 splitmix64 derives each playout's seed, so playout i of a run is the same whatever the thread count;
-random_below draws a bounded integer from the word. The light and heavy policies draw from it, and so
-do the tree's and the bench's kernels.
+random_below draws a bounded integer from the word. playout.py seeds a stream for each playout (the
+search's too), the light and heavy policies draw from it, and so may a custom policy.
 """
 
 from __future__ import annotations
