@@ -98,7 +98,7 @@ from .jit import inline, kernel
 from .nakade import nakade, vital_point
 from .patterns import matches_pattern
 from .policy_light import PASS, allowed, allowed_at, choose_light
-from .random_stream import random_below
+from .random_stream import keep_one, random_below
 from .tactics import big_self_atari, self_atari
 
 CAPTURE_PERMIL = 900
@@ -152,9 +152,7 @@ def capture_move(s, z, c, last, rng):
         if size > best_size:
             best, best_size, ties = lib, size, 1
         elif size == best_size:
-            ties += 1
-            if random_below(rng, ties) == 0:
-                best = lib
+            ties, best = keep_one(rng, ties, best, lib)
     return best
 
 
@@ -215,17 +213,13 @@ def atari_answer(s, z, c, last, rng):
                 if bk.stone_in_atari(s, P, t, other):
                     cand = bk.atari_liberty(s, P, bk.head_of(s, P, t))
                     if allowed(s, z, c, cand):
-                        found += 1
-                        if random_below(rng, found) == 0:
-                            answer = cand
+                        found, answer = keep_one(rng, found, answer, cand)
             r = bk.next_stone(s, P, r)
             if r == h:
                 break
         lib = bk.atari_liberty(s, P, h)
         if allowed(s, z, c, lib) and not self_atari(s, lib, c):
-            found += 1
-            if random_below(rng, found) == 0:
-                answer = lib
+            found, answer = keep_one(rng, found, answer, lib)
     return answer
 
 
@@ -257,9 +251,7 @@ def pattern_move(s, z, c, last, rng, table):
         hits &= hits - 1
         q = last + (1 - j // 3) * w + (j % 3 - 1)
         if allowed(s, z, c, q) and not self_atari(s, q, c):
-            found += 1
-            if random_below(rng, found) == 0:
-                answer = q
+            found, answer = keep_one(rng, found, answer, q)
     return answer
 
 
@@ -305,9 +297,7 @@ def outside_liberty(s, z, c, p, rng, sacrifices=False):
             continue
         count, lib = bk.other_liberties(s, P, w, g, p)
         if count == 1 and allowed(s, z, c, lib) and not bad_self_atari(s, lib, c, sacrifices):
-            found += 1
-            if random_below(rng, found) == 0:
-                answer = lib
+            found, answer = keep_one(rng, found, answer, lib)
     return answer
 
 

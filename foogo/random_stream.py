@@ -1,7 +1,8 @@
 """The playouts' random stream: one xorshift64* word a playout, seeded from (seed, playout index).
 
 splitmix64 derives each playout's seed, so playout i of a run is the same whatever the thread count;
-random_below draws a bounded integer from the word. playout.py seeds a stream for each playout (the
+random_below draws a bounded integer from the word, and keep_one keeps one of a run of candidates
+uniformly (reservoir sampling) with it. playout.py seeds a stream for each playout (the
 search's too), the light and heavy policies draw from it, and so may a custom policy.
 """
 
@@ -39,3 +40,14 @@ def random_below(rng, n):
     x = x * np.uint64(0x2545F4914F6CDD1D)
     # Lemire's multiply-shift: bias below n / 2**32, far under any test's resolution here
     return np.int64(((x >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@inline
+def keep_one(rng, found, kept, q):
+    """Offer candidate q to a uniform choice of one: (found + 1, q with chance 1/(found + 1), else
+    kept). After k offers each candidate is kept with chance 1/k (reservoir sampling); one draw an
+    offer."""
+    found += 1
+    if random_below(rng, found) == 0:
+        return found, q
+    return found, kept

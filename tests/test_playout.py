@@ -525,6 +525,25 @@ def test_random_below_stays_below():
     assert len({rs.random_below(rng, 2**31) for _ in range(50)}) == 50
 
 
+
+def test_keep_one_keeps_each_of_k_candidates_with_chance_one_in_k():
+    """The heavy rules' reservoir draw: after k offers every candidate is the one kept about 1/k of
+    the time (within 4.5 standard deviations over 6,000 runs), and the count comes back as k."""
+    rng = np.zeros(1, dtype=np.uint64)
+    rs.seed_rng(rng, 11, 0)
+    runs = 6000
+    for k in (1, 2, 3, 5):
+        kept = [0] * k
+        for _ in range(runs):
+            found, answer = 0, -1
+            for q in range(k):
+                found, answer = rs.keep_one(rng, found, answer, q)
+            assert found == k
+            kept[answer] += 1
+        sd = math.sqrt(runs * (1 / k) * (1 - 1 / k))
+        assert all(abs(n - runs / k) <= 4.5 * sd for n in kept), (k, kept)
+
+
 # ---------------------------------------------------------------- the playout never fills its own eye
 
 @pytest.mark.parametrize("diagram, to_move, count", [(empty_diagram(9), BLACK, 150), (EYES_9, WHITE, 100),
