@@ -106,6 +106,11 @@ def test_counts_are_positive_whole_numbers():
     (["--chunk", "-3"], ">= 1"),
     (["--threads", "1e9"], "at most 256"),
     (["--size", "9"], "need --selfplay"),
+    (["--sizes", "2-1000000000"], "out of range"),  # refused before a billion sizes are listed
+    (["--playouts", "1e30"], "at most 100,000 chunks"),  # refused before its chunks are planned
+    (["--playouts", "1e9", "--chunk", "1"], "at most 100,000 chunks"),
+    (["--chunk", "1e9"], "chunk must be at most 10,000,000"),  # a chunk's playouts are held at once
+    (["--selfplay", "--games", "1e12"], "at most 100,000 chunks"),
 ])
 def test_bad_input_is_a_clear_error_and_writes_nothing(tmp_path, capsys, argv, message):
     out = tmp_path / "run"
@@ -234,6 +239,47 @@ def test_partial_run_and_torn_line_resume_to_the_uninterrupted_figures(tmp_path)
     assert results(part) == results(tmp_path / "whole")
     assert len((part / CHUNKS).read_text().splitlines()) == 6
 
+
+
+def test_report_only_reads_the_runs_options_from_its_directory(tmp_path, capsys):
+    """`--report-only` with no options reports the run DIR holds, as its --help says; with options they
+    must be the run's; a run made by other code (another fingerprint) is reported, not continued."""
+    part = tmp_path / "part"
+    assert stats("--out", part, *SMALL, "--max-chunks", 3) == 0
+    expected = results(part)
+    (part / "results.json").unlink()
+    assert stats("--out", part, "--report-only", "--quiet") == 0
+    assert results(part) == expected
+    assert stats("--out", part, "--sizes", "5", "--report-only", "--quiet") == 2
+    assert "holds another run" in capsys.readouterr().err
+    manifest = json.loads((part / "manifest.json").read_text())
+    manifest["fingerprint"] = "made by older code"
+    (part / "manifest.json").write_text(json.dumps(manifest))
+    assert stats("--out", part, "--report-only", "--quiet") == 0
+    assert stats("--out", part, *SMALL, "--report-only") == 0
+    report = results(part)
+    assert report["manifest"].pop("fingerprint") == "made by older code"  # the report names the run's code
+    expected["manifest"].pop("fingerprint")
+    assert report == expected
+    capsys.readouterr()
+    assert stats("--out", part, *SMALL) == 2  # continuing would mix two codes' chunks
+    assert "made by other code" in capsys.readouterr().err
+    assert stats("--out", tmp_path / "none", "--report-only") == 2
+    assert "holds no run" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("damage", [{"groups": [99]}, {"groups": 5}, {"playouts": 10**30}, {"chunk": "x"},
+                                    {"mode": "selfplay"}, {"seed": -1}, {"extra": 1}])
+def test_report_only_checks_a_manifest_it_reads_as_a_commands_options(tmp_path, capsys, damage):
+    assert stats("--out", tmp_path, *SMALL, "--max-chunks", 1) == 0
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    (tmp_path / "manifest.json").write_text(json.dumps({**manifest, **damage}))
+    capsys.readouterr()
+    before = snapshot(tmp_path)
+    assert stats("--out", tmp_path, "--report-only", "--quiet") == 2
+    err = capsys.readouterr().err
+    assert err.startswith("foogo stats: error: ") and "Traceback" not in err, err
+    assert snapshot(tmp_path) == before
 
 def test_rerunning_a_finished_run_computes_nothing(tmp_path):
     assert stats("--out", tmp_path, *SMALL) == 0
@@ -447,6 +493,9 @@ def test_selfplay_games_are_reproducible_and_resume_exactly(tmp_path):
     assert all(g["n"] == 2 for g in report["groups"])
     assert stats("--out", tmp_path / "part", *SELFPLAY, "--threads", 1, "--max-chunks", 2) == 0
     assert stats("--out", tmp_path / "part", *SELFPLAY, "--threads", 2) == 0  # a process pool
+    assert results(tmp_path / "part") == report
+    (tmp_path / "part" / "results.json").unlink()
+    assert stats("--out", tmp_path / "part", "--report-only", "--quiet") == 0  # the options read from DIR
     assert results(tmp_path / "part") == report
 
 

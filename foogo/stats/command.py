@@ -11,7 +11,17 @@ from ..playout import MAX_THREADS, default_threads
 from .chunks import code_fingerprint, plan
 from .executors import connect_dask, run_dask, run_local
 from .reports import format_table, results, write_reports
-from .request import DEFAULT_CHUNK, DEFAULT_KOMI, FORMAT, StatsError, parse_count, parse_counts, parse_komi, parse_sizes
+from .request import (
+    DEFAULT_CHUNK,
+    DEFAULT_KOMI,
+    FORMAT,
+    StatsError,
+    check_run_size,
+    parse_count,
+    parse_counts,
+    parse_komi,
+    parse_sizes,
+)
 from .rundir import RunDir
 
 OUTPUTS = ("results.json", "results.csv", "histograms.csv", "results.md",
@@ -33,7 +43,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
                         help="self-play: the komi the players play for (default 7.5); scores are reported without it")
     parser.add_argument("--komi", default=",".join(f"{k:g}" for k in DEFAULT_KOMI),
                         help="komi values for the win rates (default 0,0.5,5.5,6.5,7.5); report only")
-    parser.add_argument("--seed", default="0", help="seed of the run (default 0)")
+    parser.add_argument("--seed", default=None, help="seed of the run (default 0)")
     parser.add_argument("--chunk", default=None,
                         help=f"playouts (random, default {DEFAULT_CHUNK['random']}) or games "
                              f"(self-play, default {DEFAULT_CHUNK['selfplay']}) per chunk")
@@ -45,13 +55,14 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-chunks", default=None,
                         help="stop after this many new chunks; rerun to continue")
     parser.add_argument("--report-only", action="store_true",
-                        help="compute no chunk: report what DIR holds (may be partial; no lock taken)")
+                        help="compute no chunk: report what DIR holds (may be partial; no lock taken); the run's "
+                             "options are read from DIR unless given, and it may have been made by older code")
     parser.add_argument("--quiet", action="store_true", help="no progress bar and no table")
 
 
 def make_manifest(args: argparse.Namespace) -> dict:
     """The run's identity from parsed arguments (all checked here); StatsError for bad input."""
-    seed = _seed(args.seed)
+    seed = _seed(args.seed if args.seed is not None else "0")
     if args.selfplay:
         if args.sizes is not None or args.playouts is not None:
             raise StatsError("with --selfplay give --size, --playouts-per-move and --games "
@@ -63,18 +74,42 @@ def make_manifest(args: argparse.Namespace) -> dict:
         game_komi = parse_komi(args.game_komi if args.game_komi is not None else "7.5")
         if len(game_komi) != 1:
             raise StatsError("--game-komi takes one value")
-        return {"format": FORMAT, "mode": "selfplay", "seed": seed, "size": sizes[0],
-                "groups": parse_counts(args.playouts_per_move or "100,1000", "playouts per move"),
-                "games": parse_count(args.games or "100", "games"), "game_komi": game_komi[0],
-                "rules": "chinese", "chunk": parse_count(args.chunk or str(DEFAULT_CHUNK["selfplay"]), "chunk")}
+        strengths = parse_counts(args.playouts_per_move or "100,1000", "playouts per move")
+        games = parse_count(args.games or "100", "games")
+        chunk = parse_count(args.chunk or str(DEFAULT_CHUNK["selfplay"]), "chunk")
+        check_run_size("selfplay", [games] * len(strengths), chunk)
+        return {"format": FORMAT, "mode": "selfplay", "seed": seed, "size": sizes[0], "groups": strengths,
+                "games": games, "game_komi": game_komi[0], "rules": "chinese", "chunk": chunk}
     if args.size is not None or args.playouts_per_move is not None or args.games is not None \
             or args.game_komi is not None:
         raise StatsError("--size, --playouts-per-move, --games and --game-komi need --selfplay "
                          "(random playouts take --sizes and --playouts)")
-    return {"format": FORMAT, "mode": "random", "seed": seed,
-            "groups": parse_sizes(args.sizes or "9"),
-            "playouts": parse_count(args.playouts or "100000", "playouts"),
-            "chunk": parse_count(args.chunk or str(DEFAULT_CHUNK["random"]), "chunk")}
+    board_sizes = parse_sizes(args.sizes or "9")
+    playouts = parse_count(args.playouts or "100000", "playouts")
+    chunk = parse_count(args.chunk or str(DEFAULT_CHUNK["random"]), "chunk")
+    check_run_size("random", [playouts] * len(board_sizes), chunk)
+    return {"format": FORMAT, "mode": "random", "seed": seed, "groups": board_sizes, "playouts": playouts,
+            "chunk": chunk}
+
+
+RUN_OPTIONS = ("seed", "sizes", "playouts", "size", "playouts_per_move", "games", "game_komi", "chunk")
+
+
+def stored_request(stored: dict) -> argparse.Namespace:
+    """The options that made a run, from its manifest `stored`: what `--report-only` reports when the
+    command gives none. make_manifest then checks them as it checks a command's own, so a damaged
+    manifest is refused, never planned."""
+    try:
+        selfplay = stored["mode"] == "selfplay"
+        groups = ",".join(str(whole_number(g)) for g in stored["groups"])
+        return argparse.Namespace(
+            seed=str(stored["seed"]), selfplay=selfplay, chunk=str(stored["chunk"]),
+            sizes=None if selfplay else groups, playouts=None if selfplay else str(stored["playouts"]),
+            size=str(stored["size"]) if selfplay else None, playouts_per_move=groups if selfplay else None,
+            games=str(stored["games"]) if selfplay else None,
+            game_komi=f"{float(stored['game_komi']):g}" if selfplay else None)
+    except (KeyError, TypeError, ValueError, OverflowError) as error:
+        raise StatsError(f"the run's manifest.json is not a foogo stats manifest ({error!r})") from None
 
 
 def _seed(text) -> int:
@@ -110,14 +145,12 @@ def _run(args: argparse.Namespace) -> int:
     if threads is not None and threads > MAX_THREADS:
         raise StatsError(f"threads must be at most {MAX_THREADS}, got {threads}")
     max_chunks = None if args.max_chunks is None else parse_count(args.max_chunks, "max-chunks")
+    run_dir = RunDir(args.out)
+    if args.report_only:
+        return _report_stored(args, run_dir, komi)
     manifest = make_manifest(args)
     manifest["fingerprint"] = code_fingerprint(manifest)
-    run_dir = RunDir(args.out)
     exists = run_dir.check(manifest)  # nothing written before this line
-    if args.report_only:
-        if not exists:
-            raise StatsError(f"{args.out} holds no run to report")
-        return _report(run_dir, manifest, run_dir.load(manifest), komi, args.quiet)
     client = connect_dask(args.scheduler, manifest) if args.scheduler else None
     try:
         if not exists:
@@ -128,6 +161,19 @@ def _run(args: argparse.Namespace) -> int:
         run_dir.unlock()
         if client is not None:
             client.close()
+
+
+def _report_stored(args: argparse.Namespace, run_dir: RunDir, komi: list[float]) -> int:
+    """--report-only: report DIR's run, with the options given or, if none, those DIR was made with. The
+    run's own code fingerprint stands: a report reads its chunks and mixes in no new one."""
+    if not run_dir.holds_run():
+        raise StatsError(f"{args.out} holds no run to report")
+    stored = run_dir.stored_manifest()
+    given = args.selfplay or any(getattr(args, name) is not None for name in RUN_OPTIONS)
+    manifest = make_manifest(args if given else stored_request(stored))
+    manifest["fingerprint"] = stored.get("fingerprint")
+    run_dir.check(manifest)
+    return _report(run_dir, manifest, run_dir.load(manifest), komi, args.quiet)
 
 
 def _compute(args, run_dir: RunDir, manifest: dict, komi: list[float], threads: int | None,

@@ -11,6 +11,10 @@ from ..numbers import check_komi, finite_number, whole_number
 FORMAT = "foogo-stats/1"  # results.json's format
 DEFAULT_KOMI = (0.0, 0.5, 5.5, 6.5, 7.5)
 DEFAULT_CHUNK = {"random": 50_000, "selfplay": 1}
+# what one run may ask, so that no request (or damaged manifest) plans without bound: a chunk's playouts
+# are held in memory at once (a few bytes each), and the plan is a list of chunks
+MAX_CHUNK = {"random": 10_000_000, "selfplay": 10_000}
+MAX_RUN_CHUNKS = 100_000
 
 
 class StatsError(ValueError):
@@ -30,7 +34,7 @@ def parse_sizes(text: str) -> list[int]:
                 lo, hi = whole_number(bounds[0]), whole_number(bounds[1])
                 if lo > hi:
                     raise StatsError(f"size range {part!r} runs backwards")
-                values = list(range(lo, hi + 1))
+                values = [lo, hi] if lo < MIN_SIZE or hi > MAX_SIZE else list(range(lo, hi + 1))  # checked below
             else:
                 raise ValueError
         except ValueError:
@@ -40,6 +44,18 @@ def parse_sizes(text: str) -> list[int]:
                 raise StatsError(f"board size {size} out of range {MIN_SIZE}..{MAX_SIZE}")
         sizes.update(values)
     return sorted(sizes)
+
+
+def check_run_size(mode: str, per_group: list[int], chunk: int) -> None:
+    """StatsError unless a run of `per_group` playouts (random) or games (self-play) in each group, in
+    chunks of `chunk`, keeps within MAX_CHUNK and MAX_RUN_CHUNKS."""
+    if chunk > MAX_CHUNK[mode]:
+        raise StatsError(f"chunk must be at most {MAX_CHUNK[mode]:,} ({mode}), got {chunk:,}")
+    chunks = sum(-(-n // chunk) for n in per_group)
+    if chunks > MAX_RUN_CHUNKS:
+        what = "playouts" if mode == "random" else "games"
+        raise StatsError(f"a run may have at most {MAX_RUN_CHUNKS:,} chunks, and this one would have {chunks:,}: "
+                         f"ask fewer {what} or a larger --chunk (at most {MAX_CHUNK[mode]:,})")
 
 
 def parse_komi(text: str) -> list[float]:

@@ -41,7 +41,7 @@ class RunDir:
         if MANIFEST not in names:
             raise StatsError(f"{self.path} is not empty and holds no {MANIFEST}: not a foogo stats run; "
                              "choose a new or empty directory")
-        existing = self._manifest()
+        existing = self.stored_manifest()
         if existing != manifest:
             keys = sorted(set(existing) | set(manifest))
             diffs = [f"{key}: DIR has {existing.get(key)!r}, this command {manifest.get(key)!r}"
@@ -55,7 +55,11 @@ class RunDir:
         self.load(manifest)  # raises on a chunk file that does not belong to this plan
         return True
 
-    def _manifest(self) -> dict:
+    def holds_run(self) -> bool:
+        """True if DIR is a directory with a manifest (whether it is a sound one is check's question)."""
+        return os.path.isdir(self.path) and os.path.exists(self.file(MANIFEST))
+
+    def stored_manifest(self) -> dict:
         """DIR's manifest as written; StatsError for a file that cannot be one (too large, not JSON,
         not an object with names)."""
         path = self.file(MANIFEST)
