@@ -6,7 +6,7 @@ search iteration) and `gtp/engine.py` (a GTP command).
 
 __version__ = "0.1.0"  # before the imports: gtp and cli read it from here
 
-from . import render
+from . import book, render
 from .board import Board, BoardInconsistent, IllegalMove, MoveResult, board_from_ascii
 from .game import Game, GameError, SgfError
 from .geometry import BLACK, EMPTY, PASS, WHITE, geometry, opponent, parse_color
@@ -17,5 +17,6 @@ from .search import Search, SearchConfig, SearchResult
 __all__ = [
     "BLACK", "WHITE", "EMPTY", "PASS", "Board", "BoardInconsistent", "IllegalMove", "MoveResult",
     "board_from_ascii", "Game", "GameError", "SgfError", "Search", "SearchConfig", "SearchResult",
-    "run_playouts", "PlayoutBatch", "render", "geometry", "opponent", "parse_color", "ladder_captured", "__version__",
+    "run_playouts", "PlayoutBatch", "book", "render", "geometry", "opponent", "parse_color", "ladder_captured",
+    "__version__",
 ]

@@ -31,7 +31,7 @@ import time
 from .board import Board
 from .geometry import MAX_SIZE, MIN_SIZE
 from .numbers import float_option, int_option
-from .playout import MAX_THREADS, default_threads, policy_kind, run_playouts
+from .playout import MAX_BATCH, MAX_THREADS, default_threads, policy_kind, run_playouts
 
 JSON_KEYS = ("size", "threads", "playouts", "repeats", "playouts_per_second", "playouts_per_second_min",
              "playouts_per_second_max", "playouts_per_cpu_second", "playouts_per_cpu_second_min",
@@ -39,6 +39,7 @@ JSON_KEYS = ("size", "threads", "playouts", "repeats", "playouts_per_second", "p
              "black_wins", "white_wins", "draws", "mean_score")
 WARM_UP_PLAYOUTS = 2000
 CALIBRATION_SECONDS = 0.2
+MAX_REPEATS = 1000  # timed runs one bench may ask for
 
 
 def playouts_for(seconds: float, rate: float) -> int:
@@ -176,9 +177,10 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--komi", type=float_option, default=7.5, help="komi for the win counts (default 7.5)")
     parser.add_argument("--repeats", type=int_option, default=3,
                         help="timed runs; the report gives their median and min..max (default 3)")
-    parser.add_argument("--policy", default="light", metavar="light|heavy|MODULE:FUNCTION",
-                        help="playout policy: light (default), heavy, or a custom policy function "
-                             "(e.g. examples.capture_first:capture_first)")
+    parser.add_argument("--policy", default="light", metavar="light|heavy|heavy-nakade|heavy-race|MODULE:FUNCTION",
+                        help="playout policy: light (default), heavy, heavy-nakade, heavy-race, or a custom "
+                             "policy function, its module found from the current directory too (e.g. "
+                             "examples.capture_first:capture_first from the repository's root)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of the text report")
 
 
@@ -193,9 +195,17 @@ def run(args: argparse.Namespace) -> int:
     if args.threads > MAX_THREADS:
         print(f"foogo bench: --threads must be at most {MAX_THREADS}", file=sys.stderr)
         return 2
+    if (args.playouts or 0) > MAX_BATCH or args.repeats > MAX_REPEATS:
+        print(f"foogo bench: --playouts must be at most {MAX_BATCH:,} (a batch keeps each playout's result) "
+              f"and --repeats at most {MAX_REPEATS}", file=sys.stderr)
+        return 2
     if not math.isfinite(args.komi):
         print(f"foogo bench: --komi must be a finite number, got {args.komi}", file=sys.stderr)
         return 2
+    if ":" in args.policy and os.getcwd() not in sys.path:
+        # `--policy module:function` may name a module in the current directory, as `python -m foogo`
+        # finds it (the `foogo` script does not look there): after every installed module
+        sys.path.append(os.getcwd())
     try:
         policy_kind(args.policy)
     except ValueError as error:

@@ -333,6 +333,7 @@ class PlayoutBatch:
 
 
 MAX_THREADS = 256  # threads a run or a search may ask for: more cores than any machine foogo runs on has
+MAX_BATCH = 100_000_000  # playouts one run_playouts may hold: 9 bytes of results each, 900 MB at most
 
 
 def default_threads() -> int:
@@ -364,8 +365,9 @@ def run_playouts(board, count: int, seed: int = 0, threads: int = 1, first: int 
     The results depend only on (board, seed, first, count, policy), never on the thread count.
     ValueError if a custom policy chose a point it may not take."""
     kind, batch = resolve_policy(policy)
-    if count < 0:
-        raise ValueError(f"playout count must be >= 0, got {count}")
+    if not 0 <= count <= MAX_BATCH:
+        raise ValueError(f"playout count must be from 0 to {MAX_BATCH:,} (a batch keeps each playout's result), "
+                         f"got {count}")
     if not 1 <= threads <= MAX_THREADS:
         raise ValueError(f"threads must be from 1 to {MAX_THREADS}, got {threads}")
     s0, z0 = board._state()

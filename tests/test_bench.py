@@ -54,7 +54,9 @@ def test_playout_counts_are_round_and_long_enough(seconds, rate, count):
 
 @pytest.mark.parametrize("args", [["--komi", "nan"], ["--komi", "inf"], ["--min-seconds", "0"],
                                   ["--repeats", "0"], ["--playouts", "0"], ["--size", "26"],
-                                  ["--threads", "1000000000"]])
+                                  ["--threads", "1000000000"],
+                                  ["--playouts", "1000000000000"],  # was a 3.6 TiB allocation and a traceback
+                                  ["--repeats", "1000000000000"]])
 def test_bad_options_are_refused_with_a_message(args, capsys):
     code, out = run_bench(args + ["--json"], capsys)
     assert code == 2 and out.out == "" and "foogo bench:" in out.err

@@ -83,6 +83,9 @@ def test_a_damaged_book_is_a_clear_error(damage):
 
 
 def test_the_shipped_book_reads_and_opens_on_a_legal_point():
+    import foogo
+
+    assert foogo.book is bk_  # the README's `foogo.book.load_book()` after `import foogo`
     book = bk_.load_book()
     assert book.size == 9 and book.komi == 7.0 and book.playouts >= 100_000
     board = Board(9)

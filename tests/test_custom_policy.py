@@ -4,6 +4,7 @@ bench and the search, and is checked: a point it may not take is an error, never
 import argparse
 import json
 import pathlib
+import sys
 
 import numpy as np
 import pytest
@@ -88,7 +89,11 @@ def test_a_policy_that_breaks_the_rule_is_an_error():
 
 
 def test_bench_and_search_take_a_custom_policy(monkeypatch, capsys):
-    monkeypatch.syspath_prepend(str(ROOT))
+    # as the `foogo` script runs it from the repository's root: the current directory not on sys.path
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", ".", str(ROOT))])
+    for name in ("examples", "examples.capture_first"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
     args = parser().parse_args(["--size", "7", "--playouts", "300", "--repeats", "1", "--json", "--policy",
                                 "examples.capture_first:capture_first"])
     assert run(args) == 0

@@ -189,6 +189,8 @@ def test_playouts_leave_the_starting_board_unchanged():
 def test_bad_counts_and_thread_numbers_raise():
     with pytest.raises(ValueError, match="count"):
         po.run_playouts(Board(9), -1)
+    with pytest.raises(ValueError, match="from 0 to 100,000,000"):
+        po.run_playouts(Board(9), 10**12)  # refused before its result arrays are sized (9 TB)
     with pytest.raises(ValueError, match="threads"):
         po.run_playouts(Board(9), 10, threads=0)
     with pytest.raises(ValueError, match="threads must be from 1 to 256"):

@@ -41,8 +41,9 @@ def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser
                              "points for moves of up to 2 s, so 64 on 9x9 and 285 on 19x19, and 128 more per 81 "
                              "points a second of a longer move's budget when the trees expand at 8, 8/3 of that at "
                              "the heavy 9x9 default's 3, so 512 on 9x9 at 5 s; with --playouts N, room for 6 "
-                             "searches' nodes if more, N/threshold each, so 552 on 9x9 at 137,600 heavy; at most "
-                             "512 and 1/8 of the RAM, which an analysis grows to as its trees fill)")
+                             "searches' nodes if more, N/threshold each, so 122 on 9x9 at 30,500 heavy; never more "
+                             "than 512 and 1/8 of the RAM (so 512 at 137,600, whose 6 searches would ask 552), "
+                             "which an analysis grows to as its trees fill)")
     parser.add_argument("--sgf-max-bytes", type=int_option, default=SGF_MAX_BYTES, metavar="N",
                         help=f"loadsgf refuses larger files (default {SGF_MAX_BYTES})")
     parser.add_argument("--sgf-max-moves", type=int_option, default=SGF_MAX_MOVES, metavar="N",
