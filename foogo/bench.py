@@ -57,7 +57,7 @@ def measure(size: int = 9, playouts: int | None = None, threads: int = 1, seed: 
             komi: float = 7.5, repeats: int = 3, policy="light", min_seconds: float = 2.0) -> dict:
     """Time `repeats` runs of the same seeded playouts of a policy (a name, "module:function" or a
     custom policy function: see playout.custom_batch) from the empty board
-    (`playouts` each, or enough for `min_seconds` of wall time when None); return the report
+    (`playouts` each, or enough for `min_seconds` of wall time, at most MAX_BATCH, when None); return the report
     dict with medians and min..max of playouts/s by wall and by CPU clock, and ns per move."""
     board = Board(size)
     run_playouts(board, WARM_UP_PLAYOUTS, seed=seed + 1, threads=threads, policy=policy)  # compile or load
@@ -73,7 +73,9 @@ def measure(size: int = 9, playouts: int | None = None, threads: int = 1, seed: 
             if seconds >= CALIBRATION_SECONDS or count >= 1 << 24:
                 break
             count *= 4
-        playouts = playouts_for(min_seconds, count / max(seconds, 1e-9))
+        # a run holds at most MAX_BATCH playouts' results (run_playouts' limit): past some ten minutes of
+        # the fastest playouts, --min-seconds gets that many instead
+        playouts = min(playouts_for(min_seconds, count / max(seconds, 1e-9)), MAX_BATCH)
     wall, cpu = [], []
     batch = None
     for _ in range(max(1, repeats)):
@@ -172,7 +174,8 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--playouts", type=int_option, default=None,
                         help="playouts per timed run (default: enough for --min-seconds)")
     parser.add_argument("--min-seconds", type=float_option, default=2.0,
-                        help="with no --playouts, each timed run lasts at least this long (default 2)")
+                        help="with no --playouts, each timed run lasts at least this long, or holds "
+                             f"{MAX_BATCH:,} playouts if that comes first (default 2)")
     parser.add_argument("--seed", type=int_option, default=0, help="random seed (default 0)")
     parser.add_argument("--komi", type=float_option, default=7.5, help="komi for the win counts (default 7.5)")
     parser.add_argument("--repeats", type=int_option, default=3,

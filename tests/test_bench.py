@@ -52,6 +52,14 @@ def test_playout_counts_are_round_and_long_enough(seconds, rate, count):
     assert count >= seconds * rate
 
 
+def test_a_long_min_seconds_runs_at_most_a_batch_of_playouts(monkeypatch):
+    # --min-seconds 3600 sized a run of a billion light playouts (9 GB of results); since run_playouts
+    # refuses batches past MAX_BATCH, the calibrated count stops there (here a small stand-in)
+    monkeypatch.setattr(bench, "MAX_BATCH", 3000)
+    report = bench.measure(size=5, repeats=1, min_seconds=5.0)
+    assert report["playouts"] == 3000
+
+
 @pytest.mark.parametrize("args", [["--komi", "nan"], ["--komi", "inf"], ["--min-seconds", "0"],
                                   ["--repeats", "0"], ["--playouts", "0"], ["--size", "26"],
                                   ["--threads", "1000000000"],

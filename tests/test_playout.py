@@ -527,7 +527,6 @@ def test_random_below_stays_below():
     assert len({rs.random_below(rng, 2**31) for _ in range(50)}) == 50
 
 
-
 def test_keep_one_keeps_each_of_k_candidates_with_chance_one_in_k():
     """The heavy rules' reservoir draw: after k offers every candidate is the one kept about 1/k of
     the time (within 4.5 standard deviations over 6,000 runs), and the count comes back as k."""

@@ -240,7 +240,6 @@ def test_partial_run_and_torn_line_resume_to_the_uninterrupted_figures(tmp_path)
     assert len((part / CHUNKS).read_text().splitlines()) == 6
 
 
-
 def test_report_only_reads_the_runs_options_from_its_directory(tmp_path, capsys):
     """`--report-only` with no options reports the run DIR holds, as its --help says; with options they
     must be the run's; a run made by other code (another fingerprint) is reported, not continued."""
@@ -280,6 +279,7 @@ def test_report_only_checks_a_manifest_it_reads_as_a_commands_options(tmp_path, 
     err = capsys.readouterr().err
     assert err.startswith("foogo stats: error: ") and "Traceback" not in err, err
     assert snapshot(tmp_path) == before
+
 
 def test_rerunning_a_finished_run_computes_nothing(tmp_path):
     assert stats("--out", tmp_path, *SMALL) == 0
