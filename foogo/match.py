@@ -68,6 +68,8 @@ from .numbers import check_komi, float_option, int_option
 DEFAULT_REFEREE = "/usr/games/gnugo --mode gtp --chinese-rules --level 0"
 REFEREE_MIN_TIMEOUT = 60.0  # the referee is not on trial; give it time
 MAX_TIMEOUT = 7 * 24 * 3600.0  # --timeout, --startup-timeout: a week; a wait past ~3e9 s overflows the clock
+MAX_GAMES = 100_000  # --games: a match keeps every game's record in memory and in its --json summary
+MAX_MOVES = 10_000  # --max-moves: what foogo gtp's loadsgf reads back by default (game_sgf.SGF_MAX_MOVES)
 DIRTY = ".dirty"  # how a version from a modified git checkout ends (foogo's: version.source_version)
 
 _VERTEX_RE = re.compile(r"^[a-hj-z][1-9][0-9]?$", re.IGNORECASE)
@@ -107,8 +109,8 @@ class _Match:
         if not 2 <= self.size <= 25:
             raise ValueError(f"--size must be from 2 to 25, got {self.size}")
         self.games = int(args.games)
-        if self.games < 1:
-            raise ValueError("--games must be at least 1")
+        if not 1 <= self.games <= MAX_GAMES:
+            raise ValueError(f"--games must be from 1 to {MAX_GAMES:,}")
         try:
             self.komi = check_komi(args.komi)
         except ValueError as error:
@@ -126,8 +128,8 @@ class _Match:
         spec = args.time_settings
         self.clock = TimeControl.parse(spec) if spec is not None else None
         self.max_moves = 3 * self.size * self.size if args.max_moves is None else int(args.max_moves)
-        if self.max_moves < 1:
-            raise ValueError("--max-moves must be at least 1")
+        if not 1 <= self.max_moves <= MAX_MOVES:
+            raise ValueError(f"--max-moves must be from 1 to {MAX_MOVES:,}")
         self.alternate = bool(args.alternate)
         self.quiet = bool(args.quiet)
         self.sgf_dir = Path(args.sgf_dir) if args.sgf_dir else None
@@ -467,7 +469,8 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
                         help="engine A's command (black in game 1), split like a shell line")
     parser.add_argument("--white", required=True, metavar="CMD",
                         help="engine B's command (white in game 1)")
-    parser.add_argument("--games", type=int_option, default=10, help="number of games (default 10)")
+    parser.add_argument("--games", type=int_option, default=10,
+                        help=f"number of games (default 10, at most {MAX_GAMES:,})")
     parser.add_argument("--size", type=int_option, default=9, help="board size (default 9)")
     parser.add_argument("--komi", type=float_option, default=7.0, help="komi (default 7)")
     parser.add_argument("--alternate", action="store_true", help="swap colours every game")
@@ -477,7 +480,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sgf-dir", metavar="DIR", default=None,
                         help="write game-NNNN.sgf per game (and the engines' stderr logs) here")
     parser.add_argument("--max-moves", type=int_option, default=None,
-                        help="score the game after this many moves (default 3*size*size)")
+                        help=f"score the game after this many moves (default 3*size*size, at most {MAX_MOVES:,})")
     parser.add_argument("--timeout", type=float_option, default=60.0,
                         help="seconds allowed per move / command; exceeding it loses the game (default 60)")
     parser.add_argument("--time-settings", metavar="SPEC", default=None,

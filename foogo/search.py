@@ -58,7 +58,7 @@ from .playout import MAX_THREADS, move_cap, policy_kind
 from .policy import LIGHT, POLICIES, policy_id  # noqa: F401 (POLICIES: this module's API)
 from .search_bank import CHECKS, PlayoutBank
 from .search_bank import settled as bank_settled
-from .search_room import EXPAND, default_memory_mb, memory_ceiling_mb, tree_size
+from .search_room import EXPAND, default_memory_mb, machine_memory_mb, memory_ceiling_mb, tree_size
 from .search_time import EARLY_CHECK_SECONDS, SOFT, close, early_stop, opening
 from .search_tree import SearchTree
 from .shared_root import SharedRoot
@@ -67,7 +67,9 @@ from .tree_layout import HISTORY
 DEFAULT_PLAYOUTS = 5000
 PLAYOUT_PATTERNS = {"mogo": PATTERN_TABLE, "learned": LEARNED_PATTERN_TABLE}  # SearchConfig.playout_patterns
 PARALLEL = ("root", "tree")  # SearchConfig.parallel
-MAX_SECONDS = 86400.0  # SearchConfig.seconds: a day (foogo gtp's --time and clocks stop at an hour)
+MAX_SECONDS = 86400.0  # SearchConfig.seconds: a day (foogo gtp's --time and clocks stop at an hour); a search
+#                        of a playout count, or an open-ended analysis, also ends after this long
+MAX_PLAYOUTS = 10**12  # SearchConfig.playouts: more than a day of a 256-thread search (2e11 at 9x9's light rate)
 EXPAND_HEAVY_SMALL = 3.0  # the expansion threshold of heavy searches on boards up to SMALL_BOARD x SMALL_BOARD ...
 SMALL_BOARD = 9  # ... and search_room.EXPAND on the others (default_expand_threshold)
 
@@ -130,16 +132,21 @@ class SearchConfig:
 
     def __post_init__(self):
         policy_kind(self.policy)  # ValueError naming the policies for an unknown one
-        if self.playouts is not None and self.playouts < 1:
-            raise ValueError(f"playouts must be at least 1, got {self.playouts}")
+        if self.playouts is not None and not 1 <= self.playouts <= MAX_PLAYOUTS:
+            raise ValueError(f"playouts must be from 1 to {MAX_PLAYOUTS:.0e}, got {self.playouts}")
         if self.seconds is not None and not 0 < self.seconds <= MAX_SECONDS:
             raise ValueError(f"seconds must be positive and at most {MAX_SECONDS:g} (a day), got {self.seconds}")
         if not 1 <= self.threads <= MAX_THREADS:
             raise ValueError(f"threads must be from 1 to {MAX_THREADS}, got {self.threads}")
         if not self.late_nakade <= 1.0:
             raise ValueError(f"late_nakade must be a share of the board's points in [0, 1], got {self.late_nakade}")
-        if self.memory_mb is not None and not self.memory_mb >= 1:
-            raise ValueError(f"memory_mb must be at least 1, got {self.memory_mb}")
+        if self.memory_mb is not None:
+            machine = machine_memory_mb()
+            if not self.memory_mb >= 1:
+                raise ValueError(f"memory_mb must be at least 1, got {self.memory_mb}")
+            if machine is not None and self.memory_mb > machine:  # a tree grown to it would exhaust the machine
+                raise ValueError(f"memory_mb must be at most this machine's memory, {int(machine)} MB, "
+                                 f"got {self.memory_mb}")
         for name, low in (("prior", 0.0), ("uct", 0.0), ("expand_threshold", 1.0), ("crit", 0.0),
                           ("crit_min_visits", 0), ("late_nakade", 0.0)):
             value = getattr(self, name)
@@ -380,7 +387,7 @@ class Search:
         deadline = start + seconds if seconds is not None else None
         # ends[0]: when the search ends; thread 0 moves it from the budget's deadline to the limit if the search
         # is still close as the deadline nears (and back when it no longer is): the other threads read it
-        due = math.inf if deadline is None else deadline
+        due = start + MAX_SECONDS if deadline is None else deadline  # a count's search, or an analysis: a day
         ends = [due]
         # the limit, if a timed search has one beyond its budget
         hard = start + limit if deadline is not None and limit is not None and limit > seconds else None

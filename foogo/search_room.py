@@ -58,11 +58,18 @@ def node_bytes(size: int) -> float:
     return tk.NODE_BYTES + 4 + tk.edges_per_node(geometry_of(size)) * tk.EDGE_BYTES
 
 
+def machine_memory_mb() -> float | None:
+    """This machine's physical memory in MB; None where the system does not say (not POSIX)."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
 def memory_ceiling_mb() -> int:
     """The most default_memory_mb gives: MEMORY_MAX_MB, and at most an eighth of the machine's memory."""
-    try:
-        machine = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") / 2**20
-    except (ValueError, OSError, AttributeError):  # not a POSIX system that says
+    machine = machine_memory_mb()
+    if machine is None:
         machine = 8 * MEMORY_MAX_MB
     return max(16, int(min(MEMORY_MAX_MB, machine / 8)))
 

@@ -785,6 +785,22 @@ def test_thread_counts_and_move_times_without_end_are_refused(capsys):
         assert message in capsys.readouterr().err
 
 
+def test_playout_counts_and_memory_without_end_are_refused(capsys, monkeypatch):
+    """--playouts past MAX_PLAYOUTS searched until killed, and --memory past the machine's memory was a MemoryError
+    traceback at the first genmove: both are refused in one line before the engine starts."""
+    import foogo.gtp.command as command
+    monkeypatch.setattr(command, "machine_memory_mb", lambda: 1000.0)
+    for flags, message in ((["--playouts", "1" + "0" * 27], "--playouts must be from 1 to 1e+12"),
+                           (["--playouts", "0"], "--playouts must be from 1"),
+                           (["--memory", "1001"], "--memory must be at least 16 (MB) and at most this machine's "
+                                                  "memory (1000 MB)"),
+                           (["--memory", "15"], "--memory must be at least 16")):
+        assert main(["--no-warm-up", *flags]) == 2
+        assert message in capsys.readouterr().err
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert main(["--no-warm-up", "--memory", "1000", "--playouts", str(10**12)]) == 0
+
+
 # ---------------------------------------------------------------- time management
 
 def test_time_manager_has_no_budget_without_limits():

@@ -628,6 +628,17 @@ def test_bad_options_exit_with_code_2(tmp_path, fake):
     assert play_match(tmp_path, "--black", fake(), "--white", fake(), "--size", "30")[0] == 2
 
 
+@pytest.mark.parametrize("option, message", [(("--games", "1" + "0" * 30), "--games must be from 1 to 100,000"),
+                                             (("--max-moves", "10001"), "--max-moves must be from 1 to 10,000"),
+                                             (("--max-moves", "0"), "--max-moves must be from 1")])
+def test_game_counts_and_lengths_past_the_caps_are_one_line(tmp_path, fake, capsys, option, message):
+    """A match's games stay in memory and its games' SGF files load back (loadsgf's 10,000 moves): a request
+    past either cap is refused before any engine starts."""
+    code, summary = play_match(tmp_path, "--black", fake(), "--white", fake(), "--referee", "none", *option)
+    assert code == 2 and summary is None
+    assert message in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("option", [("--timeout", "inf"), ("--timeout", "1e10"), ("--startup-timeout", "1e300"),
                                     ("--timeout", "nan"), ("--sgf-dir", "/dev/null/x")])
 def test_timeouts_past_a_week_and_an_sgf_dir_that_cannot_be_made_are_one_line(tmp_path, fake, capsys, option):

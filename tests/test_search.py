@@ -532,6 +532,23 @@ def test_rejects_bad_configuration():
     for field, value in (("equiv", 0.0), ("prior", -1.0), ("uct", float("nan")), ("expand_threshold", 0.5)):
         with pytest.raises(ValueError, match=field):
             SearchConfig(**{field: value})
+    with pytest.raises(ValueError, match="playouts must be from 1 to 1e\\+12"):
+        SearchConfig(playouts=10**27)
+    with pytest.raises(ValueError, match="memory_mb must be at most this machine's memory"):
+        SearchConfig(memory_mb=10**9)  # a petabyte: more than any machine this runs on
+
+
+def test_a_search_of_a_count_ends_after_max_seconds(monkeypatch):
+    """A playout count no machine reaches soon (or an analysis nothing stops) ends at MAX_SECONDS, as a timed
+    search's budget does: a day in use, a fraction of a second here."""
+    monkeypatch.setattr(search_module, "MAX_SECONDS", 1.0)
+    board = Board(5)
+    Search(SearchConfig(playouts=10, resign_threshold=None)).genmove(board, BLACK, 7.0, legal(board, BLACK))  # loads
+    search = Search(SearchConfig(playouts=10**12, resign_threshold=None))
+    started = time.perf_counter()
+    result = search.genmove(board, BLACK, 7.0, legal(board, BLACK))
+    assert time.perf_counter() - started < 60  # (the bound is 1 s: this only says it ended)
+    assert result.stopped == "budget" and 0 < result.playouts < 10**12
 
 
 def test_selfplay_game_ends_and_scores():

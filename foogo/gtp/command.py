@@ -14,6 +14,8 @@ from ..game import RULES, SGF_MAX_BYTES, SGF_MAX_MOVES
 from ..geometry import BLACK
 from ..numbers import float_option, int_option
 from ..playout import MAX_THREADS, default_threads
+from ..search import MAX_PLAYOUTS
+from ..search_room import machine_memory_mb
 from .clock import TimeManager
 from .engine import POLICIES, GtpEngine
 from .protocol import serve
@@ -139,17 +141,19 @@ def tuning_fields(args) -> dict:
 
 def run(args) -> int:
     """`foogo gtp`: serve GTP on stdin/stdout with the parsed options; returns the exit status."""
-    if args.playouts is not None and args.playouts < 1:
-        print("foogo gtp: --playouts must be at least 1", file=sys.stderr)
-        return 2
     if args.time is not None and not 0 < args.time <= TimeManager.MAX_BUDGET:
         print(f"foogo gtp: --time must be positive seconds, at most {TimeManager.MAX_BUDGET:g}", file=sys.stderr)
         return 2
     if not 1 <= args.threads <= MAX_THREADS:
         print(f"foogo gtp: --threads must be from 1 to {MAX_THREADS}", file=sys.stderr)
         return 2
-    if args.memory is not None and args.memory < 16:
-        print("foogo gtp: --memory must be at least 16 (MB)", file=sys.stderr)
+    if args.playouts is not None and not 1 <= args.playouts <= MAX_PLAYOUTS:
+        print(f"foogo gtp: --playouts must be from 1 to {MAX_PLAYOUTS:.0e}", file=sys.stderr)
+        return 2
+    machine = machine_memory_mb()
+    if args.memory is not None and not 16 <= args.memory <= (machine or math.inf):
+        print(f"foogo gtp: --memory must be at least 16 (MB) and at most this machine's memory ({int(machine or 0)} "
+              "MB)", file=sys.stderr)
         return 2
     try:
         tuning = tuning_fields(args)
