@@ -35,6 +35,10 @@ import subprocess
 import sys
 import tempfile
 
+from foogo.bench import MAX_REPEATS
+from foogo.match import MAX_GAMES
+from foogo.search import MAX_PLAYOUTS
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 # an equal-CPU A/B holds if its arms' match CPU a move agree within 3% (bench/pachi_ab.py's CPU line): rounds that
 # spread more leave the ratio uncertain by as much (2026-12-01: rounds of 0.998, 1.032 and 1.058 gave 1.029 for a
@@ -142,6 +146,11 @@ def main(argv=None) -> int:
     parser.add_argument("--control-config", nargs="*", default=[], metavar="KEY=VALUE")
     parser.add_argument("--arm-config", nargs="*", default=[], metavar="KEY=VALUE")
     args = parser.parse_args(argv)
+    # the engine's own caps: a search's playouts, a bench's timed runs (a round is one), a match's games
+    for option, value, most in (("--playouts", args.playouts, MAX_PLAYOUTS), ("--rounds", args.rounds, MAX_REPEATS),
+                                 ("--games", args.games, MAX_GAMES)):
+        if not 1 <= value <= most:
+            parser.error(f"{option} must be from 1 to {most:,}, got {value}")
     result = measure(args.control, args.arm, args.policy, args.playouts, args.rounds, args.games, args.size,
                      config_pairs(args.control_config), config_pairs(args.arm_config))
     out = report(result, args.playouts)

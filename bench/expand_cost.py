@@ -36,11 +36,12 @@ from numba import njit
 from foogo import board_kernels as bk
 from foogo import features as fe
 from foogo import tree as tk
+from foogo.bench import MAX_REPEATS
 from foogo.bits import ONE, trailing_zeros
 from foogo.game import Game
 from foogo.gamma_table import GAMMAS, open_parts
 from foogo.patterns import PATTERN_TABLE
-from foogo.search import Search, SearchConfig
+from foogo.search import MAX_PLAYOUTS, MAX_SECONDS, Search, SearchConfig
 
 
 def node_positions(game: Game, playouts: int, limit: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -179,6 +180,14 @@ def main() -> None:
     parser.add_argument("--policy", default="light", choices=("light", "heavy"),
                         help="the policy whose search's expansions are timed (see above)")
     args = parser.parse_args()
+    # the engine's caps: a search's playouts, a bench's timed runs
+    for option, value, most in (("--playouts", args.playouts, MAX_PLAYOUTS), ("--repeats", args.repeats, MAX_REPEATS)):
+        if not 1 <= value <= most:
+            parser.error(f"{option} must be from 1 to {most:,}, got {value}")
+    if args.positions < 1:  # no more than the tree's nodes are taken, however many are asked
+        parser.error(f"--positions must be at least 1, got {args.positions}")
+    if not 0 < args.seconds <= MAX_SECONDS:  # a search's own cap (a day); inf or nan never stopped the rounds' doubling
+        parser.error(f"--seconds must be above 0 and at most {MAX_SECONDS:g}, got {args.seconds}")
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from search_speed import middle_game
 

@@ -38,13 +38,14 @@ from foogo import board_kernels as bk
 from foogo import policy as pk
 from foogo import policy_heavy as ph
 from foogo import random_stream as rs
-from foogo.bench import machine
+from foogo.bench import MAX_REPEATS, machine
 from foogo.board import Board
 from foogo.jit import inline, kernel
 from foogo.patterns import PATTERN_TABLE
-from foogo.playout import move_cap, run_playouts
+from foogo.playout import MAX_BATCH, move_cap, run_playouts
 
 KEEP_ONE_IN = 8
+MAX_POSITIONS = 25_000  # --positions: each a board's arrays (35 KB at 25x25), under 900 MB in all; the default 4,000
 RULES = ("ko", "capture", "atari answer", "pattern", "uniform (heavy)")
 
 
@@ -184,6 +185,11 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=4000, help="positions for the decision counts")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
+    # --playouts: one run's scores, 8 bytes each, as run_playouts holds at most MAX_BATCH playouts' results
+    for option, value, most in (("--playouts", args.playouts, MAX_BATCH), ("--repeats", args.repeats, MAX_REPEATS),
+                                ("--positions", args.positions, MAX_POSITIONS)):
+        if value is not None and not 1 <= value <= most:  # --playouts None: about 2 s of them
+            parser.error(f"{option} must be from 1 to {most:,}, got {value}")
 
     board = Board(args.size)
     s0, z0 = board._state()

@@ -36,6 +36,9 @@ import subprocess
 import sys
 import tempfile
 
+from foogo.bench import MAX_REPEATS
+from foogo.playout import MAX_BATCH
+
 HASWELL = ("+64bit,+adx,+aes,+avx,+avx2,+bmi,+bmi2,+cmov,+cx16,+f16c,+fma,+fsgsbase,+lzcnt,+mmx,+movbe,"
            "+pclmul,+popcnt,+rdrnd,+sse,+sse2,+sse3,+sse4.1,+sse4.2,+ssse3,+xsave,+xsaveopt")
 
@@ -116,10 +119,12 @@ def main() -> None:
     parser.add_argument("--branches", action="store_true",
                         help="also count mispredicted branches (valgrind's branch simulation)")
     args = parser.parse_args()
+    if not 0 < args.low < args.high <= MAX_BATCH:  # run_playouts refuses more (--what bench); hours under valgrind
+        sys.exit(f"instructions.py: need 0 < --low < --high <= {MAX_BATCH:,}")
+    if not 1 <= args.runs <= MAX_REPEATS:  # a bench's timed runs
+        sys.exit(f"instructions.py: --runs must be from 1 to {MAX_REPEATS}, got {args.runs}")
     if shutil.which("valgrind") is None:
         sys.exit("instructions.py: valgrind is not installed (Debian: apt-get install valgrind)")
-    if not 0 < args.low < args.high:
-        sys.exit("instructions.py: need 0 < --low < --high")
     unit = "playout" if args.what == "bench" else "iteration"
     print(f"{args.what}, {args.size}x{args.size}, {args.policy}"
           + (f", expansion at {args.expand:g}" if args.what == "search" and args.expand > 0 else "")

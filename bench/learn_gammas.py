@@ -122,6 +122,7 @@ def game_samples(path: Path, max_bytes: int = 1 << 20, player: str = ""):
 
 
 SPATIAL = len(fe.GROUPS)  # the column of a sample's feats holding the raw spatial code
+MAX_ITERATIONS = 10_000  # --iterations: 250 times the default (40), each a pass over every training candidate
 
 
 class Data:
@@ -292,8 +293,9 @@ def main() -> int:
                         help="fit nothing: rate the games' moves with these tables (npz files as --out writes), "
                              "as the tree rates them, and compare each with the first")
     args = parser.parse_args()
-    if not 0 <= args.held_out <= 0.5 or args.iterations < 1 or args.min_count < 1:
-        parser.error("--held-out must lie in 0..0.5, and --iterations and --min-count be at least 1")
+    if not 0 <= args.held_out <= 0.5 or not 1 <= args.iterations <= MAX_ITERATIONS or args.min_count < 1:
+        parser.error(f"--held-out must lie in 0..0.5, --iterations in 1..{MAX_ITERATIONS:,}, and --min-count be at "
+                     "least 1")
     files = sorted(p for d in args.dirs for p in d.rglob("*.sgf"))
     test_files = sorted(p for d in args.test for p in d.rglob("*.sgf"))
     if not files or (args.test and not test_files):

@@ -26,9 +26,11 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from foogo import book as bk_
+from foogo.bench import MAX_REPEATS
 from foogo.board import Board
 from foogo.geometry import BLACK, WHITE, geometry
-from foogo.search import Search, SearchConfig
+from foogo.playout import MAX_THREADS
+from foogo.search import MAX_PLAYOUTS, Search, SearchConfig
 
 
 def search(task):
@@ -85,6 +87,12 @@ def main() -> int:
     args = parser.parse_args()
     if args.playouts < 1 or args.jobs < 1 or args.seeds < 1:
         parser.error("--playouts, --seeds and --jobs must be at least 1")
+    # a search's playouts; a position's searches, like a bench's timed runs (their tasks are listed before the
+    # first); worker processes, one a core, like a search's threads
+    for option, value, most in (("--playouts", args.playouts, MAX_PLAYOUTS), ("--seeds", args.seeds, MAX_REPEATS),
+                                ("--jobs", args.jobs, MAX_THREADS)):
+        if value > most:
+            parser.error(f"{option} must be at most {most:,}, got {value}")
     started = time.perf_counter()
     entries: dict = {}
 

@@ -73,10 +73,14 @@ from sgfmill import sgf
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from parallel_match import harness_env  # noqa: E402
-from vs_pachi import FOOGO_GTP, absolute_engine, foogo_command, pachi_command, player_names  # noqa: E402
+from vs_pachi import FOOGO_GTP, absolute_engine, foogo_command, pachi_command, player_names, refuse_counts  # noqa: E402
 
+from foogo.gtp.clock import TimeManager  # noqa: E402
 from foogo.intervals import wilson  # noqa: E402
+from foogo.match import MAX_GAMES  # noqa: E402
 from foogo.match_results import black_score  # noqa: E402
+from foogo.playout import MAX_THREADS  # noqa: E402
+from foogo.search import MAX_PLAYOUTS  # noqa: E402
 
 
 def foogo_score(root, name: str = "foogo") -> tuple[str, float] | None:
@@ -406,12 +410,20 @@ def main(argv=None) -> int:
         parser.error(f"--command for no arm: {', '.join(sorted(unknown))}")
     if args.jobs is not None and (args.jobs < 1 or not args.paired):
         parser.error("--jobs is for --paired runs, and at least 1")
-    if args.time is not None and (not args.time > 0 or args.foogo_playouts or args.jobs is not None):
-        parser.error("--time wants seconds above 0, and neither --foogo-playouts nor --jobs (one game at a time)")
+    if args.time is not None and (not 0 < args.time <= TimeManager.MAX_BUDGET or args.foogo_playouts
+                                  or args.jobs is not None):
+        parser.error(f"--time wants seconds above 0 and at most {TimeManager.MAX_BUDGET:g} (foogo gtp's), and neither "
+                     "--foogo-playouts nor --jobs (one game at a time)")
     if (args.until is not None or args.threads != 1) and args.time is None:
         parser.error("--until and --threads are for --time runs")
     if args.threads < 1:
         parser.error("--threads must be at least 1")
+    # the engines' caps: a match's games (game_order lists them all before the first is played), a search's
+    # playouts, a search's threads (also the games at once: each takes a core); the match's wait for a move
+    counts = (("--games", args.games, MAX_GAMES), ("--foogo-playouts", args.foogo_playouts, MAX_PLAYOUTS),
+              ("--pachi-playouts", args.pachi_playouts, MAX_PLAYOUTS), ("--jobs", args.jobs, MAX_THREADS),
+              ("--threads", args.threads, MAX_THREADS))
+    refuse_counts(parser, counts, args.timeout)
     # the games run in --out (cwd): `python -m foogo` puts its current directory first on sys.path, so an arm
     # started from a checkout's root would import that checkout's foogo whatever its --command's PYTHONPATH says
     args.out = str(Path(args.out).resolve())

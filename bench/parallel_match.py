@@ -35,7 +35,9 @@ import sys
 from pathlib import Path
 
 from foogo.intervals import wilson
+from foogo.match import MAX_GAMES, MAX_TIMEOUT
 from foogo.match_results import format_table
+from foogo.playout import MAX_THREADS
 
 CHECKOUT = Path(__file__).resolve().parent.parent  # the checkout this script belongs to
 
@@ -132,6 +134,12 @@ def main() -> None:
     args = parser.parse_args()
     if args.games < 1 or args.jobs < 1:
         parser.error("--games and --jobs must be at least 1")
+    # one match's games (the merge keeps every game's record); processes side by side, one a core, as a search's
+    # threads (job_commands lists every job's share before any starts); foogo match's wait for a move
+    if args.games > MAX_GAMES or args.jobs > MAX_THREADS:
+        parser.error(f"--games must be at most {MAX_GAMES:,} and --jobs at most {MAX_THREADS}")
+    if not 0 < args.timeout <= MAX_TIMEOUT:
+        parser.error(f"--timeout must be above 0 and at most {MAX_TIMEOUT:g} s (foogo match's), got {args.timeout}")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     commands = job_commands(args)

@@ -16,7 +16,8 @@ import argparse
 import time
 
 from foogo.game import Game
-from foogo.search import Search, SearchConfig
+from foogo.match import MAX_GAMES
+from foogo.search import MAX_PLAYOUTS, Search, SearchConfig
 
 SAMPLE_MOVES = (0, 10, 20, 30, 40)
 
@@ -54,6 +55,10 @@ def main() -> None:
     parser.add_argument("--playouts", type=int, default=20000)
     parser.add_argument("--games", type=int, default=6)
     args = parser.parse_args()
+    # a search's playouts, a match's games (0 of them left the ratio 0 / 0)
+    for option, value, most in (("--playouts", args.playouts, MAX_PLAYOUTS), ("--games", args.games, MAX_GAMES)):
+        if not 1 <= value <= most:
+            parser.error(f"{option} must be from 1 to {most:,}, got {value}")
     for policy in ("light", "heavy"):  # compile before timing
         cpu_seconds(Game(args.size, 7.0), policy, 200)
     totals = {"light": 0.0, "heavy": 0.0}

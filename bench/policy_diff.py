@@ -55,6 +55,7 @@ from foogo import Game, run_playouts
 from foogo.geometry import COLUMNS
 from foogo.gtp_client import GtpClient, GtpError
 from foogo.match_results import black_score
+from foogo.playout import MAX_BATCH, MAX_THREADS
 
 MAX_PLAYOUT_MOVES = 200  # GNU Go's play-out from a position stops here (it never took more than 80 on 9x9)
 GNUGO_SECONDS = 120.0  # per GNU Go command: far above a level-10 move on 9x9
@@ -290,6 +291,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.playouts < 1 or args.every < 1 or args.jobs < 1 or not 0 < args.gap <= 1 or len(args.policies) < 2:
         parser.error("--playouts, --every and --jobs must be >= 1, --gap in (0, 1], and --policies two or more")
+    if args.playouts > MAX_BATCH or args.jobs > MAX_THREADS:  # run_playouts' batch; GNU Gos at once, one a core
+        parser.error(f"--playouts must be at most {MAX_BATCH:,} and --jobs at most {MAX_THREADS}")
     if any(is_pachi(p) for p in args.policies) and not args.report_only:
         if not args.pachi or args.playouts < PACHI_MIN_PLAYOUTS:
             parser.error(f"a pachi policy needs --pachi PATH and --playouts {PACHI_MIN_PLAYOUTS} or more "

@@ -32,6 +32,7 @@ import re
 import statistics
 import sys
 
+from foogo.bench import MAX_REPEATS
 from foogo.game import Game
 from foogo.gtp.command import add_tuning_options, tuning_fields
 from foogo.intervals import wilson
@@ -128,11 +129,12 @@ def main(argv=None) -> int:
     parser.add_argument("--json", help="write the results here")
     add_tuning_options(parser)
     args = parser.parse_args(argv)
-    if args.playouts < 1 or args.searches < 1:
-        parser.error("--playouts and --searches must be at least 1")
+    if args.playouts < 1 or not 1 <= args.searches <= MAX_REPEATS:  # a position's searches: a bench's timed runs
+        parser.error(f"--playouts must be at least 1 and --searches from 1 to {MAX_REPEATS}")
     try:
         fields = tuning_fields(args)
-        knowledge = SearchConfig(policy=args.policy, **fields).knowledge  # its own checks, before any search
+        knowledge = SearchConfig(playouts=args.playouts, threads=args.threads, policy=args.policy,
+                                 **fields).knowledge  # its own checks (--playouts' cap too), before any search
     except ValueError as error:
         parser.error(str(error))
     try:

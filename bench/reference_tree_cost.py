@@ -48,7 +48,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from vs_libego import libego_session  # noqa: E402
 from vs_pachi import engine_cpu_seconds  # noqa: E402
 
+from foogo.bench import MAX_REPEATS  # noqa: E402
 from foogo.gtp_client import GtpClient  # noqa: E402
+from foogo.playout import MAX_BATCH  # noqa: E402
 
 MIN_SECONDS = 2.0  # each timed run should last at least this long
 PACHI_PLAYOUTS = re.compile(r"^\[(\d+)\] best", re.M)  # the UCT engine's progress lines: [playouts] best ...
@@ -150,6 +152,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if min(args.playouts, args.pachi_playouts, args.repeats) < 1 or not 2 <= args.size <= 25:
         parser.error("--playouts, --pachi-playouts and --repeats must be at least 1 and --size in 2..25")
+    if max(args.playouts, args.pachi_playouts) > MAX_BATCH or args.repeats > MAX_REPEATS:  # foogo bench's own caps
+        parser.error(f"--playouts and --pachi-playouts must be at most {MAX_BATCH:,}, --repeats at most {MAX_REPEATS}")
     if not (args.libego or args.pachi):
         parser.error("give --libego, --pachi or both")
     try:

@@ -29,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from foogo import game_score as gs  # noqa: E402
 from foogo.game import Game  # noqa: E402
 from foogo.gtp_client import GtpClient  # noqa: E402
+from foogo.match import MAX_GAMES  # noqa: E402
 
 GNUGO = "/usr/games/gnugo"
 SCORE = re.compile(r"[BW]\+[0-9.]+|0")
@@ -95,6 +96,8 @@ def main() -> int:
     parser.add_argument("--sgf-dir", type=Path)
     parser.add_argument("--policies", default="light,heavy,combined")
     args = parser.parse_args()
+    if not 0 <= args.gnugo_games <= MAX_GAMES:  # a match's games
+        parser.error(f"--gnugo-games must be from 0 to {MAX_GAMES:,}, got {args.gnugo_games}")
     policies = args.policies.split(",")
     agree = dict.fromkeys(policies, 0)
     total = 0

@@ -46,6 +46,8 @@ import sys
 import tempfile
 import time
 
+MAX_LEAVES = 25_000  # --leaves: each a board (35 KB of arrays at 25x25), under 900 MB in all
+
 
 def _profiling_process() -> None:
     """Run this script again in a profiling build (FOOGO_PROFILE=1, its own numba cache), unless this is one."""
@@ -113,6 +115,12 @@ def main() -> None:
     parser.add_argument("--expand", type=float, default=None,
                         help="the search's expansion threshold (default: SearchConfig's)")
     args = parser.parse_args()
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from search_speed import analyze_for, bench_for, check_counts, middle_game
+
+    check_counts(parser, args)  # before _profiling_process starts this script again, in a profiling build
+    if not 1 <= args.slices or not 0 <= args.leaves <= MAX_LEAVES:
+        parser.error(f"--slices must be at least 1 and --leaves from 0 to {MAX_LEAVES:,}")
     _profiling_process()
 
     from numba import njit
@@ -123,9 +131,6 @@ def main() -> None:
     from foogo.jit import PROFILE, rdtsc
     from foogo.playout import run_playouts
     from foogo.search import Search, SearchConfig
-
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from search_speed import analyze_for, bench_for, middle_game
 
     assert PROFILE, "not a profiling build"
 

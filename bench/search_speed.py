@@ -32,13 +32,15 @@ import numpy as np
 
 from foogo import BLACK
 from foogo import board_kernels as bk
-from foogo.bench import measure
+from foogo.bench import MAX_REPEATS, measure
 from foogo.board import Board
 from foogo.game import Game
-from foogo.playout import run_playouts
+from foogo.playout import MAX_BATCH, run_playouts
 from foogo.policy_light import choose_light
 from foogo.random_stream import seed_rng
-from foogo.search import Search, SearchConfig
+from foogo.search import MAX_SECONDS, Search, SearchConfig
+
+SLICES_A_SECOND = 1000  # --slices: a slice under a millisecond times bench_for's first 64 playouts, not the search
 
 
 def search_rate(game: Game, seconds: float, policy: str, seed: int, knowledge: str = "learned",
@@ -55,8 +57,8 @@ def search_rate(game: Game, seconds: float, policy: str, seed: int, knowledge: s
 
 def bench_for(board, seconds: float, policy: str, seed: int, first: int = 0) -> tuple[int, float, int]:
     """`foogo bench`'s playouts (run_playouts) from board for about `seconds` of CPU time, in batches
-    that double from 64 while they take under an eighth of it, playout indices from `first` on:
-    (playouts, CPU seconds, stones played)."""
+    that double from 64 while they take under an eighth of it (up to run_playouts' MAX_BATCH), playout indices
+    from `first` on: (playouts, CPU seconds, stones played)."""
     count, playouts, spent, stones = 64, 0, 0.0, 0
     while spent < seconds:
         start = time.process_time()
@@ -66,7 +68,7 @@ def bench_for(board, seconds: float, policy: str, seed: int, first: int = 0) -> 
         playouts += count
         stones += int(batch.moves.sum())
         if took < seconds / 8:
-            count *= 2
+            count = min(2 * count, MAX_BATCH)
     return playouts, spent, stones
 
 
@@ -132,6 +134,18 @@ def middle_game(size: int) -> Game:
     return game
 
 
+def check_counts(parser: argparse.ArgumentParser, args: argparse.Namespace, most_seconds: float = MAX_SECONDS) -> None:
+    """parser.error unless --repeats is from 1 to MAX_REPEATS (a bench's timed runs), --seconds above 0 and at
+    most `most_seconds` (by default a search's cap, a day) and --slices from 0 to SLICES_A_SECOND a second of it
+    (this script's, bench/search_cycles.py's and bench/search_speed_ab.py's options)."""
+    if not 1 <= args.repeats <= MAX_REPEATS:
+        parser.error(f"--repeats must be from 1 to {MAX_REPEATS}, got {args.repeats}")
+    if not 0 < args.seconds <= most_seconds:
+        parser.error(f"--seconds must be above 0 and at most {most_seconds:g}, got {args.seconds}")
+    if not 0 <= args.slices <= args.seconds * SLICES_A_SECOND:
+        parser.error(f"--slices must be from 0 to {SLICES_A_SECOND:,} a second of --seconds, got {args.slices}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=9)
@@ -146,6 +160,7 @@ def main() -> None:
                         help="with --slices: time searches that grow into tree memory an earlier search used, as "
                              "every search of a game after its first does (see above)")
     args = parser.parse_args()
+    check_counts(parser, args)
     positions = {"empty board": Game(args.size), "middle game": middle_game(args.size)}
     if args.slices:
         if args.replies:

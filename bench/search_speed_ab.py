@@ -31,6 +31,10 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+CHILD_TIMEOUT = 600.0  # seconds a child process may take
+# --seconds: a child takes up to 8 times it (--slices --reuse: on each of two positions an untimed and a timed
+# search, each beside bench playouts as long), and its warm-up, within CHILD_TIMEOUT
+MAX_SECONDS = 60.0
 
 # run in a child process with the checkout first on sys.path
 _CHILD = r"""
@@ -64,7 +68,7 @@ def one_process(checkout: str, args: argparse.Namespace) -> dict:
     out = subprocess.run([sys.executable, "-c", _CHILD, os.path.abspath(checkout), HERE, str(args.size),
                           args.policy, args.knowledge, str(args.seconds), str(args.slices),
                           "reuse" if args.reuse else "fresh"],
-                         capture_output=True, text=True, check=True, timeout=600)
+                         capture_output=True, text=True, check=True, timeout=CHILD_TIMEOUT)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -80,6 +84,10 @@ def main() -> None:
     parser.add_argument("--reuse", action="store_true",
                         help="with --slices: each timed search grows into memory an untimed one used first")
     args = parser.parse_args()
+    sys.path.insert(0, HERE)
+    from search_speed import check_counts
+
+    check_counts(parser, args, MAX_SECONDS)
     runs: dict[str, list[dict]] = {c: [] for c in args.checkouts}
     for _ in range(args.repeats):
         for checkout in args.checkouts:

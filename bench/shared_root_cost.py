@@ -25,6 +25,11 @@ def main() -> None:
     parser.add_argument("--policies", default="light,heavy")
     parser.add_argument("--threads", type=int, default=2)
     args = parser.parse_args()
+    try:  # SearchConfig's own checks (--seconds at most a day, --threads at most MAX_THREADS), before any search
+        for policy in args.policies.split(","):
+            SearchConfig(seconds=args.seconds, threads=args.threads, policy=policy)
+    except ValueError as error:
+        parser.error(str(error))
     turn = shared_root.SharedRoot.turn
     spent = {"cpu": 0.0, "turns": 0}
     lock = threading.Lock()

@@ -30,10 +30,10 @@ import threading
 import time
 
 from foogo import Board
-from foogo.bench import machine
+from foogo.bench import MAX_REPEATS, machine
 from foogo.game import Game
-from foogo.playout import run_playouts
-from foogo.search import Search, SearchConfig
+from foogo.playout import MAX_BATCH, MAX_THREADS, run_playouts
+from foogo.search import MAX_SECONDS, Search, SearchConfig
 
 BUSY_FIELDS = (0, 1, 2, 5, 6, 7)  # user, nice, system, irq, softirq, steal: /proc/stat's cpu line
 
@@ -117,7 +117,9 @@ def measure(size: int, threads: int, repeats: int, min_seconds: float, policy: s
         if seconds >= 0.5:
             break
         count *= 2
-    count = int(count * min_seconds / seconds) + 1
+    # the N-thread run holds threads * count playouts' results, at most run_playouts' MAX_BATCH: past some minutes
+    # of the fastest playouts, --min-seconds gets that many instead (as foogo bench's calibrated runs do)
+    count = min(int(count * min_seconds / seconds) + 1, MAX_BATCH // threads)
     ratios, per_core, others = [], [], []
     for _ in range(repeats):
         wall1, cpu1, _ = timed(board, count, 1, policy)
@@ -148,6 +150,12 @@ def main() -> None:
     parser.add_argument("--parallel", default="root", choices=("root", "tree"),
                         help="with --search: a tree per thread, or one tree for all (SearchConfig.parallel)")
     args = parser.parse_args()
+    # a search's threads, a bench's timed runs (a pair of runs is one), a search's time (a day)
+    for option, value, most in (("--threads", args.threads, MAX_THREADS), ("--repeats", args.repeats, MAX_REPEATS)):
+        if not 1 <= value <= most:
+            parser.error(f"{option} must be from 1 to {most:,}, got {value}")
+    if not 0 < args.min_seconds <= MAX_SECONDS:
+        parser.error(f"--min-seconds must be above 0 and at most {MAX_SECONDS:g}, got {args.min_seconds}")
     if args.search:
         rows = [measure_search(int(size), args.threads, args.repeats, args.min_seconds, args.policy, args.parallel)
                 for size in args.sizes.split(",")]

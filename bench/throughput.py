@@ -16,7 +16,9 @@ import argparse
 import datetime
 import json
 
-from foogo.bench import headline, machine, measure
+from foogo.bench import MAX_REPEATS, headline, machine, measure
+from foogo.playout import MAX_THREADS
+from foogo.search import MAX_SECONDS
 
 
 def main() -> None:
@@ -27,9 +29,17 @@ def main() -> None:
     parser.add_argument("--min-seconds", type=float, default=2.0)
     parser.add_argument("--policy", default="light", choices=("light", "heavy"))
     args = parser.parse_args()
+    try:
+        counts = [int(x) for x in args.threads.split(",")]
+    except ValueError:
+        parser.error(f"--threads wants numbers of threads separated by commas, got {args.threads!r}")
+    if not all(1 <= n <= MAX_THREADS for n in counts) or not 1 <= args.repeats <= MAX_REPEATS:
+        parser.error(f"--threads must be from 1 to {MAX_THREADS} and --repeats from 1 to {MAX_REPEATS}")
+    if not 0 < args.min_seconds <= MAX_SECONDS:  # inf or nan: a traceback from measure after its warm-up
+        parser.error(f"--min-seconds must be above 0 and at most {MAX_SECONDS:g}, got {args.min_seconds}")
     rows = []
     for size in (int(x) for x in args.sizes.split(",")):
-        for threads in (int(x) for x in args.threads.split(",")):
+        for threads in counts:
             report = measure(size, None, threads, seed=0, repeats=args.repeats, policy=args.policy,
                              min_seconds=args.min_seconds)
             print(json.dumps(report), flush=True)

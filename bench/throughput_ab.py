@@ -22,6 +22,9 @@ import statistics
 import subprocess
 import sys
 
+from foogo.bench import MAX_REPEATS
+from foogo.playout import MAX_BATCH
+
 
 def bench(checkout: str, size: int, playouts: int, policy: str) -> dict:
     """One `foogo bench` process of `checkout`: its JSON report."""
@@ -41,6 +44,11 @@ def main() -> None:
     parser.add_argument("--playouts19", type=int, default=80_000)
     parser.add_argument("--policy", default="light")
     args = parser.parse_args()
+    # foogo bench's own caps, checked before any process starts
+    for option, value, most in (("--repeats", args.repeats, MAX_REPEATS), ("--playouts9", args.playouts9, MAX_BATCH),
+                                ("--playouts19", args.playouts19, MAX_BATCH)):
+        if not 1 <= value <= most:
+            parser.error(f"{option} must be from 1 to {most:,}, got {value}")
     sizes = [int(x) for x in args.sizes.split(",")]
     counts = {size: args.playouts9 if size <= 9 else args.playouts19 for size in sizes}
     for checkout in args.checkouts:

@@ -17,7 +17,7 @@ import threading
 
 from foogo import BLACK, Board
 from foogo import tree as tk
-from foogo.search import Search, SearchConfig
+from foogo.search import MAX_PLAYOUTS, MAX_SECONDS, Search, SearchConfig
 
 
 def main() -> None:
@@ -28,9 +28,15 @@ def main() -> None:
     parser.add_argument("--memory", type=int, default=512, help="MB for the trees (foogo gtp --memory)")
     parser.add_argument("--policy", default="light")
     args = parser.parse_args()
+    if not 1 <= args.playouts <= MAX_PLAYOUTS:  # a search's cap
+        parser.error(f"--playouts must be from 1 to {MAX_PLAYOUTS:.0e}, got {args.playouts}")
     board = Board(args.size)
-    search = Search(SearchConfig(seconds=1e9, threads=args.threads, memory_mb=args.memory, policy=args.policy,
-                                 resign_threshold=None))
+    try:  # SearchConfig's own checks: --threads, --memory; the longest search it allows (it refused 1e9 s)
+        config = SearchConfig(seconds=MAX_SECONDS, threads=args.threads, memory_mb=args.memory, policy=args.policy,
+                              resign_threshold=None)
+    except ValueError as error:
+        parser.error(str(error))
+    search = Search(config)
     stop = threading.Event()
     marks = [args.playouts * k // 10 for k in range(1, 11)]
     print(f"{args.size}x{args.size}, {args.playouts} playouts, {args.threads} threads, --memory {args.memory}")

@@ -34,6 +34,9 @@ import sys
 from pathlib import Path
 
 from foogo.gtp_client import GtpClient
+from foogo.match import MAX_GAMES, MAX_TIMEOUT
+from foogo.playout import MAX_THREADS
+from foogo.search import MAX_PLAYOUTS
 
 
 def engine_cpu_seconds(client: GtpClient) -> float:
@@ -144,8 +147,27 @@ def argument_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def refuse_counts(parser: argparse.ArgumentParser, counts, timeout: float) -> None:
+    """parser.error unless each (option, value, most) of `counts` has a value of None or from 1 to most, and
+    `timeout` (a match's wait for a move) is above 0 and at most foogo match's MAX_TIMEOUT."""
+    for option, value, most in counts:
+        if value is not None and not 1 <= value <= most:
+            parser.error(f"{option} must be from 1 to {most:,}, got {value}")
+    if not 0 < timeout <= MAX_TIMEOUT:
+        parser.error(f"--timeout must be above 0 and at most {MAX_TIMEOUT:g} s (foogo match's), got {timeout}")
+
+
 def main() -> None:
-    args = argument_parser().parse_args()
+    parser = argument_parser()
+    args = parser.parse_args()
+    # the engines' caps, checked before anything starts: a match's games, a search's playouts and threads (also
+    # the matches side by side: each takes a core), the match's wait for a move
+    counts = (("--games", args.games, MAX_GAMES), ("--calibration-games", args.calibration_games, MAX_GAMES),
+              ("--pachi-playouts", args.pachi_playouts, MAX_PLAYOUTS),
+              ("--probe-playouts", args.probe_playouts, MAX_PLAYOUTS),
+              ("--foogo-playouts", args.foogo_playouts, MAX_PLAYOUTS), ("--threads", args.threads, MAX_THREADS),
+              ("--jobs", args.jobs, MAX_THREADS))
+    refuse_counts(parser, counts, args.timeout)
     out = Path(args.out).resolve()
     out.mkdir(parents=True, exist_ok=True)
     args.pachi = absolute_engine(args.pachi)

@@ -23,8 +23,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from vs_pachi import engine_cpu_seconds  # noqa: E402
 
-from foogo.bench import measure  # noqa: E402
+from foogo.bench import MAX_REPEATS, measure  # noqa: E402
 from foogo.gtp_client import GtpClient  # noqa: E402
+from foogo.playout import MAX_BATCH  # noqa: E402
+from foogo.search import MAX_SECONDS  # noqa: E402
 
 
 def pachi_rate(client: GtpClient, games: int) -> float:
@@ -43,6 +45,13 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=2.0, help="foogo's minimum run per measurement")
     args = parser.parse_args()
+    # foogo bench's caps on a run's playouts (Pachi's here) and its timed runs; --seconds inf or nan was a
+    # traceback from measure after Pachi's first genmove
+    for option, value, most in (("--games", args.games, MAX_BATCH), ("--repeats", args.repeats, MAX_REPEATS)):
+        if not 1 <= value <= most:
+            parser.error(f"{option} must be from 1 to {most:,}, got {value}")
+    if not 0 < args.seconds <= MAX_SECONDS:
+        parser.error(f"--seconds must be above 0 and at most {MAX_SECONDS:g}, got {args.seconds}")
     client = GtpClient(f"{args.pachi} -e montecarlo playout=moggy -t ={args.games}")
     client.start()
     try:

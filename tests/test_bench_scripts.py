@@ -959,3 +959,139 @@ def test_arm_cost_warns_when_its_rounds_spread_more_than_an_ab_check(monkeypatch
                                                                             "arm": [[1.0, 1.0], [1.01, 1.01]]}})
     assert module.main([".", ".", "--policy", "heavy", "--playouts", "30000"]) == 0
     assert "spread more" not in capsys.readouterr().out
+
+
+
+BIG = "1" + "0" * 30  # 10^30: a count no script may take
+REFUSED = [  # (script, its arguments, its one-line error, its exit code (None: sys.exit(message), status 1))
+    ("arm_cost", ["A", "B", "--policy", "heavy", "--playouts", "1", "--rounds", "0"],
+     "--rounds must be from 1 to 1,000, got 0", 2),
+    ("arm_cost", ["A", "B", "--policy", "heavy", "--playouts", BIG], "--playouts must be from 1 to 1,000,000,000,000",
+     2),
+    ("expand_cost", ["--seconds", "inf"], "--seconds must be above 0 and at most 86400, got inf", 2),
+    ("expand_cost", ["--repeats", "0"], "--repeats must be from 1 to 1,000, got 0", 2),
+    ("game_memory", ["--analyze", "nan"], "--analyze must be from 0 to 86400 seconds, got nan", 2),
+    ("game_memory", ["--moves", BIG], "--moves must be from 0 to 10,000", 2),
+    ("heavy_rules", ["--positions", BIG], "--positions must be from 1 to 25,000", 2),
+    ("heavy_rules", ["--playouts", "0"], "--playouts must be from 1 to 100,000,000, got 0", 2),
+    ("instructions", [".", "--high", str(10**9)], "instructions.py: need 0 < --low < --high <= 100,000,000", None),
+    ("instructions", [".", "--runs", "0"], "instructions.py: --runs must be from 1 to 1000, got 0", None),
+    ("learn_gammas", ["OUT", "--iterations", BIG], "--iterations in 1..10,000", 2),
+    ("make_book", ["--seeds", str(10**12), "--out", "OUT"], "--seeds must be at most 1,000, got", 2),
+    ("make_book", ["--jobs", str(10**6), "--out", "OUT"], "--jobs must be at most 256, got 1000000", 2),
+    ("pachi_ab", ["--pachi", "pachi", "--foogo-playouts", "100", "--arm", "a=", "--paired", "--games", BIG,
+                  "--out", "OUT"], "--games must be from 1 to 100,000", 2),
+    ("pachi_ab", ["--pachi", "pachi", "--foogo-playouts", "100", "--arm", "a=", "--paired", "--jobs", str(10**9),
+                  "--out", "OUT"], "--jobs must be from 1 to 256", 2),
+    ("pachi_ab", ["--pachi", "pachi", "--time", "inf", "--arm", "a=", "--out", "OUT"],
+     "--time wants seconds above 0 and at most 3600", 2),
+    ("pachi_ab", ["--pachi", "pachi", "--foogo-playouts", "100", "--arm", "a=", "--timeout", "nan", "--out", "OUT"],
+     "--timeout must be above 0 and at most 604800 s", 2),
+    ("parallel_match", ["--black", "a", "--white", "b", "--jobs", BIG, "--out", "OUT"], "--jobs at most 256", 2),
+    ("parallel_match", ["--black", "a", "--white", "b", "--timeout", "inf", "--out", "OUT"],
+     "--timeout must be above 0 and at most 604800 s", 2),
+    ("playout_stats", ["--playouts", str(10**9)], "--playouts must be from 2 to 100,000,000", 2),
+    ("playout_stats", ["--threads", "0"], "--threads must be from 1 to 256, got 0", 2),
+    ("policy_cost", ["--games", "0"], "--games must be from 1 to 100,000, got 0", 2),
+    ("policy_diff", ["OUT", "--out", "OUT", "--playouts", str(10**9)], "--playouts must be at most 100,000,000", 2),
+    ("position_suite", ["--playouts", str(10**13)], "playouts must be from 1 to 1e+12", 2),
+    ("position_suite", ["--searches", BIG], "--searches from 1 to 1000", 2),
+    ("reference_tree_cost", ["--libego", "libego", "--repeats", str(10**9)], "--repeats at most 1000", 2),
+    ("score_check", ["--gnugo-games", BIG], "--gnugo-games must be from 0 to 100,000", 2),
+    ("search_cycles", ["--leaves", str(10**9)], "--leaves from 0 to 25,000", 2),
+    ("search_cycles", ["--seconds", "nan"], "--seconds must be above 0 and at most 86400, got nan", 2),
+    ("search_speed", ["--repeats", "0"], "--repeats must be from 1 to 1000, got 0", 2),
+    ("search_speed", ["--slices", str(10**9)], "--slices must be from 0 to 1,000 a second of --seconds", 2),
+    ("search_speed_ab", [".", "--seconds", "100"], "--seconds must be above 0 and at most 60, got 100.0", 2),
+    ("search_speed_ab", [".", "--repeats", "0"], "--repeats must be from 1 to 1000, got 0", 2),
+    ("shared_root_cost", ["--seconds", "inf"], "seconds must be positive and at most 86400 (a day), got inf", 2),
+    ("shared_root_cost", ["--threads", "0"], "threads must be from 1 to 256, got 0", 2),
+    ("thread_scaling", ["--min-seconds", "inf"], "--min-seconds must be above 0 and at most 86400, got inf", 2),
+    ("thread_scaling", ["--threads", "1000"], "--threads must be from 1 to 256, got 1000", 2),
+    ("throughput", ["--repeats", str(10**9)], "--repeats from 1 to 1000", 2),
+    ("throughput", ["--min-seconds", "nan"], "--min-seconds must be above 0 and at most 86400, got nan", 2),
+    ("throughput_ab", [".", "--playouts9", str(10**9)], "--playouts9 must be from 1 to 100,000,000", 2),
+    ("tree_growth", ["--playouts", str(10**13)], "--playouts must be from 1 to 1e+12", 2),
+    ("tree_growth", ["--threads", "0"], "threads must be from 1 to 256, got 0", 2),
+    ("vs_libego", ["--libego9", "libego", "--repeats", str(10**9)], "--repeats must be at most 1000", 2),
+    ("vs_pachi", ["--pachi", "pachi", "--games", BIG, "--out", "OUT"], "--games must be from 1 to 100,000", 2),
+    ("vs_pachi", ["--pachi", "pachi", "--calibration-games", "0", "--out", "OUT"],
+     "--calibration-games must be from 1 to 100,000, got 0", 2),
+    ("vs_pachi_playouts", ["--pachi", "pachi", "--seconds", "inf"], "--seconds must be above 0 and at most 86400", 2),
+]
+
+
+@pytest.mark.parametrize("script, argv, message, code", REFUSED)
+def test_bench_scripts_refuse_an_unbounded_count_in_one_line_before_any_work(tmp_path, monkeypatch, capsys, script,
+                                                                            argv, message, code):
+    import subprocess
+
+    from foogo.search import Search
+
+    def started(*args, **kwargs):
+        raise AssertionError(f"{script} started work before it refused its arguments")
+
+    module = load_beside_bench(script)
+    monkeypatch.setattr(sys, "path", list(sys.path))  # a main may put bench/ on it
+    for where, name in ((subprocess, "Popen"), (os, "execve"), (Search, "__init__"), (module, "run_playouts"),
+                        (module, "measure")):
+        if hasattr(where, name):
+            monkeypatch.setattr(where, name, started)
+    out = tmp_path / "out"
+    monkeypatch.setattr(sys, "argv", [f"{script}.py", *[str(out) if a == "OUT" else a for a in argv]])
+    with pytest.raises(SystemExit) as refused:
+        module.main()
+    err = capsys.readouterr().err
+    if code is None:  # the interpreter prints the message
+        assert refused.value.code.startswith(message), refused.value.code
+    else:  # parser.error: the usage, then the error in one line
+        assert refused.value.code == code and message in err.splitlines()[-1], err
+    assert "Traceback" not in err and not out.exists()  # nothing made in --out
+
+
+def test_search_speeds_bench_batches_double_up_to_run_playouts_cap(monkeypatch):
+    # bench_for doubled its batches while each took under an eighth of --seconds: past some minutes of the
+    # fastest playouts, a batch above MAX_BATCH, and run_playouts' ValueError ended a long run
+    import itertools
+    import types
+
+    from foogo.playout import MAX_BATCH
+
+    module = load_beside_bench("search_speed")
+    counts = []
+
+    def run_playouts(board, count, **kwargs):
+        assert count <= MAX_BATCH
+        counts.append(count)
+        return types.SimpleNamespace(moves=module.np.zeros(1))
+
+    monkeypatch.setattr(module, "run_playouts", run_playouts)
+    monkeypatch.setattr(module.time, "process_time", itertools.count().__next__)  # each batch takes a second
+    playouts, spent, _ = module.bench_for(None, 100.0, "light", 1)
+    assert spent == 100 and max(counts) == MAX_BATCH and playouts == sum(counts)
+
+
+def test_thread_scaling_runs_hold_at_most_run_playouts_cap(monkeypatch):
+    # a --min-seconds of some minutes sized runs past MAX_BATCH at the fastest playouts: run_playouts' ValueError
+    import itertools
+    import types
+
+    from foogo.playout import MAX_BATCH
+
+    module = load("thread_scaling")
+    asked = []
+    monkeypatch.setattr(module, "run_playouts",
+                        lambda board, count, **kw: asked.append(count) or types.SimpleNamespace(seconds=1.0))
+    monkeypatch.setattr(module.time, "process_time", itertools.count().__next__)
+    row = module.measure(5, 2, 1, 86400.0, "light")  # a day of runs at 1,000 playouts a second
+    assert row["playouts"] == MAX_BATCH // 2 and max(asked) == MAX_BATCH
+
+
+def test_tree_growth_searches_again(monkeypatch, capsys):
+    # it asked SearchConfig for 1e9 seconds, past MAX_SECONDS (a day): a ValueError on every run
+    module = load("tree_growth")
+    monkeypatch.setattr(sys, "argv", ["tree_growth.py", "--size", "5", "--playouts", "300", "--threads", "1",
+                                      "--memory", "64"])
+    module.main()
+    out = capsys.readouterr().out
+    assert "5x5, 300 playouts, 1 threads, --memory 64" in out and "peak RSS" in out
