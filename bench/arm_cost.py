@@ -35,6 +35,8 @@ import subprocess
 import sys
 import tempfile
 
+from option_caps import refuse_counts
+
 from foogo.bench import MAX_REPEATS
 from foogo.match import MAX_GAMES
 from foogo.search import MAX_PLAYOUTS
@@ -147,10 +149,8 @@ def main(argv=None) -> int:
     parser.add_argument("--arm-config", nargs="*", default=[], metavar="KEY=VALUE")
     args = parser.parse_args(argv)
     # the engine's own caps: a search's playouts, a bench's timed runs (a round is one), a match's games
-    for option, value, most in (("--playouts", args.playouts, MAX_PLAYOUTS), ("--rounds", args.rounds, MAX_REPEATS),
-                                 ("--games", args.games, MAX_GAMES)):
-        if not 1 <= value <= most:
-            parser.error(f"{option} must be from 1 to {most:,}, got {value}")
+    refuse_counts(parser, (("--playouts", args.playouts, MAX_PLAYOUTS), ("--rounds", args.rounds, MAX_REPEATS),
+                           ("--games", args.games, MAX_GAMES)))
     result = measure(args.control, args.arm, args.policy, args.playouts, args.rounds, args.games, args.size,
                      config_pairs(args.control_config), config_pairs(args.arm_config))
     out = report(result, args.playouts)

@@ -32,6 +32,7 @@ import time
 
 import numpy as np
 from numba import njit
+from option_caps import refuse_counts, refuse_seconds
 
 from foogo import board_kernels as bk
 from foogo import features as fe
@@ -181,13 +182,11 @@ def main() -> None:
                         help="the policy whose search's expansions are timed (see above)")
     args = parser.parse_args()
     # the engine's caps: a search's playouts, a bench's timed runs
-    for option, value, most in (("--playouts", args.playouts, MAX_PLAYOUTS), ("--repeats", args.repeats, MAX_REPEATS)):
-        if not 1 <= value <= most:
-            parser.error(f"{option} must be from 1 to {most:,}, got {value}")
+    refuse_counts(parser, (("--playouts", args.playouts, MAX_PLAYOUTS), ("--repeats", args.repeats, MAX_REPEATS)))
     if args.positions < 1:  # no more than the tree's nodes are taken, however many are asked
         parser.error(f"--positions must be at least 1, got {args.positions}")
-    if not 0 < args.seconds <= MAX_SECONDS:  # a search's own cap (a day); inf or nan never stopped the rounds' doubling
-        parser.error(f"--seconds must be above 0 and at most {MAX_SECONDS:g}, got {args.seconds}")
+    # a search's own cap (a day); inf or nan never stopped the rounds' doubling
+    refuse_seconds(parser, "--seconds", args.seconds, MAX_SECONDS)
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from search_speed import middle_game
 

@@ -18,6 +18,8 @@ import sys
 import threading
 import time
 
+from option_caps import refuse_counts
+
 from foogo.match import MAX_MOVES
 from foogo.search import MAX_SECONDS
 
@@ -54,8 +56,7 @@ def main() -> None:
                         help="first analyse the empty board for S seconds (lz-analyze), as a GUI does")
     parser.add_argument("gtp_options", nargs="*", default=["--time", "2"])
     args = parser.parse_args()
-    if not 0 <= args.moves <= MAX_MOVES:  # a match's longest game (foogo match --max-moves)
-        parser.error(f"--moves must be from 0 to {MAX_MOVES:,}, got {args.moves}")
+    refuse_counts(parser, (("--moves", args.moves, MAX_MOVES),), least=0)  # a match's longest game (--max-moves)
     if not 0 <= args.analyze <= MAX_SECONDS:  # an analysis's own end (a day); time.sleep refuses inf and nan
         parser.error(f"--analyze must be from 0 to {MAX_SECONDS:g} seconds, got {args.analyze}")
     command = [sys.executable, "-m", "foogo", "gtp", *args.gtp_options]

@@ -33,6 +33,7 @@ import statistics
 import time
 
 import numpy as np
+from option_caps import refuse_counts
 
 from foogo import board_kernels as bk
 from foogo import policy as pk
@@ -185,11 +186,10 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=4000, help="positions for the decision counts")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    # --playouts: one run's scores, 8 bytes each, as run_playouts holds at most MAX_BATCH playouts' results
-    for option, value, most in (("--playouts", args.playouts, MAX_BATCH), ("--repeats", args.repeats, MAX_REPEATS),
-                                ("--positions", args.positions, MAX_POSITIONS)):
-        if value is not None and not 1 <= value <= most:  # --playouts None: about 2 s of them
-            parser.error(f"{option} must be from 1 to {most:,}, got {value}")
+    # --playouts (None: about 2 s of them): one run's scores, 8 bytes each, as run_playouts holds at most MAX_BATCH
+    # playouts' results
+    refuse_counts(parser, (("--playouts", args.playouts, MAX_BATCH), ("--repeats", args.repeats, MAX_REPEATS),
+                           ("--positions", args.positions, MAX_POSITIONS)))
 
     board = Board(args.size)
     s0, z0 = board._state()

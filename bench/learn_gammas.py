@@ -59,10 +59,13 @@ from pathlib import Path
 import numpy as np
 from sgfmill import sgf
 
-from foogo import BLACK, WHITE
-from foogo import features as fe
-from foogo import gamma_table as gt
-from foogo.board import Board
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # tests/test_features.py loads this script by its path
+from option_caps import refuse_counts  # noqa: E402
+
+from foogo import BLACK, WHITE  # noqa: E402
+from foogo import features as fe  # noqa: E402
+from foogo import gamma_table as gt  # noqa: E402
+from foogo.board import Board  # noqa: E402
 
 
 def game_positions(path: Path, max_bytes: int = 1 << 20, player: str = ""):
@@ -293,9 +296,9 @@ def main() -> int:
                         help="fit nothing: rate the games' moves with these tables (npz files as --out writes), "
                              "as the tree rates them, and compare each with the first")
     args = parser.parse_args()
-    if not 0 <= args.held_out <= 0.5 or not 1 <= args.iterations <= MAX_ITERATIONS or args.min_count < 1:
-        parser.error(f"--held-out must lie in 0..0.5, --iterations in 1..{MAX_ITERATIONS:,}, and --min-count be at "
-                     "least 1")
+    refuse_counts(parser, (("--iterations", args.iterations, MAX_ITERATIONS),))
+    if not 0 <= args.held_out <= 0.5 or args.min_count < 1:
+        parser.error("--held-out must lie in 0..0.5 and --min-count be at least 1")
     files = sorted(p for d in args.dirs for p in d.rglob("*.sgf"))
     test_files = sorted(p for d in args.test for p in d.rglob("*.sgf"))
     if not files or (args.test and not test_files):

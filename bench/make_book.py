@@ -25,6 +25,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from option_caps import refuse_counts
+
 from foogo import book as bk_
 from foogo.bench import MAX_REPEATS
 from foogo.board import Board
@@ -85,14 +87,10 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", type=Path, default=Path(bk_.BOOK_PATH))
     args = parser.parse_args()
-    if args.playouts < 1 or args.jobs < 1 or args.seeds < 1:
-        parser.error("--playouts, --seeds and --jobs must be at least 1")
     # a search's playouts; a position's searches, like a bench's timed runs (their tasks are listed before the
     # first); worker processes, one a core, like a search's threads
-    for option, value, most in (("--playouts", args.playouts, MAX_PLAYOUTS), ("--seeds", args.seeds, MAX_REPEATS),
-                                ("--jobs", args.jobs, MAX_THREADS)):
-        if value > most:
-            parser.error(f"{option} must be at most {most:,}, got {value}")
+    refuse_counts(parser, (("--playouts", args.playouts, MAX_PLAYOUTS), ("--seeds", args.seeds, MAX_REPEATS),
+                           ("--jobs", args.jobs, MAX_THREADS)))
     started = time.perf_counter()
     entries: dict = {}
 

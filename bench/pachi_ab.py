@@ -72,6 +72,7 @@ from pathlib import Path
 from sgfmill import sgf
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from option_caps import refuse_seconds  # noqa: E402
 from parallel_match import harness_env  # noqa: E402
 from vs_pachi import FOOGO_GTP, absolute_engine, foogo_command, pachi_command, player_names, refuse_counts  # noqa: E402
 
@@ -410,10 +411,10 @@ def main(argv=None) -> int:
         parser.error(f"--command for no arm: {', '.join(sorted(unknown))}")
     if args.jobs is not None and (args.jobs < 1 or not args.paired):
         parser.error("--jobs is for --paired runs, and at least 1")
-    if args.time is not None and (not 0 < args.time <= TimeManager.MAX_BUDGET or args.foogo_playouts
-                                  or args.jobs is not None):
-        parser.error(f"--time wants seconds above 0 and at most {TimeManager.MAX_BUDGET:g} (foogo gtp's), and neither "
-                     "--foogo-playouts nor --jobs (one game at a time)")
+    if args.time is not None:
+        refuse_seconds(parser, "--time", args.time, TimeManager.MAX_BUDGET, " s (foogo gtp's)")
+        if args.foogo_playouts or args.jobs is not None:
+            parser.error("--time wants neither --foogo-playouts nor --jobs (one game at a time)")
     if (args.until is not None or args.threads != 1) and args.time is None:
         parser.error("--until and --threads are for --time runs")
     if args.threads < 1:

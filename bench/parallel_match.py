@@ -34,6 +34,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from option_caps import refuse_counts, refuse_seconds
+
 from foogo.intervals import wilson
 from foogo.match import MAX_GAMES, MAX_TIMEOUT
 from foogo.match_results import format_table
@@ -132,14 +134,10 @@ def main() -> None:
                         help="job j's seed is this + j (default 1000; another base plays other games)")
     parser.add_argument("--time-settings", metavar="SPEC", help="a game clock for each engine (foogo match's option)")
     args = parser.parse_args()
-    if args.games < 1 or args.jobs < 1:
-        parser.error("--games and --jobs must be at least 1")
     # one match's games (the merge keeps every game's record); processes side by side, one a core, as a search's
     # threads (job_commands lists every job's share before any starts); foogo match's wait for a move
-    if args.games > MAX_GAMES or args.jobs > MAX_THREADS:
-        parser.error(f"--games must be at most {MAX_GAMES:,} and --jobs at most {MAX_THREADS}")
-    if not 0 < args.timeout <= MAX_TIMEOUT:
-        parser.error(f"--timeout must be above 0 and at most {MAX_TIMEOUT:g} s (foogo match's), got {args.timeout}")
+    refuse_counts(parser, (("--games", args.games, MAX_GAMES), ("--jobs", args.jobs, MAX_THREADS)))
+    refuse_seconds(parser, "--timeout", args.timeout, MAX_TIMEOUT, " s (foogo match's)")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     commands = job_commands(args)

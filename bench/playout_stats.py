@@ -24,6 +24,7 @@ import sys
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
 import numpy as np  # noqa: E402
+from option_caps import refuse_counts  # noqa: E402
 
 from foogo import Board  # noqa: E402
 from foogo.playout import MAX_BATCH, MAX_THREADS, run_playouts  # noqa: E402
@@ -50,10 +51,9 @@ def main(argv=None) -> int:
     ap.add_argument("--json", help="write the figures here")
     ap.add_argument("--compare", help="a file written earlier by --json: test each figure against it")
     args = ap.parse_args(argv)
-    if not 2 <= args.playouts <= MAX_BATCH:  # a standard error needs two; run_playouts holds at most MAX_BATCH
-        ap.error(f"--playouts must be from 2 to {MAX_BATCH:,}, got {args.playouts}")
-    if not 1 <= args.threads <= MAX_THREADS:
-        ap.error(f"--threads must be from 1 to {MAX_THREADS}, got {args.threads}")
+    # a standard error needs two playouts; run_playouts holds at most MAX_BATCH
+    refuse_counts(ap, (("--playouts", args.playouts, MAX_BATCH),), least=2)
+    refuse_counts(ap, (("--threads", args.threads, MAX_THREADS),))
     results = [figures(size, args.playouts, args.seed, args.threads) for size in args.sizes]
     old = {r["size"]: r for r in json.load(open(args.compare))} if args.compare else {}
     ok = True

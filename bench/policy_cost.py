@@ -15,6 +15,8 @@ from __future__ import annotations
 import argparse
 import time
 
+from option_caps import refuse_counts
+
 from foogo.game import Game
 from foogo.match import MAX_GAMES
 from foogo.search import MAX_PLAYOUTS, Search, SearchConfig
@@ -56,9 +58,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=6)
     args = parser.parse_args()
     # a search's playouts, a match's games (0 of them left the ratio 0 / 0)
-    for option, value, most in (("--playouts", args.playouts, MAX_PLAYOUTS), ("--games", args.games, MAX_GAMES)):
-        if not 1 <= value <= most:
-            parser.error(f"{option} must be from 1 to {most:,}, got {value}")
+    refuse_counts(parser, (("--playouts", args.playouts, MAX_PLAYOUTS), ("--games", args.games, MAX_GAMES)))
     for policy in ("light", "heavy"):  # compile before timing
         cpu_seconds(Game(args.size, 7.0), policy, 200)
     totals = {"light": 0.0, "heavy": 0.0}

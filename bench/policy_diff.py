@@ -49,6 +49,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from option_caps import refuse_counts
 from sgfmill import sgf
 
 from foogo import Game, run_playouts
@@ -289,10 +290,10 @@ def main() -> None:
     parser.add_argument("--report-only", action="store_true")
     parser.add_argument("--pachi", help="the patched Pachi binary that policies pachi[:OPTIONS] need (module doc)")
     args = parser.parse_args()
-    if args.playouts < 1 or args.every < 1 or args.jobs < 1 or not 0 < args.gap <= 1 or len(args.policies) < 2:
-        parser.error("--playouts, --every and --jobs must be >= 1, --gap in (0, 1], and --policies two or more")
-    if args.playouts > MAX_BATCH or args.jobs > MAX_THREADS:  # run_playouts' batch; GNU Gos at once, one a core
-        parser.error(f"--playouts must be at most {MAX_BATCH:,} and --jobs at most {MAX_THREADS}")
+    if args.every < 1 or not 0 < args.gap <= 1 or len(args.policies) < 2:
+        parser.error("--every must be >= 1, --gap in (0, 1], and --policies two or more")
+    # run_playouts' batch; GNU Gos at once, one a core
+    refuse_counts(parser, (("--playouts", args.playouts, MAX_BATCH), ("--jobs", args.jobs, MAX_THREADS)))
     if any(is_pachi(p) for p in args.policies) and not args.report_only:
         if not args.pachi or args.playouts < PACHI_MIN_PLAYOUTS:
             parser.error(f"a pachi policy needs --pachi PATH and --playouts {PACHI_MIN_PLAYOUTS} or more "

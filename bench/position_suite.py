@@ -32,6 +32,8 @@ import re
 import statistics
 import sys
 
+from option_caps import refuse_counts
+
 from foogo.bench import MAX_REPEATS
 from foogo.game import Game
 from foogo.gtp.command import add_tuning_options, tuning_fields
@@ -129,8 +131,9 @@ def main(argv=None) -> int:
     parser.add_argument("--json", help="write the results here")
     add_tuning_options(parser)
     args = parser.parse_args(argv)
-    if args.playouts < 1 or not 1 <= args.searches <= MAX_REPEATS:  # a position's searches: a bench's timed runs
-        parser.error(f"--playouts must be at least 1 and --searches from 1 to {MAX_REPEATS}")
+    if args.playouts < 1:
+        parser.error(f"--playouts must be at least 1, got {args.playouts}")
+    refuse_counts(parser, (("--searches", args.searches, MAX_REPEATS),))  # a position's searches: a bench's timed runs
     try:
         fields = tuning_fields(args)
         knowledge = SearchConfig(playouts=args.playouts, threads=args.threads, policy=args.policy,

@@ -45,6 +45,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from option_caps import refuse_counts  # noqa: E402
 from vs_libego import libego_session  # noqa: E402
 from vs_pachi import engine_cpu_seconds  # noqa: E402
 
@@ -150,10 +151,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pachi-playouts", type=int, default=20_000, help="Pachi's playouts a run (default 20,000)")
     parser.add_argument("--repeats", type=int, default=5, help="runs of each kind (default 5)")
     args = parser.parse_args(argv)
-    if min(args.playouts, args.pachi_playouts, args.repeats) < 1 or not 2 <= args.size <= 25:
-        parser.error("--playouts, --pachi-playouts and --repeats must be at least 1 and --size in 2..25")
-    if max(args.playouts, args.pachi_playouts) > MAX_BATCH or args.repeats > MAX_REPEATS:  # foogo bench's own caps
-        parser.error(f"--playouts and --pachi-playouts must be at most {MAX_BATCH:,}, --repeats at most {MAX_REPEATS}")
+    if not 2 <= args.size <= 25:
+        parser.error("--size must be in 2..25")
+    counts = (("--playouts", args.playouts, MAX_BATCH), ("--pachi-playouts", args.pachi_playouts, MAX_BATCH),
+              ("--repeats", args.repeats, MAX_REPEATS))
+    refuse_counts(parser, counts)  # foogo bench's own caps
     if not (args.libego or args.pachi):
         parser.error("give --libego, --pachi or both")
     try:

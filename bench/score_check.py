@@ -26,6 +26,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from option_caps import refuse_counts  # noqa: E402
+
 from foogo import game_score as gs  # noqa: E402
 from foogo.game import Game  # noqa: E402
 from foogo.gtp_client import GtpClient  # noqa: E402
@@ -96,8 +98,7 @@ def main() -> int:
     parser.add_argument("--sgf-dir", type=Path)
     parser.add_argument("--policies", default="light,heavy,combined")
     args = parser.parse_args()
-    if not 0 <= args.gnugo_games <= MAX_GAMES:  # a match's games
-        parser.error(f"--gnugo-games must be from 0 to {MAX_GAMES:,}, got {args.gnugo_games}")
+    refuse_counts(parser, (("--gnugo-games", args.gnugo_games, MAX_GAMES),), least=0)  # a match's games
     policies = args.policies.split(",")
     agree = dict.fromkeys(policies, 0)
     total = 0

@@ -116,11 +116,13 @@ def main() -> None:
                         help="the search's expansion threshold (default: SearchConfig's)")
     args = parser.parse_args()
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from option_caps import refuse_counts
     from search_speed import analyze_for, bench_for, check_counts, middle_game
 
     check_counts(parser, args)  # before _profiling_process starts this script again, in a profiling build
-    if not 1 <= args.slices or not 0 <= args.leaves <= MAX_LEAVES:
-        parser.error(f"--slices must be at least 1 and --leaves from 0 to {MAX_LEAVES:,}")
+    if args.slices < 1:
+        parser.error(f"--slices must be at least 1, got {args.slices}")
+    refuse_counts(parser, (("--leaves", args.leaves, MAX_LEAVES),), least=0)
     _profiling_process()
 
     from numba import njit

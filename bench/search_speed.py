@@ -29,6 +29,7 @@ import threading
 import time
 
 import numpy as np
+from option_caps import refuse_counts, refuse_seconds
 
 from foogo import BLACK
 from foogo import board_kernels as bk
@@ -138,10 +139,8 @@ def check_counts(parser: argparse.ArgumentParser, args: argparse.Namespace, most
     """parser.error unless --repeats is from 1 to MAX_REPEATS (a bench's timed runs), --seconds above 0 and at
     most `most_seconds` (by default a search's cap, a day) and --slices from 0 to SLICES_A_SECOND a second of it
     (this script's, bench/search_cycles.py's and bench/search_speed_ab.py's options)."""
-    if not 1 <= args.repeats <= MAX_REPEATS:
-        parser.error(f"--repeats must be from 1 to {MAX_REPEATS}, got {args.repeats}")
-    if not 0 < args.seconds <= most_seconds:
-        parser.error(f"--seconds must be above 0 and at most {most_seconds:g}, got {args.seconds}")
+    refuse_counts(parser, (("--repeats", args.repeats, MAX_REPEATS),))
+    refuse_seconds(parser, "--seconds", args.seconds, most_seconds)
     if not 0 <= args.slices <= args.seconds * SLICES_A_SECOND:
         parser.error(f"--slices must be from 0 to {SLICES_A_SECOND:,} a second of --seconds, got {args.slices}")
 

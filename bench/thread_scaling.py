@@ -29,6 +29,8 @@ import statistics
 import threading
 import time
 
+from option_caps import refuse_counts, refuse_seconds
+
 from foogo import Board
 from foogo.bench import MAX_REPEATS, machine
 from foogo.game import Game
@@ -151,11 +153,8 @@ def main() -> None:
                         help="with --search: a tree per thread, or one tree for all (SearchConfig.parallel)")
     args = parser.parse_args()
     # a search's threads, a bench's timed runs (a pair of runs is one), a search's time (a day)
-    for option, value, most in (("--threads", args.threads, MAX_THREADS), ("--repeats", args.repeats, MAX_REPEATS)):
-        if not 1 <= value <= most:
-            parser.error(f"{option} must be from 1 to {most:,}, got {value}")
-    if not 0 < args.min_seconds <= MAX_SECONDS:
-        parser.error(f"--min-seconds must be above 0 and at most {MAX_SECONDS:g}, got {args.min_seconds}")
+    refuse_counts(parser, (("--threads", args.threads, MAX_THREADS), ("--repeats", args.repeats, MAX_REPEATS)))
+    refuse_seconds(parser, "--min-seconds", args.min_seconds, MAX_SECONDS)
     if args.search:
         rows = [measure_search(int(size), args.threads, args.repeats, args.min_seconds, args.policy, args.parallel)
                 for size in args.sizes.split(",")]

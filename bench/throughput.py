@@ -16,6 +16,8 @@ import argparse
 import datetime
 import json
 
+from option_caps import refuse_counts, refuse_seconds
+
 from foogo.bench import MAX_REPEATS, headline, machine, measure
 from foogo.playout import MAX_THREADS
 from foogo.search import MAX_SECONDS
@@ -33,10 +35,9 @@ def main() -> None:
         counts = [int(x) for x in args.threads.split(",")]
     except ValueError:
         parser.error(f"--threads wants numbers of threads separated by commas, got {args.threads!r}")
-    if not all(1 <= n <= MAX_THREADS for n in counts) or not 1 <= args.repeats <= MAX_REPEATS:
-        parser.error(f"--threads must be from 1 to {MAX_THREADS} and --repeats from 1 to {MAX_REPEATS}")
-    if not 0 < args.min_seconds <= MAX_SECONDS:  # inf or nan: a traceback from measure after its warm-up
-        parser.error(f"--min-seconds must be above 0 and at most {MAX_SECONDS:g}, got {args.min_seconds}")
+    refuse_counts(parser, [*(("--threads", n, MAX_THREADS) for n in counts), ("--repeats", args.repeats, MAX_REPEATS)])
+    # inf or nan: a traceback from measure after its warm-up
+    refuse_seconds(parser, "--min-seconds", args.min_seconds, MAX_SECONDS)
     rows = []
     for size in (int(x) for x in args.sizes.split(",")):
         for threads in counts:

@@ -22,6 +22,8 @@ import statistics
 import subprocess
 import sys
 
+from option_caps import refuse_counts
+
 from foogo.bench import MAX_REPEATS
 from foogo.playout import MAX_BATCH
 
@@ -45,10 +47,8 @@ def main() -> None:
     parser.add_argument("--policy", default="light")
     args = parser.parse_args()
     # foogo bench's own caps, checked before any process starts
-    for option, value, most in (("--repeats", args.repeats, MAX_REPEATS), ("--playouts9", args.playouts9, MAX_BATCH),
-                                ("--playouts19", args.playouts19, MAX_BATCH)):
-        if not 1 <= value <= most:
-            parser.error(f"{option} must be from 1 to {most:,}, got {value}")
+    refuse_counts(parser, (("--repeats", args.repeats, MAX_REPEATS), ("--playouts9", args.playouts9, MAX_BATCH),
+                           ("--playouts19", args.playouts19, MAX_BATCH)))
     sizes = [int(x) for x in args.sizes.split(",")]
     counts = {size: args.playouts9 if size <= 9 else args.playouts19 for size in sizes}
     for checkout in args.checkouts:

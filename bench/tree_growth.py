@@ -15,6 +15,8 @@ import argparse
 import resource
 import threading
 
+from option_caps import refuse_counts
+
 from foogo import BLACK, Board
 from foogo import tree as tk
 from foogo.search import MAX_PLAYOUTS, MAX_SECONDS, Search, SearchConfig
@@ -28,8 +30,7 @@ def main() -> None:
     parser.add_argument("--memory", type=int, default=512, help="MB for the trees (foogo gtp --memory)")
     parser.add_argument("--policy", default="light")
     args = parser.parse_args()
-    if not 1 <= args.playouts <= MAX_PLAYOUTS:  # a search's cap
-        parser.error(f"--playouts must be from 1 to {MAX_PLAYOUTS:.0e}, got {args.playouts}")
+    refuse_counts(parser, (("--playouts", args.playouts, MAX_PLAYOUTS),))  # a search's cap
     board = Board(args.size)
     try:  # SearchConfig's own checks: --threads, --memory; the longest search it allows (it refused 1e9 s)
         config = SearchConfig(seconds=MAX_SECONDS, threads=args.threads, memory_mb=args.memory, policy=args.policy,

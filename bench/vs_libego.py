@@ -41,6 +41,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from option_caps import refuse_counts
+
 from foogo.bench import MAX_REPEATS, headline, machine_info
 from foogo.playout import MAX_BATCH, MAX_THREADS
 
@@ -230,11 +232,8 @@ def main() -> int:
     sizes = [(size, binary, playouts) for size, binary, playouts in sizes if binary]
     if not sizes:
         parser.error("give --libego9 PATH and/or --libego19 PATH")
-    if args.repeats < 1 or args.threads < 1 or any(playouts < 1 for _, _, playouts in sizes):
-        parser.error("--repeats, --threads and the playout counts must be at least 1")
-    if args.repeats > MAX_REPEATS or args.threads > MAX_THREADS or any(n > MAX_BATCH for _, _, n in sizes):
-        parser.error(f"--repeats must be at most {MAX_REPEATS}, --threads at most {MAX_THREADS} and the playout "
-                     f"counts at most {MAX_BATCH:,} (foogo bench's caps)")
+    refuse_counts(parser, [("--repeats", args.repeats, MAX_REPEATS), ("--threads", args.threads, MAX_THREADS),
+                           *((f"--playouts{size}", n, MAX_BATCH) for size, _, n in sizes)])  # foogo bench's caps
     for size, binary, _ in sizes:
         if not os.access(binary, os.X_OK):
             parser.error(f"--libego{size}: {binary} is not an executable file")

@@ -33,6 +33,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import option_caps
+
 from foogo.gtp_client import GtpClient
 from foogo.match import MAX_GAMES, MAX_TIMEOUT
 from foogo.playout import MAX_THREADS
@@ -148,13 +150,10 @@ def argument_parser() -> argparse.ArgumentParser:
 
 
 def refuse_counts(parser: argparse.ArgumentParser, counts, timeout: float) -> None:
-    """parser.error unless each (option, value, most) of `counts` has a value of None or from 1 to most, and
-    `timeout` (a match's wait for a move) is above 0 and at most foogo match's MAX_TIMEOUT."""
-    for option, value, most in counts:
-        if value is not None and not 1 <= value <= most:
-            parser.error(f"{option} must be from 1 to {most:,}, got {value}")
-    if not 0 < timeout <= MAX_TIMEOUT:
-        parser.error(f"--timeout must be above 0 and at most {MAX_TIMEOUT:g} s (foogo match's), got {timeout}")
+    """option_caps.refuse_counts on `counts`, and refuse_seconds on --timeout (a match's wait for a move) with foogo
+    match's cap, MAX_TIMEOUT (this script's and bench/pachi_ab.py's options)."""
+    option_caps.refuse_counts(parser, counts)
+    option_caps.refuse_seconds(parser, "--timeout", timeout, MAX_TIMEOUT, " s (foogo match's)")
 
 
 def main() -> None:

@@ -21,6 +21,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from option_caps import refuse_counts, refuse_seconds  # noqa: E402
 from vs_pachi import engine_cpu_seconds  # noqa: E402
 
 from foogo.bench import MAX_REPEATS, measure  # noqa: E402
@@ -47,11 +48,8 @@ def main() -> int:
     args = parser.parse_args()
     # foogo bench's caps on a run's playouts (Pachi's here) and its timed runs; --seconds inf or nan was a
     # traceback from measure after Pachi's first genmove
-    for option, value, most in (("--games", args.games, MAX_BATCH), ("--repeats", args.repeats, MAX_REPEATS)):
-        if not 1 <= value <= most:
-            parser.error(f"{option} must be from 1 to {most:,}, got {value}")
-    if not 0 < args.seconds <= MAX_SECONDS:
-        parser.error(f"--seconds must be above 0 and at most {MAX_SECONDS:g}, got {args.seconds}")
+    refuse_counts(parser, (("--games", args.games, MAX_BATCH), ("--repeats", args.repeats, MAX_REPEATS)))
+    refuse_seconds(parser, "--seconds", args.seconds, MAX_SECONDS)
     client = GtpClient(f"{args.pachi} -e montecarlo playout=moggy -t ={args.games}")
     client.start()
     try:

@@ -85,6 +85,16 @@ def default_expand_threshold(size: int, policy) -> float:
     return EXPAND_HEAVY_SMALL if size <= SMALL_BOARD and policy_kind(policy) != LIGHT else EXPAND
 
 
+class ConfigError(ValueError):
+    """A SearchConfig field out of its range: `field` names it, `rule` says what it must be (the message is
+    both, so that a command line can name its own option for the field)."""
+
+    def __init__(self, field: str, rule: str):
+        super().__init__(f"{field} {rule}")
+        self.field = field
+        self.rule = rule
+
+
 @dataclass
 class SearchConfig:
     """How to search: a budget (playouts per move or seconds per move), threads, policy, seed, resigning."""
@@ -133,38 +143,41 @@ class SearchConfig:
     def __post_init__(self):
         policy_kind(self.policy)  # ValueError naming the policies for an unknown one
         if self.playouts is not None and not 1 <= self.playouts <= MAX_PLAYOUTS:
-            raise ValueError(f"playouts must be from 1 to {MAX_PLAYOUTS:.0e}, got {self.playouts}")
+            raise ConfigError("playouts", f"must be from 1 to {MAX_PLAYOUTS:.0e}, got {self.playouts}")
         if self.seconds is not None and not 0 < self.seconds <= MAX_SECONDS:
-            raise ValueError(f"seconds must be positive and at most {MAX_SECONDS:g} (a day), got {self.seconds}")
+            raise ConfigError("seconds", f"must be positive and at most {MAX_SECONDS:g} (a day), got {self.seconds}")
+        if self.resign_threshold is not None and not 0.0 <= self.resign_threshold < 1.0:  # 1: resign every move
+            raise ConfigError("resign_threshold", f"must be a win rate in [0, 1), got {self.resign_threshold}")
         if not 1 <= self.threads <= MAX_THREADS:
-            raise ValueError(f"threads must be from 1 to {MAX_THREADS}, got {self.threads}")
-        if not self.late_nakade <= 1.0:
-            raise ValueError(f"late_nakade must be a share of the board's points in [0, 1], got {self.late_nakade}")
+            raise ConfigError("threads", f"must be from 1 to {MAX_THREADS}, got {self.threads}")
+        if not 0.0 <= self.late_nakade <= 1.0:
+            raise ConfigError("late_nakade", f"must be a share of the board's points in [0, 1], "
+                                              f"got {self.late_nakade}")
         if self.memory_mb is not None:
             machine = machine_memory_mb()
             if not self.memory_mb >= 1:
-                raise ValueError(f"memory_mb must be at least 1, got {self.memory_mb}")
+                raise ConfigError("memory_mb", f"must be at least 1, got {self.memory_mb}")
             if machine is not None and self.memory_mb > machine:  # a tree grown to it would exhaust the machine
-                raise ValueError(f"memory_mb must be at most this machine's memory, {int(machine)} MB, "
-                                 f"got {self.memory_mb}")
+                raise ConfigError("memory_mb", f"must be at most this machine's memory, {int(machine)} MB, "
+                                                 f"got {self.memory_mb}")
         for name, low in (("prior", 0.0), ("uct", 0.0), ("expand_threshold", 1.0), ("crit", 0.0),
-                          ("crit_min_visits", 0), ("late_nakade", 0.0)):
+                          ("crit_min_visits", 0)):
             value = getattr(self, name)
             if value is None and name == "expand_threshold":
                 continue
             if not (math.isfinite(value) and value >= low):
-                raise ValueError(f"{name} must be a finite number >= {low:g}, got {value}")
+                raise ConfigError(name, f"must be a finite number >= {low:g}, got {value}")
         if self.playout_patterns not in PLAYOUT_PATTERNS:
-            raise ValueError(f"playout_patterns must be one of {', '.join(PLAYOUT_PATTERNS)}, "
-                             f"got {self.playout_patterns!r}")
+            raise ConfigError("playout_patterns", f"must be one of {', '.join(PLAYOUT_PATTERNS)}, "
+                                                  f"got {self.playout_patterns!r}")
         if self.knowledge not in tk.KNOWLEDGE:
-            raise ValueError(f"knowledge must be one of {', '.join(tk.KNOWLEDGE)}, got {self.knowledge!r}")
+            raise ConfigError("knowledge", f"must be one of {', '.join(tk.KNOWLEDGE)}, got {self.knowledge!r}")
         if self.parallel not in PARALLEL:
-            raise ValueError(f"parallel must be one of {', '.join(PARALLEL)}, got {self.parallel!r}")
+            raise ConfigError("parallel", f"must be one of {', '.join(PARALLEL)}, got {self.parallel!r}")
         if not (math.isfinite(self.equiv) and self.equiv > 0):
-            raise ValueError(f"equiv must be a finite number > 0, got {self.equiv}")
+            raise ConfigError("equiv", f"must be a finite number > 0, got {self.equiv}")
         if not 0.0 <= self.score_weight < 0.5:  # below 0.5: every win counts more than every loss
-            raise ValueError(f"score_weight must be a number in [0, 0.5), got {self.score_weight}")
+            raise ConfigError("score_weight", f"must be a number in [0, 0.5), got {self.score_weight}")
 
 
 @dataclass

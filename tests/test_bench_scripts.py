@@ -17,21 +17,17 @@ BENCH = Path(__file__).resolve().parent.parent / "bench"
 def load(name):
     """A bench script as a module, registered under its name: numba's cache records the module of each
     cached kernel and imports it again when it loads one (unregistered it would be '<dynamic>', and a
-    second run, loading from the cache the first wrote, would fail)."""
+    second run, loading from the cache the first wrote, would fail). bench/ is on sys.path while it loads,
+    as when it runs, for its imports of other bench modules (option_caps)."""
     spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-def load_beside_bench(name):
-    """load, for a script that imports other bench scripts (bench/ on sys.path while it loads)."""
     sys.path.insert(0, str(BENCH))
     try:
-        return load(name)
+        spec.loader.exec_module(module)
     finally:
         sys.path.remove(str(BENCH))
+    return module
 
 
 def summary(wins_a, wins_b, draws, seconds_a, genmoves_a, games_as_black_a):
@@ -118,7 +114,7 @@ def test_search_speed_ab_measures_a_checkout_in_a_child_process():
 
 
 def test_search_speed_slices_one_search_between_bench_runs():
-    module = load_beside_bench("search_speed")
+    module = load("search_speed")
     from foogo import tree as tk
     from foogo.game import Game
     from foogo.search import Search, SearchConfig
@@ -197,7 +193,7 @@ def test_thread_scaling_times_searches_on_one_and_on_two_threads():
 
 
 def test_expand_cost_rebuilds_each_nodes_position_and_expands_them_all():
-    module = load_beside_bench("expand_cost")
+    module = load("expand_cost")
     from foogo import tree as tk
     from foogo.game import Game
     from foogo.search import Search, SearchConfig
@@ -213,7 +209,7 @@ def test_expand_cost_rebuilds_each_nodes_position_and_expands_them_all():
 
 
 def test_expand_cost_parts_time_each_part_on_every_empty_point():
-    module = load_beside_bench("expand_cost")
+    module = load("expand_cost")
     import numpy as np
 
     from foogo import board_kernels as bk
@@ -277,7 +273,7 @@ def test_match_review_splits_the_log_by_game_and_finds_a_collapse(tmp_path, caps
 def test_surprises_rates_each_reply_between_two_searches(tmp_path, capsys):
     # foogo (black) at A1, A2, A3, then resigns; white's B1 answers A1 (estimate 0.50 -> 0.60) and B2, an
     # atari on A1-A2 that a ladder up the edge then takes, answers A2 (0.60 -> 0.20: a drop of 0.40)
-    surprises = load_beside_bench("surprises")
+    surprises = load("surprises")
     (tmp_path / "game-0001.sgf").write_text("(;SZ[9]KM[7]PB[foogo 0.1]PW[pachi]RE[W+R];B[ai];W[bi];B[ah];W[bh];B[ag])")
     log = [f"genmove black: {move} | 1000 playouts in 1.00 s (1000/s, stopped: playouts), win rate {rate}%"
            for move, rate in (("A1", 50.0), ("A2", 60.0), ("A3", 20.0), ("resign", 5.0))]
@@ -416,7 +412,7 @@ def test_match_review_reads_a_parallel_match_and_names_a_wrong_engine(tmp_path, 
 def test_pachi_ab_gives_each_arm_options_vs_pachi_reads_as_foogo_options():
     import argparse
 
-    ab = load_beside_bench("pachi_ab")
+    ab = load("pachi_ab")
     parser = load("vs_pachi").argument_parser()
     args = argparse.Namespace(pachi="/p/pachi", pachi_playouts=10000, foogo_playouts=30900, games=100,
                                  seed_base=27000, timeout=120.0, out="/tmp/ab")
@@ -429,7 +425,7 @@ def test_pachi_ab_gives_each_arm_options_vs_pachi_reads_as_foogo_options():
 
 
 def test_pachi_ab_tallies_each_arm_from_its_sgfs_against_the_control(tmp_path, capsys):
-    ab = load_beside_bench("pachi_ab")
+    ab = load("pachi_ab")
     games = {"control": ["B+R", "W+3.5", "0", "Void"], "rule": ["B+R", "W+2.5", "W+R", "B+R"]}
     for arm, results in games.items():
         job = tmp_path / arm / "job-0"
@@ -478,7 +474,7 @@ def test_pachi_ab_tallies_each_arm_from_its_sgfs_against_the_control(tmp_path, c
 
 
 def test_pachi_ab_paired_interval_is_newcombes_and_narrower_than_unpaired_when_games_agree():
-    ab = load_beside_bench("pachi_ab")
+    ab = load("pachi_ab")
 
     def pairs(a, b, c, d):  # both won, first only, second only, both lost
         return [(1, 1)] * a + [(1, 0)] * b + [(0, 1)] * c + [(0, 0)] * d
@@ -503,7 +499,7 @@ def test_pachi_ab_paired_games_start_afresh_by_seed_resume_and_report_where_arms
                                                                                         capsys):
     import argparse
 
-    ab = load_beside_bench("pachi_ab")
+    ab = load("pachi_ab")
     args = argparse.Namespace(pachi="/p/pachi", pachi_playouts=10000, foogo_playouts=36400, games=3,
                               seed_base=62000, timeout=120.0, out=str(tmp_path), jobs=None, time=None, until=None)
     even = ab.paired_commands(args, "rule", "--nakade", None, 0)
@@ -730,8 +726,9 @@ def test_position_suite_takes_foogo_gtps_tuning_options(tmp_path, capsys):
     assert module.main([str(tmp_path / "suite.txt"), "--playouts", "100", "--searches", "1", "--policy", "light",
                         "--uct", "0.2", "--equiv", "3000", "--no-share-root", "--json", str(out)]) == 0
     assert json.loads(out.read_text())["settings"] == dict(uct=0.2, equiv=3000.0, share_root=False)
-    for bad, error in [(["--expand", "0"], "--expand must be at least 1"), (["--uct", "-1"], "--uct must be"),
-                       (["--uct", "nan"], "--uct: 'nan' is not a number"), (["--policy", "heavier"], "heavier")]:
+    for bad, error in [(["--expand", "0"], "--expand must be a finite number >= 1, got 0.0"),
+                       (["--uct", "-1"], "--uct must be"), (["--uct", "nan"], "--uct: 'nan' is not a number"),
+                       (["--policy", "heavier"], "heavier")]:
         with pytest.raises(SystemExit):
             module.main([str(tmp_path / "suite.txt"), *bad])
         assert error in capsys.readouterr().err
@@ -765,7 +762,7 @@ def test_moves_left_counts_each_players_remaining_moves_by_empty_points(tmp_path
 def test_pachi_ab_timed_games_interleave_the_arms_one_at_a_time_until_the_stop(tmp_path, monkeypatch, capsys):
     import argparse
 
-    ab = load_beside_bench("pachi_ab")
+    ab = load("pachi_ab")
     args = argparse.Namespace(pachi="/p/pachi", time=5.0, threads=2, until=None, games=3, seed_base=3600,
                               timeout=60.0, out=str(tmp_path), jobs=None)
     even = ab.paired_commands(args, "m512", "--memory 512", "env PYTHONPATH=/wt python -m foogo gtp", 0)
@@ -798,7 +795,7 @@ def test_pachi_ab_timed_games_interleave_the_arms_one_at_a_time_until_the_stop(t
 
 
 def test_pachi_ab_runs_its_games_in_the_out_directory_by_absolute_paths(tmp_path, monkeypatch, capsys):
-    ab = load_beside_bench("pachi_ab")
+    ab = load("pachi_ab")
     calls = []
     monkeypatch.setattr(ab.subprocess, "call", lambda command, **kw: calls.append((command, kw["cwd"], kw["env"])) or 0)
     monkeypatch.chdir(tmp_path)  # a checkout's root, say: relative paths are taken from here
@@ -815,7 +812,7 @@ def test_pachi_ab_runs_its_games_in_the_out_directory_by_absolute_paths(tmp_path
 
 
 def test_vs_pachi_runs_the_match_in_its_out_directory(tmp_path, monkeypatch):
-    vp = load_beside_bench("vs_pachi")
+    vp = load("vs_pachi")
     seen = []
     monkeypatch.setattr(vp.subprocess, "call", lambda command: seen.append((command, os.getcwd())) or 0)
     monkeypatch.chdir(tmp_path)  # restored afterwards, whatever main does
@@ -976,44 +973,49 @@ REFUSED = [  # (script, its arguments, its one-line error, its exit code (None: 
     ("heavy_rules", ["--playouts", "0"], "--playouts must be from 1 to 100,000,000, got 0", 2),
     ("instructions", [".", "--high", str(10**9)], "instructions.py: need 0 < --low < --high <= 100,000,000", None),
     ("instructions", [".", "--runs", "0"], "instructions.py: --runs must be from 1 to 1000, got 0", None),
-    ("learn_gammas", ["OUT", "--iterations", BIG], "--iterations in 1..10,000", 2),
-    ("make_book", ["--seeds", str(10**12), "--out", "OUT"], "--seeds must be at most 1,000, got", 2),
-    ("make_book", ["--jobs", str(10**6), "--out", "OUT"], "--jobs must be at most 256, got 1000000", 2),
+    ("learn_gammas", ["OUT", "--iterations", BIG], "--iterations must be from 1 to 10,000", 2),
+    ("make_book", ["--seeds", str(10**12), "--out", "OUT"], "--seeds must be from 1 to 1,000, got 1000000000000", 2),
+    ("make_book", ["--jobs", str(10**6), "--out", "OUT"], "--jobs must be from 1 to 256, got 1000000", 2),
     ("pachi_ab", ["--pachi", "pachi", "--foogo-playouts", "100", "--arm", "a=", "--paired", "--games", BIG,
                   "--out", "OUT"], "--games must be from 1 to 100,000", 2),
     ("pachi_ab", ["--pachi", "pachi", "--foogo-playouts", "100", "--arm", "a=", "--paired", "--jobs", str(10**9),
                   "--out", "OUT"], "--jobs must be from 1 to 256", 2),
     ("pachi_ab", ["--pachi", "pachi", "--time", "inf", "--arm", "a=", "--out", "OUT"],
-     "--time wants seconds above 0 and at most 3600", 2),
+     "--time must be above 0 and at most 3600 s (foogo gtp's), got inf", 2),
     ("pachi_ab", ["--pachi", "pachi", "--foogo-playouts", "100", "--arm", "a=", "--timeout", "nan", "--out", "OUT"],
      "--timeout must be above 0 and at most 604800 s", 2),
-    ("parallel_match", ["--black", "a", "--white", "b", "--jobs", BIG, "--out", "OUT"], "--jobs at most 256", 2),
+    ("parallel_match", ["--black", "a", "--white", "b", "--jobs", BIG, "--out", "OUT"], "--jobs must be from 1 to 256",
+     2),
     ("parallel_match", ["--black", "a", "--white", "b", "--timeout", "inf", "--out", "OUT"],
      "--timeout must be above 0 and at most 604800 s", 2),
     ("playout_stats", ["--playouts", str(10**9)], "--playouts must be from 2 to 100,000,000", 2),
     ("playout_stats", ["--threads", "0"], "--threads must be from 1 to 256, got 0", 2),
     ("policy_cost", ["--games", "0"], "--games must be from 1 to 100,000, got 0", 2),
-    ("policy_diff", ["OUT", "--out", "OUT", "--playouts", str(10**9)], "--playouts must be at most 100,000,000", 2),
+    ("policy_diff", ["OUT", "--out", "OUT", "--playouts", str(10**9)],
+     "--playouts must be from 1 to 100,000,000, got 1000000000", 2),
     ("position_suite", ["--playouts", str(10**13)], "playouts must be from 1 to 1e+12", 2),
-    ("position_suite", ["--searches", BIG], "--searches from 1 to 1000", 2),
-    ("reference_tree_cost", ["--libego", "libego", "--repeats", str(10**9)], "--repeats at most 1000", 2),
+    ("position_suite", ["--searches", BIG], "--searches must be from 1 to 1,000, got 1", 2),
+    ("reference_tree_cost", ["--libego", "libego", "--repeats", str(10**9)],
+     "--repeats must be from 1 to 1,000, got 1000000000", 2),
     ("score_check", ["--gnugo-games", BIG], "--gnugo-games must be from 0 to 100,000", 2),
-    ("search_cycles", ["--leaves", str(10**9)], "--leaves from 0 to 25,000", 2),
+    ("search_cycles", ["--leaves", str(10**9)], "--leaves must be from 0 to 25,000, got 1000000000", 2),
     ("search_cycles", ["--seconds", "nan"], "--seconds must be above 0 and at most 86400, got nan", 2),
-    ("search_speed", ["--repeats", "0"], "--repeats must be from 1 to 1000, got 0", 2),
+    ("search_speed", ["--repeats", "0"], "--repeats must be from 1 to 1,000, got 0", 2),
     ("search_speed", ["--slices", str(10**9)], "--slices must be from 0 to 1,000 a second of --seconds", 2),
     ("search_speed_ab", [".", "--seconds", "100"], "--seconds must be above 0 and at most 60, got 100.0", 2),
-    ("search_speed_ab", [".", "--repeats", "0"], "--repeats must be from 1 to 1000, got 0", 2),
+    ("search_speed_ab", [".", "--repeats", "0"], "--repeats must be from 1 to 1,000, got 0", 2),
     ("shared_root_cost", ["--seconds", "inf"], "seconds must be positive and at most 86400 (a day), got inf", 2),
     ("shared_root_cost", ["--threads", "0"], "threads must be from 1 to 256, got 0", 2),
     ("thread_scaling", ["--min-seconds", "inf"], "--min-seconds must be above 0 and at most 86400, got inf", 2),
     ("thread_scaling", ["--threads", "1000"], "--threads must be from 1 to 256, got 1000", 2),
-    ("throughput", ["--repeats", str(10**9)], "--repeats from 1 to 1000", 2),
+    ("throughput", ["--repeats", str(10**9)], "--repeats must be from 1 to 1,000, got 1000000000", 2),
     ("throughput", ["--min-seconds", "nan"], "--min-seconds must be above 0 and at most 86400, got nan", 2),
     ("throughput_ab", [".", "--playouts9", str(10**9)], "--playouts9 must be from 1 to 100,000,000", 2),
-    ("tree_growth", ["--playouts", str(10**13)], "--playouts must be from 1 to 1e+12", 2),
+    ("tree_growth", ["--playouts", str(10**13)], "--playouts must be from 1 to 1,000,000,000,000, got 10000000000000",
+     2),
     ("tree_growth", ["--threads", "0"], "threads must be from 1 to 256, got 0", 2),
-    ("vs_libego", ["--libego9", "libego", "--repeats", str(10**9)], "--repeats must be at most 1000", 2),
+    ("vs_libego", ["--libego9", "libego", "--repeats", str(10**9)],
+     "--repeats must be from 1 to 1,000, got 1000000000", 2),
     ("vs_pachi", ["--pachi", "pachi", "--games", BIG, "--out", "OUT"], "--games must be from 1 to 100,000", 2),
     ("vs_pachi", ["--pachi", "pachi", "--calibration-games", "0", "--out", "OUT"],
      "--calibration-games must be from 1 to 100,000, got 0", 2),
@@ -1031,7 +1033,7 @@ def test_bench_scripts_refuse_an_unbounded_count_in_one_line_before_any_work(tmp
     def started(*args, **kwargs):
         raise AssertionError(f"{script} started work before it refused its arguments")
 
-    module = load_beside_bench(script)
+    module = load(script)
     monkeypatch.setattr(sys, "path", list(sys.path))  # a main may put bench/ on it
     for where, name in ((subprocess, "Popen"), (os, "execve"), (Search, "__init__"), (module, "run_playouts"),
                         (module, "measure")):
@@ -1049,6 +1051,32 @@ def test_bench_scripts_refuse_an_unbounded_count_in_one_line_before_any_work(tmp
     assert "Traceback" not in err and not out.exists()  # nothing made in --out
 
 
+CAPS_REFUSED = [  # (an option_caps function, its arguments after the parser, its message)
+    ("refuse_counts", ([("--runs", 0, 1000)],), "--runs must be from 1 to 1,000, got 0"),
+    ("refuse_counts", ([("--runs", 1001, 1000)],), "--runs must be from 1 to 1,000, got 1001"),
+    ("refuse_counts", ([("--moves", -1, 10)], 0), "--moves must be from 0 to 10, got -1"),
+    ("refuse_seconds", ("--seconds", 0.0, 60.0), "--seconds must be above 0 and at most 60, got 0.0"),
+    ("refuse_seconds", ("--seconds", float("nan"), 60.0), "--seconds must be above 0 and at most 60, got nan"),
+    ("refuse_seconds", ("--timeout", float("inf"), 60.0, " s (foogo match's)"),
+     "--timeout must be above 0 and at most 60 s (foogo match's), got inf"),
+]
+
+
+@pytest.mark.parametrize("function, arguments, message", CAPS_REFUSED)
+def test_option_caps_pass_none_and_the_bounds_and_refuse_past_them_in_one_line(capsys, function, arguments, message):
+    import argparse
+
+    caps = load("option_caps")
+    parser = argparse.ArgumentParser()
+    caps.refuse_counts(parser, [("--playouts", None, 10), ("--runs", 1, 1000), ("--games", 1000, 1000)])
+    caps.refuse_counts(parser, [("--moves", 0, 10)], least=0)
+    caps.refuse_seconds(parser, "--seconds", 60.0, 60.0)
+    with pytest.raises(SystemExit) as refused:
+        getattr(caps, function)(parser, *arguments)
+    err = capsys.readouterr().err
+    assert refused.value.code == 2 and err.splitlines()[-1].endswith(message), err
+
+
 def test_search_speeds_bench_batches_double_up_to_run_playouts_cap(monkeypatch):
     # bench_for doubled its batches while each took under an eighth of --seconds: past some minutes of the
     # fastest playouts, a batch above MAX_BATCH, and run_playouts' ValueError ended a long run
@@ -1057,7 +1085,7 @@ def test_search_speeds_bench_batches_double_up_to_run_playouts_cap(monkeypatch):
 
     from foogo.playout import MAX_BATCH
 
-    module = load_beside_bench("search_speed")
+    module = load("search_speed")
     counts = []
 
     def run_playouts(board, count, **kwargs):

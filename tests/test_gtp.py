@@ -768,13 +768,13 @@ def test_tuning_options_reach_the_search_config_and_bad_ones_are_refused(monkeyp
         assert main(["--no-warm-up", *flags]) == 2  # argparse reads numbers as ASCII decimals only
         assert f"argument {flags[0]}: '{flags[1]}' is not a" in capsys.readouterr().err
     assert main(["--no-warm-up", "--crit-min", "-1"]) == 2
-    assert "--crit-min must be at least 0" in capsys.readouterr().err
+    assert "--crit-min must be a finite number >= 0, got -1" in capsys.readouterr().err
     for weight in ("-0.01", "0.5"):
         assert main(["--no-warm-up", "--score-weight", weight]) == 2
         assert "--score-weight must be a number in [0, 0.5)" in capsys.readouterr().err
     for share in ("-0.1", "1.5"):
         assert main(["--no-warm-up", "--late-nakade", share]) == 2
-        assert "--late-nakade must be a number in [0, 1]" in capsys.readouterr().err
+        assert "--late-nakade must be a share of the board's points in [0, 1]" in capsys.readouterr().err
 
 
 def test_thread_counts_and_move_times_without_end_are_refused(capsys):
@@ -787,14 +787,17 @@ def test_thread_counts_and_move_times_without_end_are_refused(capsys):
 
 def test_playout_counts_and_memory_without_end_are_refused(capsys, monkeypatch):
     """--playouts past MAX_PLAYOUTS searched until killed, and --memory past the machine's memory was a MemoryError
-    traceback at the first genmove: both are refused in one line before the engine starts."""
-    import foogo.gtp.command as command
-    monkeypatch.setattr(command, "machine_memory_mb", lambda: 1000.0)
+    traceback at the first genmove: both are refused in one line before the engine starts, by SearchConfig's
+    own check in the command line's names."""
+    import foogo.search as search
+    monkeypatch.setattr(search, "machine_memory_mb", lambda: 1000.0)
     for flags, message in ((["--playouts", "1" + "0" * 27], "--playouts must be from 1 to 1e+12"),
                            (["--playouts", "0"], "--playouts must be from 1"),
-                           (["--memory", "1001"], "--memory must be at least 16 (MB) and at most this machine's "
-                                                  "memory (1000 MB)"),
-                           (["--memory", "15"], "--memory must be at least 16")):
+                           (["--memory", "1001"], "--memory must be at most this machine's memory, 1000 MB, "
+                                                  "got 1001"),
+                           (["--memory", "15"], "--memory must be at least 16 (MB), got 15"),
+                           (["--threads", "0"], "--threads must be from 1 to 256, got 0"),
+                           (["--resign-threshold", "2"], "--resign-threshold must be")):
         assert main(["--no-warm-up", *flags]) == 2
         assert message in capsys.readouterr().err
     monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))

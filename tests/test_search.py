@@ -15,7 +15,7 @@ from foogo import tree as tk
 from foogo.game import Game
 from foogo.game_score import final_margin
 from foogo.geometry import RESIGN
-from foogo.search import Search, SearchConfig
+from foogo.search import ConfigError, Search, SearchConfig
 
 
 def legal(board, color):
@@ -536,6 +536,13 @@ def test_rejects_bad_configuration():
         SearchConfig(playouts=10**27)
     with pytest.raises(ValueError, match="memory_mb must be at most this machine's memory"):
         SearchConfig(memory_mb=10**9)  # a petabyte: more than any machine this runs on
+    for threshold in (1.0, 2.0, -0.1, float("nan")):  # 1 or more resigned every move
+        with pytest.raises(ValueError, match="resign_threshold must be a win rate in \\[0, 1\\)"):
+            SearchConfig(resign_threshold=threshold)
+    for field, value in (("late_nakade", -0.1), ("crit_min_visits", -1), ("memory_mb", 0)):
+        with pytest.raises(ConfigError) as refused:  # the field named apart, for a command line's own names
+            SearchConfig(**{field: value})
+        assert refused.value.field == field and str(refused.value) == f"{field} {refused.value.rule}"
 
 
 def test_a_search_of_a_count_ends_after_max_seconds(monkeypatch):

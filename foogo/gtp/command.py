@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 import threading
 import time
@@ -13,9 +12,8 @@ from ..book import BOOK_PATH
 from ..game import RULES, SGF_MAX_BYTES, SGF_MAX_MOVES
 from ..geometry import BLACK
 from ..numbers import float_option, int_option
-from ..playout import MAX_THREADS, default_threads
-from ..search import MAX_PLAYOUTS
-from ..search_room import machine_memory_mb
+from ..playout import default_threads
+from ..search import ConfigError, SearchConfig
 from .clock import TimeManager
 from .engine import POLICIES, GtpEngine
 from .protocol import serve
@@ -108,35 +106,39 @@ def add_tuning_options(parser: argparse.ArgumentParser) -> argparse.ArgumentPars
     return parser
 
 
+# the option that sets each SearchConfig field whose name is not its option's (see check_search_options)
+OPTION_OF_FIELD = {"seconds": "--time", "memory_mb": "--memory", "expand_threshold": "--expand",
+                   "crit_min_visits": "--crit-min", "resign_threshold": "--resign-threshold"}
+MIN_MEMORY_MB = 16  # `foogo gtp --memory`'s own floor; SearchConfig takes 1 MB (tests use it to make trees collect)
+
+
 def tuning_fields(args) -> dict:
     """The SearchConfig fields set by the tuning options (add_tuning_options) given in args; ValueError
     naming the first option out of its range."""
-    if args.expand is not None and not args.expand >= 1:
-        raise ValueError("--expand must be at least 1")
-    for name in ("prior", "uct", "crit"):
-        value = getattr(args, name)
-        if value is not None and not (math.isfinite(value) and value >= 0):
-            raise ValueError(f"--{name} must be a finite number >= 0")
-    if args.crit_min is not None and args.crit_min < 0:
-        raise ValueError("--crit-min must be at least 0")
-    if args.equiv is not None and not (math.isfinite(args.equiv) and args.equiv > 0):
-        raise ValueError("--equiv must be a finite number > 0")
-    if args.score_weight is not None and not 0.0 <= args.score_weight < 0.5:
-        raise ValueError("--score-weight must be a number in [0, 0.5)")
-    if args.late_nakade is not None and not 0.0 <= args.late_nakade <= 1.0:
-        raise ValueError("--late-nakade must be a number in [0, 1]")
-    return {field: value for field, value in (("expand_threshold", args.expand), ("prior", args.prior),
-                                              ("equiv", args.equiv), ("uct", args.uct),
-                                              ("knowledge", args.knowledge),
-                                              ("playout_patterns", args.playout_patterns),
-                                              ("replies", args.replies),
-                                              ("share_root", args.share_root),
-                                              ("dynamic_komi", args.dynamic_komi),
-                                              ("crit", args.crit), ("crit_min_visits", args.crit_min),
-                                              ("parallel", args.parallel), ("bank", args.bank),
-                                              ("score_weight", args.score_weight),
-                                              ("late_nakade", args.late_nakade))
-            if value is not None}
+    fields = {field: value for field, value in (("expand_threshold", args.expand), ("prior", args.prior),
+                                                ("equiv", args.equiv), ("uct", args.uct),
+                                                ("knowledge", args.knowledge),
+                                                ("playout_patterns", args.playout_patterns),
+                                                ("replies", args.replies),
+                                                ("share_root", args.share_root),
+                                                ("dynamic_komi", args.dynamic_komi),
+                                                ("crit", args.crit), ("crit_min_visits", args.crit_min),
+                                                ("parallel", args.parallel), ("bank", args.bank),
+                                                ("score_weight", args.score_weight),
+                                                ("late_nakade", args.late_nakade))
+              if value is not None}
+    check_search_options(fields)
+    return fields
+
+
+def check_search_options(options: dict) -> None:
+    """ValueError unless SearchConfig takes these fields, its message naming the command line's option
+    (--memory for memory_mb): the one check of a search's settings, SearchConfig's own."""
+    try:
+        SearchConfig(**options)
+    except ConfigError as error:
+        option = OPTION_OF_FIELD.get(error.field, "--" + error.field.replace("_", "-"))
+        raise ValueError(f"{option} {error.rule}") from None
 
 
 def run(args) -> int:
@@ -144,21 +146,8 @@ def run(args) -> int:
     if args.time is not None and not 0 < args.time <= TimeManager.MAX_BUDGET:
         print(f"foogo gtp: --time must be positive seconds, at most {TimeManager.MAX_BUDGET:g}", file=sys.stderr)
         return 2
-    if not 1 <= args.threads <= MAX_THREADS:
-        print(f"foogo gtp: --threads must be from 1 to {MAX_THREADS}", file=sys.stderr)
-        return 2
-    if args.playouts is not None and not 1 <= args.playouts <= MAX_PLAYOUTS:
-        print(f"foogo gtp: --playouts must be from 1 to {MAX_PLAYOUTS:.0e}", file=sys.stderr)
-        return 2
-    machine = machine_memory_mb()
-    if args.memory is not None and not 16 <= args.memory <= (machine or math.inf):
-        print(f"foogo gtp: --memory must be at least 16 (MB) and at most this machine's memory ({int(machine or 0)} "
-              "MB)", file=sys.stderr)
-        return 2
-    try:
-        tuning = tuning_fields(args)
-    except ValueError as error:
-        print(f"foogo gtp: {error}", file=sys.stderr)
+    if args.memory is not None and args.memory < MIN_MEMORY_MB:
+        print(f"foogo gtp: --memory must be at least {MIN_MEMORY_MB} (MB), got {args.memory}", file=sys.stderr)
         return 2
     if args.sgf_max_bytes < 1 or args.sgf_max_moves < 1:
         print("foogo gtp: --sgf-max-bytes and --sgf-max-moves must be at least 1", file=sys.stderr)
@@ -168,7 +157,9 @@ def run(args) -> int:
                            policy=args.policy, seed=args.seed, resign=not args.no_resign,
                            resign_threshold=args.resign_threshold, size=args.size, komi=args.komi,
                            sgf_max_bytes=args.sgf_max_bytes, sgf_max_moves=args.sgf_max_moves,
-                           memory_mb=args.memory, tuning=tuning, book=None if args.no_book else args.book)
+                           memory_mb=args.memory, tuning=tuning_fields(args),
+                           book=None if args.no_book else args.book)
+        check_search_options(engine.search_options)  # at start, not at the first genmove, which builds the search
     except ValueError as error:
         print(f"foogo gtp: {error}", file=sys.stderr)
         return 2
