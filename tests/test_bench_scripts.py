@@ -296,6 +296,42 @@ def test_surprises_rates_each_reply_between_two_searches(tmp_path, capsys):
     assert surprises.replies(dict(record, game=sgf.Sgf_game.from_bytes(handicap.read_bytes()), colour="w")) == []
 
 
+def test_budget_visits_finds_where_the_larger_searchs_extra_playouts_went(tmp_path, capsys):
+    # a search of a seed is one sequence of playouts: the larger search's first N are the smaller one, so no root
+    # move has fewer visits in it, and the extra playouts add up to (FACTOR - 1) N
+    budget = load("budget_visits")
+    job = tmp_path / "job-0"
+    job.mkdir()
+    (job / "game-0001.sgf").write_text("(;SZ[9]KM[7]PB[foogo 0.1]PW[pachi]RE[W+R];B[ee];W[cc];B[gc];W[cg];B[ge])")
+    (tmp_path / "game-0002.sgf").write_text("(;SZ[9]KM[7]PB[pachi]PW[foogo 0.1]RE[B+R];B[ee];W[cc];B[gc];W[cg])")
+    assert budget.foogo_positions(job / "game-0001.sgf", "foogo", 1, 2) == [1, 5]  # black's 1st and 3rd moves
+    assert budget.foogo_positions(tmp_path / "game-0002.sgf", "foogo", 2, 1) == [4]
+    assert budget.foogo_positions(tmp_path / "game-0002.sgf", "nobody", 1, 1) == []
+    row = budget.compare(job / "game-0001.sgf", 5, 200, 3, 1, {})  # legal: 76 empty points and a pass
+    assert row["fewer"] == 0 and 1 <= row["got_more"] <= row["visited_after"] <= row["legal"] == 77
+    assert 0 < row["top_share"] <= 1 and row["visited"] <= row["visited_after"]
+    assert budget.main([str(tmp_path), "--playouts", "100", "--factor", "2", "--positions", "2", "--first", "1",
+                        "--every", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "game-0002.sgf move 2: best" in out and "job-0/game-0001.sgf move 1: best" in out
+    assert "2 positions: the best move at N took a median" in out and "began otherwise" not in out
+    assert budget.main([str(tmp_path), "--name", "nobody"]) == 1
+    # --surprises: the replies after which foogo's estimate fell (bench/surprises.py's game: B2 dropped it 0.40)
+    (tmp_path / "game-0002.sgf").unlink()
+    (job / "game-0001.sgf").write_text("(;SZ[9]KM[7]PB[foogo 0.1]PW[pachi]RE[W+R];B[ai];W[bi];B[ah];W[bh];B[ag])")
+    (job / "engine-A.stderr.log").write_text("".join(
+        f"genmove black: {move} | 1000 playouts in 1.00 s (1000/s, stopped: playouts), win rate {rate}%\n"
+        for move, rate in (("A1", 50.0), ("A2", 60.0), ("A3", 20.0), ("resign", 5.0))))
+    capsys.readouterr()
+    assert budget.main([str(tmp_path), "--surprises", "0.3", "--playouts", "100", "--factor", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "1 replies with a drop of 0.3 or more, of 2" in out
+    assert re.search(r"move 4 B2 \(drop 0\.40\): 100: \d+ visits .*; 200: \d+ visits", out), out
+    with pytest.raises(SystemExit):  # the tuning options are foogo gtp's, checked as it checks them
+        budget.main([str(tmp_path), "--uct", "-1"])
+    assert "--uct must be a finite number >= 0" in capsys.readouterr().err
+
+
 def test_match_review_finds_which_engine_is_foogo(tmp_path):
     # found from the logs (bench/vs_pachi.py makes foogo B), or said with --engine
     review = load("match_review")
@@ -965,6 +1001,9 @@ REFUSED = [  # (script, its arguments, its one-line error, its exit code (None: 
      "--rounds must be from 1 to 1,000, got 0", 2),
     ("arm_cost", ["A", "B", "--policy", "heavy", "--playouts", BIG], "--playouts must be from 1 to 1,000,000,000,000",
      2),
+    ("budget_visits", ["OUT", "--factor", "1000"], "--factor must be from 1 to 64, got 1000", 2),
+    ("budget_visits", ["OUT", "--factor", "1"], "--factor must be at least 2, got 1", 2),
+    ("budget_visits", ["OUT", "--positions", BIG], "--positions must be from 1 to 10,000", 2),
     ("expand_cost", ["--seconds", "inf"], "--seconds must be above 0 and at most 86400, got inf", 2),
     ("expand_cost", ["--repeats", "0"], "--repeats must be from 1 to 1,000, got 0", 2),
     ("game_memory", ["--analyze", "nan"], "--analyze must be from 0 to 86400 seconds, got nan", 2),

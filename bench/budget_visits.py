@@ -1,0 +1,177 @@
+"""Where more playouts go: foogo's root visits at N and at FACTOR times N playouts, on positions from a match's games.
+
+    python bench/budget_visits.py DIR [DIR ...] [--playouts 30500] [--factor 4] [--positions 40] [--every 6]
+                                  [--first 6] [--name foogo] [--seed 1] [--surprises D] [foogo gtp's tuning options]
+
+DIR holds a match's games (game-*.sgf, in it or in job-* directories below it, as bench/pachi_ab.py and
+bench/vs_pachi.py write them). From each game, in order, the positions where foogo was to move at its
+--first, --first + --every, ... move are searched twice by the heavy policy with the same seed: at --playouts
+and at --factor times as many. A search of a seed is one sequence of playouts, so the larger search's first
+--playouts are the smaller one (as long as nothing reads the budget: the trees' memory cap grows with it, but
+no 9x9 search of these sizes reaches it), and the difference between the two root visit counts is where the
+extra playouts went. For each position: the share of the extra playouts the smaller search's best move took,
+how many root moves got any of them, how many moves either search visited of the legal ones, and whether the
+best move changed. The summary gives medians and totals. foogo gtp's search-tuning options (--uct, --equiv,
+--crit...) set the searches' SearchConfig as they set the engine's.
+
+--surprises D instead takes the positions before the opponent's replies that surprised foogo, those after
+which its estimate fell by D or more (bench/surprises.py's drops; it needs foogo's logs beside the games):
+each is searched as the replier at both budgets, and the line gives the reply's visits, rank and win rate
+in each. A reply that keeps the same few visits at both budgets is one the search gave up on early and
+never looked at again (bench/RESULTS.md, "Where four times the playouts go").
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from pathlib import Path
+
+from sgfmill import sgf
+
+from foogo.game import Game
+from foogo.gtp.command import add_tuning_options, tuning_fields
+from foogo.search import MAX_PLAYOUTS, Search, SearchConfig
+from foogo.tree_layout import HISTORY
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from option_caps import refuse_counts  # noqa: E402
+
+MOST_POSITIONS = 10_000  # each one two searches: more is not an evening's run
+MOST_FACTOR = 64
+
+
+def games(dirs: list[Path]) -> list[Path]:
+    """Every game-*.sgf in or below the directories, sorted by path."""
+    return sorted(path for d in dirs for path in d.rglob("game-*.sgf"))
+
+
+def foogo_positions(path: Path, name: str, first: int, every: int) -> list[int]:
+    """The move numbers (1-based: the move about to be played) at which foogo, the player whose name starts
+    with `name`, was to move for its first, first + every, ... time in the game at `path`; none for a game
+    with setup stones or without foogo."""
+    game = sgf.Sgf_game.from_bytes(path.read_bytes())
+    root = game.get_root()
+    if root.has_property("AB") or root.has_property("AW"):
+        return []
+    colour = next((c for c, tag in (("b", "PB"), ("w", "PW")) if root.has_property(tag)
+                   and root.get(tag).startswith(name)), None)
+    numbers, mine = [], 0
+    for number, node in enumerate(game.get_main_sequence()[1:], 1):
+        if node.get_move()[0] == colour and colour is not None:
+            mine += 1
+            if mine >= first and (mine - first) % every == 0:
+                numbers.append(number)
+    return numbers
+
+
+def searched(path: Path, number: int, playouts: int, seed: int, tuning: dict):
+    """The game at `path` before its move `number`, and foogo's heavy search of it for the player to move (tuning:
+    more SearchConfig fields, as foogo gtp's tuning options give them)."""
+    game = Game(9, 7.0)
+    game.load_sgf(str(path), number)
+    colour = game.to_move
+    config = SearchConfig(playouts=playouts, policy="heavy", seed=seed, resign_threshold=None, **tuning)
+    return game, Search(config).genmove(game.board, colour, game.komi, game.legal_moves(colour),
+                                        history=game.recent_positions(HISTORY))
+
+
+def compare(path: Path, number: int, playouts: int, factor: int, seed: int, tuning: dict) -> dict:
+    """Both searches of one position, and where the larger one's extra playouts went."""
+    game, small = searched(path, number, playouts, seed, tuning)
+    _, large = searched(path, number, playouts * factor, seed, tuning)
+    before, after = small.vertex_visits, large.vertex_visits
+    extra = {v: after.get(v, 0) - before.get(v, 0) for v in set(before) | set(after)}
+    total = sum(extra.values())
+    return dict(game=path, number=number, legal=len(game.legal_moves(game.to_move)), best=small.vertex,
+                best_after=large.vertex, top_share=extra.get(small.vertex, 0) / total if total else 0.0,
+                got_more=sum(1 for n in extra.values() if n > 0), fewer=sum(1 for n in extra.values() if n < 0),
+                visited=len(before), visited_after=len(after),
+                winrate=small.winrate, winrate_after=large.winrate)
+
+
+def reply_line(reply: dict, playouts: int, factor: int, seed: int, tuning: dict) -> str:
+    """One surprise reply's visits, rank and win rate at the root of the replier's searches at both budgets."""
+    cells = []
+    for budget in (playouts, playouts * factor):
+        _, result = searched(Path(reply["path"]), reply["number"], budget, seed, tuning)
+        visits = result.vertex_visits
+        n = visits.get(reply["vertex"], 0)
+        rank = sorted(visits.values(), reverse=True).index(n) if n else "-"
+        rate = result.vertex_winrates.get(reply["vertex"])
+        cells.append(f"{budget}: {n} visits (rank {rank}, win rate {'-' if rate is None else f'{rate:.2f}'}), "
+                     f"best {result.vertex} {result.winrate:.2f}")
+    return f"{reply['path']} move {reply['number']} {reply['vertex']} (drop {reply['drop']:.2f}): " + "; ".join(cells)
+
+
+def summary(rows: list[dict], factor: int) -> str:
+    """The medians and totals of compare's rows."""
+    def median(key):
+        return statistics.median(r[key] for r in rows)
+
+    changed = sum(1 for r in rows if r["best"] != r["best_after"])
+    fewer = sum(1 for r in rows if r["fewer"])
+    warning = (f"\nthe larger search began otherwise than the smaller in {fewer} positions (a move had fewer visits "
+               "in it), so there the differences are not where its extra playouts went") if fewer else ""
+    return (f"{len(rows)} positions: the best move at N took a median {median('top_share'):.1%} of the "
+            f"extra {factor - 1}N playouts; a median {median('got_more'):g} root moves got any of them; moves "
+            f"visited, median {median('visited'):g} at N and {median('visited_after'):g} at {factor}N, of "
+            f"{median('legal'):g} legal; the best move changed in {changed} ({changed / len(rows):.0%})" + warning)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("dirs", nargs="+", type=Path)
+    parser.add_argument("--playouts", type=int, default=30500, help="the smaller search's playouts (N)")
+    parser.add_argument("--factor", type=int, default=4, help="the larger search has FACTOR times N")
+    parser.add_argument("--positions", type=int, default=40, help="at most this many positions")
+    parser.add_argument("--first", type=int, default=6, help="foogo's first move searched in each game")
+    parser.add_argument("--every", type=int, default=6, help="then every EVERY-th of its moves")
+    parser.add_argument("--name", default="foogo", help="how foogo's player name starts in the SGFs")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--surprises", type=float, default=None, metavar="D",
+                        help="search the positions before the replies after which foogo's estimate fell by D "
+                             "or more instead (see above)")
+    add_tuning_options(parser)
+    args = parser.parse_args(argv)
+    try:
+        tuning = tuning_fields(args)
+    except ValueError as error:
+        parser.error(str(error))
+    refuse_counts(parser, (("--playouts", args.playouts, MAX_PLAYOUTS // MOST_FACTOR),
+                           ("--factor", args.factor, MOST_FACTOR), ("--positions", args.positions, MOST_POSITIONS),
+                           ("--first", args.first, 10_000), ("--every", args.every, 10_000)))
+    if args.factor < 2:
+        parser.error(f"--factor must be at least 2, got {args.factor}")
+    if args.surprises is not None:
+        import match_review
+        import surprises
+
+        found = [dict(reply, path=record["path"])
+                 for record in match_review.reviewed_games(args.dirs, "auto", args.name)
+                 for reply in surprises.replies(record)]
+        chosen = sorted((r for r in found if r["drop"] >= args.surprises), key=lambda r: -r["drop"])
+        print(f"{len(chosen)} replies with a drop of {args.surprises} or more, of {len(found)}")
+        for reply in chosen[:args.positions]:
+            print(reply_line(reply, args.playouts, args.factor, args.seed, tuning), flush=True)
+        return 0
+    positions = [(path, number) for path in games(args.dirs)
+                 for number in foogo_positions(path, args.name, args.first, args.every)][:args.positions]
+    if not positions:
+        print("no positions: no game-*.sgf with a player named " + args.name, file=sys.stderr)
+        return 1
+    rows = []
+    for path, number in positions:
+        row = compare(path, number, args.playouts, args.factor, args.seed, tuning)
+        rows.append(row)
+        print(f"{path} move {number}: best {row['best']} {row['winrate']:.2f} -> {row['best_after']} "
+              f"{row['winrate_after']:.2f}; the best took {row['top_share']:.1%} of the extra, "
+              f"{row['got_more']} moves got any; visited {row['visited']} -> {row['visited_after']} "
+              f"of {row['legal']}", flush=True)
+    print(summary(rows, args.factor))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
