@@ -32,6 +32,7 @@ from sgfmill import sgf
 
 from foogo.game import Game
 from foogo.gtp.command import add_tuning_options, tuning_fields
+from foogo.match import MAX_MOVES
 from foogo.search import MAX_PLAYOUTS, Search, SearchConfig
 from foogo.tree_layout import HISTORY
 
@@ -141,7 +142,7 @@ def main(argv=None) -> int:
         parser.error(str(error))
     refuse_counts(parser, (("--playouts", args.playouts, MAX_PLAYOUTS // MOST_FACTOR),
                            ("--factor", args.factor, MOST_FACTOR), ("--positions", args.positions, MOST_POSITIONS),
-                           ("--first", args.first, 10_000), ("--every", args.every, 10_000)))
+                           ("--first", args.first, MAX_MOVES), ("--every", args.every, MAX_MOVES)))  # a game's moves
     if args.factor < 2:
         parser.error(f"--factor must be at least 2, got {args.factor}")
     if args.surprises is not None:

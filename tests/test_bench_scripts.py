@@ -298,7 +298,7 @@ def test_surprises_rates_each_reply_between_two_searches(tmp_path, capsys):
 
 def test_budget_visits_finds_where_the_larger_searchs_extra_playouts_went(tmp_path, capsys):
     # a search of a seed is one sequence of playouts: the larger search's first N are the smaller one, so no root
-    # move has fewer visits in it, and the extra playouts add up to (FACTOR - 1) N
+    # move has fewer visits in it
     budget = load("budget_visits")
     job = tmp_path / "job-0"
     job.mkdir()
