@@ -1,7 +1,8 @@
 """Where more playouts go: foogo's root visits at N and at FACTOR times N playouts, on positions from a match's games.
 
     python bench/budget_visits.py DIR [DIR ...] [--playouts 30500] [--factor 4] [--positions 40] [--every 6]
-                                  [--first 6] [--name foogo] [--seed 1] [--surprises D] [foogo gtp's tuning options]
+                                  [--first 6] [--name foogo] [--seed 1] [--surprises D [--rave]]
+                                  [foogo gtp's tuning options]
 
 DIR holds a match's games (game-*.sgf, in it or in job-* directories below it, as bench/pachi_ab.py and
 bench/vs_pachi.py write them). From each game, in order, the positions where foogo was to move at its
@@ -18,7 +19,9 @@ best move changed. The summary gives medians and totals. foogo gtp's search-tuni
 which its estimate fell by D or more (bench/surprises.py's drops; it needs foogo's logs beside the games):
 each is searched as the replier at both budgets, and the line gives the reply's visits, rank and win rate
 in each. A reply that keeps the same few visits at both budgets is one the search gave up on early and
-never looked at again (bench/RESULTS.md, "Where four times the playouts go").
+never looked at again (bench/RESULTS.md, "Where four times the playouts go"). With --rave each budget's
+cell also gives the best move's and the reply's selection statistics (Search.root_rave): own mean with the
+prior's virtual visits, AMAF mean and samples, beta and the RAVE value the tree chose by.
 """
 
 from __future__ import annotations
@@ -68,20 +71,31 @@ def foogo_positions(path: Path, name: str, first: int, every: int) -> list[int]:
 
 
 def searched(path: Path, number: int, playouts: int, seed: int, tuning: dict):
-    """The game at `path` before its move `number`, and foogo's heavy search of it for the player to move (tuning:
-    more SearchConfig fields, as foogo gtp's tuning options give them)."""
+    """The game at `path` before its move `number`, foogo's heavy search of it for the player to move (tuning:
+    more SearchConfig fields, as foogo gtp's tuning options give them) and the search's result."""
     game = Game(9, 7.0)
     game.load_sgf(str(path), number)
     colour = game.to_move
-    config = SearchConfig(playouts=playouts, policy="heavy", seed=seed, resign_threshold=None, **tuning)
-    return game, Search(config).genmove(game.board, colour, game.komi, game.legal_moves(colour),
+    search = Search(SearchConfig(playouts=playouts, policy="heavy", seed=seed, resign_threshold=None, **tuning))
+    return game, search, search.genmove(game.board, colour, game.komi, game.legal_moves(colour),
                                         history=game.recent_positions(HISTORY))
+
+
+def rave_cell(vertex: str, row) -> str:
+    """A root move's selection statistics (Search.root_rave's RaveRow): its own mean (the prior's virtual
+    visits counted in, as selection counts them), its AMAF mean and samples, beta and the blended value."""
+    if row is None:
+        return f"{vertex} no edge"
+    own = row.wins / row.visits if row.visits else float("nan")
+    amaf = row.amaf_wins / row.amaf_visits if row.amaf_visits else float("nan")
+    return (f"{vertex} N {row.visits:.0f} Q {own:.3f} AN {row.amaf_visits:.0f} Qamaf {amaf:.3f} "
+            f"beta {row.beta:.2f} value {row.value:.3f}")
 
 
 def compare(path: Path, number: int, playouts: int, factor: int, seed: int, tuning: dict) -> dict:
     """Both searches of one position, and where the larger one's extra playouts went."""
-    game, small = searched(path, number, playouts, seed, tuning)
-    _, large = searched(path, number, playouts * factor, seed, tuning)
+    game, _, small = searched(path, number, playouts, seed, tuning)
+    _, _, large = searched(path, number, playouts * factor, seed, tuning)
     before, after = small.vertex_visits, large.vertex_visits
     extra = {v: after.get(v, 0) - before.get(v, 0) for v in set(before) | set(after)}
     total = sum(extra.values())
@@ -92,17 +106,21 @@ def compare(path: Path, number: int, playouts: int, factor: int, seed: int, tuni
                 winrate=small.winrate, winrate_after=large.winrate)
 
 
-def reply_line(reply: dict, playouts: int, factor: int, seed: int, tuning: dict) -> str:
-    """One surprise reply's visits, rank and win rate at the root of the replier's searches at both budgets."""
+def reply_line(reply: dict, playouts: int, factor: int, seed: int, tuning: dict, rave: bool = False) -> str:
+    """One surprise reply's visits, rank and win rate at the root of the replier's searches at both budgets;
+    with `rave`, also the best move's and the reply's selection statistics (rave_cell) at each."""
     cells = []
     for budget in (playouts, playouts * factor):
-        _, result = searched(Path(reply["path"]), reply["number"], budget, seed, tuning)
+        _, search, result = searched(Path(reply["path"]), reply["number"], budget, seed, tuning)
         visits = result.vertex_visits
         n = visits.get(reply["vertex"], 0)
         rank = sorted(visits.values(), reverse=True).index(n) if n else "-"
         rate = result.vertex_winrates.get(reply["vertex"])
         cells.append(f"{budget}: {n} visits (rank {rank}, win rate {'-' if rate is None else f'{rate:.2f}'}), "
                      f"best {result.vertex} {result.winrate:.2f}")
+        if rave:
+            rows = search.root_rave()
+            cells[-1] += " [" + " | ".join(rave_cell(v, rows.get(v)) for v in (result.vertex, reply["vertex"])) + "]"
     return f"{reply['path']} move {reply['number']} {reply['vertex']} (drop {reply['drop']:.2f}): " + "; ".join(cells)
 
 
@@ -134,6 +152,9 @@ def main(argv=None) -> int:
     parser.add_argument("--surprises", type=float, default=None, metavar="D",
                         help="search the positions before the replies after which foogo's estimate fell by D "
                              "or more instead (see above)")
+    parser.add_argument("--rave", action="store_true",
+                        help="with --surprises: also the best move's and the reply's selection statistics (own "
+                             "mean, AMAF mean and samples, beta, value) at each budget")
     add_tuning_options(parser)
     args = parser.parse_args(argv)
     try:
@@ -155,7 +176,7 @@ def main(argv=None) -> int:
         chosen = sorted((r for r in found if r["drop"] >= args.surprises), key=lambda r: -r["drop"])
         print(f"{len(chosen)} replies with a drop of {args.surprises} or more, of {len(found)}")
         for reply in chosen[:args.positions]:
-            print(reply_line(reply, args.playouts, args.factor, args.seed, tuning), flush=True)
+            print(reply_line(reply, args.playouts, args.factor, args.seed, tuning, args.rave), flush=True)
         return 0
     positions = [(path, number) for path in games(args.dirs)
                  for number in foogo_positions(path, args.name, args.first, args.every)][:args.positions]

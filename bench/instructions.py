@@ -36,6 +36,8 @@ import subprocess
 import sys
 import tempfile
 
+from option_caps import refuse_counts
+
 from foogo.bench import MAX_REPEATS
 from foogo.playout import MAX_BATCH
 
@@ -120,11 +122,10 @@ def main() -> None:
                         help="also count mispredicted branches (valgrind's branch simulation)")
     args = parser.parse_args()
     if not 0 < args.low < args.high <= MAX_BATCH:  # run_playouts refuses more (--what bench); hours under valgrind
-        sys.exit(f"instructions.py: need 0 < --low < --high <= {MAX_BATCH:,}")
-    if not 1 <= args.runs <= MAX_REPEATS:  # a bench's timed runs
-        sys.exit(f"instructions.py: --runs must be from 1 to {MAX_REPEATS}, got {args.runs}")
+        parser.error(f"need 0 < --low < --high <= {MAX_BATCH:,}")
+    refuse_counts(parser, (("--runs", args.runs, MAX_REPEATS),))  # a bench's timed runs
     if shutil.which("valgrind") is None:
-        sys.exit("instructions.py: valgrind is not installed (Debian: apt-get install valgrind)")
+        parser.error("valgrind is not installed (Debian: apt-get install valgrind)")
     unit = "playout" if args.what == "bench" else "iteration"
     print(f"{args.what}, {args.size}x{args.size}, {args.policy}"
           + (f", expansion at {args.expand:g}" if args.what == "search" and args.expand > 0 else "")

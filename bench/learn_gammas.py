@@ -57,15 +57,13 @@ import time
 from pathlib import Path
 
 import numpy as np
+from option_caps import refuse_counts
 from sgfmill import sgf
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # tests/test_features.py loads this script by its path
-from option_caps import refuse_counts  # noqa: E402
-
-from foogo import BLACK, WHITE  # noqa: E402
-from foogo import features as fe  # noqa: E402
-from foogo import gamma_table as gt  # noqa: E402
-from foogo.board import Board  # noqa: E402
+from foogo import BLACK, WHITE
+from foogo import features as fe
+from foogo import gamma_table as gt
+from foogo.board import Board
 
 
 def game_positions(path: Path, max_bytes: int = 1 << 20, player: str = ""):

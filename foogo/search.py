@@ -43,6 +43,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
@@ -236,6 +237,17 @@ class SearchResult:
     def vertex_winrates(self) -> dict[str, float]:
         """GTP name -> win rate (for the side that searched) of the root moves searched."""
         return {self._name(p): w for p, w in self.winrates.items()}
+
+
+class RaveRow(NamedTuple):
+    """A root move's statistics as the tree's selection reads them (Search.root_rave)."""
+
+    visits: float  # real visits plus the prior's virtual ones
+    wins: float  # real wins plus the prior's virtual ones
+    amaf_visits: float
+    amaf_wins: float
+    beta: float  # the AMAF part's weight in value: AN / (AN + N + AN * N / equiv)
+    value: float  # (1 - beta) * wins / visits + beta * amaf_wins / amaf_visits, the move's selection value
 
 
 class Search:
@@ -542,6 +554,26 @@ class Search:
                 visits[m] = visits.get(m, 0.0) + own[m]
                 wins[m] = wins.get(m, 0.0) + w
         return visits, wins, per_tree
+
+    def root_rave(self) -> dict[str, RaveRow]:
+        """GTP name -> RaveRow of each root move of the last search, its rows summed over the threads' trees;
+        value is the RAVE blend without criticality's gain or the UCT term (SearchConfig.crit, .uct)."""
+        if self._geometry is None:
+            return {}
+        sums: dict[int, np.ndarray] = {}
+        for tree in self._trees:
+            moves, *rows = tree.root_rows()
+            for i, m in enumerate(moves.tolist()):
+                row = np.array([r[i] for r in rows])
+                sums[m] = sums[m] + row if m in sums else row
+        equiv = float(self.config.equiv)
+        out = {}
+        for m, (n, w, an, aw) in sums.items():
+            beta = an / (an + n + an * n / equiv) if an + n > 0 else 0.0
+            q = w / n if n > 0 else 0.5
+            qa = aw / an if an > 0 else 0.5
+            out[self._geometry.name(m)] = RaveRow(n, w, an, aw, beta, (1.0 - beta) * q + beta * qa)
+        return out
 
     def _root_visits(self) -> list[float]:
         """The root moves' real visits, summed over the trees (in no particular order): with one tree, a

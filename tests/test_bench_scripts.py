@@ -327,6 +327,11 @@ def test_budget_visits_finds_where_the_larger_searchs_extra_playouts_went(tmp_pa
     out = capsys.readouterr().out
     assert "1 replies with a drop of 0.3 or more, of 2" in out
     assert re.search(r"move 4 B2 \(drop 0\.40\): 100: \d+ visits .*; 200: \d+ visits", out), out
+    assert "Qamaf" not in out
+    assert budget.main([str(tmp_path), "--surprises", "0.3", "--playouts", "100", "--factor", "2", "--rave"]) == 0
+    out = capsys.readouterr().out  # the best move's and B2's selection statistics after each budget's line
+    cell = r"[A-J]\d N \d+ Q [\d.]+ AN \d+ Qamaf [\d.]+ beta [\d.]+ value [\d.]+"
+    assert re.search(rf"100: .*\[{cell} \| (B2 no edge|{cell})\]; 200: .*\[{cell} \| B2 ", out), out
     with pytest.raises(SystemExit):  # the tuning options are foogo gtp's, checked as it checks them
         budget.main([str(tmp_path), "--uct", "-1"])
     assert "--uct must be a finite number >= 0" in capsys.readouterr().err
@@ -996,7 +1001,7 @@ def test_arm_cost_warns_when_its_rounds_spread_more_than_an_ab_check(monkeypatch
 
 
 BIG = "1" + "0" * 30  # 10^30: a count no script may take
-REFUSED = [  # (script, its arguments, its one-line error, its exit code (None: sys.exit(message), status 1))
+REFUSED = [  # (script, its arguments, its one-line error, its exit code: 2, argparse's)
     ("arm_cost", ["A", "B", "--policy", "heavy", "--playouts", "1", "--rounds", "0"],
      "--rounds must be from 1 to 1,000, got 0", 2),
     ("arm_cost", ["A", "B", "--policy", "heavy", "--playouts", BIG], "--playouts must be from 1 to 1,000,000,000,000",
@@ -1010,8 +1015,8 @@ REFUSED = [  # (script, its arguments, its one-line error, its exit code (None: 
     ("game_memory", ["--moves", BIG], "--moves must be from 0 to 10,000", 2),
     ("heavy_rules", ["--positions", BIG], "--positions must be from 1 to 25,000", 2),
     ("heavy_rules", ["--playouts", "0"], "--playouts must be from 1 to 100,000,000, got 0", 2),
-    ("instructions", [".", "--high", str(10**9)], "instructions.py: need 0 < --low < --high <= 100,000,000", None),
-    ("instructions", [".", "--runs", "0"], "instructions.py: --runs must be from 1 to 1000, got 0", None),
+    ("instructions", [".", "--high", str(10**9)], "need 0 < --low < --high <= 100,000,000", 2),
+    ("instructions", [".", "--runs", "0"], "--runs must be from 1 to 1,000, got 0", 2),
     ("learn_gammas", ["OUT", "--iterations", BIG], "--iterations must be from 1 to 10,000", 2),
     ("make_book", ["--seeds", str(10**12), "--out", "OUT"], "--seeds must be from 1 to 1,000, got 1000000000000", 2),
     ("make_book", ["--jobs", str(10**6), "--out", "OUT"], "--jobs must be from 1 to 256, got 1000000", 2),
@@ -1083,10 +1088,8 @@ def test_bench_scripts_refuse_an_unbounded_count_in_one_line_before_any_work(tmp
     with pytest.raises(SystemExit) as refused:
         module.main()
     err = capsys.readouterr().err
-    if code is None:  # the interpreter prints the message
-        assert refused.value.code.startswith(message), refused.value.code
-    else:  # parser.error: the usage, then the error in one line
-        assert refused.value.code == code and message in err.splitlines()[-1], err
+    # parser.error: the usage, then the error in one line
+    assert refused.value.code == code and message in err.splitlines()[-1], err
     assert "Traceback" not in err and not out.exists()  # nothing made in --out
 
 

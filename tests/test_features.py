@@ -1,10 +1,10 @@
 """The learned prior's move features (features.py), its gamma table, and the tree's use of them."""
 
-import importlib.util
 from pathlib import Path
 
 import numpy as np
 import pytest
+from test_bench_scripts import load
 
 from foogo import BLACK, WHITE, Board, board_from_ascii
 from foogo import board_kernels as bk
@@ -305,11 +305,7 @@ def test_the_shipped_table_is_there_and_valid(tmp_path):
 # ---------------------------------------------------------------- the MM fit (bench/learn_gammas.py)
 
 def load_learner():
-    path = Path(__file__).resolve().parent.parent / "bench" / "learn_gammas.py"
-    spec = importlib.util.spec_from_file_location("learn_gammas", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load("learn_gammas")
 
 
 def test_mm_recovers_the_gammas_that_made_the_choices():

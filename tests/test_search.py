@@ -334,6 +334,26 @@ def test_a_malformed_history_is_refused(history):
         Search(SearchConfig(playouts=10)).genmove(Board(9), BLACK, 7, history=history)
 
 
+@pytest.mark.parametrize("policy", ["light", "heavy"])
+def test_root_rave_gives_the_values_the_tree_chose_by(policy):
+    board = Board(7)
+    board.play(BLACK, "D4")
+    search = Search(SearchConfig(playouts=3000, seed=4, policy=policy, resign_threshold=None))
+    assert search.root_rave() == {}  # no search yet
+    result = search.genmove(board, WHITE, 7.0, legal(board, WHITE))
+    rows = search.root_rave()
+    assert set(result.vertex_visits) <= set(rows)
+    for vertex, n in result.vertex_visits.items():
+        row = rows[vertex]
+        assert row.visits >= n and 0 <= row.wins <= row.visits  # real visits and the prior's
+        assert 0 < row.amaf_visits and 0 <= row.amaf_wins <= row.amaf_visits and 0 < row.beta < 1
+    # the root's kept best edge (select_edge after the last AMAF update) has the highest value
+    ni, _, _, _, ek, meta = search._trees[0].arrays
+    root = int(meta[tk.ROOT])
+    best = name(board, int(tk.node_moves(ni, ek, root, search._trees[0].base)[ni[root, tk.BEST]]))
+    assert rows[best].value == pytest.approx(max(r.value for r in rows.values()), abs=1e-12)
+
+
 def test_tree_is_reused_for_the_next_move():
     board, search = two_plies_down(9, 8)
     tree = search._trees[0]
