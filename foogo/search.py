@@ -568,7 +568,8 @@ class Search:
                 sums[m] = sums[m] + row if m in sums else row
         equiv = float(self.config.equiv)
         out = {}
-        for m, (n, w, an, aw) in sums.items():
+        for m, row in sums.items():
+            n, w, an, aw = row.tolist()  # Python floats
             beta = an / (an + n + an * n / equiv) if an + n > 0 else 0.0
             q = w / n if n > 0 else 0.5
             qa = aw / an if an > 0 else 0.5

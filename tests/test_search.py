@@ -347,6 +347,7 @@ def test_root_rave_gives_the_values_the_tree_chose_by(policy):
         row = rows[vertex]
         assert row.visits >= n and 0 <= row.wins <= row.visits  # real visits and the prior's
         assert 0 < row.amaf_visits and 0 <= row.amaf_wins <= row.amaf_visits and 0 < row.beta < 1
+        assert all(type(x) is float for x in row)  # not numpy scalars
     # the root's kept best edge (select_edge after the last AMAF update) has the highest value
     ni, _, _, _, ek, meta = search._trees[0].arrays
     root = int(meta[tk.ROOT])
