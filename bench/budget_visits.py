@@ -166,6 +166,8 @@ def main(argv=None) -> int:
                            ("--first", args.first, MAX_MOVES), ("--every", args.every, MAX_MOVES)))  # a game's moves
     if args.factor < 2:
         parser.error(f"--factor must be at least 2, got {args.factor}")
+    if args.rave and args.surprises is None:
+        parser.error("--rave goes with --surprises")
     if args.surprises is not None:
         import match_review
         import surprises
