@@ -562,9 +562,8 @@ class Search:
             return {}
         sums: dict[int, np.ndarray] = {}
         for tree in self._trees:
-            moves, *rows = tree.root_rows()
-            for i, m in enumerate(moves.tolist()):
-                row = np.array([r[i] for r in rows])
+            moves, rows = tree.root_rows()
+            for m, row in zip(moves.tolist(), rows):
                 sums[m] = sums[m] + row if m in sums else row
         equiv = float(self.config.equiv)
         out = {}

@@ -335,12 +335,12 @@ class SearchTree:
         return tk.node_moves(ni, ek, int(meta[tk.ROOT]), self.base)[keep], rn[keep], rw[keep]
 
     def root_rows(self):
-        """(moves, N, W, AN, AW) of the root's enabled edges as selection reads them: N and W with the
-        prior's virtual visits and wins counted in, AN and AW the AMAF visits and wins."""
+        """(moves, float64[moves, 4]: each one's N, W, AN, AW) of the root's enabled edges as selection reads
+        them: N and W with the prior's virtual visits and wins counted in, AN and AW the AMAF visits and wins."""
         ni, nh, ei, ef, ek, meta = self.arrays
         first, count, keep = self._root_slice()
-        rows = [ef[k, first:first + count][keep].astype(np.float64) for k in (tk.N, tk.W, tk.AN, tk.AW)]
-        return (tk.node_moves(ni, ek, int(meta[tk.ROOT]), self.base)[keep], *rows)
+        rows = ef[[tk.N, tk.W, tk.AN, tk.AW], first:first + count][:, keep].T.astype(np.float64)
+        return tk.node_moves(ni, ek, int(meta[tk.ROOT]), self.base)[keep], rows
 
     def root_knowledge(self):
         """(moves, prior kinds, score statistics [n, sum, sum of squares] of this search) of the
