@@ -24,7 +24,7 @@ REUSE_BUDGETS = 6  # a search of a playout count gets room for this many searche
 #                    9x9 self-play game of 137,600 heavy playouts a move collected its trees in 31 of 40 searches
 #                    with 64 MB, 5 with four budgets' room and 1 with six (bench/RESULTS.md, "Four times the budget
 #                    with today's engine")
-EXPAND = 8.0  # the expansion threshold MEMORY_PER_SECOND_MB is written for (search.default_expand_threshold's
+EXPAND = 8.0  # the expansion threshold MEMORY_PER_SECOND_MB is written for (search_config.default_expand_threshold's
 #               default too)
 FILL = 0.98  # the share of a tree's megabytes that tree_size fills with edges and their nodes
 
