@@ -31,6 +31,9 @@ import statistics
 import sys
 from pathlib import Path
 
+import match_review
+import surprises
+from option_caps import refuse_counts
 from sgfmill import sgf
 
 from foogo.game import Game
@@ -38,9 +41,6 @@ from foogo.gtp.command import add_tuning_options, tuning_fields
 from foogo.match import MAX_MOVES
 from foogo.search import MAX_PLAYOUTS, Search, SearchConfig
 from foogo.tree_layout import HISTORY
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from option_caps import refuse_counts  # noqa: E402
 
 MOST_POSITIONS = 10_000  # each one two searches: more is not an evening's run
 MOST_FACTOR = 64
@@ -169,9 +169,6 @@ def main(argv=None) -> int:
     if args.rave and args.surprises is None:
         parser.error("--rave goes with --surprises")
     if args.surprises is not None:
-        import match_review
-        import surprises
-
         found = [dict(reply, path=record["path"])
                  for record in match_review.reviewed_games(args.dirs, "auto", args.name)
                  for reply in surprises.replies(record)]

@@ -27,12 +27,12 @@ import argparse
 import hashlib
 import os
 import statistics
-import sys
 import time
 
 import numpy as np
 from numba import njit
 from option_caps import refuse_counts, refuse_seconds
+from search_speed import middle_game
 
 from foogo import board_kernels as bk
 from foogo import features as fe
@@ -187,9 +187,6 @@ def main() -> None:
         parser.error(f"--positions must be at least 1, got {args.positions}")
     # a search's own cap (a day); inf or nan never stopped the rounds' doubling
     refuse_seconds(parser, "--seconds", args.seconds, MAX_SECONDS)
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from search_speed import middle_game
-
     game = Game(args.size) if args.position == "empty" else middle_game(args.size)
     S, Z, colours = node_positions(game, args.playouts, args.positions)
     digest = hashlib.sha256(S.tobytes() + colours.tobytes()).hexdigest()[:12]

@@ -69,19 +69,17 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from option_caps import refuse_seconds
+from parallel_match import harness_env
 from sgfmill import sgf
+from vs_pachi import FOOGO_GTP, absolute_engine, foogo_command, pachi_command, player_names, refuse_counts
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from option_caps import refuse_seconds  # noqa: E402
-from parallel_match import harness_env  # noqa: E402
-from vs_pachi import FOOGO_GTP, absolute_engine, foogo_command, pachi_command, player_names, refuse_counts  # noqa: E402
-
-from foogo.gtp.clock import TimeManager  # noqa: E402
-from foogo.intervals import wilson  # noqa: E402
-from foogo.match import MAX_GAMES  # noqa: E402
-from foogo.match_results import black_score  # noqa: E402
-from foogo.playout import MAX_THREADS  # noqa: E402
-from foogo.search import MAX_PLAYOUTS  # noqa: E402
+from foogo.gtp.clock import TimeManager
+from foogo.intervals import wilson
+from foogo.match import MAX_GAMES
+from foogo.match_results import black_score
+from foogo.playout import MAX_THREADS
+from foogo.search import MAX_PLAYOUTS
 
 
 def foogo_score(root, name: str = "foogo") -> tuple[str, float] | None:

@@ -44,14 +44,13 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from option_caps import refuse_counts  # noqa: E402
-from vs_libego import libego_session  # noqa: E402
-from vs_pachi import engine_cpu_seconds  # noqa: E402
+from option_caps import refuse_counts
+from vs_libego import libego_session
+from vs_pachi import engine_cpu_seconds
 
-from foogo.bench import MAX_REPEATS  # noqa: E402
-from foogo.gtp_client import GtpClient  # noqa: E402
-from foogo.playout import MAX_BATCH  # noqa: E402
+from foogo.bench import MAX_REPEATS
+from foogo.gtp_client import GtpClient
+from foogo.playout import MAX_BATCH
 
 MIN_SECONDS = 2.0  # each timed run should last at least this long
 PACHI_PLAYOUTS = re.compile(r"^\[(\d+)\] best", re.M)  # the UCT engine's progress lines: [playouts] best ...

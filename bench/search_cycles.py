@@ -115,7 +115,6 @@ def main() -> None:
     parser.add_argument("--expand", type=float, default=None,
                         help="the search's expansion threshold (default: SearchConfig's)")
     args = parser.parse_args()
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from option_caps import refuse_counts
     from search_speed import analyze_for, bench_for, check_counts, middle_game
 

@@ -84,7 +84,6 @@ def main() -> None:
     parser.add_argument("--reuse", action="store_true",
                         help="with --slices: each timed search grows into memory an untimed one used first")
     args = parser.parse_args()
-    sys.path.insert(0, HERE)
     from search_speed import check_counts
 
     check_counts(parser, args, MAX_SECONDS)

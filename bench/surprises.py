@@ -25,8 +25,8 @@ import argparse
 import math
 import statistics
 import sys
-from pathlib import Path
 
+import match_review
 import numpy as np
 
 from foogo import BLACK, WHITE
@@ -36,9 +36,6 @@ from foogo.board import Board
 from foogo.game_score import board_strings
 from foogo.ladders import ladder_captured
 from foogo.tree_layout import LEARNED_FLOOR
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import match_review  # noqa: E402
 
 DROPS = (0.05, 0.1, 0.2)  # the table's bins of the estimate's drop: below the first, between, above the last
 NEAR_TOP = 5  # a reply ranked this or lower counts as one the prior did not put near the top

@@ -18,16 +18,14 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from option_caps import refuse_counts, refuse_seconds  # noqa: E402
-from vs_pachi import engine_cpu_seconds  # noqa: E402
+from option_caps import refuse_counts, refuse_seconds
+from vs_pachi import engine_cpu_seconds
 
-from foogo.bench import MAX_REPEATS, measure  # noqa: E402
-from foogo.gtp_client import GtpClient  # noqa: E402
-from foogo.playout import MAX_BATCH  # noqa: E402
-from foogo.search import MAX_SECONDS  # noqa: E402
+from foogo.bench import MAX_REPEATS, measure
+from foogo.gtp_client import GtpClient
+from foogo.playout import MAX_BATCH
+from foogo.search import MAX_SECONDS
 
 
 def pachi_rate(client: GtpClient, games: int) -> float:

@@ -18,7 +18,9 @@ def load(name):
     """A bench script as a module, registered under its name: numba's cache records the module of each
     cached kernel and imports it again when it loads one (unregistered it would be '<dynamic>', and a
     second run, loading from the cache the first wrote, would fail). bench/ is on sys.path while it loads,
-    as when it runs, for its imports of other bench modules (option_caps)."""
+    as when it runs, for its imports of other bench modules (option_caps); the scripts do not edit sys.path
+    for their own directory, which Python puts first when they run, so a test that calls a main whose imports
+    are lazy puts it there too."""
     spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
@@ -1079,7 +1081,7 @@ def test_bench_scripts_refuse_an_unbounded_count_in_one_line_before_any_work(tmp
         raise AssertionError(f"{script} started work before it refused its arguments")
 
     module = load(script)
-    monkeypatch.setattr(sys, "path", list(sys.path))  # a main may put bench/ on it
+    monkeypatch.setattr(sys, "path", [str(BENCH), *sys.path])  # as when the script runs: its directory first
     for where, name in ((subprocess, "Popen"), (os, "execve"), (Search, "__init__"), (module, "run_playouts"),
                         (module, "measure")):
         if hasattr(where, name):
@@ -1166,3 +1168,15 @@ def test_tree_growth_searches_again(monkeypatch, capsys):
     module.main()
     out = capsys.readouterr().out
     assert "5x5, 300 playouts, 1 threads, --memory 64" in out and "peak RSS" in out
+
+
+OWN_DIRECTORY = re.compile(r"sys\.path\.insert\(0, .*__file__.*\)$(?<!parent\.parent\)\))")
+
+
+def test_no_bench_script_puts_its_own_directory_on_sys_path():
+    # Python puts a script's directory first when it runs, and `load` does while a test loads one; a script's
+    # own edit only hid imports that would fail when a test called its main (playout_stats and score_check
+    # put the checkout's root there instead, to import that checkout's foogo: kept)
+    found = [f"{path.name}:{n}: {line.strip()}" for path in sorted(BENCH.glob("*.py"))
+             for n, line in enumerate(path.read_text().splitlines(), 1) if OWN_DIRECTORY.search(line)]
+    assert not found, "\n".join(found)
