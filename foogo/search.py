@@ -118,7 +118,7 @@ class Search:
         if seconds is None and playouts is None:
             playouts = DEFAULT_PLAYOUTS
         return self._search(board, color, komi, legal, seconds, playouts, stop, progress, interval, start,
-                            decide=True, history=history, handicap=(handicap, moves), limit=time_limit)
+                            decide=True, history=history, handicap=(handicap, moves), time_limit=time_limit)
 
     def analyze(self, board, color, komi: float, legal_moves, stop: threading.Event, progress,
                 interval: float = 0.5, history=()) -> SearchResult:
@@ -217,7 +217,9 @@ class Search:
             tree.allowed = (max(allowed[0], tree.capacity[0]), max(allowed[1], tree.capacity[1]))
 
     def _search(self, board, color, komi, legal, seconds, playouts, stop, progress, interval, start,
-                decide: bool, history=(), handicap=(0, 0), limit=None) -> SearchResult:
+                decide: bool, history=(), handicap=(0, 0), time_limit=None) -> SearchResult:
+        """Set the trees' root at (board, color), grow them in a _Run on the config's threads until it ends, and
+        return the result (with `decide`, a genmove's: it may resign, and dynamic komi steps)."""
         params = self._params(board, komi)
         dynamic = decide and self.config.dynamic_komi
         if dynamic:
@@ -233,111 +235,14 @@ class Search:
         collected = sum(tree.collections for tree in self._trees)
         shared = SharedRoot(self._trees) if self.config.share_root and len(self._trees) > 1 else None
         self._shared = shared
-        deadline = start + seconds if seconds is not None else None
-        # ends[0]: when the search ends; thread 0 moves it from the budget's deadline to the limit if the search
-        # is still close as the deadline nears (and back when it no longer is): the other threads read it
-        due = start + MAX_SECONDS if deadline is None else deadline  # a count's search, or an analysis: a day
-        ends = [due]
-        # the limit, if a timed search has one beyond its budget
-        hard = start + limit if deadline is not None and limit is not None and limit > seconds else None
-        closed = [-math.inf]  # when thread 0 last asked whether the search is close
-        extended = [False]  # it went on past its budget
+        run = _Run(self, board, color, params, shared, stop, start, seconds, playouts, time_limit, decide, dynamic)
         threads = self.config.threads
-        quota = [None] * threads
-        banking = decide and playouts is not None and self.config.bank
-        extension = self.bank.extension(color, playouts) if banking else 0
-        limit = playouts + extension if banking else playouts  # the count and what the bank lends
-        if limit is not None:
-            quota = [limit // threads + (1 if k < limit % threads else 0) for k in range(threads)]
-        check_every = max(1, playouts // CHECKS) if banking else 0
-        # ~5 ms of work between clock checks (and returns to Python, some 20 us each): a light
-        # iteration costs about a quarter of a heavy one. (A run ends early when the tree fills, for
-        # its collection: tree.iterate.) Dynamic komi steps, and threads share their roots, where a
-        # batch ends: they keep the batch they were measured with
-        light = self.config.policy == "light" and not self.config.dynamic_komi and threads == 1
-        batch = max(8, (65536 if light else 16384) // (board.size * board.size))
-        ended = threading.Event()  # set by thread 0 when the search should end before its deadline
-        why = ["playouts" if playouts is not None else "budget"]
-        check_early = decide and deadline is not None
-        soft = None
-        if check_early and not opening(board):
-            soft = start + SOFT * seconds
-
-        shared_tree = self._tree_parallel()
-
-        def settles() -> bool:
-            """Thread 0 of a banking search, every check_every playouts: True if its best move can no longer
-            be overtaken within the limit (search_bank.settled)."""
-            done = sum(tree.iterations for tree in self._trees)
-            if done - checked[0] < check_every:
-                return False
-            checked[0] = done
-            if bank_settled(self._root_visits(), limit - done):
-                why[0] = "settled"
-                return True
-            return False
-
-        checked = [0]  # the playouts at a banking search's last check
-
-        def work(k: int) -> None:
-            tree, worker = (self._trees[0], k) if shared_tree else (self._trees[k], 0)
-            last_check = start
-            adjusted = 0  # thread 0's iterations at the last dynamic komi step
-            while True:
-                if ended.is_set():
-                    return
-                if stop is not None and stop.is_set():
-                    why[0] = "stop"
-                    return
-                now = time.perf_counter()
-                if (k == 0 and hard is not None and now >= due - EARLY_CHECK_SECONDS
-                        and now - closed[0] >= EARLY_CHECK_SECONDS):
-                    closed[0] = now
-                    ends[0] = hard if self._close() else due
-                    extended[0] = extended[0] or ends[0] == hard
-                # thread 0 alone ends a search at its budget when a limit lies beyond it: it first asks
-                # whether the search is still close, and another thread that reached the budget while
-                # thread 0 ran a long batch (a slow machine) would end a close search before that
-                waits = k != 0 and hard is not None and ends[0] != hard and now < hard
-                if now >= ends[0] and not waits:
-                    why[0] = "limit" if ends[0] == hard else ("extended" if extended[0] else "budget")
-                    ended.set()
-                    return
-                # not before this search has run: its rate, which the test needs, is unknown until then
-                if (check_early and deadline is not None and k == 0 and tree.iterations > 0
-                        and now - last_check >= EARLY_CHECK_SECONDS):
-                    last_check = now
-                    reason = self._early_stop(now - start, ends[0] - now, soft is not None and now >= soft)
-                    if reason:
-                        why[0] = reason
-                        ended.set()
-                        return
-                if banking and k == 0 and settles():
-                    ended.set()
-                    return
-                n = batch
-                left = quota[k]
-                if left is not None:
-                    n = min(n, left - tree.workers[worker].iterations)
-                    if n <= 0:
-                        return
-                    if banking and k == 0:
-                        n = min(n, check_every)
-                if tree.run(n, params, worker) == 0 and tree.meta[tk.NODES] == 0:  # (a full tree is collected there)
-                    why[0] = "empty"
-                    return
-                if shared is not None:
-                    shared.turn(k)
-                if dynamic and k == 0 and tree.workers[worker].iterations - adjusted >= STEP:
-                    adjusted = tree.workers[worker].iterations
-                    self._adjust_komi(color, params)
-
         try:
             if progress is None and threads == 1:
-                work(0)
+                run.work(0)
             else:
                 with ThreadPoolExecutor(max_workers=threads) as pool:
-                    futures = [pool.submit(work, k) for k in range(threads)]
+                    futures = [pool.submit(run.work, k) for k in range(threads)]
                     while progress is not None and not all(f.done() for f in futures):
                         time.sleep(interval)
                         progress(self._result(board, color, start, decide=False))
@@ -347,11 +252,11 @@ class Search:
             if shared is not None:
                 shared.end()
             self._shared = None
-        if banking:
+        if run.banking:
             self.bank.settle(color, playouts, sum(tree.iterations for tree in self._trees))
         extra = float(params[tk.P_EXTRA])
         result = self._result(board, color, start, decide=decide, giving=extra != 0)
-        result.stopped = why[0]
+        result.stopped = run.why
         result.extra_komi = extra
         result.collections = sum(tree.collections for tree in self._trees) - collected
         return result
@@ -486,6 +391,137 @@ class Search:
         first alone foogo passed with its dead stones on the board and lost the count."""
         sign = 1 if color == BLACK else -1
         return sign * board.area_score(komi) > 0 and all(sign * m > 0 for m in final_margins(board, komi))
+
+
+class _Run:
+    """One search's loop (Search._search): each thread runs batches of iterations in `work` until the
+    search ends, and `why` says why it did. Thread 0 alone extends a timed search still close at its budget
+    towards its time limit, asks whether it may stop early, settles a banking search and steps dynamic komi;
+    the others read what it decided."""
+
+    def __init__(self, search: Search, board, color: int, params: np.ndarray, shared: SharedRoot | None,
+                 stop: threading.Event | None, start: float, seconds: float | None, playouts: int | None,
+                 time_limit: float | None, decide: bool, dynamic: bool):
+        config = search.config
+        self.search, self.color, self.params, self.shared, self.stop = search, color, params, shared, stop
+        self.start = start
+        self.dynamic = dynamic
+        # the deadline: the budget's; a count's search, or an analysis, ends after a day
+        self.due = start + (MAX_SECONDS if seconds is None else seconds)
+        self.hard = None  # the time limit, if a timed search has one beyond its budget
+        if seconds is not None and time_limit is not None and time_limit > seconds:
+            self.hard = start + time_limit
+        self.ends = self.due  # when the search ends: thread 0 moves it to `hard` while the search is close near
+        # the deadline, and back when it no longer is
+        self.closed = -math.inf  # when thread 0 last asked whether the search is close
+        self.extended = False  # it went on past its budget
+        self.check_early = decide and seconds is not None  # a genmove's timed search may stop early ...
+        self.soft = None  # ... and, past this (SOFT of its budget, after the opening), when clear
+        if self.check_early and seconds is not None and not opening(board):
+            self.soft = start + SOFT * seconds
+        self.banking = False  # a playout count that is a game's average (SearchConfig.bank)
+        self.playout_limit = playouts  # the count, and what the bank lends a banking search
+        self.check_every = 0  # a banking search's playouts between settling checks
+        self.checked = 0  # the playouts at its last check
+        if decide and playouts is not None and config.bank:
+            self.banking = True
+            self.playout_limit = playouts + search.bank.extension(color, playouts)
+            self.check_every = max(1, playouts // CHECKS)
+        threads = config.threads
+        limit = self.playout_limit
+        self.quota = [None if limit is None else limit // threads + (1 if k < limit % threads else 0)
+                      for k in range(threads)]
+        # ~5 ms of work between clock checks (and returns to Python, some 20 us each): a light
+        # iteration costs about a quarter of a heavy one. (A run ends early when the tree fills, for
+        # its collection: tree.iterate.) Dynamic komi steps, and threads share their roots, where a
+        # batch ends: they keep the batch they were measured with
+        light = config.policy == "light" and not config.dynamic_komi and threads == 1
+        self.batch = max(8, (65536 if light else 16384) // (board.size * board.size))
+        self.shared_tree = search._tree_parallel()
+        self.ended = threading.Event()  # set by the thread that ends the search before the others see it end
+        self.why = "playouts" if playouts is not None else "budget"
+
+    def work(self, k: int) -> None:
+        """Thread k's batches, until the search ends: stopped, past its end, stopping early, settled, out
+        of playouts or with an empty tree."""
+        search = self.search
+        tree, worker = (search._trees[0], k) if self.shared_tree else (search._trees[k], 0)
+        last_check = self.start
+        adjusted = 0  # thread 0's iterations at the last dynamic komi step
+        while not self.ended.is_set():
+            if self.stop is not None and self.stop.is_set():
+                self.why = "stop"
+                return
+            now = time.perf_counter()
+            if k == 0:
+                self._extend_while_close(now)
+            if self._past_end(k, now):
+                self.why = "limit" if self.ends == self.hard else ("extended" if self.extended else "budget")
+                self.ended.set()
+                return
+            # not before this search has run: its rate, which the test needs, is unknown until then
+            if k == 0 and self.check_early and tree.iterations > 0 and now - last_check >= EARLY_CHECK_SECONDS:
+                last_check = now
+                past_soft = self.soft is not None and now >= self.soft
+                reason = search._early_stop(now - self.start, self.ends - now, past_soft)
+                if reason:
+                    self.why = reason
+                    self.ended.set()
+                    return
+            if k == 0 and self.banking and self._settles():
+                self.ended.set()
+                return
+            n = self._batch(k, tree, worker)
+            if n <= 0:
+                return
+            if tree.run(n, self.params, worker) == 0 and tree.meta[tk.NODES] == 0:  # (a full tree is collected there)
+                self.why = "empty"
+                return
+            if self.shared is not None:
+                self.shared.turn(k)
+            if self.dynamic and k == 0 and tree.workers[worker].iterations - adjusted >= STEP:
+                adjusted = tree.workers[worker].iterations
+                search._adjust_komi(self.color, self.params)
+
+    def _extend_while_close(self, now: float) -> None:
+        """Thread 0, near the deadline of a timed search with a limit beyond it: every EARLY_CHECK_SECONDS,
+        end at the limit if the search is close (search_time.close), at the deadline if not."""
+        if (self.hard is not None and now >= self.due - EARLY_CHECK_SECONDS
+                and now - self.closed >= EARLY_CHECK_SECONDS):
+            self.closed = now
+            self.ends = self.hard if self.search._close() else self.due
+            self.extended = self.extended or self.ends == self.hard
+
+    def _past_end(self, k: int, now: float) -> bool:
+        """True if thread k ends the search now. While a limit lies beyond the budget, thread 0 alone ends it at the
+        budget, for it first asks whether the search is still close: another thread that reached the budget while
+        thread 0 ran a long batch (a slow machine) would end a close search before that."""
+        waits = k != 0 and self.hard is not None and self.ends != self.hard and now < self.hard
+        return now >= self.ends and not waits
+
+    def _settles(self) -> bool:
+        """Thread 0 of a banking search, every check_every playouts: True if its best move can no longer be
+        overtaken within the playout limit (search_bank.settled)."""
+        done = sum(tree.iterations for tree in self.search._trees)
+        if done - self.checked < self.check_every:
+            return False
+        self.checked = done
+        assert self.playout_limit is not None  # a banking search has a count
+        if bank_settled(self.search._root_visits(), self.playout_limit - done):
+            self.why = "settled"
+            return True
+        return False
+
+    def _batch(self, k: int, tree: SearchTree, worker: int) -> int:
+        """How many iterations thread k runs next: a batch, within its quota of a playout count (0 or less: done),
+        and within a banking search's next check for thread 0."""
+        n = self.batch
+        left = self.quota[k]
+        if left is not None:
+            n = min(n, left - tree.workers[worker].iterations)
+            if self.banking and k == 0:
+                n = min(n, self.check_every)
+        return n
 
 
 def warm_up_search(policy: str = "light", threads: int = 1, parallel: str = "root") -> None:

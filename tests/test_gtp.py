@@ -789,8 +789,8 @@ def test_playout_counts_and_memory_without_end_are_refused(capsys, monkeypatch):
     """--playouts past MAX_PLAYOUTS searched until killed, and --memory past the machine's memory was a MemoryError
     traceback at the first genmove: both are refused in one line before the engine starts, by SearchConfig's
     own check in the command line's names."""
-    import foogo.search as search
-    monkeypatch.setattr(search, "machine_memory_mb", lambda: 1000.0)
+    import foogo.search_config as search_config
+    monkeypatch.setattr(search_config, "machine_memory_mb", lambda: 1000.0)
     for flags, message in ((["--playouts", "1" + "0" * 27], "--playouts must be from 1 to 1e+12"),
                            (["--playouts", "0"], "--playouts must be from 1"),
                            (["--memory", "1001"], "--memory must be at most this machine's memory, 1000 MB, "

@@ -703,6 +703,16 @@ def test_a_search_still_close_at_its_budget_goes_on_to_its_limit(monkeypatch, wa
     assert result.stopped == "settled" or 0.95 <= result.seconds < 1.5
 
 
+def test_a_search_extended_while_close_ends_when_it_no_longer_is(monkeypatch, warm_search):
+    board = board_from_ascii(SYMMETRIC, to_move=BLACK)
+    search = warm_search(SearchConfig(seconds=0.4, seed=22))
+    answers = iter([True])  # close when first asked, near the budget's end; not close after
+    monkeypatch.setattr(search, "_close", lambda: next(answers, False))
+    monkeypatch.setattr(search, "_early_stop", lambda *args: "")  # never settled or clear before
+    result = search.genmove(board, BLACK, 4.5, legal(board, BLACK), time_limit=1.0)
+    assert result.stopped == "extended" and 0.4 <= result.seconds < 0.8
+
+
 def test_a_search_that_is_not_close_at_its_budget_stops_there(monkeypatch):
     monkeypatch.setattr(search_time, "CLOSE_RATIO", 0.0)  # never close
     board = board_from_ascii(SYMMETRIC, to_move=BLACK)
