@@ -6,6 +6,7 @@ effect against the first arm (the control).
                              [--seed-base 1000] [--timeout 120] [--out DIR] [--report-only]
                              [--paired [--jobs J]]
     python bench/pachi_ab.py --pachi PATH --time S [--threads T] [--until HH:MM] --arm NAME=ARGS ...
+    python bench/pachi_ab.py --status --arm NAME= [--arm NAME= ...] --out DIR
 
 Pachi at `=N` is nondeterministic, and runs of 50-100 games of one engine against it spread by
 10-15 points from one day to the next (bench/RESULTS.md, "A nakade exception"), so a rule or prior
@@ -41,7 +42,14 @@ condition: `--time 5 --threads 2` against the stock Pachi's `-t 5 threads=2`), w
 machinery (game i of every arm in DIR/NAME/job-i, seed --seed-base + i, Pachi black in even games,
 resumable) but never two games at once, as timed games must not share the cores: game by game, the
 arms' games i interleaved, the arm going first turning with i, so that every arm sees the same
-hours of the machine. --until HH:MM (the machine's local time) starts no game after that time.
+hours of the machine. --until HH:MM (the machine's local time), with --paired or --time, starts no game
+after that time: a part of a block spread over sessions ends at a time fixed before it starts, and the
+games in play then end as they would have.
+
+--status shows a --paired or --time run's progress blind, for a pre-registered block that is judged only
+at its planned size: each arm's games played to their end and those begun and not, the illegal moves,
+timeouts and crashes, foogo's CPU a move, and the complete sets (game i played by every arm). It reads no
+result (no SGF, no summary's wins); it plays nothing and writes nothing.
 
 Every game runs with DIR as its current directory (paths given relative are taken from where the
 script started): `python -m foogo` puts the current directory first on sys.path, so an arm whose
@@ -335,7 +343,66 @@ def played(summary: Path) -> bool:
         data = json.loads(summary.read_text())
     except (OSError, ValueError):
         return False
-    return isinstance(data, dict) and data.get("games") == 1 and not data.get("interrupted")
+    return isinstance(data, dict) and played_summary(data)
+
+
+def played_summary(data: dict) -> bool:
+    """played, of a summary already read."""
+    return data.get("games") == 1 and not data.get("interrupted")
+
+
+def _summaries(directory: Path) -> dict[int, dict | None]:
+    """Game index i -> the parsed job-i.json under directory (None if unreadable), for every --paired job there."""
+    found: dict[int, dict | None] = {}
+    for path in directory.glob("job-*.json"):
+        index = path.stem.removeprefix("job-")
+        if index.isdigit():
+            try:
+                data = json.loads(path.read_text())
+            except (OSError, ValueError):
+                data = None
+            found[int(index)] = data if isinstance(data, dict) else None
+    return found
+
+
+def _spans(indices: list[int]) -> str:
+    """Sorted game indices as spans: [0, 1, 2, 5] -> "0-2, 5"."""
+    spans: list[list[int]] = []
+    for i in indices:
+        if spans and i == spans[-1][1] + 1:
+            spans[-1][1] = i
+        else:
+            spans.append([i, i])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in spans) or "none"
+
+
+def status(arms: list[str], out: Path) -> str:
+    """A blind view of a --paired or --time run, for watching a pre-registered block: per arm the games played
+    to their end (`played`), the games begun and not (in play, or stopped: played again on the next run), the
+    illegal moves, timeouts and crashes their summaries count (both engines), and foogo's CPU a move; then the
+    complete sets, game i played by every arm. It reads neither an SGF nor a summary's wins: no result can be
+    seen before the block's planned size, where --report-only tallies them."""
+    rows = ["arm | played | begun, not played | illegal moves | timeouts | crashes | foogo's CPU s a move (searches)",
+            "---|---:|---:|---:|---:|---:|---:"]
+    done = []
+    for arm in arms:
+        summaries = _summaries(out / arm)
+        finished = sorted(i for i, data in summaries.items() if data is not None and played_summary(data))
+        begun = {int(p.name.removeprefix("job-")) for p in (out / arm).glob("job-*")
+                 if p.is_dir() and p.name.removeprefix("job-").isdigit()} | set(summaries)
+        open_games = sorted(begun - set(finished))
+        faults = [sum(int(engine.get(key, 0) or 0) for data in summaries.values() if data is not None
+                      for engine in data.get("engines", []) if isinstance(engine, dict))
+                  for key in ("illegal_moves", "timeouts", "crashes")]
+        seconds, searches = foogo_cpu(foogo_searches(out / arm))
+        rows.append(f"{arm} | {len(finished)} | {len(open_games)}" + (f" ({_spans(open_games)})" if open_games else "")
+                    + f" | {faults[0]} | {faults[1]} | {faults[2]} | "
+                    + (f"{seconds:.3f} ({searches})" if searches else "n/a"))
+        done.append(set(finished))
+    complete = sorted(set.intersection(*done)) if done else []
+    rows += ["", f"complete sets (game i played by every arm): {len(complete)}: {_spans(complete)}",
+             "(no result read: --report-only tallies them)"]
+    return "\n".join(rows)
 
 
 def game_order(arms: list[str], games: int, timed: bool) -> list[tuple[str, int]]:
@@ -392,6 +459,8 @@ def main(argv=None) -> int:
     parser.add_argument("--timeout", type=float, default=120.0)
     parser.add_argument("--out", default="pachi-ab", help="directory: one subdirectory an arm")
     parser.add_argument("--report-only", action="store_true", help="tally the arms' games so far; play none")
+    parser.add_argument("--status", action="store_true",
+                        help="a --paired or --time run's progress without its results (see above); play none")
     parser.add_argument("--paired", action="store_true",
                         help="paired games: each game afresh with its own seed (for a Pachi that repeats its games)")
     parser.add_argument("--jobs", type=int, default=None,
@@ -400,7 +469,7 @@ def main(argv=None) -> int:
                         help="S seconds a move for both engines instead of playout counts, one game at a time")
     parser.add_argument("--threads", type=int, default=1, help="with --time: threads for each engine")
     parser.add_argument("--until", type=clock_time, default=None, metavar="HH:MM",
-                        help="with --time: start no game after this time of day")
+                        help="with --paired or --time: start no game after this time of day")
     args = parser.parse_args(argv)
     arms = _named(args.arm, "--arm", parser)
     commands = _named(args.command, "--command", parser)
@@ -413,8 +482,12 @@ def main(argv=None) -> int:
         refuse_seconds(parser, "--time", args.time, TimeManager.MAX_BUDGET, " s (foogo gtp's)")
         if args.foogo_playouts or args.jobs is not None:
             parser.error("--time wants neither --foogo-playouts nor --jobs (one game at a time)")
-    if (args.until is not None or args.threads != 1) and args.time is None:
-        parser.error("--until and --threads are for --time runs")
+    if args.threads != 1 and args.time is None:
+        parser.error("--threads is for --time runs")
+    if args.until is not None and not (args.paired or args.time):
+        parser.error("--until is for --paired and --time runs")
+    if args.status and args.report_only:
+        parser.error("--status shows a run's progress without its results, --report-only its results: one of them")
     if args.threads < 1:
         parser.error("--threads must be at least 1")
     # the engines' caps: a match's games (game_order lists them all before the first is played), a search's
@@ -429,6 +502,9 @@ def main(argv=None) -> int:
     if args.pachi:
         args.pachi = absolute_engine(args.pachi)
     out = Path(args.out)
+    if args.status:
+        print(status(list(arms), out))
+        return 0
     if not args.report_only:
         if not args.pachi or not (args.foogo_playouts or args.time):
             parser.error("playing needs --pachi and --foogo-playouts (bench/vs_pachi.py --calibrate-only finds it) "

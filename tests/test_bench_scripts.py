@@ -802,6 +802,43 @@ def test_moves_left_counts_each_players_remaining_moves_by_empty_points(tmp_path
         moves_left.main([str(tmp_path / "nowhere")])
 
 
+def test_pachi_ab_status_shows_a_run_s_progress_and_faults_but_no_result(tmp_path, capsys):
+    ab = load("pachi_ab")
+    line = ("genmove white: E5 | 1000 playouts in 0.10 s (10000/s, CPU {} s, stopped: playouts), win rate 50.0%\n")
+    start = "foogo gtp: loading kernels in the background\n"
+
+    def job(arm, index, summary=None, searches=(), result="B+R"):
+        directory = tmp_path / arm / f"job-{index}"
+        directory.mkdir(parents=True)
+        (directory / "game-0001.sgf").write_text(f"(;SZ[9]PB[Pachi]PW[foogo =1000]RE[{result}];B[ee])")
+        (directory / "engine-B.stderr.log").write_text(start + "".join(line.format(x) for x in searches))
+        if summary is not None:
+            (tmp_path / arm / f"job-{index}.json").write_text(summary)
+
+    played = ('{{"games": 1, "interrupted": false, "engines": [{{"name": "foogo", "wins": 1, "illegal_moves": {}, '
+              '"timeouts": 0, "crashes": 0}}, {{"name": "Pachi", "wins": 0, "illegal_moves": 0, "timeouts": {}, '
+              '"crashes": 0}}]}}')
+    job("control", 0, played.format(0, 0), (9.0, 1.0, 3.0))
+    job("control", 1, played.format(0, 0), (9.0, 2.0))
+    job("control", 2, played.format(0, 0), (9.0,))
+    job("control", 3)  # in play: no summary yet
+    job("rule", 0, played.format(1, 2), (9.0, 4.0), result="W+R")
+    job("rule", 1, '{"games": 0, "interrupted": true}')  # stopped: played again on the next run
+    job("rule", 2, played.format(0, 0), (9.0, 4.0))
+    job("rule", 5, "{damaged")
+    assert ab.main(["--status", "--arm", "control=", "--arm", "rule=--uct 0.02", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "control | 3 | 1 (3) | 0 | 0 | 0 | 2.000 (3)" in out  # each process's first search left out
+    assert "rule | 2 | 2 (1, 5) | 1 | 2 | 0 | 4.000 (2)" in out
+    assert "complete sets (game i played by every arm): 2: 0, 2" in out
+    assert "%" not in out and "won" not in out and "points" not in out  # no result, however the games went
+    assert not (tmp_path / "ab.txt").exists()  # nothing written
+    assert ab._spans([0, 1, 2, 5, 7, 8]) == "0-2, 5, 7-8" and ab._spans([]) == "none"
+    with pytest.raises(SystemExit):
+        ab.main(["--status", "--report-only", "--arm", "control=", "--out", str(tmp_path)])
+    capsys.readouterr()
+
+
 def test_pachi_ab_timed_games_interleave_the_arms_one_at_a_time_until_the_stop(tmp_path, monkeypatch, capsys):
     import argparse
 
@@ -829,9 +866,12 @@ def test_pachi_ab_timed_games_interleave_the_arms_one_at_a_time_until_the_stop(t
     played.clear()
     args.until = 0.0  # long past: no game starts
     assert ab.play_paired(args, {"m64": "", "m512": "--memory 512"}, {}) == [] and played == []
+    args.time, args.jobs, args.foogo_playouts, args.pachi_playouts = None, 2, 1000, 1000  # a --paired run stops too
+    assert ab.play_paired(args, {"m64": "", "m512": "--memory 512"}, {}) == [] and played == []
     assert abs(ab.clock_time("14:30") - ab.clock_time("14:29") - 60) < 1e-6
     for bad in (["--time", "5", "--foogo-playouts", "100"], ["--time", "0"], ["--threads", "2"],
-                ["--time", "5", "--jobs", "2", "--paired"], ["--time", "5", "--until", "25:00"]):
+                ["--time", "5", "--jobs", "2", "--paired"], ["--time", "5", "--until", "25:00"],
+                ["--foogo-playouts", "100", "--until", "12:00"]):  # --until without --paired or --time
         with pytest.raises(SystemExit):
             ab.main(["--pachi", "/p/pachi", "--arm", "a=", "--out", str(tmp_path), *bad])
     capsys.readouterr()
