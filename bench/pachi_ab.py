@@ -4,7 +4,7 @@ effect against the first arm (the control).
     python bench/pachi_ab.py --pachi PATH --foogo-playouts N --arm NAME=ARGS [--arm NAME=ARGS ...]
                              [--command NAME=CMD] [--pachi-playouts 10000] [--games 100]
                              [--seed-base 1000] [--timeout 120] [--out DIR] [--report-only]
-                             [--paired [--jobs J]]
+                             [--paired [--jobs J] [--until HH:MM]]
     python bench/pachi_ab.py --pachi PATH --time S [--threads T] [--until HH:MM] --arm NAME=ARGS ...
     python bench/pachi_ab.py --status --arm NAME= [--arm NAME= ...] --out DIR
 
@@ -49,7 +49,9 @@ games in play then end as they would have.
 --status shows a --paired or --time run's progress blind, for a pre-registered block that is judged only
 at its planned size: each arm's games played to their end and those begun and not, the illegal moves,
 timeouts and crashes, foogo's CPU a move, and the complete sets (game i played by every arm). It reads no
-result (no SGF, no summary's wins); it plays nothing and writes nothing.
+result (no SGF, no summary's wins); it plays nothing and writes nothing. A --paired or --time run that ends
+short of --games in some arm (a part stopped by --until, or games that failed) prints the same, not its
+results: they are read at the planned size, by --report-only or by the run that plays the last game.
 
 Every game runs with DIR as its current directory (paths given relative are taken from where the
 script started): `python -m foogo` puts the current directory first on sys.path, so an arm whose
@@ -338,12 +340,9 @@ def paired_commands(args, name: str, options: str, command: str | None, game: in
 
 def played(summary: Path) -> bool:
     """Whether a --paired game's `foogo match --json` summary says its game was played to the end: one
-    that was stopped (the match interrupted, no game counted) or whose file is unreadable is not."""
-    try:
-        data = json.loads(summary.read_text())
-    except (OSError, ValueError):
-        return False
-    return isinstance(data, dict) and played_summary(data)
+    that was stopped (the match interrupted, no game counted) or whose file is damaged (_summary) is not."""
+    data = _summary(summary)
+    return data is not None and played_summary(data)
 
 
 def played_summary(data: dict) -> bool:
@@ -351,18 +350,29 @@ def played_summary(data: dict) -> bool:
     return data.get("games") == 1 and not data.get("interrupted")
 
 
+FAULTS = ("illegal_moves", "timeouts", "crashes")  # a `foogo match --json` engine's fault counts
+
+
+def _summary(path: Path) -> dict | None:
+    """A --paired job's `foogo match --json` summary, or None if it is unreadable or not shaped as one (its
+    engines a list of objects whose fault counts are whole numbers): a damaged file is a game not played."""
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    engines = data.get("engines", [])
+    if not isinstance(engines, list) or not all(
+            isinstance(e, dict) and all(type(e.get(key, 0)) is int for key in FAULTS) for e in engines):
+        return None
+    return data
+
+
 def _summaries(directory: Path) -> dict[int, dict | None]:
-    """Game index i -> the parsed job-i.json under directory (None if unreadable), for every --paired job there."""
-    found: dict[int, dict | None] = {}
-    for path in directory.glob("job-*.json"):
-        index = path.stem.removeprefix("job-")
-        if index.isdigit():
-            try:
-                data = json.loads(path.read_text())
-            except (OSError, ValueError):
-                data = None
-            found[int(index)] = data if isinstance(data, dict) else None
-    return found
+    """Game index i -> job-i.json's summary under directory (_summary: None if damaged), for every --paired job."""
+    return {int(path.stem.removeprefix("job-")): _summary(path) for path in directory.glob("job-*.json")
+            if path.stem.removeprefix("job-").isdigit()}
 
 
 def _spans(indices: list[int]) -> str:
@@ -379,9 +389,11 @@ def _spans(indices: list[int]) -> str:
 def status(arms: list[str], out: Path) -> str:
     """A blind view of a --paired or --time run, for watching a pre-registered block: per arm the games played
     to their end (`played`), the games begun and not (in play, or stopped: played again on the next run), the
-    illegal moves, timeouts and crashes their summaries count (both engines), and foogo's CPU a move; then the
-    complete sets, game i played by every arm. It reads neither an SGF nor a summary's wins: no result can be
-    seen before the block's planned size, where --report-only tallies them."""
+    illegal moves, timeouts and crashes their summaries count (both engines: a block needs 0), and foogo's CPU a
+    move over its searches; then the complete sets, game i played by every arm. It reads no SGF, and takes only
+    whether a game ended and its fault counts from a summary, and only CPU seconds from foogo's logs, so it
+    shows no result before the block's planned size, where --report-only tallies them. (What it shows still
+    hints, weakly: a fault usually forfeits a game, and the searches counted are the moves foogo played.)"""
     rows = ["arm | played | begun, not played | illegal moves | timeouts | crashes | foogo's CPU s a move (searches)",
             "---|---:|---:|---:|---:|---:|---:"]
     done = []
@@ -391,9 +403,8 @@ def status(arms: list[str], out: Path) -> str:
         begun = {int(p.name.removeprefix("job-")) for p in (out / arm).glob("job-*")
                  if p.is_dir() and p.name.removeprefix("job-").isdigit()} | set(summaries)
         open_games = sorted(begun - set(finished))
-        faults = [sum(int(engine.get(key, 0) or 0) for data in summaries.values() if data is not None
-                      for engine in data.get("engines", []) if isinstance(engine, dict))
-                  for key in ("illegal_moves", "timeouts", "crashes")]
+        faults = [sum(engine.get(key, 0) for data in summaries.values() if data is not None
+                      for engine in data.get("engines", [])) for key in FAULTS]
         seconds, searches = foogo_cpu(foogo_searches(out / arm))
         rows.append(f"{arm} | {len(finished)} | {len(open_games)}" + (f" ({_spans(open_games)})" if open_games else "")
                     + f" | {faults[0]} | {faults[1]} | {faults[2]} | "
@@ -523,6 +534,13 @@ def main(argv=None) -> int:
             codes = [p.wait() for p in procs]
         if any(codes):
             print(f"an arm failed (exit codes {codes}; see {out}/NAME.log)", file=sys.stderr)
+        if (args.paired or args.time) and not all(played(out / name / f"job-{game}.json")
+                                                  for name in arms for game in range(args.games)):
+            # a part of a block (--until), or a run some games of which failed: its results wait for the
+            # planned size, so that stopping a part never shows them (--report-only tallies them)
+            print(status(list(arms), out))
+            print(f"short of --games {args.games} in some arm: no result shown (--report-only tallies them)")
+            return 0
     table = report(list(arms), out)
     if args.paired and len(arms) > 1:
         table += "\n\n" + paired_report(list(arms), out)

@@ -58,10 +58,12 @@ from .search_bank import CHECKS, PlayoutBank
 from .search_bank import settled as bank_settled
 from .search_config import (  # noqa: F401 (this module's API: a search's configuration with it)
     DEFAULT_PLAYOUTS,
+    EXPAND_HEAVY_SMALL,
     MAX_PLAYOUTS,
     MAX_SECONDS,
     PARALLEL,
     PLAYOUT_PATTERNS,
+    SMALL_BOARD,
     ConfigError,
     SearchConfig,
     default_expand_threshold,
@@ -414,7 +416,7 @@ class _Run:
         self.ends = self.due  # when the search ends: thread 0 moves it to `hard` while the search is close near
         # the deadline, and back when it no longer is
         self.closed = -math.inf  # when thread 0 last asked whether the search is close
-        self.extended = False  # it went on past its budget
+        self.extended = False  # it ran past its deadline, towards the limit (not merely close just before it)
         self.check_early = decide and seconds is not None  # a genmove's timed search may stop early ...
         self.soft = None  # ... and, past this (SOFT of its budget, after the opening), when clear
         if self.check_early and seconds is not None and not opening(board):
@@ -485,12 +487,15 @@ class _Run:
 
     def _extend_while_close(self, now: float) -> None:
         """Thread 0, near the deadline of a timed search with a limit beyond it: every EARLY_CHECK_SECONDS,
-        end at the limit if the search is close (search_time.close), at the deadline if not."""
-        if (self.hard is not None and now >= self.due - EARLY_CHECK_SECONDS
-                and now - self.closed >= EARLY_CHECK_SECONDS):
+        end at the limit if the search is close (search_time.close), at the deadline if not; and note when it
+        runs past the deadline towards the limit (`extended`)."""
+        if self.hard is None:
+            return
+        if now >= self.due - EARLY_CHECK_SECONDS and now - self.closed >= EARLY_CHECK_SECONDS:
             self.closed = now
             self.ends = self.hard if self.search._close() else self.due
-            self.extended = self.extended or self.ends == self.hard
+        if self.ends == self.hard and now >= self.due:
+            self.extended = True
 
     def _past_end(self, k: int, now: float) -> bool:
         """True if thread k ends the search now. While a limit lies beyond the budget, thread 0 alone ends it at the

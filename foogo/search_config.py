@@ -1,9 +1,10 @@
 """How a search is set up: `SearchConfig`, the fields a `Search` is built from, each checked on construction.
 
 A field out of its range raises `ConfigError`, which names the field and the rule, so that a command line can
-name its own option for it (foogo gtp, foogo match). The ranges are the engine's caps (MAX_PLAYOUTS,
-MAX_SECONDS, playout.MAX_THREADS, this machine's memory), so no configuration can ask for unbounded time or
-memory. Each field's comment gives its default's measured reason where one was measured (bench/RESULTS.md).
+name its own option for it (foogo gtp, and the bench scripts that take its tuning options). The ranges are the
+engine's caps (MAX_PLAYOUTS, MAX_SECONDS, playout.MAX_THREADS, this machine's memory), so no configuration can
+ask for unbounded time or memory. Each field's comment gives its default's measured reason where one was
+measured (bench/RESULTS.md).
 """
 
 from __future__ import annotations

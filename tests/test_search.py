@@ -703,14 +703,17 @@ def test_a_search_still_close_at_its_budget_goes_on_to_its_limit(monkeypatch, wa
     assert result.stopped == "settled" or 0.95 <= result.seconds < 1.5
 
 
-def test_a_search_extended_while_close_ends_when_it_no_longer_is(monkeypatch, warm_search):
+@pytest.mark.parametrize("closes, stopped", [(2, "extended"), (1, "budget")])
+def test_a_search_extended_while_close_ends_when_it_no_longer_is(monkeypatch, warm_search, closes, stopped):
     board = board_from_ascii(SYMMETRIC, to_move=BLACK)
     search = warm_search(SearchConfig(seconds=0.4, seed=22))
-    answers = iter([True])  # close when first asked, near the budget's end; not close after
+    # asked every 0.05 s from 0.35 s on: close the first `closes` times, then not. Close at 0.35 s and 0.4 s,
+    # it runs past its budget ("extended"); close at 0.35 s alone, it ends at the budget
+    answers = iter([True] * closes)
     monkeypatch.setattr(search, "_close", lambda: next(answers, False))
     monkeypatch.setattr(search, "_early_stop", lambda *args: "")  # never settled or clear before
     result = search.genmove(board, BLACK, 4.5, legal(board, BLACK), time_limit=1.0)
-    assert result.stopped == "extended" and 0.4 <= result.seconds < 0.8
+    assert result.stopped == stopped and 0.4 <= result.seconds < 0.8
 
 
 def test_a_search_that_is_not_close_at_its_budget_stops_there(monkeypatch):
