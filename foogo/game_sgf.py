@@ -2,8 +2,9 @@
 
 What it is: `SgfRecord`, the part of `Game` (game.py) that writes `to_sgf` and reads `load_sgf`
 (a path: regular files only, at most SGF_MAX_BYTES) and `load_sgf_bytes`, with sgfmill doing
-the parsing. A file that cannot be read, is over a limit (its bytes, its main line's nodes, the
-points its setup properties name, SGF_MAX_SETUPS setups between moves), or cannot be parsed or
+the parsing. A file that cannot be read, is over a limit (its bytes, its nodes or variations, counted
+before sgfmill builds them, its main line's nodes, the points its setup properties name, SGF_MAX_SETUPS
+setups between moves), or cannot be parsed or
 replayed (a node with both a black and a white move, a handicap beyond the board) raises
 `SgfError` and leaves the game unchanged: the main line is replayed into a new game, which
 replaces this one only when every move was legal. What it is not: a full SGF editor
@@ -13,6 +14,7 @@ replaces this one only when every move was legal. What it is not: a full SGF edi
 from __future__ import annotations
 
 import os
+import re
 import stat
 from typing import TYPE_CHECKING
 
@@ -24,6 +26,10 @@ from .geometry import BLACK, EMPTY, PASS, WHITE, Geometry
 SGF_RULES = {"chinese": "Chinese", "tromp-taylor": "Tromp-Taylor"}
 SGF_MAX_BYTES = 1024 * 1024  # load_sgf's default limits (foogo gtp --sgf-max-bytes, --sgf-max-moves)
 SGF_MAX_MOVES = 10_000
+SGF_MAX_NODES = 100_000  # nodes in the whole tree, variations included, and its variations: sgfmill builds
+# an object for each (~10 us, a few hundred bytes), so 1 MiB of ";" cost 11 s and 300 MB before the move limit
+# was checked; more than any game record with its review
+_VALUE = re.compile(rb"\[(?:[^\]\\]|\\.)*\]", re.DOTALL)  # a property value: its ";" and "(" are text
 SGF_MAX_SETUPS = 100  # setups a main line may make between its moves: each rebuilds the board (~1.6 ms on 25x25)
 
 
@@ -124,6 +130,11 @@ class SgfRecord:
         """As load_sgf, from the file's bytes (the size limit is the caller's)."""
         if move_number is not None and move_number < 1:
             raise SgfError(f"move number must be 1 or more, got {move_number}")
+        structure = _VALUE.sub(b"", data)  # at C speed: what sgfmill would build, counted before it builds it
+        nodes, variations = structure.count(b";"), structure.count(b"(")
+        if max(nodes, variations) > SGF_MAX_NODES:
+            raise SgfError(f"the SGF has {nodes} nodes in {variations} variations, over the limit of "
+                           f"{SGF_MAX_NODES} of either")
         try:
             game = sgf.Sgf_game.from_bytes(data)
             size = game.get_size()

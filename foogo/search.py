@@ -42,7 +42,7 @@ from __future__ import annotations
 import math
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 
 import numpy as np
 
@@ -74,6 +74,8 @@ from .search_time import EARLY_CHECK_SECONDS, SOFT, close, early_stop, opening
 from .search_tree import SearchTree
 from .shared_root import SharedRoot
 from .tree_layout import HISTORY
+
+SCORE_MIN_SAMPLES = 10  # a root move's own score statistics need this many of the search's playouts (_root_knowledge)
 
 
 class Search:
@@ -245,8 +247,9 @@ class Search:
             else:
                 with ThreadPoolExecutor(max_workers=threads) as pool:
                     futures = [pool.submit(run.work, k) for k in range(threads)]
-                    while progress is not None and not all(f.done() for f in futures):
-                        time.sleep(interval)
+                    # a report every `interval`, until the threads end (stopped, or at the search's end): a
+                    # sleep of the interval kept a stopped analysis, or a genmove's, waiting its whole length
+                    while progress is not None and wait(futures, timeout=interval).not_done:
                         progress(self._result(board, color, start, decide=False))
                     for f in futures:
                         f.result()
@@ -315,7 +318,10 @@ class Search:
 
     def _root_knowledge(self) -> tuple[dict[int, float], dict[int, tuple[float, float]]]:
         """Root move -> its share of the prior's virtual wins (the search's prior belief, summing to
-        1), and root move -> (mean, standard deviation) of black's final margin, over the trees."""
+        1), and root move -> (mean, standard deviation) of black's final margin over the trees, in this
+        search's playouts through it; for a move with fewer than SCORE_MIN_SAMPLES of them (in a reused tree,
+        one this search hardly visited, whose visits are mostly earlier searches'), over all of this search's
+        playouts, the position's: a single playout's margin, with a deviation of 0, read as a sure score."""
         prior_wins: dict[int, float] = {}
         stats: dict[int, np.ndarray] = {}
         for tree in self._trees:
@@ -325,11 +331,18 @@ class Search:
                 stats[m] = stats[m] + row if m in stats else row.copy()
         total = sum(prior_wins.values())
         priors = {m: w / total for m, w in prior_wins.items()} if total > 0 else {}
+
+        def mean_and_deviation(n: float, s: float, q: float) -> tuple[float, float]:
+            mean = s / n
+            return mean, float(np.sqrt(max(q / n - mean * mean, 0.0)))
+
+        pooled = np.sum(list(stats.values()), axis=0) if stats else np.zeros(3)
         scores = {}
         for m, (n, s, q) in stats.items():
-            if n > 0:
-                mean = s / n
-                scores[m] = (mean, float(np.sqrt(max(q / n - mean * mean, 0.0))))
+            if n >= SCORE_MIN_SAMPLES:
+                scores[m] = mean_and_deviation(n, s, q)
+            elif pooled[0] > 0:
+                scores[m] = mean_and_deviation(*pooled)
         return priors, scores
 
     def _close(self) -> bool:

@@ -28,7 +28,8 @@ class SearchResult:
     ownership: np.ndarray | None = None  # float[size*size]: +1 black owns, -1 white
     priors: dict[int, float] = field(default_factory=dict)  # root move -> its share of the priors' wins
     scores: dict[int, tuple[float, float]] = field(default_factory=dict)  # root move -> mean and standard
-    # deviation of black's final margin (area score less komi) in this search's playouts through it
+    # deviation of black's final margin (area score less komi) in this search's playouts through it, or, with
+    # fewer than search.SCORE_MIN_SAMPLES of them, in all its playouts
     color: int = BLACK
     stopped: str = ""  # why the search ended: budget, extended, limit, playouts, settled, clear, stop, passed, empty
     size: int = 0  # the board's size, for the GTP names (0: unknown)

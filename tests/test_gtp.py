@@ -1320,3 +1320,90 @@ def test_a_long_comment_after_a_command_is_cut_however_the_input_splits_it(piece
         else:
             serve(engine, io.BytesIO(b"".join(pieces)), out)
         assert out.getvalue().split("\n\n")[:-1] == ["=1 foogo", "=2 " + engine.execute("version")[2:-2]], reader
+
+
+# ---------------------------------------------------------------- found by a review (2026-12-02)
+
+def _serve_lines(engine, lines, wait_for="=", timeout=20.0, then=0.0):
+    """Serve `engine` over a pipe: send the first line, wait until `wait_for` shows in the output and `then`
+    seconds more, send the rest; -> (the output, seconds from sending the rest to the end of serving)."""
+    read_fd, write_fd = os.pipe()
+    out = io.StringIO()
+    writer = os.fdopen(write_fd, "wb", buffering=0)
+    thread = threading.Thread(target=serve, args=(engine, os.fdopen(read_fd, "rb"), out), daemon=True)
+    thread.start()
+    writer.write(lines[0].encode() + b"\n")
+    deadline = time.time() + timeout
+    while wait_for not in out.getvalue() and time.time() < deadline:
+        time.sleep(0.01)
+    time.sleep(then)
+    start = time.perf_counter()
+    writer.write("".join(line + "\n" for line in lines[1:]).encode())
+    writer.close()
+    thread.join(timeout)
+    assert not thread.is_alive()
+    return out.getvalue(), time.perf_counter() - start
+
+
+def test_an_analysis_with_a_long_interval_ends_when_the_next_line_arrives(real_engine_factory):
+    # each report waited out a sleep of the whole interval: `lz-analyze 2000` answered the next line 20 s late
+    engine = real_engine_factory(seed=5)
+    assert engine._ready_unless(threading.Event())  # kernels loaded: the analysis searches, and is stopped
+    text, seconds = _serve_lines(engine, ["1 lz-analyze b 2000", "2 name", "3 quit"], wait_for="=1\n", then=1.0)
+    assert text.startswith("=1\n") and text.endswith("\n\n=2 foogo\n\n=3\n\n") and seconds < 5.0, (text, seconds)
+
+
+@pytest.mark.parametrize("command", ["lz-genmove_analyze", "kata-genmove_analyze"])
+def test_a_genmove_with_analysis_ends_with_its_search_whatever_the_interval(real_engine_factory, command):
+    engine = real_engine_factory(seed=6, playouts=300)
+    start = time.perf_counter()
+    response = engine.execute(f"1 {command} b 3000")  # 30 s between reports; the search takes far less
+    assert time.perf_counter() - start < 5.0 and well_framed(response), response
+    lines = response.split("\n")
+    assert lines[0] == "=1" and lines[1].startswith("info move ") and lines[-3].startswith("play ")
+
+
+def test_a_byo_yomi_period_too_small_to_divide_by_still_lets_the_engine_move():
+    engine = make_engine(script=["E5", "C3"])
+    ok(engine, "kgs-time_settings byoyomi 0 5e-324 1")  # seconds // 5e-324 is inf: int() of it failed
+    assert ok(engine, "genmove b") == "E5"
+    engine.time.spend(WHITE, 0.5)  # past the period: a period lost, not an OverflowError
+    assert ok(engine, "genmove w") == "C3"
+
+
+def test_a_genmove_with_analysis_that_fails_once_streaming_sends_one_response(monkeypatch):
+    engine = make_engine(script=["E5"])
+
+    def failing(*args, **kwargs):
+        raise RuntimeError("a bug inside the search")
+
+    monkeypatch.setattr(engine, "_genmove", failing)
+    text, _ = _serve_lines(engine, ["1 lz-genmove_analyze b 10", "2 name"], wait_for="\n\n")
+    assert text == "=1\n\n=2 foogo\n\n", text  # not "=1", then "?1 internal error": two answers to one command
+    assert "genmove failed after its response began" in engine.log.getvalue()
+    assert engine.game.to_move == BLACK  # nothing played
+
+
+def test_the_visits_board_with_no_legal_point_is_empty_not_an_error():
+    engine = make_engine()
+    for line in ("boardsize 2", "play b A1", "play b A2", "play b B1", "play w pass"):
+        ok(engine, line)
+    response = engine.execute("foogo-visits")  # black to move: B2 would be suicide
+    assert response.startswith("=") and response.split() == ["=", "0", "0", "0", "0"], response
+
+
+def test_loadsgf_counts_an_sgfs_nodes_before_sgfmill_builds_them(tmp_path):
+    engine = make_engine()
+    before = state(engine)
+    nodes = tmp_path / "nodes.sgf"
+    nodes.write_bytes(b"(;SZ[9]" + b";" * 500_000 + b")")  # within the size limit: 500,001 empty nodes
+    nested = tmp_path / "nested.sgf"
+    nested.write_bytes(b"(;" * 200_000)
+    for path, message in ((nodes, "500001 nodes in 1 variations"), (nested, "200000 nodes in 200000 variations")):
+        start = time.process_time()
+        response = engine.execute(f"loadsgf {path}")
+        assert response.startswith("? cannot load file") and message in response, response
+        assert time.process_time() - start < 2.0 and state(engine) == before  # not sgfmill's 11 s a MiB
+    comment = tmp_path / "comment.sgf"  # what a property value holds is text: its ";" and "(" are no nodes
+    comment.write_bytes(b"(;SZ[9]C[" + b";(" * 200_000 + b"\\]];B[ee];W[cc])")
+    assert engine.execute(f"loadsgf {comment}").startswith("=") and engine.game.board.color_at("C7") == WHITE

@@ -1193,3 +1193,23 @@ def test_the_default_expansion_threshold_is_3_for_heavy_searches_up_to_9x9_else_
     given = Search(SearchConfig(policy="heavy", expand_threshold=12.0))
     assert given._params(Board(9), 7.0)[tk.P_EXPAND] == 12.0
     assert given.expand_threshold(9) == 12.0
+
+
+def test_a_root_move_with_few_score_samples_reports_the_searchs_pooled_score():
+    # a reused tree's move that this search hardly visited reported its one playout's margin with a deviation
+    # of 0 (kata-genmove_analyze: "visits 4681 ... scoreMean -34.000 scoreStdev 0.000"), or 0 and 0 with none
+    from foogo.search import SCORE_MIN_SAMPLES
+
+    class Tree:
+        def root_knowledge(self):
+            rows = np.array([[100.0, 300.0, 1000.0], [1.0, -34.0, 34.0 ** 2], [0.0, 0.0, 0.0]])
+            return np.array([10, 11, 12]), np.array([0, 0, 0]), rows
+
+    search = Search(SearchConfig(playouts=10))
+    search._trees = [Tree()]
+    _, scores = search._root_knowledge()
+    assert SCORE_MIN_SAMPLES > 1
+    assert scores[10] == pytest.approx((3.0, 1.0))  # its own 100 playouts: mean 3, variance 10 - 9
+    mean = 266.0 / 101.0
+    pooled = (mean, np.sqrt((1000.0 + 34.0 ** 2) / 101.0 - mean ** 2))
+    assert scores[11] == pytest.approx(pooled) and scores[12] == pytest.approx(pooled)

@@ -42,6 +42,7 @@ class AnalysisCommands(Arguments):
         _cid: str | None
         _stream: Any
         _interrupt: threading.Event | None
+        last_result: Any  # the last genmove's SearchResult (None after a book move)
 
         @property
         def search(self) -> Any: ...
@@ -78,7 +79,7 @@ class AnalysisCommands(Arguments):
         self._arity(args, 0)
         color = self.game.to_move
         result, _ = self._think(color, None)
-        visits = result.visits
+        visits = result.visits if result is not None else {}  # None: no legal point to search
         g = self.game.geometry
         return self._dboard([str(visits.get(int(p), 0)) for p in g.points])
 
@@ -225,7 +226,22 @@ class AnalysisCommands(Arguments):
     def _genmove_analyze(self, args, kata: bool):
         color, interval, want_ownership, most = self._parse_analyze_args(args)
         report, close = self._reports(kata, want_ownership, most)
-        move = self._genmove(color, progress=report, interval=max(interval, 1) / 100.0)
+        emitted = [0]
+
+        def counted(result) -> bool:
+            emitted[0] += report(result)
+            return True
+
+        try:
+            move = self._genmove(color, progress=counted, interval=max(interval, 1) / 100.0)
+        except Exception:
+            if self._stream is None:
+                raise  # nothing sent yet: the usual `? internal error`
+            # "=id" is out: a second response would put every later one out of step, so end this one
+            self._log(f"genmove failed after its response began:\n{traceback.format_exc()}")
+            return close("\n")
+        if not emitted[0] and self.last_result is not None:  # a search shorter than the interval: one line
+            report(self.last_result)
         return close(f"play {move}\n\n")
 
 

@@ -118,7 +118,7 @@ class TimeManager:
         if self.system == "canadian":
             c.period_left, c.stones_left = self.byo_time - overflow, self.byo_stones
         elif self.system == "japanese":
-            lost = int(overflow // self.byo_time) if self.byo_time > 0 else 0
+            lost = self._periods_in(overflow)
             c.periods_left, c.period_left = max(0, self.periods - lost), self.byo_time
 
     # ------------------------------------------------------------ clock updates
@@ -157,8 +157,13 @@ class TimeManager:
             self._canadian_stone(c)
         elif self.system == "japanese":
             if seconds > c.period_left and self.byo_time > 0:
-                c.periods_left = max(0, c.periods_left - max(1, int(seconds // self.byo_time)))
+                c.periods_left = max(0, c.periods_left - max(1, self._periods_in(seconds)))
             c.period_left = self.byo_time
+
+    def _periods_in(self, seconds: float) -> int:
+        """Whole byo-yomi periods in `seconds`, at most the periods a clock has: a tiny period (1e-320 s) made
+        the quotient infinite, and int() of it failed every genmove after."""
+        return int(min(seconds // self.byo_time, self.periods)) if self.byo_time > 0 else 0
 
     def _canadian_stone(self, c: Clock) -> None:
         c.stones_left -= 1
