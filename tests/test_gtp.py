@@ -1399,7 +1399,10 @@ def test_loadsgf_counts_an_sgfs_nodes_before_sgfmill_builds_them(tmp_path):
     nodes.write_bytes(b"(;SZ[9]" + b";" * 500_000 + b")")  # within the size limit: 500,001 empty nodes
     nested = tmp_path / "nested.sgf"
     nested.write_bytes(b"(;" * 200_000)
-    for path, message in ((nodes, "500001 nodes in 1 variations"), (nested, "200000 nodes in 200000 variations")):
+    opened = tmp_path / "opened.sgf"  # values never closed: counting them must not scan to the end from each "["
+    opened.write_bytes(b"(;" + b"[" * 1_000_000)
+    for path, message in ((nodes, "500001 nodes in 1 variations"), (nested, "200000 nodes in 200000 variations"),
+                          (opened, "corrupt SGF")):
         start = time.process_time()
         response = engine.execute(f"loadsgf {path}")
         assert response.startswith("? cannot load file") and message in response, response
