@@ -12,8 +12,10 @@ import math
 import re
 
 # a decimal number in ASCII, with an optional exponent: what GTP's "float" and a command line's
-# numbers spell; Python's float() also reads "1_000", "inf", "nan" and other scripts' digits
-_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", re.ASCII)
+# numbers spell; Python's float() also reads "1_000", "inf", "nan" and other scripts' digits. The fraction is
+# one optional group, so that the digits before a point are read one way only: "[0-9]+\.?[0-9]*" split a
+# run of digits every way before failing on what followed (8,000 digits and an "x" took 2.3 s, 100,000 5 min)
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", re.ASCII)
 
 
 def finite_number(text: str) -> float:

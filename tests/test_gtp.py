@@ -226,6 +226,15 @@ def test_komi_is_an_ascii_decimal_number(word):
     assert engine.game.komi == 7.0
 
 
+def test_a_long_run_of_digits_is_refused_at_once():
+    # the number pattern split a run of digits every way before failing: 8,000 digits and an "x" took 2.3 s
+    engine = make_engine()
+    start = time.process_time()
+    for word in ("1" * 8000 + "x", "1" * 4000 + "." + "1" * 4000 + "x", "1" * 4000 + "e" + "1" * 4000 + "x"):
+        assert engine.execute(f"komi {word}").startswith("? syntax error")
+    assert time.process_time() - start < 0.5 and engine.game.komi == 7.0
+
+
 @pytest.mark.parametrize("word, value", [("6.5", 6.5), ("+7", 7.0), ("-0", 0.0), (".5", 0.5), ("7.", 7.0),
                                          ("1e2", 100.0)])
 def test_komi_reads_decimal_spellings(word, value):
