@@ -21,6 +21,7 @@ of trees or of GTP.
 
 from __future__ import annotations
 
+import operator
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -334,6 +335,33 @@ class PlayoutBatch:
 
 MAX_THREADS = 256  # threads a run or a search may ask for: more cores than any machine foogo runs on has
 MAX_BATCH = 100_000_000  # playouts one run_playouts may hold: 9 bytes of results each, 900 MB at most
+MAX_SEED = 2**63 - 1  # seeds and playout indices are int64 in the kernels (a negative seed wraps, as the search's)
+
+
+def _whole(name: str, value) -> int:
+    """value as an int (a Python or numpy integer); TypeError naming it for anything else (a float, a string:
+    numba compiled a float seed's kernels afresh, for 30 s, and failed on a string after 13)."""
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be a whole number, got {value!r}") from None
+
+
+def _run_numbers(count, threads, seed, first) -> tuple[int, int, int, int]:
+    """A run's playout count, threads, seed and first playout index, checked before any work: whole numbers,
+    count 0 .. MAX_BATCH, threads 1 .. MAX_THREADS, seed an int64, first .. first + count within 0 .. MAX_SEED."""
+    count, threads, seed, first = (_whole(name, value) for name, value in
+                                   (("playout count", count), ("threads", threads), ("seed", seed), ("first", first)))
+    if not 0 <= count <= MAX_BATCH:
+        raise ValueError(f"playout count must be from 0 to {MAX_BATCH:,} (a batch keeps each playout's result), "
+                         f"got {count}")
+    if not 1 <= threads <= MAX_THREADS:
+        raise ValueError(f"threads must be from 1 to {MAX_THREADS}, got {threads}")
+    if not -MAX_SEED - 1 <= seed <= MAX_SEED:
+        raise ValueError(f"seed must be from -2**63 to 2**63 - 1, got {seed}")
+    if not 0 <= first <= MAX_SEED - count:
+        raise ValueError(f"first must be from 0 to 2**63 - 1 less the playout count, got {first}")
+    return count, threads, seed, first
 
 
 def default_threads() -> int:
@@ -346,6 +374,7 @@ def default_threads() -> int:
 
 def play_out(board, seed: int = 0, index: int = 0, policy: str = "light"):
     """Play a copy of `board` out with the named policy; return (copy, score, stones played, capped)."""
+    _, _, seed, index = _run_numbers(1, 1, seed, index)
     kind = policy_id(policy)
     result = board.copy()
     rng = np.zeros(1, dtype=np.uint64)
@@ -364,12 +393,8 @@ def run_playouts(board, count: int, seed: int = 0, threads: int = 1, first: int 
 
     The results depend only on (board, seed, first, count, policy), never on the thread count.
     ValueError if a custom policy chose a point it may not take."""
+    count, threads, seed, first = _run_numbers(count, threads, seed, first)
     kind, batch = resolve_policy(policy)
-    if not 0 <= count <= MAX_BATCH:
-        raise ValueError(f"playout count must be from 0 to {MAX_BATCH:,} (a batch keeps each playout's result), "
-                         f"got {count}")
-    if not 1 <= threads <= MAX_THREADS:
-        raise ValueError(f"threads must be from 1 to {MAX_THREADS}, got {threads}")
     s0, z0 = board._state()
     zob = board.geometry.zobrist
     cap = move_cap(board.size)
@@ -407,7 +432,9 @@ def ownership(board, playouts: int = 300, seed: int = 0, threads: int = 1, polic
 def owner_shares(board, playouts: int = 300, seed: int = 0, threads: int = 1,
                  policy: str = "light") -> tuple[np.ndarray, np.ndarray]:
     """(ownership's mean final owner, the share of the playouts that left each point owned by
-    neither colour), both float64[size * size] indexed row * size + col."""
+    neither colour), both float64[size * size] indexed row * size + col. The counts are checked as
+    run_playouts' (a thread count of 200,000 started as many threads, each with its own sums)."""
+    playouts, threads, seed, _ = _run_numbers(playouts, threads, seed, 0)
     kind = policy_id(policy)  # ValueError naming the built-in policies
     s0, z0 = board._state()
     geo = board.geometry

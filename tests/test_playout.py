@@ -718,3 +718,29 @@ def test_the_batch_plays_the_playouts_that_full_moves_play(size, policy):
     for index in range(40):
         _, score, moves, capped = po.play_out(board, seed=5, index=index, policy=policy)
         assert (score, moves, capped) == (batch.scores[index], batch.moves[index], bool(batch.capped[index]))
+
+
+def test_ownership_and_runs_check_their_counts_and_seeds_before_any_work():
+    # ownership took any thread count (200,000 threads, 1.1 GB) and any playout count (-5: zeros, 2.5: wrong
+    # shares); run_playouts compiled a float seed's kernels afresh (30 s) and overflowed on 2**64
+    board = Board(9)
+    for kwargs, error, message in (
+            (dict(threads=200_000), ValueError, "threads must be from 1 to 256, got 200000"),
+            (dict(threads=0), ValueError, "threads must be from 1 to 256, got 0"),
+            (dict(playouts=-5), ValueError, "playout count must be from 0 to 100,000,000"),
+            (dict(playouts=2.5), TypeError, "playout count must be a whole number, got 2.5"),
+            (dict(playouts="5"), TypeError, "playout count must be a whole number, got '5'"),
+            (dict(seed=2**70), ValueError, "seed must be from -2**63 to 2**63 - 1")):
+        with pytest.raises(error, match=re.escape(message)):
+            po.ownership(board, **kwargs)
+    for kwargs, error, message in (
+            (dict(seed="x"), TypeError, "seed must be a whole number, got 'x'"),
+            (dict(seed=1.5), TypeError, "seed must be a whole number, got 1.5"),
+            (dict(seed=2**64), ValueError, "seed must be from -2**63 to 2**63 - 1"),
+            (dict(first=2**63), ValueError, "first must be from 0"),
+            (dict(threads=2.0), TypeError, "threads must be a whole number")):
+        with pytest.raises(error, match=re.escape(message)):
+            po.run_playouts(board, 5, **kwargs)
+    assert po.run_playouts(board, np.int64(3), seed=np.uint32(7), threads=np.int8(2)).scores.shape == (3,)
+    assert po.ownership(board, playouts=0).tolist() == [0.0] * 81
+    assert po.ownership(board, playouts=4, seed=-1).shape == (81,)  # foogo gtp --seed -1's: a negative seed wraps
