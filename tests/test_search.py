@@ -703,17 +703,37 @@ def test_a_search_still_close_at_its_budget_goes_on_to_its_limit(monkeypatch, wa
     assert result.stopped == "settled" or 0.95 <= result.seconds < 1.5
 
 
-@pytest.mark.parametrize("closes, stopped", [(2, "extended"), (1, "budget")])
-def test_a_search_extended_while_close_ends_when_it_no_longer_is(monkeypatch, warm_search, closes, stopped):
+def test_a_search_extended_while_close_ends_when_it_no_longer_is(monkeypatch, warm_search):
     board = board_from_ascii(SYMMETRIC, to_move=BLACK)
     search = warm_search(SearchConfig(seconds=0.4, seed=22))
-    # asked every 0.05 s from 0.35 s on: close the first `closes` times, then not. Close at 0.35 s and 0.4 s,
-    # it runs past its budget ("extended"); close at 0.35 s alone, it ends at the budget
-    answers = iter([True] * closes)
+    # asked every 0.05 s from 0.35 s on: close at 0.35 s and at 0.4 s or later, it runs past its budget
+    answers = iter([True, True])
     monkeypatch.setattr(search, "_close", lambda: next(answers, False))
     monkeypatch.setattr(search, "_early_stop", lambda *args: "")  # never settled or clear before
     result = search.genmove(board, BLACK, 4.5, legal(board, BLACK), time_limit=1.0)
-    assert result.stopped == stopped and 0.4 <= result.seconds < 0.8
+    assert result.stopped == "extended" and 0.4 <= result.seconds < 0.8
+
+
+def test_extended_means_past_the_deadline_not_close_just_before_it(monkeypatch):
+    # a search close at its last check before the deadline and not close at the first after it ends at its
+    # budget: "extended" only once it ran past the deadline towards the limit (clock times given, so that a
+    # slow batch, as with bounds checks, cannot move the checks)
+    from foogo import tree as tk
+    from foogo.search import _Run
+
+    search = Search(SearchConfig(seconds=0.4))
+    answers = iter([True])
+    monkeypatch.setattr(search, "_close", lambda: next(answers, False))
+    run = _Run(search, Board(9), BLACK, np.zeros(tk.NPARAMS), None, None, 0.0, 0.4, None, 1.0, True, False)
+    run._extend_while_close(0.36)  # close: the end moves to the limit
+    assert run.ends == 1.0 and not run.extended
+    run._extend_while_close(0.42)  # not close: back to the deadline, already past
+    assert run.ends == run.due == 0.4 and not run.extended and run._past_end(0, 0.42)
+    answers = iter([True, True])
+    run = _Run(search, Board(9), BLACK, np.zeros(tk.NPARAMS), None, None, 0.0, 0.4, None, 1.0, True, False)
+    run._extend_while_close(0.36)
+    run._extend_while_close(0.405)  # before the next check, past the deadline at the limit: extended
+    assert run.ends == 1.0 and run.extended and not run._past_end(0, 0.405)
 
 
 def test_a_search_that_is_not_close_at_its_budget_stops_there(monkeypatch):
