@@ -41,7 +41,7 @@ from .game_score import (
 )
 from .game_sgf import SGF_MAX_BYTES, SGF_MAX_MOVES, SGF_MAX_SETUPS, SGF_RULES, SgfError, SgfRecord
 from .geometry import BLACK, COLOR_NAMES, EMPTY, PASS, WHITE, Geometry, opponent, parse_color
-from .numbers import check_komi
+from .numbers import check_komi, whole_value
 
 __all__ = [  # the game's names, and those of the modules it is made of (see above)
     "DEAD_THRESHOLD", "RULES", "SCORE_PLAYOUTS", "SEKI_SHARE", "SGF_MAX_BYTES", "SGF_MAX_MOVES", "SGF_MAX_SETUPS",
@@ -235,6 +235,7 @@ class Game(GameScoring, SgfRecord):
         """(Zobrist hash, empty points) of the last `count` positions before the current one, oldest
         first: what a search needs to keep its tree's moves from repeating them (positional superko;
         Search.genmove's history). Replays at most SNAPSHOT_EVERY + count moves."""
+        count = whole_value("position count", count)
         first = max(0, len(self.history) - max(0, count))
         setup = self._last_setup(len(self.history), first)
         if setup >= 0:  # superko's memory starts at a setup: no position before it
@@ -248,7 +249,8 @@ class Game(GameScoring, SgfRecord):
 
     def undo(self, moves: int = 1) -> None:
         """Take back the last `moves` moves (passes included; an SGF setup between moves counts as
-        one); GameError if there are fewer."""
+        one); GameError if there are fewer, TypeError if `moves` is not a whole number."""
+        moves = whole_value("moves to undo", moves)
         if moves < 1 or moves > len(self.history):
             raise GameError("cannot undo: no move to take back" if not self.history
                             else f"cannot undo {moves} moves: only {len(self.history)} played")
@@ -379,9 +381,12 @@ class Game(GameScoring, SgfRecord):
         return self._place_handicap(free_handicap_points(self.size, stones))
 
     def set_free_handicap(self, vertices) -> None:
-        """Place handicap stones at the given vertices (at least 2, distinct, not pass, not all points)."""
+        """Place handicap stones at the given vertices (at least 2, distinct, not pass, not all points): a
+        list or other iterable of vertices, not one string (TypeError)."""
         if not self.is_empty():
             raise GameError("board not empty")
+        if isinstance(vertices, (str, bytes)) or not hasattr(vertices, "__iter__"):
+            raise TypeError(f"handicap vertices must be a list of vertices such as ['D4', 'F6'], got {vertices!r:.60}")
         points = [self.geometry.parse(v) for v in vertices]
         if len(points) < 2 or len(set(points)) != len(points) or PASS in points \
                 or len(points) >= self.size * self.size:

@@ -12,6 +12,7 @@ import functools
 import numpy as np
 
 from .geometry import check_size, geometry
+from .numbers import whole_value
 
 
 def max_fixed_handicap(size: int) -> int:
@@ -24,13 +25,17 @@ def max_fixed_handicap(size: int) -> int:
     return 9
 
 
-@functools.lru_cache(maxsize=None)
 def fixed_handicap_points(size: int, stones: int) -> tuple[int, ...]:
     """Padded points of the GTP fixed handicap placement (GNU Go's choice of points and layout).
 
     Corner points on the 3-3 line below 12x12 and on the 4-4 line from 12x12 up; sides and
-    centre only on odd sizes. ValueError if that number of stones has no fixed placement."""
-    size = check_size(size)
+    centre only on odd sizes. ValueError if that number of stones has no fixed placement,
+    TypeError if `stones` is not a whole number."""
+    return _fixed_points(check_size(size), whole_value("handicap stones", stones))
+
+
+@functools.lru_cache(maxsize=None)
+def _fixed_points(size: int, stones: int) -> tuple[int, ...]:
     if not 2 <= stones <= max_fixed_handicap(size):
         raise ValueError(f"no fixed placement of {stones} handicap stones on {size}x{size}")
     g = geometry(size)
@@ -61,8 +66,9 @@ def fixed_handicap_points(size: int, stones: int) -> tuple[int, ...]:
 def free_handicap_points(size: int, stones: int) -> list[int]:
     """Padded points for `stones` free handicap stones: the fixed layout where one exists, then
     one by one the point farthest (king's moves) from those chosen, off the first two lines
-    while there is room there."""
+    while there is room there. ValueError for a count out of range, TypeError if it is not a whole number."""
     size = check_size(size)
+    stones = whole_value("handicap stones", stones)
     if not 2 <= stones < size * size:
         raise ValueError(f"cannot place {stones} handicap stones on {size}x{size}")
     g = geometry(size)

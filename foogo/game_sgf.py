@@ -22,6 +22,7 @@ from sgfmill import sgf
 
 from .board import Board
 from .geometry import BLACK, EMPTY, PASS, WHITE, Geometry
+from .numbers import whole_value
 
 SGF_RULES = {"chinese": "Chinese", "tromp-taylor": "Tromp-Taylor"}
 SGF_MAX_BYTES = 1024 * 1024  # load_sgf's default limits (foogo gtp --sgf-max-bytes, --sgf-max-moves)
@@ -129,10 +130,21 @@ class SgfRecord:
             raise SgfError(f"{path} is over the SGF size limit of {max_bytes} bytes")
         self.load_sgf_bytes(data, move_number, max_moves)
 
-    def load_sgf_bytes(self, data: bytes, move_number: int | None = None, max_moves: int = SGF_MAX_MOVES) -> None:
-        """As load_sgf, from the file's bytes (the size limit is the caller's)."""
-        if move_number is not None and move_number < 1:
-            raise SgfError(f"move number must be 1 or more, got {move_number}")
+    def load_sgf_bytes(self, data: bytes | str, move_number: int | None = None,
+                       max_moves: int = SGF_MAX_MOVES) -> None:
+        """As load_sgf, from the file's bytes (a str is read as its UTF-8 encoding; the size limit is the
+        caller's). TypeError, with the game unchanged, for data that is not bytes or str, or a move number
+        or move limit that is not a whole number."""
+        if isinstance(data, str):
+            data = data.encode("utf-8", "surrogateescape")
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise TypeError(f"SGF data must be bytes or str, got {type(data).__name__}")
+        data = bytes(data)
+        if move_number is not None:
+            move_number = whole_value("move number", move_number)
+            if move_number < 1:
+                raise SgfError(f"move number must be 1 or more, got {move_number}")
+        max_moves = whole_value("move limit", max_moves)
         structure = _VALUE.sub(b"", data)  # at C speed: what sgfmill would build, counted before it builds it
         nodes, variations = structure.count(b";"), structure.count(b"(")
         if max(nodes, variations) > SGF_MAX_NODES:
@@ -168,10 +180,10 @@ class SgfRecord:
             try:
                 black, white, empty = node.get_setup_stones()
                 color, move = node.get_move()
-                player = node.get("PL") if node.has_property("PL") else None
             except ValueError as error:
                 detail = str(error) or "a point off the board or malformed"  # sgfmill's may be empty
                 raise SgfError(f"corrupt SGF node {number}: {detail}") from None
+            player = _player(node, number)
             if node.has_property("B") and node.has_property("W"):
                 raise SgfError(f"corrupt SGF node {number}: both a black and a white move")
             if black or white or empty or player:
@@ -207,6 +219,17 @@ class SgfRecord:
                                f"{g.name(vertex)}) is illegal: {error}") from None
             played += 1
         self.__dict__.update(new.__dict__)
+
+
+def _player(node, number: int) -> str | None:
+    """The node's PL ("b" or "w"), None without one; SgfError naming it for any other value."""
+    if not node.has_property("PL"):
+        return None
+    try:
+        return node.get("PL")
+    except ValueError:
+        raw = node.get_raw("PL")[:20].decode("latin-1")
+        raise SgfError(f"corrupt SGF node {number}: PL[{raw}] is not B or W") from None
 
 
 def _setup_area(nodes) -> int:

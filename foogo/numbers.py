@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import operator
 import re
 
 # a decimal number in ASCII, with an optional exponent: what GTP's "float" and a command line's
@@ -61,11 +62,31 @@ def int_option(text: str) -> int:
 MAX_KOMI = 1000.0  # beyond any board's area (25 x 25 = 625): a larger komi only overflows score statistics
 
 
+def whole_value(name: str, value) -> int:
+    """value as an int (a Python or numpy integer, or a bool); TypeError naming it for anything else (a float,
+    a string): the one check of the Python API's counts, so that "2" or 2.5 is refused by name, not deep inside."""
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be a whole number, got {shown(value)}") from None
+
+
+def shown(value) -> str:
+    """repr(value) for a message, at most 60 characters (an int of 400 digits is named by its length)."""
+    if isinstance(value, int) and abs(value) >= 10**40:
+        return f"an integer of {len(str(abs(value)))} digits"
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def check_komi(komi) -> float:
-    """komi as a float; ValueError if it is not a finite number of at most MAX_KOMI either way."""
-    value = float(komi)
-    if not math.isfinite(value):
-        raise ValueError(f"komi must be a finite number, got {komi!r}")
-    if abs(value) > MAX_KOMI:
-        raise ValueError(f"komi must lie between -{MAX_KOMI:g} and {MAX_KOMI:g}, got {value:g}")
+    """komi as a float; ValueError if it is not a finite number of at most MAX_KOMI either way (None, a
+    string that is no number, 10**400 and nan included)."""
+    limits = f"komi must be a finite number between -{MAX_KOMI:g} and {MAX_KOMI:g}, got"
+    try:
+        value = float(komi)
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"{limits} {shown(komi)}") from None
+    if not math.isfinite(value) or abs(value) > MAX_KOMI:
+        raise ValueError(f"{limits} {shown(komi)}")
     return value + 0.0

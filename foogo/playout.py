@@ -21,7 +21,6 @@ of trees or of GTP.
 
 from __future__ import annotations
 
-import operator
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -31,6 +30,7 @@ import numpy as np
 
 from . import board_kernels as bk
 from .jit import inline, jit_nogil, kernel, uncached_nogil
+from .numbers import whole_value
 from .patterns import PATTERN_TABLE  # noqa: F401 (read as playout.PATTERN_TABLE too)
 from .policy import LIGHT, PASS, choose, policy_id
 from .policy_light import allowed
@@ -225,8 +225,9 @@ def custom_policy_function(policy):
         module, _, name = policy.partition(":")
         try:
             policy = getattr(importlib.import_module(module), name)
-        except (ImportError, AttributeError) as error:
-            raise ValueError(f"cannot load the playout policy {module}:{name}: {error}") from None
+        except Exception as error:  # noqa: BLE001 (a missing module, a relative name, a module that fails to load)
+            raise ValueError(f"cannot load the playout policy {module}:{name}: {type(error).__name__}: {error}") \
+                from None
     if not callable(policy) or not hasattr(policy, "py_func"):
         raise ValueError(f"a playout policy is 'light', 'heavy', 'module:function' or a numba function, "
                          f"not {policy!r}")
@@ -338,19 +339,10 @@ MAX_BATCH = 100_000_000  # playouts one run_playouts may hold: 9 bytes of result
 MAX_SEED = 2**63 - 1  # seeds and playout indices are int64 in the kernels (a negative seed wraps, as the search's)
 
 
-def _whole(name: str, value) -> int:
-    """value as an int (a Python or numpy integer); TypeError naming it for anything else (a float, a string:
-    numba compiled a float seed's kernels afresh, for 30 s, and failed on a string after 13)."""
-    try:
-        return operator.index(value)
-    except TypeError:
-        raise TypeError(f"{name} must be a whole number, got {value!r}") from None
-
-
 def _run_numbers(count, threads, seed, first) -> tuple[int, int, int, int]:
     """A run's playout count, threads, seed and first playout index, checked before any work: whole numbers,
     count 0 .. MAX_BATCH, threads 1 .. MAX_THREADS, seed an int64, first .. first + count within 0 .. MAX_SEED."""
-    count, threads, seed, first = (_whole(name, value) for name, value in
+    count, threads, seed, first = (whole_value(name, value) for name, value in
                                    (("playout count", count), ("threads", threads), ("seed", seed), ("first", first)))
     if not 0 <= count <= MAX_BATCH:
         raise ValueError(f"playout count must be from 0 to {MAX_BATCH:,} (a batch keeps each playout's result), "

@@ -2,7 +2,9 @@
 handicap placement, dead stones and scoring, SGF load and save."""
 
 import random
+import re
 
+import numpy as np
 import pytest
 
 from foogo.board import IllegalMove
@@ -496,12 +498,64 @@ def test_bad_rules_and_komi_are_refused():
         Game(9, rules="japanese")
     with pytest.raises(ValueError):
         Game(9, komi=float("nan"))
-    with pytest.raises(ValueError, match="komi must lie between -1000 and 1000"):
+    with pytest.raises(ValueError, match="komi must be a finite number between -1000 and 1000"):
         Game(9).set_komi(1e308)  # finite, but its square overflows a search's score statistics
     assert Game(9, komi=-1000).komi == -1000.0
-    with pytest.raises(SgfError, match="komi must lie between"):
+    with pytest.raises(SgfError, match="komi must be a finite number between"):
         Game(9).load_sgf_bytes(b"(;GM[1]FF[4]SZ[9]KM[99999])")
     assert Game(9, rules="Tromp-Taylor").rules == "tromp-taylor"
+
+
+@pytest.mark.parametrize("komi, shown", [(None, "None"), ("seven", "'seven'"), (10**400, "an integer of 401 digits"),
+                                         (float("inf"), "inf"), ([7], "[7]")])
+def test_a_komi_that_is_no_number_is_refused_by_name(komi, shown):
+    game = Game(9, komi=6.5)
+    expected = f"komi must be a finite number between -1000 and 1000, got {re.escape(shown)}$"
+    with pytest.raises(ValueError, match=expected):
+        game.set_komi(komi)
+    assert game.komi == 6.5
+
+
+@pytest.mark.parametrize("call, message, moves", [
+    (lambda g: g.undo("1"), "moves to undo must be a whole number, got '1'", ["E5"]),
+    (lambda g: g.undo(1.0), "moves to undo must be a whole number, got 1.0", ["E5"]),
+    (lambda g: g.recent_positions("2"), "position count must be a whole number, got '2'", ["E5"]),
+    (lambda g: g.fixed_handicap("2"), "handicap stones must be a whole number, got '2'", []),
+    (lambda g: g.place_free_handicap(3.5), "handicap stones must be a whole number, got 3.5", []),
+    (lambda g: g.set_free_handicap("D4"), "handicap vertices must be a list of vertices", []),
+    (lambda g: g.set_free_handicap(5), "handicap vertices must be a list of vertices", []),
+    (lambda g: g.load_sgf_bytes(b"(;SZ[9];B[aa])", move_number="1"), "move number must be a whole number", ["E5"]),
+    (lambda g: g.load_sgf_bytes(b"(;SZ[9];B[aa])", max_moves=None), "move limit must be a whole number", ["E5"]),
+    (lambda g: g.load_sgf_bytes(5), "SGF data must be bytes or str, got int", ["E5"]),
+])
+def test_the_python_api_refuses_counts_of_the_wrong_type_by_name(call, message, moves):
+    game = Game(9)
+    for vertex in moves:
+        game.play("b", vertex)
+    before = game.to_sgf()
+    with pytest.raises(TypeError, match=re.escape(message)):
+        call(game)
+    assert game.to_sgf() == before
+
+
+def test_fixed_handicap_points_refuse_a_count_of_the_wrong_type():
+    with pytest.raises(TypeError, match="handicap stones must be a whole number"):
+        fixed_handicap_points(9, [2])  # unhashable: the cache never sees it
+    assert len(fixed_handicap_points(9, np.int64(4))) == 4
+
+
+def test_sgf_text_is_read_as_its_utf8_bytes():
+    game, other = Game(9), Game(9)
+    game.load_sgf_bytes("(;SZ[9]C[d\u00e9but];B[cc];W[dd])")
+    other.load_sgf_bytes("(;SZ[9]C[d\u00e9but];B[cc];W[dd])".encode())
+    assert game.history == other.history and len(game.history) == 2
+
+
+def test_a_bad_player_in_pl_is_named():
+    game = Game(9)
+    with pytest.raises(SgfError, match=re.escape("corrupt SGF node 0: PL[x] is not B or W")):
+        game.load_sgf_bytes(b"(;SZ[9]AB[aa]PL[x];W[bb])")
+    assert game.history == [] and game.is_empty()
 
 
 # Games GNU Go 3.8 played against itself (--level 1 --chinese-rules, komi 7) until two passes,
