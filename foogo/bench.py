@@ -205,6 +205,9 @@ def run(args: argparse.Namespace) -> int:
     if not math.isfinite(args.komi):
         print(f"foogo bench: --komi must be a finite number, got {args.komi}", file=sys.stderr)
         return 2
+    if not -2**63 <= args.seed <= 2**63 - 3:  # the warm-up and calibration runs take seed + 1 and seed + 2
+        print("foogo bench: --seed must be from -2**63 to 2**63 - 3", file=sys.stderr)
+        return 2
     if ":" in args.policy and os.getcwd() not in sys.path:
         # `--policy module:function` may name a module in the current directory, as `python -m foogo`
         # finds it (the `foogo` script does not look there): after every installed module
@@ -222,8 +225,12 @@ def run(args: argparse.Namespace) -> int:
           "kernels first (compiled once after an install: about 15 s)", file=sys.stderr, flush=True)
     if args.threads > default_threads():
         print(f"foogo bench: note: {args.threads} threads on {default_threads()} cores", file=sys.stderr)
-    report = measure(args.size, args.playouts, args.threads, args.seed, args.komi, args.repeats, args.policy,
-                     args.min_seconds)
+    try:
+        report = measure(args.size, args.playouts, args.threads, args.seed, args.komi, args.repeats, args.policy,
+                         args.min_seconds)
+    except ValueError as error:  # a custom policy that chose a point it may not take (run_playouts)
+        print(f"foogo bench: {error}", file=sys.stderr)
+        return 1
     if args.json:
         print(json.dumps(report))
     else:

@@ -70,6 +70,8 @@ REFEREE_MIN_TIMEOUT = 60.0  # the referee is not on trial; give it time
 MAX_TIMEOUT = 7 * 24 * 3600.0  # --timeout, --startup-timeout: a week; a wait past ~3e9 s overflows the clock
 MAX_GAMES = 100_000  # --games: a match keeps every game's record in memory and in its --json summary
 MAX_MOVES = 10_000  # --max-moves: what foogo gtp's loadsgf reads back by default (game_sgf.SGF_MAX_MOVES)
+MAX_KEPT_MOVES = 4_000_000  # --games times --max-moves: the moves and timings a match keeps (some 250 bytes each)
+BRIEF = 200  # the characters of an engine's text (a name, a score, an error) a game's record keeps
 DIRTY = ".dirty"  # how a version from a modified git checkout ends (foogo's: version.source_version)
 
 _VERTEX_RE = re.compile(r"^[a-hj-z][1-9][0-9]?$", re.IGNORECASE)
@@ -130,14 +132,13 @@ class _Match:
         self.max_moves = 3 * self.size * self.size if args.max_moves is None else int(args.max_moves)
         if not 1 <= self.max_moves <= MAX_MOVES:
             raise ValueError(f"--max-moves must be from 1 to {MAX_MOVES:,}")
+        if self.games * self.max_moves > MAX_KEPT_MOVES:
+            raise ValueError(f"--games times --max-moves must be at most {MAX_KEPT_MOVES:,} (a match keeps every "
+                             f"move and its timing), got {self.games:,} x {self.max_moves:,}")
         self.alternate = bool(args.alternate)
         self.quiet = bool(args.quiet)
+        self.json_path = _json_path(args.json)
         self.sgf_dir = Path(args.sgf_dir) if args.sgf_dir else None
-        if self.sgf_dir is not None:
-            try:
-                self.sgf_dir.mkdir(parents=True, exist_ok=True)
-            except OSError as error:
-                raise ValueError(f"--sgf-dir {self.sgf_dir}: {error.strerror or error}") from None
         referee = args.referee
         if referee is None:
             referee = DEFAULT_REFEREE if os.path.exists(shlex.split(DEFAULT_REFEREE)[0]) else ""
@@ -149,11 +150,21 @@ class _Match:
             """The stderr log path for `name` in the SGF directory, or None (stderr discarded)."""
             return self.sgf_dir / f"{name}.stderr.log" if self.sgf_dir is not None else None
 
-        self.players = {
-            "A": _Player("A", args.black, GtpClient(args.black, log_path=log("engine-A"))),
-            "B": _Player("B", args.white, GtpClient(args.white, log_path=log("engine-B"))),
-        }
-        self.referee = GtpClient(referee, log_path=log("referee")) if referee else None
+        def client(option: str, command: str, name: str) -> GtpClient:
+            try:
+                return GtpClient(command, log_path=log(name))
+            except ValueError as error:  # an empty command, or shlex's "No closing quotation"
+                raise ValueError(f"{option} {command!r}: {error}") from None
+
+        # the commands are checked before the SGF directory is made: a refused match leaves nothing behind
+        self.players = {"A": _Player("A", args.black, client("--black", args.black, "engine-A")),
+                        "B": _Player("B", args.white, client("--white", args.white, "engine-B"))}
+        self.referee = client("--referee", referee, "referee") if referee else None
+        if self.sgf_dir is not None:
+            try:
+                self.sgf_dir.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                raise ValueError(f"--sgf-dir {self.sgf_dir}: {error.strerror or error}") from None
         self.referee_name = ""
         self.records: list[GameRecord] = []
         self.interrupted = False
@@ -166,11 +177,11 @@ class _Match:
         client.start()
         grace = self.startup_timeout
         try:
-            player.name = client.send("name", grace) or player.command
+            player.name = _brief(client.send("name", grace)) or player.command
         except GtpError:
             player.name = player.command  # no `name`: the command line tells the engines apart
         try:
-            player.version = client.send("version", grace)
+            player.version = _brief(client.send("version", grace))
         except GtpError:
             player.version = ""
 
@@ -241,7 +252,7 @@ class _Match:
         other = "W" if color == "b" else "B"
         rec.result = f"{other}+{word}"
         rec.winner = rec.white if color == "b" else rec.black
-        rec.reason, rec.fault, rec.detail = reason, loser.key, detail
+        rec.reason, rec.fault, rec.detail = reason, loser.key, _brief(detail)
         if reason == "crash":
             loser.client.kill()  # restarted before the next game
 
@@ -252,7 +263,7 @@ class _Match:
 
     def _void(self, rec: GameRecord, detail: str) -> None:
         """End `rec` without a result (the referee could not follow or score it)."""
-        rec.result, rec.winner, rec.reason, rec.detail = "?", None, "void", detail
+        rec.result, rec.winner, rec.reason, rec.detail = "?", None, "void", _brief(detail)
 
     def _play(self, rec: GameRecord, side: dict[str, _Player]) -> None:
         for color, player in side.items():
@@ -370,7 +381,7 @@ class _Match:
             scores: list[str | None] = []
             for color, player in side.items():
                 try:
-                    scores.append(player.client.send("final_score", self.timeout).strip())
+                    scores.append(_brief(player.client.send("final_score", self.timeout).strip()))
                 except GtpFailure as exc:
                     return self._failure(rec, player, color, exc, "at final_score")
                 except GtpError:
@@ -378,7 +389,7 @@ class _Match:
             if scores[0] is None or scores[0].upper() != (scores[1] or "").upper():
                 return self._void(rec, rec.detail + f"no referee and the engines' scores differ: {scores}")
             score, source = scores[0], "both engines"
-        score = score.strip()
+        score = _brief(score.strip())
         m = _SCORE_RE.match(score)
         if m:
             rec.result = f"{m.group(1).upper()}+{m.group(2)}"
@@ -400,7 +411,7 @@ class _Match:
         engine that timed out was stopped by its client and is restarted for the next game)."""
         for player in side.values():
             try:
-                rec.engine_scores[player.key] = player.client.send("final_score", self.timeout).strip()
+                rec.engine_scores[player.key] = _brief(player.client.send("final_score", self.timeout).strip())
             except (GtpError, GtpFailure):
                 rec.engine_scores[player.key] = None
         if rec.disputed:
@@ -443,7 +454,10 @@ class _Match:
         assert self.sgf_dir is not None
         labels = {key: p.label for key, p in self.players.items()}
         path = self.sgf_dir / f"game-{rec.number:04d}.sgf"
-        path.write_bytes(game_sgf(rec, self.size, self.komi, labels, self.clock))
+        try:
+            path.write_bytes(game_sgf(rec, self.size, self.komi, labels, self.clock))
+        except OSError as error:  # the match stops; its summary of the games so far is still written
+            raise MatchError(f"cannot write {path}: {error.strerror or error}") from None
         return path
 
     # -- results -------------------------------------------------------------
@@ -499,6 +513,24 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", action="store_true", help="print nothing but errors (and --json's output)")
 
 
+def _brief(text: str) -> str:
+    """An engine's text as a game's record keeps it: at most BRIEF characters, and how long it was."""
+    return text if len(text) <= BRIEF else f"{text[:BRIEF]}... ({len(text):,} characters)"
+
+
+def _json_path(option: str | None) -> Path | None:
+    """--json's file, checked before any game: None for none or '-' (stdout); ValueError if it could not be
+    written then (its directory missing, or the path a directory), so that no match is played for nothing."""
+    if option is None or option == "-":
+        return None
+    path = Path(option)
+    if not option.strip() or path.is_dir():
+        raise ValueError(f"--json {option!r}: not a file name")
+    if not path.parent.is_dir():
+        raise ValueError(f"--json {option}: no directory {path.parent}")
+    return path
+
+
 def _interrupt(signum, frame) -> None:
     """SIGTERM handler: stop as Ctrl-C does (KeyboardInterrupt), so that the games so far are written."""
     raise KeyboardInterrupt
@@ -541,6 +573,12 @@ def _run(args: argparse.Namespace) -> int:
         print(format_table(summary), file=sys.stderr if args.json == "-" else sys.stdout)
     if args.json == "-":
         print(json.dumps(summary, indent=2))
-    elif args.json:
-        Path(args.json).write_text(json.dumps(summary, indent=2) + "\n")
+    elif match.json_path is not None:
+        try:  # a new file renamed over the old: a match stopped while writing leaves the old one whole
+            temporary = match.json_path.with_name(match.json_path.name + ".tmp")
+            temporary.write_text(json.dumps(summary, indent=2) + "\n")
+            os.replace(temporary, match.json_path)
+        except OSError as error:
+            print(f"foogo match: cannot write --json {match.json_path}: {error.strerror or error}", file=sys.stderr)
+            return 1
     return code or (130 if match.interrupted else 0)

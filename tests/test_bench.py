@@ -64,7 +64,17 @@ def test_a_long_min_seconds_runs_at_most_a_batch_of_playouts(monkeypatch):
                                   ["--repeats", "0"], ["--playouts", "0"], ["--size", "26"],
                                   ["--threads", "1000000000"],
                                   ["--playouts", "1000000000000"],  # was a 3.6 TiB allocation and a traceback
-                                  ["--repeats", "1000000000000"]])
+                                  ["--repeats", "1000000000000"],
+                                  ["--seed", str(2**63 - 1)],  # its warm-up's seed + 1: a traceback once
+                                  ["--policy", ".relative:name"],  # importlib's TypeError: a traceback once
+                                  ["--policy", "foogo_no_such_module_x:f"]])
 def test_bad_options_are_refused_with_a_message(args, capsys):
     code, out = run_bench(args + ["--json"], capsys)
     assert code == 2 and out.out == "" and "foogo bench:" in out.err
+
+
+def test_a_policy_module_that_fails_to_load_is_named(tmp_path, monkeypatch, capsys):
+    (tmp_path / "broken_policy_mod.py").write_text("def f(:\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    code, out = run_bench(["--policy", "broken_policy_mod:f", "--json"], capsys)
+    assert code == 2 and "cannot load the playout policy broken_policy_mod:f: SyntaxError" in out.err

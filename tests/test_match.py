@@ -647,6 +647,49 @@ def test_timeouts_past_a_week_and_an_sgf_dir_that_cannot_be_made_are_one_line(tm
     assert code == 2 and ("foogo match" in err or f"argument {option[0]}: " in err) and "Traceback" not in err, err
 
 
+def test_a_match_that_would_keep_too_many_moves_is_refused(tmp_path, fake, capsys):
+    code, summary = play_match(tmp_path, "--black", fake(), "--white", fake(), "--referee", "none",
+                               "--games", "100000", "--max-moves", "10000")
+    assert code == 2 and summary is None
+    assert "--games times --max-moves must be at most 4,000,000" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("black, option", [("", "--black ''"), ("./engine 'x", "--black \"./engine 'x\"")])
+def test_a_bad_engine_command_is_named_and_makes_no_sgf_dir(tmp_path, fake, capsys, black, option):
+    made = tmp_path / "made" / "deep"
+    code, _ = play_match(tmp_path, "--black", black, "--white", fake(), "--referee", "none", "--sgf-dir", str(made))
+    err = capsys.readouterr().err
+    assert code == 2 and f"foogo match: {option}: " in err and "Traceback" not in err, err
+    assert not (tmp_path / "made").exists()
+
+
+@pytest.mark.parametrize("where", ["missing/x.json", "."])
+def test_a_json_file_that_cannot_be_written_is_refused_before_any_game(tmp_path, fake, capsys, where):
+    code = run_match("--black", fake(), "--white", fake(), "--referee", "none", "--games", "1", "--size", "5",
+                     "--json", str(tmp_path / where))
+    err = capsys.readouterr().err
+    assert code == 2 and "foogo match: --json" in err and "Traceback" not in err, err
+
+
+def test_an_sgf_that_cannot_be_written_stops_the_match_and_keeps_its_summary(tmp_path, fake, capsys):
+    sgf_dir = tmp_path / "sgf"
+    (sgf_dir / "game-0002.sgf").mkdir(parents=True)  # a directory where the second game's file goes
+    code, summary = play_match(tmp_path, "--black", fake("--score", "W+2.5"), "--white", fake("--score", "W+2.5"),
+                               "--games", "3", "--size", "5", "--referee", "none", "--sgf-dir", str(sgf_dir))
+    err = capsys.readouterr().err
+    assert code == 1 and "cannot write" in err and "game-0002.sgf" in err and "Traceback" not in err, err
+    assert summary is not None and len(summary["per_game"]) == 2 and (sgf_dir / "game-0001.sgf").is_file()
+
+
+def test_a_long_engine_text_is_kept_brief(tmp_path, fake):
+    name = "N" * 5000
+    code, summary = play_match(tmp_path, "--black", fake("--name", name, "--score", "W+2.5"),
+                               "--white", fake("--score", "W+2.5"), "--games", "1", "--size", "5", "--referee", "none")
+    assert code == 0
+    label = engine(summary, "A")["label"]
+    assert len(label) < 300 and label.startswith("N" * 200) and "(5,000 characters)" in label
+
+
 def test_sigterm_stops_the_match_and_writes_the_games_so_far(tmp_path, fake):
     # a match in the background (nohup, a script's `&`) ignores SIGINT, as the shell makes background jobs
     # do: `kill PID` must stop it as Ctrl-C does, with its results written

@@ -111,6 +111,7 @@ def test_counts_are_positive_whole_numbers():
     (["--playouts", "1e9", "--chunk", "1"], "at most 100,000 chunks"),
     (["--chunk", "1e9"], "chunk must be at most 10,000,000"),  # a chunk's playouts are held at once
     (["--selfplay", "--games", "1e12"], "at most 100,000 chunks"),
+    (["--selfplay", "--playouts-per-move", "2000000000000", "--games", "1"], "playouts per move must be at most"),
 ])
 def test_bad_input_is_a_clear_error_and_writes_nothing(tmp_path, capsys, argv, message):
     out = tmp_path / "run"
@@ -399,7 +400,8 @@ def test_an_altered_chunk_line_is_refused_with_its_line_number_before_any_work(t
     assert snapshot(tmp_path) == before  # nothing recomputed, nothing written
 
 
-@pytest.mark.parametrize("damage", ["list", "number", "deep", "huge", "chunks a directory", "chunks huge"])
+@pytest.mark.parametrize("damage", ["list", "number", "deep", "huge", "chunks a directory", "chunks huge",
+                                    "manifest a fifo", "chunks a fifo"])
 def test_a_damaged_run_dir_is_one_line_and_left_untouched(tmp_path, capsys, damage):
     assert stats("--out", tmp_path, *SMALL, "--max-chunks", 1) == 0
     capsys.readouterr()
@@ -415,16 +417,42 @@ def test_a_damaged_run_dir_is_one_line_and_left_untouched(tmp_path, capsys, dama
     elif damage == "chunks a directory":
         chunks.unlink()
         chunks.mkdir()
+    elif damage.endswith("a fifo"):  # opening one to read waited for a writer for ever
+        target = manifest if damage.startswith("manifest") else chunks
+        target.unlink()
+        os.mkfifo(target)
     else:
         with open(chunks, "ab") as handle:
             handle.truncate(1 << 32)  # sparse: 4 GB that are never read
-    before = snapshot(tmp_path) if damage != "chunks huge" else None
+    before = snapshot(tmp_path) if damage != "chunks huge" and "fifo" not in damage else None  # (it reads files)
     for extra in ((), ("--report-only",)):
         assert stats("--out", tmp_path, *SMALL, *extra) == 2
         err = capsys.readouterr().err
         assert err.startswith("foogo stats: error: ") and "Traceback" not in err, err
     if before is not None:
         assert snapshot(tmp_path) == before
+
+
+def test_a_selfplay_chunks_line_at_the_largest_chunk_is_read_back(tmp_path):
+    # a self-play line lists its games: 10,000 of them took 72 KB, and a 32 KB limit refused the run's own file
+    manifest = {"format": 1, "mode": "selfplay", "seed": 0, "size": 25, "groups": [8], "games": 10_000,
+                "game_komi": 7.5, "rules": "chinese", "chunk": 10_000}
+    run_dir = RunDir(str(tmp_path))
+    run_dir.create(manifest)
+    counts = [7] * 1250 + [10_000 - 7 * 1250]  # every score from -625 to 625
+    record = {"group": 8, "first": 0, "count": 10_000, "lo": -625, "counts": counts, "moves": 10_000 * 1875,
+              "capped": 10_000, "seconds": 1.0, "games": [[-625, 1875, 1]] * 10_000}
+    run_dir.append(record)
+    assert len((tmp_path / CHUNKS).read_bytes()) > 1 << 17
+    assert run_dir.load(manifest)[(8, 0)]["games"] == record["games"]
+
+
+def test_a_chunk_file_of_many_short_lines_is_refused_at_its_first_bad_line(tmp_path, capsys):
+    assert stats("--out", tmp_path, *SMALL, "--max-chunks", 1) == 0
+    capsys.readouterr()
+    (tmp_path / CHUNKS).write_bytes(b"ab\n" * 60_000)  # under the plan's size: split at once, it took 27x
+    assert stats("--out", tmp_path, *SMALL, "--report-only") == 2
+    assert "line 1 is damaged and not the last one" in capsys.readouterr().err
 
 
 def test_a_full_disk_is_one_line_and_leaves_no_temporary_file(tmp_path, capsys, monkeypatch):

@@ -8,6 +8,7 @@ import sys
 
 from ..numbers import whole_number
 from ..playout import MAX_THREADS, default_threads
+from ..search_config import MAX_PLAYOUTS
 from .chunks import code_fingerprint, plan
 from .executors import connect_dask, run_dask, run_local
 from .reports import format_table, results, write_reports
@@ -75,6 +76,8 @@ def make_manifest(args: argparse.Namespace) -> dict:
         if len(game_komi) != 1:
             raise StatsError("--game-komi takes one value")
         strengths = parse_counts(args.playouts_per_move or "100,1000", "playouts per move")
+        if max(strengths) > MAX_PLAYOUTS:  # checked before DIR is made: each game's search would refuse it
+            raise StatsError(f"playouts per move must be at most {MAX_PLAYOUTS:.0e}, got {max(strengths):,}")
         games = parse_count(args.games or "100", "games")
         chunk = parse_count(args.chunk or str(DEFAULT_CHUNK["selfplay"]), "chunk")
         check_run_size("selfplay", [games] * len(strengths), chunk)

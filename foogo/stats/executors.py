@@ -3,6 +3,7 @@ or on an existing dask.distributed cluster (imported only then)."""
 
 from __future__ import annotations
 
+from ..playout import default_threads
 from .chunks import code_fingerprint, run_chunk
 from .request import StatsError
 
@@ -10,7 +11,11 @@ DASK_CONNECT_TIMEOUT = "20s"  # how long to try reaching a --scheduler before gi
 
 def run_local(manifest: dict, todo: list, threads: int, on_done) -> None:
     """Run chunks `todo` here: random playouts one chunk at a time on `threads` threads, self-play
-    chunks in a pool of `threads` processes. Calls on_done(record) as each one finishes."""
+    chunks in a pool of `threads` processes, at most one a core (each is a Python with numba and the search's
+    kernels, some 200 MB: more than the cores would only add memory). Calls on_done(record) as each one
+    finishes."""
+    if manifest["mode"] == "selfplay":
+        threads = min(threads, default_threads())
     if manifest["mode"] == "random" or threads == 1:
         for group, first, count in todo:
             on_done(run_chunk(manifest, group, first, count, threads))

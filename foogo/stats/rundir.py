@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 from typing import IO
 
 from .chunks import plan
@@ -15,6 +16,31 @@ MANIFEST, CHUNKS, LOCK = "manifest.json", "chunks.jsonl", ".lock"
 CODE_KEYS = ("fingerprint",)  # manifest entries that identify the code, not the request
 MANIFEST_MAX_BYTES = 1 << 16  # a manifest is a few hundred bytes: a larger file is not one
 CHUNK_LINE_MAX_BYTES = 1 << 15  # a chunk's line: a score histogram of at most 2 * 25 * 25 + 1 counts, with room
+GAME_LINE_BYTES = 64  # and a self-play chunk's list of its games, [score, moves, ...] each: some 12-20 bytes
+
+
+def line_limit(manifest: dict, count: int) -> int:
+    """The most bytes the line of a chunk of `count` playouts or games can take."""
+    return CHUNK_LINE_MAX_BYTES + (GAME_LINE_BYTES * count if manifest.get("mode") == "selfplay" else 0)
+
+
+def open_regular(path: str) -> IO[bytes]:
+    """`path` opened to read, if it is a regular file; StatsError otherwise (a FIFO would wait for a writer
+    for ever, a device never end), OSError if it cannot be opened."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # opening a FIFO must not wait
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise StatsError(f"cannot read {path}: not a regular file")
+    return os.fdopen(fd, "rb")
+
+
+def _more(handle: IO[bytes], budget: int) -> bool:
+    """Whether the rest of a file, read a block at a time up to `budget` bytes, holds more than white space."""
+    while budget > 0 and (block := handle.read(min(budget, 1 << 16))):
+        if block.strip():
+            return True
+        budget -= len(block)
+    return False
 
 class RunDir:
     """DIR of one run: manifest.json (what the run is), chunks.jsonl (one fsynced line per finished
@@ -35,7 +61,10 @@ class RunDir:
             return False
         if not os.path.isdir(self.path):
             raise StatsError(f"{self.path} exists and is not a directory")
-        names = set(os.listdir(self.path))
+        try:
+            names = set(os.listdir(self.path))
+        except OSError as error:
+            raise StatsError(f"cannot read {self.path}: {error.strerror or error}") from None
         if not names:
             return False
         if MANIFEST not in names:
@@ -64,7 +93,7 @@ class RunDir:
         not an object with names)."""
         path = self.file(MANIFEST)
         try:
-            with open(path, "rb") as handle:
+            with open_regular(path) as handle:
                 data = handle.read(MANIFEST_MAX_BYTES + 1)
             if len(data) > MANIFEST_MAX_BYTES:
                 raise ValueError(f"over {MANIFEST_MAX_BYTES} bytes")
@@ -77,14 +106,20 @@ class RunDir:
 
     def create(self, manifest: dict) -> None:
         """Make DIR and write the manifest atomically (temp file + rename)."""
-        os.makedirs(self.path, exist_ok=True)
+        try:
+            os.makedirs(self.path, exist_ok=True)
+        except OSError as error:
+            raise StatsError(f"cannot make {self.path or repr(self.path)}: {error.strerror or error}") from None
         write_atomic(self.file(MANIFEST), json.dumps(manifest, indent=1, sort_keys=True) + "\n")
 
     def lock(self) -> None:
         """Take DIR's lock (released when the process ends, kill -9 included); StatsError if taken."""
         import fcntl
 
-        handle = open(self.file(LOCK), "a")
+        try:
+            handle = open(self.file(LOCK), "a")
+        except OSError as error:
+            raise StatsError(f"cannot lock {self.path}: {error.strerror or error}") from None
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -101,53 +136,57 @@ class RunDir:
     def load(self, manifest: dict, repair: bool = False) -> dict[tuple[int, int], dict]:
         """The finished chunks by (group, first). A torn last line (a write cut short by a kill or a
         power loss) is ignored, and cut off the file when `repair`; any other bad line, or a chunk
-        that is not in the plan, raises StatsError."""
+        that is not in the plan, raises StatsError. Read a line at a time, each at most as long as a
+        chunk's line can be, the whole at most as long as the plan's lines and a torn one: the memory
+        is the chunks', whatever the file holds."""
         path = self.file(CHUNKS)
-        if not os.path.exists(path):
+        if not os.path.lexists(path):
             return {}
         expected = {(g, f): c for g, f, c in plan(manifest)}
-        limit = (len(expected) + 1) * CHUNK_LINE_MAX_BYTES  # a line a chunk, and a torn one
+        longest = max((line_limit(manifest, c) for c in expected.values()), default=CHUNK_LINE_MAX_BYTES)
+        limit = sum(line_limit(manifest, c) for c in expected.values()) + longest  # a line a chunk, a torn one
+        chunks: dict[tuple[int, int], dict] = {}
+        good_end = position = 0
         try:
-            if os.stat(path).st_size > limit:
-                raise StatsError(f"{path} is larger than this run's {len(expected)} chunks could make it "
-                                 f"({limit} bytes): not this run's file")
-            with open(path, "rb") as handle:
-                data = handle.read(limit + 1)
+            with open_regular(path) as handle:
+                if os.fstat(handle.fileno()).st_size > limit:
+                    raise StatsError(f"{path} is larger than this run's {len(expected)} chunks could make it "
+                                     f"({limit} bytes): not this run's file")
+                number = 0
+                while line := handle.readline(longest + 1):
+                    number += 1
+                    position += len(line)
+                    if position > limit:  # it grew since
+                        raise StatsError(f"{path} is larger than this run's {len(expected)} chunks could make it")
+                    if not line.strip():
+                        good_end = position
+                        continue
+                    try:
+                        if not line.endswith(b"\n"):  # the file's end, or a line longer than a chunk's
+                            raise ValueError("no newline")
+                        record = json.loads(line)
+                    except (ValueError, RecursionError):  # a line cut short, or bytes that are no JSON
+                        if _more(handle, limit - position):
+                            raise StatsError(f"{path}: line {number} is damaged and not the last one: nothing "
+                                             "is summed (remove the line to recompute that chunk)") from None
+                        break  # the torn tail of an interrupted write
+                    problem = _problem(record, manifest, expected)
+                    if problem:  # a whole line that is wrong was altered, not cut short
+                        raise StatsError(f"{path}: line {number} {problem}: nothing is summed (remove the "
+                                         "line to recompute that chunk)")
+                    key = (record["group"], record["first"])
+                    if key in chunks and _essential(chunks[key]) != _essential(record):
+                        raise StatsError(f"{path}: chunk {key} appears twice with different results")
+                    chunks[key] = record
+                    good_end = position
+                size = position
+            if repair and good_end < size:
+                with open(path, "r+b") as handle:
+                    handle.truncate(good_end)
+                    handle.flush()
+                    os.fsync(handle.fileno())
         except OSError as error:
             raise StatsError(f"cannot read {path}: {error.strerror or error}") from None
-        if len(data) > limit:  # it grew since
-            raise StatsError(f"{path} is larger than this run's {len(expected)} chunks could make it")
-        chunks: dict[tuple[int, int], dict] = {}
-        good_end = 0
-        lines = data.split(b"\n")
-        for number, line in enumerate(lines, 1):
-            end = good_end + len(line) + 1
-            if not line.strip():
-                good_end = min(end, len(data))
-                continue
-            try:
-                if number == len(lines):
-                    raise ValueError("no newline")
-                record = json.loads(line)
-            except (ValueError, RecursionError):  # a line cut short, or bytes that are no JSON
-                if any(rest.strip() for rest in lines[number:]):
-                    raise StatsError(f"{path}: line {number} is damaged and not the last one: nothing "
-                                     "is summed (remove the line to recompute that chunk)") from None
-                break  # the torn tail of an interrupted write
-            problem = _problem(record, manifest, expected)
-            if problem:  # a whole line that is wrong was altered, not cut short
-                raise StatsError(f"{path}: line {number} {problem}: nothing is summed (remove the "
-                                 "line to recompute that chunk)")
-            key = (record["group"], record["first"])
-            if key in chunks and _essential(chunks[key]) != _essential(record):
-                raise StatsError(f"{path}: chunk {key} appears twice with different results")
-            chunks[key] = record
-            good_end = end
-        if repair and good_end < len(data):
-            with open(path, "r+b") as handle:
-                handle.truncate(good_end)
-                handle.flush()
-                os.fsync(handle.fileno())
         return chunks
 
     def append(self, record: dict) -> None:
