@@ -98,6 +98,8 @@ class RunDir:
             if len(data) > MANIFEST_MAX_BYTES:
                 raise ValueError(f"over {MANIFEST_MAX_BYTES} bytes")
             existing = json.loads(data)
+        except StatsError:  # open_regular's, which names the file
+            raise
         except (OSError, ValueError, RecursionError) as error:
             raise StatsError(f"cannot read {path}: {error}") from None
         if not isinstance(existing, dict):
