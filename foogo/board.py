@@ -21,6 +21,7 @@ from bitarray import bitarray
 from . import board_kernels as bk
 from . import render
 from .geometry import BLACK, COLUMNS, EMPTY, PASS, WHITE, Geometry, OffBoardError, geometry, parse_color
+from .numbers import check_komi
 
 _REASONS = {bk.OCCUPIED: "occupied", bk.KO: "ko", bk.SUICIDE: "suicide"}
 _CHECK_MESSAGES = {
@@ -65,7 +66,9 @@ class Board:
     """A Go position. Construct empty with Board(size), or from a diagram with board_from_ascii."""
 
     def __init__(self, size: int = 9, allow_suicide: bool = False):
-        """An empty board; ValueError unless size is an integer in 2..25."""
+        """An empty board; ValueError unless size is an integer in 2..25 and allow_suicide a bool."""
+        if not isinstance(allow_suicide, (bool, np.bool_)):  # bool("no") is True
+            raise ValueError(f"allow_suicide must be True or False, got {allow_suicide!r:.40}")
         self.geometry: Geometry = geometry(size)
         self.size: int = self.geometry.size
         self.allow_suicide = bool(allow_suicide)
@@ -196,8 +199,9 @@ class Board:
         return _to_bitarray(flags)
 
     def area_score(self, komi: float = 0.0) -> float:
-        """Black minus white area (stones plus empty regions bordered by one colour only) minus komi."""
-        return bk.area(self._s, np.empty(0, dtype=np.int8)) - float(komi)
+        """Black minus white area (stones plus empty regions bordered by one colour only) minus komi;
+        ValueError for a komi that is not a finite number within numbers.MAX_KOMI."""
+        return bk.area(self._s, np.empty(0, dtype=np.int8)) - check_komi(komi)
 
     def owners(self) -> np.ndarray:
         """int8[size * size]: BLACK, WHITE or EMPTY owner of each point under area scoring."""
@@ -255,7 +259,9 @@ def board_from_ascii(text: str, to_move=BLACK, allow_suicide: bool = False) -> B
     rows = [row for row in rows if row]
     size = len(rows)
     if size == 0 or any(len(row) != size for row in rows):
-        raise ValueError(f"diagram must be square; got rows of lengths {[len(r) for r in rows]}")
+        wrong = next((i for i, row in enumerate(rows) if len(row) != size), 0)
+        shown = f"row {wrong + 1} has {len(rows[wrong])} points" if rows else "no rows"
+        raise ValueError(f"diagram must be square; got {size} rows, and {shown}")
     board = Board(size, allow_suicide=allow_suicide)
     s, z = board._state()
     for i, row in enumerate(rows):

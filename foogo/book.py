@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import stat
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -145,6 +146,8 @@ def parse_book(data: bytes) -> Book:
         raw = json.loads(data)
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise ValueError(f"book: not JSON ({error})") from None
+    except RecursionError:  # a RecursionError escaped the engine's check and failed every genmove
+        raise ValueError("book: not a foogo book (JSON nested too deeply)") from None
     if not isinstance(raw, dict) or raw.get("format") != FORMAT:
         raise ValueError(f"book: not a format-{FORMAT} foogo book")
     size = int(_number(raw.get("size"), "size", 2, 25))
@@ -181,8 +184,11 @@ def parse_book(data: bytes) -> Book:
 
 
 def load_book(path: str = BOOK_PATH) -> Book:
-    """The book in file `path` (by default the shipped 9x9 one); ValueError if it is not a good book,
-    OSError if it cannot be read."""
-    with open(path, "rb") as handle:
+    """The book in file `path` (by default the shipped 9x9 one); ValueError if it is not a good book or not a
+    regular file (a FIFO would wait for a writer for ever), OSError if it cannot be read."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # opening a FIFO must not wait
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ValueError(f"book: {path} is not a regular file")
         data = handle.read(MAX_BOOK_BYTES + 1)
     return parse_book(data)

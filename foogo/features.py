@@ -57,6 +57,7 @@ import numpy as np
 
 from . import board_kernels as bk
 from .bits import ONE
+from .geometry import parse_color
 from .jit import inline, kernel, prefetch
 from .ladders import captured_after, default_plies
 from .nakade import nakade
@@ -376,6 +377,7 @@ def candidates(board, color, sacrifices: bool = True) -> tuple[np.ndarray, np.nd
     edge (may_consider) in board order, int32[n], and their features, int32[n, 5] (columns G_*). With
     `sacrifices` (the default: the heavy policies' searches and the fit) a nakade is T_NAKADE; without it
     (the light policy's searches) T_SELF2, as tactics says."""
+    color = parse_color(color)
     s, z = board._state()
     P = int(s[bk.M_P])
     moves = np.zeros(P, dtype=np.int32)
@@ -541,12 +543,29 @@ def candidate_spatial(s, c, moves, n, out):
 
 
 def spatial_codes(board, color, moves) -> np.ndarray:
-    """The SPATIAL codes (int64) of `color` at `moves` (padded points, as candidates gives them)."""
+    """The SPATIAL codes (int64) of `color` at `moves` (padded points, as candidates gives them); ValueError
+    for a colour or a point off the board."""
+    color = parse_color(color)
+    moves = board_points(board, moves)
     s, _ = board._state()
-    moves = np.asarray(moves, dtype=np.int32)
     out = np.zeros(len(moves), dtype=np.int64)
-    candidate_spatial(s, int(color), moves, len(moves), out)
+    candidate_spatial(s, color, moves, len(moves), out)
     return out
+
+
+def board_points(board, moves) -> np.ndarray:
+    """`moves` as int32 padded points, each on `board`; ValueError naming the first that is not (a kernel
+    would read past its arrays: a point of 10**6 was a segmentation fault)."""
+    g = board.geometry
+    array = np.asarray(moves)
+    if array.ndim != 1 or (array.size and array.dtype.kind not in "iu"):
+        raise ValueError(f"moves must be a list of padded points (whole numbers), got {moves!r:.60}")
+    array = array.astype(np.int64)
+    bad = (array < 0) | (array >= g.npoints)
+    bad[~bad] = g.onboard[array[~bad]] == 0
+    if bad.any():
+        raise ValueError(f"point {int(array[np.argmax(bad)])} is not on a {g.size}x{g.size} board")
+    return array.astype(np.int32)
 
 
 @kernel

@@ -32,11 +32,13 @@ from .features import (
     SPATIAL_MAX_PATTERNS,
     SPATIAL_SLOTS,
     TABLE_SIZE,
+    board_points,
     candidate_gammas,
     fill_open_parts,
     insert_spatial,
     swap_colours,
 )
+from .geometry import parse_color
 
 DATA_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "gammas.npz")
 
@@ -184,9 +186,10 @@ def _shipped_open_parts(size: int) -> np.ndarray:
 def move_gammas(board, color, moves, gammas=None, sacrifices: bool = True) -> np.ndarray:
     """The learned prior's gamma (move_gamma) of `color` at each of `moves` (padded points, as candidates
     gives them), float64, with prior table `gammas` (default GAMMAS); sacrifices: as candidates'."""
+    color = parse_color(color)
+    moves = board_points(board, moves)  # ValueError for a point off the board, before a kernel reads it
     s, z = board._state()
-    moves = np.asarray(moves, dtype=np.int32)
     out = np.zeros(len(moves))
-    candidate_gammas(s, z, board.geometry.zobrist, s.copy(), z.copy(), int(color), moves, len(moves),
+    candidate_gammas(s, z, board.geometry.zobrist, s.copy(), z.copy(), color, moves, len(moves),
                      GAMMAS if gammas is None else gammas, bool(sacrifices), out)
     return out

@@ -82,7 +82,10 @@ class Geometry:
     names: tuple  # names[p] is the GTP name of padded point p, "" off board
 
     def point(self, row: int, col: int) -> int:
-        """Padded index of (row, col), both 0-based, row 0 at the bottom."""
+        """Padded index of (row, col), both 0-based, row 0 at the bottom; OffBoardError (a ValueError) off the
+        board (point(-5, 100) was a point of the board's padding arithmetic)."""
+        if not (0 <= row < self.size and 0 <= col < self.size):
+            raise OffBoardError(f"row {row}, column {col} is off the {self.size}x{self.size} board")
         return (row + 1) * self.width + col + 1
 
     def row_col(self, p: int) -> tuple[int, int]:
@@ -91,6 +94,8 @@ class Geometry:
 
     def name(self, p: int) -> str:
         """GTP name of a padded point, or "pass" for PASS; ValueError for an off-board index."""
+        if isinstance(p, bool) or not isinstance(p, (int, np.integer)):
+            raise ValueError(f"a point is a whole number, got {p!r:.40}")
         if p == PASS:
             return "pass"
         if not (0 <= p < self.npoints) or not self.onboard[p]:

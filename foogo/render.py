@@ -17,12 +17,16 @@ What it needs of a board: `size`, `geometry` (points, name), `color_at`, `last_m
 from __future__ import annotations
 
 import html
+import os
 from dataclasses import dataclass, field
+
+import numpy as np
 
 from .geometry import BLACK, COLUMNS, PASS, WHITE, is_star_point
 
 CELL = 32  # pixels between lines
 MARGIN = 32  # room for the coordinates
+DPI_RANGE = (10, 1000)  # save's dpi for a PNG: a 9x9 picture of 320 pixels at 100 dpi; 10**6 took all memory
 
 
 @dataclass
@@ -57,10 +61,13 @@ def _xy(size: int, row: int, col: int) -> tuple[float, float]:
 def scene(board, ownership=None, values=None, show_last: bool = True) -> Scene:
     """The shapes of a board picture (a Game draws its board). ownership: size*size values in
     [-1, 1] (+1 black), indexed row * size + col from A1; values: {GTP vertex: text} written on
-    points (e.g. visits)."""
+    points (e.g. visits). ValueError for ownership that is not size*size finite numbers, or a value on a
+    vertex that is not a point of the board."""
     board = getattr(board, "board", board)  # a Game: its current position
     n = board.size
     g = board.geometry
+    ownership = _ownership(ownership, n)
+    values = {g.name(_point(g, vertex)): text for vertex, text in (values or {}).items()}
     side = 2 * MARGIN + (n - 1) * CELL
     out = Scene(side, side)
     add = out.shapes.append
@@ -127,6 +134,28 @@ def scene(board, ownership=None, values=None, show_last: bool = True) -> Scene:
     return out
 
 
+def _ownership(ownership, n: int) -> np.ndarray | None:
+    """ownership as n*n floats (a flat sequence or an n x n array, A1 first); ValueError otherwise."""
+    if ownership is None:
+        return None
+    try:
+        values = np.asarray(ownership, dtype=np.float64).reshape(-1)
+    except (TypeError, ValueError):
+        raise ValueError(f"ownership must be {n}x{n} numbers, got {type(ownership).__name__}") from None
+    if values.size != n * n or not np.isfinite(values).all():
+        raise ValueError(f"ownership must be {n * n} finite numbers ({n}x{n}), got {values.size}"
+                         + ("" if values.size != n * n else ", some not finite"))
+    return values
+
+
+def _point(g, vertex) -> int:
+    """The board point a values key names (any case); ValueError for pass or a vertex off the board."""
+    p = g.parse(vertex)
+    if p == PASS:
+        raise ValueError("values: pass is not a point of the board")
+    return p
+
+
 def to_svg(picture: Scene) -> str:
     """SVG text of a scene."""
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{picture.width:g}" height="{picture.height:g}" '
@@ -172,24 +201,38 @@ def search_svg(board, result, what: str = "visits") -> str:
 
 def save(path, board, ownership=None, values=None, dpi: int = 100) -> None:
     """Write a picture of a board (or a Game's) to `path`: SVG if it ends in .svg, PNG (drawn with
-    matplotlib) if .png."""
+    matplotlib, at `dpi`: a whole number in DPI_RANGE) if .png. The picture is drawn before the file is
+    touched, then written beside it and renamed over it: bad input (ValueError) leaves an earlier file whole."""
     text = str(path)
-    if text.lower().endswith(".svg"):
-        with open(text, "w", encoding="utf-8") as handle:
-            handle.write(board_svg(board, ownership, values))
-        return
-    if not text.lower().endswith(".png"):
+    kind = text.lower().rsplit(".", 1)[-1]
+    if kind not in ("svg", "png"):
         raise ValueError(f"save writes .svg or .png files, not {text!r}")
-    _to_png(scene(board, ownership, values), text, dpi)
+    if kind == "png" and (isinstance(dpi, bool) or not isinstance(dpi, (int, np.integer))
+                          or not DPI_RANGE[0] <= dpi <= DPI_RANGE[1]):
+        raise ValueError(f"dpi must be a whole number from {DPI_RANGE[0]} to {DPI_RANGE[1]}, got {dpi!r:.40}")
+    picture = scene(board, ownership, values)
+    temporary = f"{text}.tmp{os.getpid()}"
+    try:
+        if kind == "svg":
+            with open(temporary, "w", encoding="utf-8") as handle:
+                handle.write(to_svg(picture))
+        else:
+            _to_png(picture, temporary, int(dpi))
+        os.replace(temporary, text)
+    finally:
+        if os.path.exists(temporary):
+            os.remove(temporary)
 
 
 def _to_png(picture: Scene, path: str, dpi: int) -> None:
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    """Draw a scene into a PNG file with matplotlib's Agg canvas (not pyplot: no global figure, and a
+    notebook's backend stays as it was)."""
     from matplotlib import patches
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
 
-    fig = plt.figure(figsize=(picture.width / dpi, picture.height / dpi), dpi=dpi)
+    fig = Figure(figsize=(picture.width / dpi, picture.height / dpi), dpi=dpi)
+    FigureCanvasAgg(fig)
     ax = fig.add_axes((0, 0, 1, 1))
     ax.set_xlim(0, picture.width)
     ax.set_ylim(picture.height, 0)  # y down, as in SVG
@@ -207,5 +250,4 @@ def _to_png(picture: Scene, path: str, dpi: int) -> None:
             ax.plot([s.x, s.w], [s.y, s.h], color=edge or "#000", linewidth=1)
         else:
             ax.text(s.x, s.y, s.text, fontsize=s.w * 72 / dpi, ha="center", va="baseline", color=s.fill)
-    fig.savefig(path, dpi=dpi)
-    plt.close(fig)
+    fig.savefig(path, dpi=dpi, format="png")

@@ -112,6 +112,7 @@ class Search:
         (dynamic komi's handicap phase; SearchConfig.dynamic_komi)."""
         color = parse_color(color)
         komi = check_komi(komi)
+        time_budget, time_limit = _seconds("time_budget", time_budget), _seconds("time_limit", time_limit)
         start = time.perf_counter()
         legal = self._root_moves(board, color, legal_moves)
         if board.last_move == PASS and self._wins_by_passing(board, color, komi):
@@ -127,7 +128,10 @@ class Search:
     def analyze(self, board, color, komi: float, legal_moves, stop: threading.Event, progress,
                 interval: float = 0.5, history=()) -> SearchResult:
         """Search until `stop` is set, calling progress(result) every `interval` seconds (progress None: in
-        this thread, with no calls); return the last result. history: as genmove's."""
+        this thread, with no calls); return the last result. history: as genmove's. ValueError without a stop
+        event (the search would run to its one-day cap)."""
+        if not isinstance(stop, threading.Event):
+            raise ValueError(f"analyze needs a threading.Event to stop it, got {stop!r:.60}")
         color = parse_color(color)
         komi = check_komi(komi)
         legal = self._root_moves(board, color, legal_moves)
@@ -386,13 +390,15 @@ class Search:
 
     @staticmethod
     def _root_moves(board, color: int, legal_moves) -> np.ndarray:
-        """The legal moves worth searching: legal ones that the playout rule allows (no own-eye fills)."""
+        """The legal moves worth searching: legal ones that the playout rule allows (no own-eye fills). Moves of
+        `legal_moves` the board forbids (a point taken, a suicide, the ko point) are left out: the caller's list
+        narrows the board's rules (superko), never widens them."""
         s, _ = board._state()
         g = board.geometry
         if legal_moves is None:
             points = [int(p) for p in g.points if board.is_legal(color, int(p))]
         else:
-            points = [g.parse(v) for v in legal_moves]
+            points = [p for p in (g.parse(v) for v in legal_moves) if p == PASS or board.is_legal(color, p)]
         moves = sorted(p for p in points if p != PASS and bk.is_playable(s, p, color))
         return np.array(moves, dtype=np.int32)
 
@@ -406,6 +412,17 @@ class Search:
         first alone foogo passed with its dead stones on the board and lost the count."""
         sign = 1 if color == BLACK else -1
         return sign * board.area_score(komi) > 0 and all(sign * m > 0 for m in final_margins(board, komi))
+
+
+def _seconds(name: str, value) -> float | None:
+    """A search's time argument: None, or a number of seconds in (0, MAX_SECONDS]; ValueError naming it otherwise
+    (nan never ended a search, and 0 or less passed at once)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
+            or not 0 < value <= MAX_SECONDS:
+        raise ValueError(f"{name} must be seconds in (0, {MAX_SECONDS:g}], got {value!r:.40}")
+    return float(value)
 
 
 class _Run:

@@ -831,3 +831,18 @@ def test_row_col_is_divmod_by_the_width(size):
     s, _ = Board(size)._state()
     w = int(s[bk.M_W])
     assert [bk.row_col.py_func(s, p) for p in range(int(s[bk.M_P]))] == [divmod(p, w) for p in range(int(s[bk.M_P]))]
+
+
+def test_a_ragged_diagram_is_refused_in_one_short_line():
+    with pytest.raises(ValueError) as refused:
+        board_from_ascii("X\n" * 100_000)
+    assert len(str(refused.value)) < 200 and "100000 rows" in str(refused.value)
+
+
+def test_board_arguments_of_the_wrong_kind_are_refused():
+    with pytest.raises(ValueError, match="allow_suicide"):
+        Board(9, allow_suicide="no")  # bool("no") is True
+    for komi in (float("nan"), None, 1e308):
+        with pytest.raises(ValueError, match="komi"):
+            Board(9).area_score(komi)
+    assert Board(9).area_score(7) == -7.0

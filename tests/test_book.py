@@ -4,6 +4,7 @@ and `foogo gtp`'s use of it (with the scripted search double of test_gtp)."""
 import argparse
 import io
 import json
+import os
 
 import pytest
 from test_gtp import ScriptedSearch, body, ok
@@ -144,3 +145,25 @@ def test_foogo_gtp_reads_a_book_only_when_asked():
     assert parser.parse_args(["--book"]).book == bk_.BOOK_PATH
     assert parser.parse_args(["--book", "mine.json"]).book == "mine.json"
     assert parser.parse_args(["--book", "--no-book"]).no_book
+
+
+def test_a_book_nested_too_deeply_or_not_a_regular_file_is_a_clear_error(tmp_path):
+    with pytest.raises(ValueError, match="nested too deeply"):  # a RecursionError failed every genmove
+        bk_.parse_book(b"[" * 100_000 + b"]" * 100_000)
+    fifo = tmp_path / "book.fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(ValueError, match="not a regular file"):  # opening it waited for a writer for ever
+        bk_.load_book(str(fifo))
+
+
+@pytest.mark.parametrize("content", [None, b"{"])
+def test_foogo_gtp_refuses_a_bad_book_at_start(tmp_path, capsys, content):
+    from foogo.gtp.command import run
+
+    path = tmp_path / "book.json"
+    if content is not None:
+        path.write_bytes(content)
+    args = configure_parser(argparse.ArgumentParser()).parse_args(["--book", str(path), "--no-warm-up"])
+    assert run(args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("foogo gtp: ") and "Traceback" not in err, err

@@ -632,3 +632,21 @@ def test_a_spatial_table_too_large_for_its_slots_is_refused():
     codes = np.random.default_rng(1).integers(0, 1 << 40, 30000)
     with pytest.raises(ValueError, match="do not fit"):
         gt.prior_table(np.ones(fe.TABLE_SIZE, dtype=np.float32), gt.spatial_keys(codes, 2), np.ones(30000))
+
+
+@pytest.mark.parametrize("moves", [[10**6], [-1], [0], ["a"], [[12]]])
+def test_feature_functions_refuse_points_off_the_board_before_a_kernel_reads_them(moves):
+    # spatial_codes(Board(9), 1, [10**6]) was a segmentation fault
+    board = Board(9)
+    with pytest.raises(ValueError):
+        fe.spatial_codes(board, BLACK, moves)
+    with pytest.raises(ValueError):
+        gt.move_gammas(board, BLACK, moves)
+
+
+def test_feature_functions_refuse_a_colour_that_is_no_colour():
+    board = Board(9)
+    for call in (lambda: fe.candidates(board, 7), lambda: fe.spatial_codes(board, 7, [12])):
+        with pytest.raises(ValueError, match="colour must be black or white"):
+            call()
+    assert fe.spatial_codes(board, "b", [12]).tolist() == fe.spatial_codes(board, BLACK, [12]).tolist()

@@ -201,3 +201,14 @@ def test_opponent_swaps_the_colours():
 def test_constants_are_distinct():
     assert len({foogo.EMPTY, BLACK, WHITE}) == 3
     assert PASS not in set(geometry(9).points.tolist())
+
+
+def test_point_and_name_refuse_what_is_off_the_board():
+    g = geometry(9)
+    with pytest.raises(OffBoardError):
+        g.point(-5, 100)
+    with pytest.raises(OffBoardError):
+        g.point(9, 0)
+    with pytest.raises(ValueError, match="whole number"):
+        g.name(12.0)
+    assert g.name(g.point(4, 4)) == "E5" and g.name(np.int32(g.point(0, 0))) == "A1"

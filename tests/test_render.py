@@ -116,3 +116,34 @@ def test_a_game_is_drawn_as_its_current_position(tmp_path):
     root = parse((tmp_path / "g.svg").read_text())
     assert [s.get("data-vertex") for s in by_class(root, "stone black")] == ["E5"]
     assert [s.get("data-vertex") for s in by_class(root, "stone white")] == ["C3"]
+
+
+@pytest.mark.parametrize("ownership", [np.zeros(3), np.zeros(1000), [float("nan")] * 81, "x"])
+def test_ownership_that_is_not_the_boards_finite_numbers_is_refused(ownership):
+    with pytest.raises(ValueError, match="ownership must be"):
+        render.board_svg(Board(9), ownership=ownership)
+    assert render.board_svg(Board(9), ownership=np.zeros((9, 9))).startswith("<svg")  # a 9 x 9 array reads too
+
+
+def test_values_take_any_case_and_refuse_what_is_no_point():
+    svg = render.board_svg(Board(9), values={"e5": 7})
+    assert 'data-vertex="E5"' in svg
+    for bad in ("I5", "pass", "Z9"):
+        with pytest.raises(ValueError):
+            render.board_svg(Board(9), values={bad: 1})
+
+
+def test_save_leaves_an_earlier_file_whole_on_bad_input_and_checks_dpi(tmp_path):
+    import sys
+
+    keep = tmp_path / "keep.svg"
+    keep.write_text("earlier")
+    with pytest.raises(ValueError):
+        render.save(keep, Board(9), ownership=np.zeros(3))  # the file was opened, then emptied, first
+    assert keep.read_text() == "earlier" and [p.name for p in tmp_path.iterdir()] == ["keep.svg"]
+    for dpi in (0, 10**6, "100", 2.5):
+        with pytest.raises(ValueError, match="dpi must be"):
+            render.save(tmp_path / "x.png", Board(9), dpi=dpi)
+    render.save(tmp_path / "x.png", Board(9), dpi=50)
+    assert (tmp_path / "x.png").read_bytes()[:4] == b"\x89PNG"
+    assert "matplotlib.pyplot" not in sys.modules or not sys.modules["matplotlib.pyplot"].get_fignums()

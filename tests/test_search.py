@@ -1233,3 +1233,30 @@ def test_a_root_move_with_few_score_samples_reports_the_searchs_pooled_score():
     mean = 266.0 / 101.0
     pooled = (mean, np.sqrt((1000.0 + 34.0 ** 2) / 101.0 - mean ** 2))
     assert scores[11] == pytest.approx(pooled) and scores[12] == pytest.approx(pooled)
+
+
+@pytest.mark.parametrize("name, value", [("time_budget", float("nan")), ("time_budget", 0), ("time_budget", -5),
+                                         ("time_budget", "1"), ("time_budget", 1e9), ("time_limit", float("inf")),
+                                         ("time_limit", True)])
+def test_a_time_argument_that_is_not_seconds_within_a_day_is_refused(name, value):
+    # nan never ended the search, 1e9 ran past the day SearchConfig allows, 0 or less passed at once
+    with pytest.raises(ValueError, match=f"{name} must be seconds"):
+        Search(SearchConfig(playouts=100)).genmove(Board(5), BLACK, 0.5, **{name: value})
+
+
+def test_analysis_needs_a_stop_event():
+    with pytest.raises(ValueError, match="threading.Event"):
+        Search(SearchConfig()).analyze(Board(5), BLACK, 0.5, None, None, None)
+
+
+def test_a_legal_list_never_widens_the_rules_the_ko_point_stays_out():
+    board = board_from_ascii(""".....
+                                .....
+                                .XO..
+                                X.XO.
+                                .XO..""", to_move=WHITE)
+    board.play(WHITE, "B2")  # takes C2: black may not retake at once
+    assert board.ko_point == "C2"
+    result = Search(SearchConfig(playouts=300, seed=1)).genmove(board, BLACK, 0.5, ["C2", "E5"])
+    c2 = board.geometry.parse("C2")
+    assert result.move != c2 and c2 not in result.visits

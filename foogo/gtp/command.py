@@ -8,7 +8,7 @@ import threading
 import time
 import traceback
 
-from ..book import BOOK_PATH
+from ..book import BOOK_PATH, load_book
 from ..game import RULES, SGF_MAX_BYTES, SGF_MAX_MOVES
 from ..geometry import BLACK
 from ..numbers import float_option, int_option
@@ -160,6 +160,11 @@ def run(args) -> int:
                            memory_mb=args.memory, tuning=tuning_fields(args),
                            book=None if args.no_book else args.book)
         check_search_options(engine.search_options)  # at start, not at the first genmove, which builds the search
+        if args.book is not None and not args.no_book:
+            load_book(args.book)  # a bad book refused now, not logged at the first genmove (a few ms: 9x9's)
+    except OSError as error:
+        print(f"foogo gtp: --book {args.book}: {error.strerror or error}", file=sys.stderr)
+        return 2
     except ValueError as error:
         print(f"foogo gtp: {error}", file=sys.stderr)
         return 2
