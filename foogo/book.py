@@ -28,12 +28,12 @@ from __future__ import annotations
 import json
 import math
 import os
-import stat
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .files import NotRegularFile, open_regular
 from .geometry import BLACK, PASS, WHITE, geometry, parse_color
 
 if TYPE_CHECKING:  # the book reads a Board through its methods only: no numba at import (foogo gtp starts at once)
@@ -186,9 +186,9 @@ def parse_book(data: bytes) -> Book:
 def load_book(path: str = BOOK_PATH) -> Book:
     """The book in file `path` (by default the shipped 9x9 one); ValueError if it is not a good book or not a
     regular file (a FIFO would wait for a writer for ever), OSError if it cannot be read."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # opening a FIFO must not wait
-    with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise ValueError(f"book: {path} is not a regular file")
-        data = handle.read(MAX_BOOK_BYTES + 1)
+    try:
+        with open_regular(path) as handle:
+            data = handle.read(MAX_BOOK_BYTES + 1)
+    except NotRegularFile:
+        raise ValueError(f"book: {path} is not a regular file") from None
     return parse_book(data)

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 from typing import TYPE_CHECKING
 
 from sgfmill import sgf
 
 from .board import Board
+from .files import open_regular
 from .geometry import BLACK, EMPTY, PASS, WHITE, Geometry
 from .numbers import whole_value
 
@@ -110,22 +110,13 @@ class SgfRecord:
         step of the history, which undo takes back and to_sgf writes where it was (superko's memory
         starts afresh there, as at the base position)."""
         try:
-            # O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then tells what it is
-            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-        except OSError as error:
-            raise SgfError(f"cannot read {path}: {error.strerror or error}") from None
-        try:
-            info = os.fstat(fd)
-            if not stat.S_ISREG(info.st_mode):
-                raise SgfError(f"cannot read {path}: not a regular file")
-            if info.st_size > max_bytes:
-                raise SgfError(f"{path} is {info.st_size} bytes, over the SGF size limit of {max_bytes}")
-            with os.fdopen(fd, "rb", closefd=False) as f:
+            with open_regular(path) as f:  # a FIFO or a device refused, never waited on
+                size = os.fstat(f.fileno()).st_size
+                if size > max_bytes:
+                    raise SgfError(f"{path} is {size} bytes, over the SGF size limit of {max_bytes}")
                 data = f.read(max_bytes + 1)
         except OSError as error:
             raise SgfError(f"cannot read {path}: {error.strerror or error}") from None
-        finally:
-            os.close(fd)
         if len(data) > max_bytes:  # it grew since fstat
             raise SgfError(f"{path} is over the SGF size limit of {max_bytes} bytes")
         self.load_sgf_bytes(data, move_number, max_moves)

@@ -56,7 +56,7 @@ def test_the_owner_itself_spells_them():
 # codes) beside the playouts, the opening book (positions read off a Board) beside the game, and leaves
 # that import nothing of foogo below all
 LAYERS = {
-    "jit": 0, "bits": 0, "intervals": 0, "numbers": 0, "gtp_client": 0, "version": 0,
+    "jit": 0, "bits": 0, "intervals": 0, "numbers": 0, "files": 0, "gtp_client": 0, "version": 0,
     "geometry": 1, "render": 2,
     "board_layout": 3, "board_moves": 3, "board_playable": 3, "board_liberties": 3, "board_score": 3, "board_check": 3,
     "board_kernels": 3, "board": 3,

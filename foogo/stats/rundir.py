@@ -6,9 +6,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import stat
 from typing import IO
 
+from ..files import open_regular
 from .chunks import plan
 from .request import StatsError
 
@@ -22,16 +22,6 @@ GAME_LINE_BYTES = 64  # and a self-play chunk's list of its games, [score, moves
 def line_limit(manifest: dict, count: int) -> int:
     """The most bytes the line of a chunk of `count` playouts or games can take."""
     return CHUNK_LINE_MAX_BYTES + (GAME_LINE_BYTES * count if manifest.get("mode") == "selfplay" else 0)
-
-
-def open_regular(path: str) -> IO[bytes]:
-    """`path` opened to read, if it is a regular file; StatsError otherwise (a FIFO would wait for a writer
-    for ever, a device never end), OSError if it cannot be opened."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # opening a FIFO must not wait
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
-        os.close(fd)
-        raise StatsError(f"cannot read {path}: not a regular file")
-    return os.fdopen(fd, "rb")
 
 
 def _more(handle: IO[bytes], budget: int) -> bool:
@@ -98,8 +88,6 @@ class RunDir:
             if len(data) > MANIFEST_MAX_BYTES:
                 raise ValueError(f"over {MANIFEST_MAX_BYTES} bytes")
             existing = json.loads(data)
-        except StatsError:  # open_regular's, which names the file
-            raise
         except (OSError, ValueError, RecursionError) as error:
             raise StatsError(f"cannot read {path}: {error}") from None
         if not isinstance(existing, dict):
