@@ -31,7 +31,7 @@ import time
 from .board import Board
 from .geometry import MAX_SIZE, MIN_SIZE
 from .numbers import float_option, int_option
-from .playout import MAX_BATCH, MAX_THREADS, default_threads, policy_kind, run_playouts
+from .playout import MAX_BATCH, MAX_SEED, MAX_THREADS, default_threads, policy_kind, run_playouts
 
 JSON_KEYS = ("size", "threads", "playouts", "repeats", "playouts_per_second", "playouts_per_second_min",
              "playouts_per_second_max", "playouts_per_cpu_second", "playouts_per_cpu_second_min",
@@ -205,7 +205,7 @@ def run(args: argparse.Namespace) -> int:
     if not math.isfinite(args.komi):
         print(f"foogo bench: --komi must be a finite number, got {args.komi}", file=sys.stderr)
         return 2
-    if not -2**63 <= args.seed <= 2**63 - 3:  # the warm-up and calibration runs take seed + 1 and seed + 2
+    if not -MAX_SEED - 1 <= args.seed <= MAX_SEED - 2:  # the warm-up and calibration runs take seed + 1 and + 2
         print("foogo bench: --seed must be from -2**63 to 2**63 - 3", file=sys.stderr)
         return 2
     if ":" in args.policy and os.getcwd() not in sys.path:

@@ -169,8 +169,7 @@ class RunDir:
                         raise StatsError(f"{path}: chunk {key} appears twice with different results")
                     chunks[key] = record
                     good_end = position
-                size = position
-            if repair and good_end < size:
+            if repair and good_end < position:  # position: where reading stopped, a torn tail included
                 with open(path, "r+b") as handle:
                     handle.truncate(good_end)
                     handle.flush()
