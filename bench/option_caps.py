@@ -1,9 +1,11 @@
-"""The bench scripts' check of their count and seconds options against the engine's caps, before any work."""
+"""The bench scripts' checks of their options before any work: counts and seconds against the engine's caps, and
+an --out directory that holds an earlier match's jobs."""
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Iterable
+from pathlib import Path
 
 
 def refuse_counts(parser: argparse.ArgumentParser, counts: Iterable[tuple[str, int | None, int]],
@@ -18,3 +20,11 @@ def refuse_seconds(parser: argparse.ArgumentParser, option: str, value: float, m
     """parser.error unless `value` is above 0 and at most `most` (nan and inf are not)."""
     if not 0 < value <= most:
         parser.error(f"{option} must be above 0 and at most {most:g}{unit}, got {value}")
+
+
+def refuse_earlier_jobs(parser: argparse.ArgumentParser, out: Path) -> None:
+    """parser.error if `out` holds an earlier parallel match's job summaries (job-N.json): its jobs would refuse
+    to overwrite that match's games, and its old summaries would be read as this match's."""
+    earlier = sorted(out.glob("job-*.json")) if out.is_dir() else []
+    if earlier:
+        parser.error(f"--out {out} holds an earlier match's {earlier[0].name}: give another directory")

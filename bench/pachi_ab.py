@@ -335,7 +335,7 @@ def paired_commands(args, name: str, options: str, command: str | None, game: in
     return [sys.executable, "-m", "foogo", "match", "--black", players[0][0], "--white", players[1][0],
             "--black-name", players[0][1], "--white-name", players[1][1], "--games", "1", "--size", "9",
             "--komi", "7", "--timeout", str(args.timeout), "--sgf-dir", str(directory),
-            "--json", str(directory.parent / f"job-{game}.json"), "--quiet"]
+            "--json", str(directory.parent / f"job-{game}.json"), "--quiet", "--overwrite"]
 
 
 def played(summary: Path) -> bool:

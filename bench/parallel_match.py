@@ -34,7 +34,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from option_caps import refuse_counts, refuse_seconds
+from option_caps import refuse_counts, refuse_earlier_jobs, refuse_seconds
 
 from foogo.intervals import wilson
 from foogo.match import MAX_GAMES, MAX_TIMEOUT
@@ -139,6 +139,7 @@ def main() -> None:
     refuse_counts(parser, (("--games", args.games, MAX_GAMES), ("--jobs", args.jobs, MAX_THREADS)))
     refuse_seconds(parser, "--timeout", args.timeout, MAX_TIMEOUT, " s (foogo match's)")
     out = Path(args.out)
+    refuse_earlier_jobs(parser, out)
     out.mkdir(parents=True, exist_ok=True)
     commands = job_commands(args)
     procs = [subprocess.Popen(c, env=harness_env()) for c in commands]

@@ -168,6 +168,8 @@ def main() -> None:
               ("--jobs", args.jobs, MAX_THREADS))
     refuse_counts(parser, counts, args.timeout)
     out = Path(args.out).resolve()
+    if not args.calibrate_only:
+        option_caps.refuse_earlier_jobs(parser, out)
     out.mkdir(parents=True, exist_ok=True)
     args.pachi = absolute_engine(args.pachi)
     # the engines run in --out: `python -m foogo` puts its current directory first on sys.path, so a

@@ -7,7 +7,8 @@ default) check every move with `play` and score finished games with
 `final_score` (each engine's own `final_score` beside it: a game both engines
 count otherwise is reported as disputed, the referee's result standing), can
 hold both engines to a game clock (`--time-settings`, match_clock), writes one
-SGF per game and prints a results table (wins per engine with a 95% Wilson
+SGF per game (into a directory that holds none of its file names yet, unless
+`--overwrite`) and prints a results table (wins per engine with a 95% Wilson
 interval, wins by colour, wall and CPU seconds per move, game length, the
 counts of illegal moves, timeouts and crashes, and disputed scores; each
 game's record, the figures and the table are match_results'). Each engine's CPU
@@ -165,6 +166,8 @@ class _Match:
                 self.sgf_dir.mkdir(parents=True, exist_ok=True)
             except OSError as error:
                 raise ValueError(f"--sgf-dir {self.sgf_dir}: {error.strerror or error}") from None
+            if not args.overwrite:
+                _refuse_earlier_games(self.sgf_dir, self.games)
         self.referee_name = ""
         self.records: list[GameRecord] = []
         self.interrupted = False
@@ -453,7 +456,7 @@ class _Match:
         """Write game `rec` to <sgf-dir>/game-NNNN.sgf (match_results.game_sgf) and return the path."""
         assert self.sgf_dir is not None
         labels = {key: p.label for key, p in self.players.items()}
-        path = self.sgf_dir / f"game-{rec.number:04d}.sgf"
+        path = self.sgf_dir / sgf_name(rec.number)
         try:
             path.write_bytes(game_sgf(rec, self.size, self.komi, labels, self.clock))
         except OSError as error:  # the match stops; its summary of the games so far is still written
@@ -492,7 +495,10 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
                         help=f"GTP engine that checks moves and scores (default: {DEFAULT_REFEREE} if "
                              "installed); 'none' to go without")
     parser.add_argument("--sgf-dir", metavar="DIR", default=None,
-                        help="write game-NNNN.sgf per game (and the engines' stderr logs) here")
+                        help="write game-NNNN.sgf per game (and the engines' stderr logs) here; a directory "
+                             "that holds one of this match's file names already is refused")
+    parser.add_argument("--overwrite", action="store_true",
+                        help="let --sgf-dir's games replace an earlier match's files of the same names")
     parser.add_argument("--max-moves", type=int_option, default=None,
                         help=f"score the game after this many moves (default 3*size*size, at most {MAX_MOVES:,})")
     parser.add_argument("--timeout", type=float_option, default=60.0,
@@ -511,6 +517,21 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", metavar="FILE", default=None,
                         help="write the results as JSON here ('-': to stdout, the table then to stderr)")
     parser.add_argument("--quiet", action="store_true", help="print nothing but errors (and --json's output)")
+
+
+def sgf_name(number: int) -> str:
+    """The file name of game `number`'s SGF in an --sgf-dir."""
+    return f"game-{number:04d}.sgf"
+
+
+def _refuse_earlier_games(directory: Path, games: int) -> None:
+    """Raise ValueError if `directory` already holds the SGF of one of games 1..`games` (an earlier match's,
+    which this one would overwrite): checked before any engine starts, so nothing is lost or changed."""
+    for number in range(1, games + 1):
+        path = directory / sgf_name(number)
+        if os.path.lexists(path):
+            raise ValueError(f"--sgf-dir {directory} already holds {path.name} (an earlier match's games): give "
+                             "another directory, or --overwrite to replace them")
 
 
 def _brief(text: str) -> str:

@@ -1170,6 +1170,33 @@ def test_option_caps_pass_none_and_the_bounds_and_refuse_past_them_in_one_line(c
     assert refused.value.code == 2 and err.splitlines()[-1].endswith(message), err
 
 
+@pytest.mark.parametrize("script, argv", [("parallel_match", ["--black", "a", "--white", "b"]),
+                                          ("vs_pachi", ["--pachi", "pachi", "--foogo-playouts", "100"])])
+def test_a_match_out_holding_an_earlier_matchs_jobs_is_refused_before_any_game(tmp_path, monkeypatch, capsys, script,
+                                                                             argv):
+    # its jobs' foogo match would refuse to overwrite their games, and the earlier job-0.json was then read as
+    # this match's result
+    import subprocess
+
+    def started(*args, **kwargs):
+        raise AssertionError(f"{script} started a game in a directory holding another match's")
+
+    module = load(script)
+    monkeypatch.setattr(sys, "path", [str(BENCH), *sys.path])
+    monkeypatch.setattr(subprocess, "Popen", started)
+    monkeypatch.setattr(subprocess, "call", started)
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "job-0.json").write_text("{}")
+    monkeypatch.setattr(sys, "argv", [f"{script}.py", *argv, "--out", str(out)])
+    with pytest.raises(SystemExit) as refused:
+        module.main()
+    err = capsys.readouterr().err
+    assert refused.value.code == 2 and err.splitlines()[-1].endswith("holds an earlier match's job-0.json: give "
+                                                                     "another directory"), err
+    assert sorted(p.name for p in out.iterdir()) == ["job-0.json"]
+
+
 def test_search_speeds_bench_batches_double_up_to_run_playouts_cap(monkeypatch):
     # bench_for doubled its batches while each took under an eighth of --seconds: past some minutes of the
     # fastest playouts, a batch above MAX_BATCH, and run_playouts' ValueError ended a long run

@@ -675,10 +675,30 @@ def test_an_sgf_that_cannot_be_written_stops_the_match_and_keeps_its_summary(tmp
     sgf_dir = tmp_path / "sgf"
     (sgf_dir / "game-0002.sgf").mkdir(parents=True)  # a directory where the second game's file goes
     code, summary = play_match(tmp_path, "--black", fake("--score", "W+2.5"), "--white", fake("--score", "W+2.5"),
-                               "--games", "3", "--size", "5", "--referee", "none", "--sgf-dir", str(sgf_dir))
+                               "--games", "3", "--size", "5", "--referee", "none", "--sgf-dir", str(sgf_dir),
+                               "--overwrite")
     err = capsys.readouterr().err
     assert code == 1 and "cannot write" in err and "game-0002.sgf" in err and "Traceback" not in err, err
     assert summary is not None and len(summary["per_game"]) == 2 and (sgf_dir / "game-0001.sgf").is_file()
+
+
+def test_an_sgf_dir_holding_an_earlier_matchs_games_is_refused_unless_overwrite(tmp_path, fake, capsys):
+    sgf_dir = tmp_path / "sgf"
+    argv = ("--black", fake("--score", "W+2.5"), "--white", fake("--score", "W+2.5"), "--games", "2", "--size", "5",
+            "--referee", "none", "--sgf-dir", str(sgf_dir))
+    assert play_match(tmp_path, *argv)[0] == 0
+    (sgf_dir / "game-0001.sgf").unlink()
+    earlier = (sgf_dir / "game-0002.sgf").read_bytes()
+    (tmp_path / "result.json").unlink()
+    code, summary = play_match(tmp_path, *argv)
+    err = capsys.readouterr().err
+    assert code == 2 and summary is None and "Traceback" not in err, err
+    assert f"--sgf-dir {sgf_dir} already holds game-0002.sgf" in err and "--overwrite" in err
+    assert sorted(p.name for p in sgf_dir.glob("game-*")) == ["game-0002.sgf"]  # nothing written, nothing lost
+    assert (sgf_dir / "game-0002.sgf").read_bytes() == earlier
+    code, summary = play_match(tmp_path, *argv, "--overwrite")
+    assert code == 0 and summary is not None and len(summary["per_game"]) == 2
+    assert sorted(p.name for p in sgf_dir.glob("game-*")) == ["game-0001.sgf", "game-0002.sgf"]
 
 
 def test_a_long_engine_text_is_kept_brief(tmp_path, fake):
