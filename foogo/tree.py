@@ -237,14 +237,29 @@ def _settled_score(s, z, zob, rng, cap, trace, owners, chooser, policy, table, r
     Counting only as it stands, the tree took a pass with dead stones on the board for a win,
     where the root's own pass (Search._wins_by_passing) asks both counts. The playout's moves are
     not the game's: no trace (trace is only sliced), no AMAF credit. Returns (score, the
-    playout's capped flag: BROKEN if a custom chooser broke the rule), as play_out_with."""
-    standing = bk.area(s, owners[:0])
-    s[bk.M_PASSES] = 0
+    playout's capped flag: BROKEN if a custom chooser broke the rule), as play_out_with.
+    _play_out runs the same three steps around its one playout call (_settle_start, the playout
+    with no trace and no replies, _settled), so that the search's kernel inlines one playout loop."""
+    standing = _settle_start(s, owners)
     played, _, capped = play_out_with(s, z, zob, rng, cap, trace[:0], owners, chooser, policy, table, replies[:0],
                                       full)
+    return _settled(standing, played, komi), capped
+
+
+@inline
+def _settle_start(s, owners):
+    """_settled_score's first step: the count as it stands; the passes forgotten, so that a playout runs."""
+    standing = bk.area(s, owners[:0])
+    s[bk.M_PASSES] = 0
+    return standing
+
+
+@inline
+def _settled(standing, played, komi):
+    """_settled_score's last step: the playout's count if both counts agree on the winner at komi, else komi."""
     if (standing - komi) * (played - komi) > 0:
-        return np.float64(played), capped
-    return np.float64(komi), capped
+        return np.float64(played)
+    return np.float64(komi)
 
 
 @inline
@@ -343,12 +358,14 @@ def _play_out(meta, zob, work, params, table, replies, ntrace, terminal, target,
     sample = meta[SAMPLES] % OWNERSHIP_EVERY == 0
     meta[SAMPLES] += 1
     marks = owners if sample else owners[:0]
+    # one playout call for both kinds of line (the whole playout loop, every policy inlined, is most
+    # of the kernel's code and of its compile time): a settled line's has no trace and no replies
+    standing = _settle_start(s, owners) if terminal else 0
+    line = trace[ntrace:ntrace] if terminal else trace[ntrace:]
+    answers = replies[:0] if terminal else replies[:]
+    score, nmoves, capped = play_out_with(s, z, zob, rng, cap, line, marks, chooser, policy, table, answers, full)
     if terminal:
-        score, capped = _settled_score(s, z, zob, rng, cap, trace, marks, chooser, policy, table, replies, target,
-                                       full)
-        return score, ntrace, capped, sample
-    score, nmoves, capped = play_out_with(s, z, zob, rng, cap, trace[ntrace:], marks, chooser, policy, table,
-                                          replies, full)
+        return _settled(standing, score, target), ntrace, capped, sample
     if PROFILE:
         meta[PLAYOUT_STONES] += nmoves
     return score, ntrace + min(nmoves, trace.shape[0] - ntrace), capped, sample

@@ -169,8 +169,9 @@ def run(args) -> int:
         print(f"foogo gtp: {error}", file=sys.stderr)
         return 2
     if not args.no_warm_up:
-        print("foogo gtp: loading kernels in the background (compiled once after an install: about 20 s); "
-              "commands are answered meanwhile, genmove and analysis wait for them", file=sys.stderr, flush=True)
+        print("foogo gtp: loading kernels in the background (the first start after an install compiles them: "
+              "about 1.5 minutes, which `foogo compile` does ahead); commands are answered meanwhile, genmove "
+              "and analysis wait for them", file=sys.stderr, flush=True)
         engine.kernels_ready = start_warm_up(args.policy, args.threads, args.parallel or "root")
     return serve(engine, sys.stdin, sys.stdout)
 
@@ -194,7 +195,8 @@ def start_warm_up(policy: str = "light", threads: int = 1, parallel: str = "root
 
 def warm_up(policy: str = "light", threads: int = 1, parallel: str = "root") -> None:
     """Compile (or load from numba's cache) every kernel a game uses, the board's first (about 4 s on a
-    fresh install, so that play and friends wait little), then the search's (about 16 s more): those
+    fresh install, so that play and friends wait little), then the search's (about 84 s more on a 2-core
+    Xeon, 2026-12-02; the search's iteration, one kernel with every playout policy inlined, is most of it): those
     of a search with this many threads and this parallelism (SearchConfig.parallel), whose trees are
     grown by another kernel when several threads share one.
 
