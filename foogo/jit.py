@@ -13,6 +13,15 @@
             inference for every inlined call: with the board's steps written as
             helpers that made a fresh compile of the playout take 167 s against
             16 s this way, for the same playouts/s.
+* `step`    a large part of a kernel that only wraps it: numba inlines it into its caller's IR
+            before typing (numba's inline="always"), so it gets no compilation of its own. An
+            `inline` helper is compiled and optimised by LLVM alone, then again inside each
+            caller: the search's `iterate`, which `run_iterations` only wraps, cost 12.6 s of
+            LLVM a fresh install twice (the search compiled in 69 s instead of 73 on a 2-core
+            Xeon, 2026-12-02, the same searches per second). Making its own large steps
+            (`_play_out`, `_descend`) such steps too saved 11 s more but lost 2-3% of the
+            heavy search's speed: LLVM's second pass over them was worth something. Not for
+            small helpers called from many places, whose typing numba would redo at each.
 * `fast_inline`  an `inline` helper compiled with fast math, so that LLVM
             vectorises its loop (a division becomes a reciprocal estimate, a sum
             may be reordered): for screens whose answer exact code then checks.
@@ -373,6 +382,8 @@ inline = _stamped(njit(cache=True, _nrt=False, forceinline=True, **_pipeline))  
 # an inline helper whose loop LLVM may vectorise with fast math (reassociation, reciprocals): only for
 # estimates that exact code then checks (tree.select_edge's screen), never for a result itself
 fast_inline = _stamped(njit(cache=True, _nrt=False, forceinline=True, fastmath=True, error_model="numpy", **_pipeline))  # type: ignore[call-overload]
+# no cache of its own (nothing is compiled for it alone): its callers' cache stamp covers its source
+step = njit(inline="always", _nrt=False, **_pipeline)  # type: ignore[call-overload]
 jit = njit(cache=True)
 jit_nogil = njit(cache=True, nogil=True)
 # a kernel built around a function given at run time (a custom playout policy): numba's cache

@@ -28,7 +28,8 @@ whose timeout is then what the mover's clock allows), and an engine that
 exits, answers malformed GTP or fails `genmove` loses by forfeit
 ("B+Forfeit", reason "crash") and is restarted for the next game. An engine that cannot be started, exits at once
 or does not answer `name` within `--startup-timeout` seconds (by default
-`--timeout`) stops the match before its game, with a message that says which
+`--timeout`) stops the match before its game; its first `genmove` after it
+starts may take `--startup-timeout` too, unless a game clock rules the move, with a message that says which
 engine and why. A game the referee cannot follow or score has
 the result "?" and no winner; it is counted as void. These outcomes are all
 counted and shown, never dropped.
@@ -97,6 +98,7 @@ class _Player:
     name: str = ""
     version: str = ""
     label: str = ""
+    fresh: bool = False  # started or restarted, and not yet asked for a move: its first genmove has the grace
 
     @property
     def full_name(self) -> str:
@@ -178,6 +180,7 @@ class _Match:
         """(Re)start a player's engine and learn its name; raise GtpFailure if it fails."""
         client = player.client
         client.start()
+        player.fresh = True
         grace = self.startup_timeout
         try:
             player.name = _brief(client.send("name", grace)) or player.command
@@ -291,7 +294,10 @@ class _Match:
         color, passes = "b", 0
         while True:
             mover, other = side[color], side["w" if color == "b" else "b"]
-            timeout = self.timeout
+            # an engine's first move after it starts may take --startup-timeout: an engine that answers the
+            # protocol at once may still compile or load what its search needs then (foogo gtp after an install)
+            timeout = max(self.timeout, self.startup_timeout) if mover.fresh else self.timeout
+            mover.fresh = False
             if clocks:
                 timeout = clocks[color].allowance()
                 failure = self._tell_time(mover, color, clocks[color])
@@ -509,8 +515,9 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
                              "10m+30s/5, 0+5s/1 (5 s a move); sent as time_settings and time_left, and an engine "
                              "whose clock runs out loses (genmove's timeout is then its clock, not --timeout)")
     parser.add_argument("--startup-timeout", type=float_option, default=None, metavar="SECONDS",
-                        help="seconds an engine has to answer `name` and `version` after it starts "
-                             "(default: --timeout)")
+                        help="seconds an engine has to answer `name` and `version` after it starts, and "
+                             "its first genmove then if no --time-settings (default: --timeout; foogo gtp's first "
+                             "genmove after an install compiles its search, about 1.5 minutes)")
     parser.add_argument("--black-name", metavar="NAME", default=None,
                         help="engine A's name in the table and the SGFs (default: its name and version)")
     parser.add_argument("--white-name", metavar="NAME", default=None, help="engine B's name, likewise")

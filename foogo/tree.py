@@ -29,7 +29,7 @@ import collections
 import numpy as np
 
 from . import board_kernels as bk
-from .jit import PROFILE, atomic_add, atomic_cas, inline, kernel, rdtsc, uncached_nogil
+from .jit import PROFILE, atomic_add, atomic_cas, inline, kernel, rdtsc, step, uncached_nogil
 from .playout import BROKEN, checked_chooser, learn_replies, play_out_with
 from .policy import choose
 from .tree_grow import disable, expand, prune, real_stats  # noqa: F401 (disable, prune, real_stats: tree API)
@@ -446,7 +446,7 @@ def _credit_amaf(ni, ei, ef, work, root, depth, ntrace, base, black_result, equi
 # ---------------------------------------------------------------- the iteration
 
 
-@inline
+@step
 def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, work, params, table, gammas, replies, count, chooser, full,
             shared):
     """Run `count` search iterations from the root position (root_s, root_z) on the tree, playing

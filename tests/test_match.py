@@ -42,6 +42,7 @@ FAKE_ENGINE = textwrap.dedent('''
     ap.add_argument("--exit-at-once", type=int, default=-1)  # exits with this code before reading
     ap.add_argument("--burn", type=float, default=0.0)  # CPU seconds each genmove spends in a child process
     ap.add_argument("--think", type=float, default=0.0)  # seconds each genmove sleeps
+    ap.add_argument("--think-first", type=float, default=0.0)  # seconds the process's first genmove sleeps
     ap.add_argument("--no-clock", action="store_true")  # rejects time_settings
     opts = ap.parse_args()
     if opts.exit_at_once >= 0:
@@ -50,6 +51,7 @@ FAKE_ENGINE = textwrap.dedent('''
     sys.stderr.write("FAKE-STDERR-NOISE\\n"); sys.stderr.flush()
     out = sys.stdout
     n_genmove = 0
+    first = True
 
     def reply(cid, text="", ok=True):
         out.write(("=" if ok else "?") + cid + (" " + text if text else "") + "\\n\\n")
@@ -98,7 +100,8 @@ FAKE_ENGINE = textwrap.dedent('''
                 import subprocess
                 subprocess.run([sys.executable, "-c", "import time\\nt = time.process_time()\\n"
                                 f"while time.process_time() - t < {opts.burn}: pass"], check=True)
-            time.sleep(opts.think)
+            time.sleep(opts.think + (opts.think_first if first else 0.0))
+            first = False
             reply(cid, moves[n_genmove - 1] if n_genmove <= len(moves) else "pass")
         elif cmd == "final_score" and opts.hang_on_score:
             time.sleep(3600)
@@ -588,6 +591,19 @@ def test_start_up_honours_the_timeout_unless_told_otherwise(tmp_path, fake, caps
                          "--games", "1", "--referee", "none", "--timeout", "1")
     assert code == 1 and time.monotonic() - start < 10
     assert "within 1 s" in capsys.readouterr().err
+
+
+def test_an_engines_first_genmove_after_it_starts_may_take_the_startup_timeout(tmp_path, fake):
+    # foogo gtp answers `name` at once and compiles its search before its first move (about 1.5 minutes
+    # after an install): with the default startup timeout that first move is lost on time, and so is the
+    # first move of the engine restarted after it
+    argv = ("--black", fake("--think-first", "2", "--moves", "A1,B1", "--score", "B+1"),
+            "--white", fake("--moves", "A2,B2", "--score", "B+1"), "--games", "2", "--size", "5",
+            "--referee", "none", "--timeout", "1")
+    code, s = play_match(tmp_path, *argv)
+    assert s["timeouts"] == 2 and [g["result"] for g in s["per_game"]] == ["W+Time", "W+Time"]
+    code, s = play_match(tmp_path, *argv, "--startup-timeout", "10")
+    assert code == 0 and s["timeouts"] == 0 and [g["result"] for g in s["per_game"]] == ["B+1", "B+1"]
 
 
 def test_an_engine_exiting_at_once_stops_the_match_saying_its_exit_code(tmp_path, fake, capsys):
