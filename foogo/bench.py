@@ -220,9 +220,10 @@ def run(args: argparse.Namespace) -> int:
     if not 0 < args.min_seconds <= 3600:
         print("foogo bench: --min-seconds must be above 0 and at most 3600", file=sys.stderr)
         return 2
-    # the first line at once: on a fresh install the report follows some 15 s of compilation
+    # the first line at once: on a fresh install the report follows some 10 s of compilation (light), 40 s (heavy)
     print(f"foogo bench: {args.size}x{args.size} {args.policy} playouts, {args.repeats} timed runs; loading the "
-          "kernels first (compiled once after an install: about 15 s)", file=sys.stderr, flush=True)
+          "kernels first (compiled once after an install: about 10 s, 40 s for heavy playouts)",
+          file=sys.stderr, flush=True)
     if args.threads > default_threads():
         print(f"foogo bench: note: {args.threads} threads on {default_threads()} cores", file=sys.stderr)
     try:
