@@ -308,16 +308,35 @@ def ownership_batch(s0, z0, zob, seed, first, count, cap, total, neutral, policy
     """Add to total (float64[P]) the final owner (+1 black, -1 white) of each point over
     playouts first .. first + count - 1 of the run seeded `seed`, and to neutral (float64[P]) 1 for
     each playout that left the point owned by neither colour."""
-    s = s0.copy()
-    z = z0.copy()
-    rng = np.zeros(1, dtype=np.uint64)
-    owners = np.zeros(s0[bk.M_P], dtype=np.int8)
-    no_trace = np.empty(0, dtype=np.int32)
+    s, z, rng, no_trace, owners = _owner_scratch(s0, z0)
+    _owners_into(s0, z0, s, z, rng, no_trace, owners, zob, seed, first, count, cap, total, neutral, choose, policy,
+                 table)
+
+
+@jit_nogil
+def light_ownership_batch(s0, z0, zob, seed, first, count, cap, total, neutral, policy, table):
+    """ownership_batch for policy LIGHT (ownership's default, which foogo gtp loads at its start): its own
+    kernel, with none of the heavy rules in it, as light_batch."""
+    s, z, rng, no_trace, owners = _owner_scratch(s0, z0)
+    _owners_into(s0, z0, s, z, rng, no_trace, owners, zob, seed, first, count, cap, total, neutral,
+                 choose_light_only, policy, table)
+
+
+@jit_nogil
+def _owner_scratch(s0, z0):
+    """An ownership batch's scratch arrays: copies of the position, a random stream, no trace, the owners."""
+    return (s0.copy(), z0.copy(), np.zeros(1, dtype=np.uint64), np.empty(0, dtype=np.int32),
+            np.zeros(s0[bk.M_P], dtype=np.int8))
+
+
+@inline
+def _owners_into(s0, z0, s, z, rng, no_trace, owners, zob, seed, first, count, cap, total, neutral, chooser, policy,
+                 table):
+    """The loop of an ownership batch, with a built-in chooser, on the caller's scratch arrays."""
     for i in range(count):
-        s[:] = s0
-        z[:] = z0
+        bk.copy_position(s0, z0, s, z)
         seed_rng(rng, seed, first + i)
-        playout(s, z, zob, rng, cap, no_trace, owners, policy, table)
+        play_out_with(s, z, zob, rng, cap, no_trace, owners, chooser, policy, table, NO_REPLIES, True)
         for p in range(owners.shape[0]):
             if owners[p] == bk.BLACK:
                 total[p] += 1.0
@@ -444,9 +463,11 @@ def owner_shares(board, playouts: int = 300, seed: int = 0, threads: int = 1,
     counts = np.linspace(0, playouts, threads + 1).astype(int)
     totals = [np.zeros((2, geo.npoints)) for _ in range(threads)]
 
+    batch = light_ownership_batch if kind == LIGHT else ownership_batch
+
     def work(k):
-        ownership_batch(s0, z0, geo.zobrist, seed, counts[k], counts[k + 1] - counts[k],
-                        move_cap(board.size), totals[k][0], totals[k][1], kind, PATTERN_TABLE)
+        batch(s0, z0, geo.zobrist, seed, counts[k], counts[k + 1] - counts[k], move_cap(board.size),
+              totals[k][0], totals[k][1], kind, PATTERN_TABLE)
 
     if threads == 1:
         work(0)
