@@ -744,3 +744,26 @@ def test_ownership_and_runs_check_their_counts_and_seeds_before_any_work():
     assert po.run_playouts(board, np.int64(3), seed=np.uint32(7), threads=np.int8(2)).scores.shape == (3,)
     assert po.ownership(board, playouts=0).tolist() == [0.0] * 81
     assert po.ownership(board, playouts=4, seed=-1).shape == (81,)  # foogo gtp --seed -1's: a negative seed wraps
+
+
+@pytest.mark.parametrize("size", [5, 9, 13])
+def test_the_light_kernels_play_the_general_kernels_light_playouts(size):
+    # light_batch and light_ownership_batch are kernels of their own (no heavy rules compiled into them, for a
+    # fresh install's load time); they must play playout_batch's and ownership_batch's playouts with LIGHT
+    board = Board(size)
+    for vertex in ("C3", "D4", "B2"):
+        board.play(board.to_move, vertex)
+    s0, z0 = board._state()
+    zob, cap, count = board.geometry.zobrist, po.move_cap(size), 200
+    batches = []
+    for kernel in (po.light_batch, po.playout_batch):
+        out = (np.zeros(count, np.int32), np.zeros(count, np.int32), np.zeros(count, np.int8))
+        kernel(s0, z0, zob, 11, 3, cap, *out, pol.LIGHT, pa.PATTERN_TABLE)
+        batches.append(out)
+    assert all(np.array_equal(a, b) for a, b in zip(*batches)) and batches[0][1].min() > 0
+    sums = []
+    for kernel in (po.light_ownership_batch, po.ownership_batch):
+        total = np.zeros((2, board.geometry.npoints))
+        kernel(s0, z0, zob, 11, 3, count, cap, total[0], total[1], pol.LIGHT, pa.PATTERN_TABLE)
+        sums.append(total)
+    assert np.array_equal(*sums) and np.abs(sums[0][0]).sum() > 0
