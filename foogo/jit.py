@@ -16,9 +16,9 @@
 * `step`    a large part of a kernel that only wraps it: numba inlines it into its caller's IR
             before typing (numba's inline="always"), so it gets no compilation of its own. An
             `inline` helper is compiled and optimised by LLVM alone, then again inside each
-            caller: the search's `iterate`, which `run_iterations` only wraps, cost 12.6 s of
-            LLVM a fresh install twice (the search compiled in 69 s instead of 73 on a 2-core
-            Xeon, 2026-12-02, the same searches per second). Making its own large steps
+            caller: `run_iterations`, which only wraps the search's `iterate`, spent 12.6 s
+            re-optimising it. As a step, a fresh search compiled in 72 s instead of 81 (alternated
+            runs on a 2-core Xeon, 2026-12-02), at the same searches per second. Making its own large steps
             (`_play_out`, `_descend`) such steps too saved 11 s more but lost 2-3% of the
             heavy search's speed: LLVM's second pass over them was worth something. Not for
             small helpers called from many places, whose typing numba would redo at each.

@@ -28,9 +28,11 @@ whose timeout is then what the mover's clock allows), and an engine that
 exits, answers malformed GTP or fails `genmove` loses by forfeit
 ("B+Forfeit", reason "crash") and is restarted for the next game. An engine that cannot be started, exits at once
 or does not answer `name` within `--startup-timeout` seconds (by default
-`--timeout`) stops the match before its game; its first `genmove` after it
-starts may take `--startup-timeout` too, unless a game clock rules the move, with a message that says which
-engine and why. A game the referee cannot follow or score has
+`--timeout`) stops the match before its game, with a message that says which
+engine and why. An engine's first `genmove` after it starts may take
+`--startup-timeout` too, unless a game clock rules the move (an engine may
+answer the protocol at once and compile its search then, as foogo gtp does
+after an install). A game the referee cannot follow or score has
 the result "?" and no winner; it is counted as void. These outcomes are all
 counted and shown, never dropped.
 

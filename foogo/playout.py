@@ -324,9 +324,9 @@ def light_ownership_batch(s0, z0, zob, seed, first, count, cap, total, neutral, 
 
 @jit_nogil
 def _owner_scratch(s0, z0):
-    """An ownership batch's scratch arrays: copies of the position, a random stream, no trace, the owners."""
-    return (s0.copy(), z0.copy(), np.zeros(1, dtype=np.uint64), np.empty(0, dtype=np.int32),
-            np.zeros(s0[bk.M_P], dtype=np.int8))
+    """An ownership batch's scratch arrays: _batch_scratch's, with owners (int8[P]) for its empty array."""
+    s, z, rng, no_trace, _ = _batch_scratch(s0, z0)
+    return s, z, rng, no_trace, np.zeros(s0[bk.M_P], dtype=np.int8)
 
 
 @inline

@@ -195,7 +195,7 @@ def start_warm_up(policy: str = "light", threads: int = 1, parallel: str = "root
 
 def warm_up(policy: str = "light", threads: int = 1, parallel: str = "root") -> None:
     """Compile (or load from numba's cache) every kernel a game uses, the board's first (about 4 s on a
-    fresh install, so that play and friends wait little), then the search's (about 84 s more on a 2-core
+    fresh install, so that play and friends wait little), then the search's (about 80 s more on a 2-core
     Xeon, 2026-12-02; the search's iteration, one kernel with every playout policy inlined, is most of it): those
     of a search with this many threads and this parallelism (SearchConfig.parallel), whose trees are
     grown by another kernel when several threads share one.
