@@ -93,10 +93,10 @@ from __future__ import annotations
 import numpy as np
 
 from . import board_kernels as bk
-from .bits import trailing_zeros
+from .bits import FAST_BMI2, trailing_zeros
 from .jit import inline, kernel
 from .nakade import nakade, vital_point
-from .patterns import matches_pattern
+from .patterns import block_code, block_colour, block_colours, matches_pattern
 from .policy_light import PASS, allowed, allowed_at, choose_light
 from .random_stream import keep_one, random_below
 from .tactics import big_self_atari, self_atari
@@ -233,6 +233,41 @@ def _pattern_bit(s, q, c, table, j, centre):
 
 
 @inline
+def _block_bit(block, c, table, j):
+    """1 << j if point j of the 3x3 block (patterns.block_colours) is empty and playing c there matches a
+    pattern, else 0, without a branch: the code of a point that is not empty is read and masked off."""
+    empty = block_colour(block, j) == bk.EMPTY
+    return np.int64(empty & ((table[block_code(block, j)] >> (c - 1)) & 1 != 0)) << j
+
+
+@inline
+def _pattern_hits_block(s, c, last, table):
+    """Bit j set for each empty point j of the 3x3 block around `last` (reading order, NW 0 .. SE 8) where
+    playing c matches a pattern: the 5x5 block's colours read once, each point's code by PEXT (BMI2 only).
+    Against _pattern_hits_read's 64 loads: heavy playouts/s x1.016-1.036 on 19x19 and x1.000-1.011 on 9x9
+    (three and two alternated runs on a Xeon, 2026-12-02), as a 19x19 block's rows lie further apart in memory."""
+    block = block_colours(s, last)
+    return (_block_bit(block, c, table, 0) | _block_bit(block, c, table, 1) | _block_bit(block, c, table, 2)
+            | _block_bit(block, c, table, 3) | _block_bit(block, c, table, 5) | _block_bit(block, c, table, 6)
+            | _block_bit(block, c, table, 7) | _block_bit(block, c, table, 8))
+
+
+@inline
+def _pattern_hits_read(s, c, last, table):
+    """_pattern_hits_block's answer with each point's code read from the board (8 loads a point): for a
+    processor without a fast PEXT (bits.FAST_BMI2)."""
+    w = s[bk.M_W]
+    n, m, t = last + w, last, last - w
+    return (_pattern_bit(s, n - 1, c, table, 0, m) | _pattern_bit(s, n, c, table, 1, m)
+            | _pattern_bit(s, n + 1, c, table, 2, m) | _pattern_bit(s, m - 1, c, table, 3, m)
+            | _pattern_bit(s, m + 1, c, table, 5, m) | _pattern_bit(s, t - 1, c, table, 6, m)
+            | _pattern_bit(s, t, c, table, 7, m) | _pattern_bit(s, t + 1, c, table, 8, m))
+
+
+_pattern_hits = _pattern_hits_block if FAST_BMI2 else _pattern_hits_read
+
+
+@inline
 def pattern_move(s, z, c, last, rng, table):
     """Rule (c): an empty point of the 3x3 block around `last` that matches a pattern for c and
     is not a self-atari, uniformly among those; PASS if there is none."""
@@ -241,11 +276,7 @@ def pattern_move(s, z, c, last, rng, table):
     found = 0
     # the block's points j = 0..8 in reading order (NW N NE W . E SW S SE): first a mask of the
     # empty pattern matches, told without a branch per point (neither is predictable)
-    n, m, t = last + w, last, last - w
-    hits = (_pattern_bit(s, n - 1, c, table, 0, m) | _pattern_bit(s, n, c, table, 1, m)
-            | _pattern_bit(s, n + 1, c, table, 2, m) | _pattern_bit(s, m - 1, c, table, 3, m)
-            | _pattern_bit(s, m + 1, c, table, 5, m) | _pattern_bit(s, t - 1, c, table, 6, m)
-            | _pattern_bit(s, t, c, table, 7, m) | _pattern_bit(s, t + 1, c, table, 8, m))
+    hits = _pattern_hits(s, c, last, table)
     while hits != 0:  # in reading order
         j = np.int64(trailing_zeros(np.uint64(hits)))
         hits &= hits - 1

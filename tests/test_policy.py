@@ -13,7 +13,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from foogo import BLACK, PASS, WHITE, Board, board_from_ascii, run_playouts, tree_priors
+from foogo import BLACK, PASS, WHITE, Board, bits, board_from_ascii, run_playouts, tree_priors
 from foogo import board_kernels as bk
 from foogo import patterns as pa
 from foogo import playout as po
@@ -525,6 +525,39 @@ def test_each_pattern_matches_in_all_symmetries_and_both_colours(pattern):
             players = (BLACK, WHITE) if who == "both" else (x_color,)
             for c in players:
                 assert pa.matches_pattern(s, centre, c, TABLE), (rows, symmetry, x_color, c)
+
+
+def random_positions(sizes=(2, 3, 5, 9, 13, 19, 25), per_size=12, seed=7):
+    """Boards of each size with stones of both colours at random points (some captured as they go)."""
+    generator = np.random.default_rng(seed)
+    for size in sizes:
+        for _ in range(per_size):
+            board = Board(size)
+            for point in generator.permutation(size * size)[: generator.integers(0, size * size)]:
+                row, col = divmod(int(point), size)
+                color = BLACK if generator.integers(0, 2) else WHITE
+                if board.is_legal(color, (row, col)):
+                    board.play(color, (row, col))
+            yield board
+
+
+@pytest.mark.skipif(not bits.HAS_BMI2, reason="the 5x5 block's codes are read with BMI2's PEXT")
+def test_the_5x5_block_gives_every_point_of_a_3x3_block_its_colour_and_pattern_code():
+    checked = 0
+    for board in random_positions():
+        s, _ = board._state()
+        w = board.geometry.width
+        for p in board.geometry.points:
+            block = pa.block_colours(s, int(p))
+            for j in range(9):
+                q = int(p) + (1 - j // 3) * w + (j % 3 - 1)
+                assert pa.block_colour(block, j) == bk.color_at(s, bk.stride(s), q)
+                if bk.color_at(s, bk.stride(s), q) != bk.OFFBOARD:
+                    assert pa.block_code(block, j) == pa.pattern_code(s, q), (board.size, int(p), j)
+                    checked += 1
+            for c in (BLACK, WHITE):
+                assert ph._pattern_hits_block(s, c, int(p), TABLE) == ph._pattern_hits_read(s, c, int(p), TABLE)
+    assert checked > 10_000
 
 
 def test_pattern_move_plays_a_hane_next_to_the_last_move():
