@@ -57,37 +57,30 @@ HAS_BMI2 = bool(binding.get_host_cpu_features().get("bmi2", False))
 FAST_BMI2 = HAS_BMI2 and not binding.get_host_cpu_name().startswith(("znver1", "znver2", "bdver"))
 
 
-@intrinsic
-def deposit_bits(typingctx, source, mask):
-    """BMI2 PDEP: the low bits of source scattered to the set positions of mask (x86-64 with BMI2 only)."""
+def _bmi2_typing(name, source, mask):
+    """The typing of a BMI2 intrinsic over two uint64 (LLVM's `name`), or None for other argument types."""
     if source != types.uint64 or mask != types.uint64:
         return None
-    sig = types.uint64(types.uint64, types.uint64)
 
     def codegen(context, builder, signature, args):
         i64 = ir.IntType(64)
-        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, [i64, i64]),
-                                            "llvm.x86.bmi.pdep.64")
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, [i64, i64]), name)
         return builder.call(fn, [args[0], args[1]])
 
-    return sig, codegen
+    return types.uint64(types.uint64, types.uint64), codegen
+
+
+@intrinsic
+def deposit_bits(typingctx, source, mask):
+    """BMI2 PDEP: the low bits of source scattered to the set positions of mask (x86-64 with BMI2 only)."""
+    return _bmi2_typing("llvm.x86.bmi.pdep.64", source, mask)
 
 
 @intrinsic
 def extract_bits(typingctx, source, mask):
     """BMI2 PEXT: the bits of source at the set positions of mask, packed into the low bits in their
     order (x86-64 with BMI2 only)."""
-    if source != types.uint64 or mask != types.uint64:
-        return None
-    sig = types.uint64(types.uint64, types.uint64)
-
-    def codegen(context, builder, signature, args):
-        i64 = ir.IntType(64)
-        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, [i64, i64]),
-                                            "llvm.x86.bmi.pext.64")
-        return builder.call(fn, [args[0], args[1]])
-
-    return sig, codegen
+    return _bmi2_typing("llvm.x86.bmi.pext.64", source, mask)
 
 
 if HAS_BMI2:
