@@ -45,10 +45,4 @@ def self_atari(s, p, c):
 @inline
 def big_self_atari(s, p, c):
     """True if c at empty p is a self-atari (see self_atari) of a string of two stones or more."""
-    w = np.int64(s[bk.M_W])
-    P = bk.stride(s)
-    joins = False
-    for q in (p - w, p - 1, p + 1, p + w):
-        if bk.color_at(s, P, q) == c:
-            joins = True
-    return joins and self_atari(s, p, c)
+    return bk.stones_beside(s, bk.stride(s), p, c) > 0 and self_atari(s, p, c)
