@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from llvmlite import binding, ir
 from numba import types
-from numba.core import cgutils
+from numba.core import cgutils, config
 from numba.extending import intrinsic
 
 from .jit import kernel
@@ -51,10 +51,21 @@ def trailing_zeros(typingctx, word):
     return sig, codegen
 
 
-HAS_BMI2 = bool(binding.get_host_cpu_features().get("bmi2", False))
-# PDEP and PEXT in one instruction each: AMD's processors before Zen 3 run them in microcode, some 18-250
-# cycles depending on the mask, so a hot path that reads a word with PEXT asks for this rather than HAS_BMI2
-FAST_BMI2 = HAS_BMI2 and not binding.get_host_cpu_name().startswith(("znver1", "znver2", "bdver"))
+def target_bmi2(cpu_name: str | None, cpu_features: str | None) -> tuple[bool, bool]:
+    """(BMI2, a fast BMI2) on the processor numba compiles for, given numba's NUMBA_CPU_NAME and
+    NUMBA_CPU_FEATURES settings (None: this host's, as numba reads them). A portable cache's "generic"
+    has no BMI2, and LLVM aborts the process on a PEXT it cannot select. AMD's processors before Zen 3
+    run PDEP and PEXT in microcode, some 18-250 cycles depending on the mask, so a hot path that reads a
+    word with PEXT asks for the second."""
+    if cpu_features is None:
+        has = bool(binding.get_host_cpu_features().get("bmi2", False))
+    else:
+        has = "+bmi2" in cpu_features.split(",")
+    name = binding.get_host_cpu_name() if cpu_name in (None, "host") else str(cpu_name)
+    return has, has and not name.startswith(("znver1", "znver2", "bdver"))
+
+
+HAS_BMI2, FAST_BMI2 = target_bmi2(config.CPU_NAME, config.CPU_FEATURES)
 
 
 def _bmi2_typing(name, source, mask):

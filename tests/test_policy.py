@@ -8,6 +8,9 @@ their traces.
 """
 
 import io
+import os
+import subprocess
+import sys
 from collections import Counter
 
 import numpy as np
@@ -558,6 +561,24 @@ def test_the_5x5_block_gives_every_point_of_a_3x3_block_its_colour_and_pattern_c
             for c in (BLACK, WHITE):
                 assert ph._pattern_hits_block(s, c, int(p), TABLE) == ph._pattern_hits_read(s, c, int(p), TABLE)
     assert checked > 10_000
+
+
+def test_bmi2_is_judged_on_the_processor_numba_compiles_for():
+    # numba's NUMBA_CPU_NAME / NUMBA_CPU_FEATURES, not this host: LLVM aborts on a PEXT a generic target lacks
+    assert bits.target_bmi2("generic", "") == (False, False)
+    assert bits.target_bmi2("skylake", "+bmi2,+popcnt") == (True, True)
+    assert bits.target_bmi2("skylake", "-bmi2,+popcnt") == (False, False)
+    assert bits.target_bmi2("znver2", "+bmi2") == (True, False)  # microcoded PEXT: the 8 loads a point
+    assert bits.target_bmi2(None, None) == bits.target_bmi2("host", None)
+
+
+@pytest.mark.slow
+def test_heavy_playouts_run_in_a_portable_generic_build(tmp_path):
+    # a fresh cache of its own (numba keys its cache by target, but a generic build compiles everything anew)
+    code = "from foogo import Board, run_playouts; run_playouts(Board(9), 4, policy='heavy')"
+    env = dict(os.environ, NUMBA_CPU_NAME="generic", NUMBA_CACHE_DIR=str(tmp_path))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=900, env=env)
+    assert out.returncode == 0, out.stderr[-2000:]
 
 
 def test_pattern_move_plays_a_hane_next_to_the_last_move():
