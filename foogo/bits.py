@@ -65,7 +65,7 @@ def target_bmi2(cpu_name: str | None, cpu_features: str | None) -> tuple[bool, b
     return has, has and not name.startswith(("znver1", "znver2", "bdver"))
 
 
-HAS_BMI2, FAST_BMI2 = target_bmi2(config.CPU_NAME, config.CPU_FEATURES)
+HAS_BMI2, FAST_BMI2 = target_bmi2(getattr(config, "CPU_NAME", None), getattr(config, "CPU_FEATURES", None))
 
 
 def _bmi2_typing(name, source, mask):
