@@ -434,6 +434,8 @@ def play_paired(args, arms: dict[str, str], commands: dict[str, str]) -> list[in
     until = args.until
     todo = [(name, game) for name, game in game_order(list(arms), args.games, timed)
             if not played(Path(args.out) / name / f"job-{game}.json")]
+    for name in arms:  # where each game's `foogo match --json` goes, which refuses a directory that is not there
+        (Path(args.out) / name).mkdir(parents=True, exist_ok=True)
 
     def play(job: tuple[str, int]) -> int:
         name, game = job

@@ -575,6 +575,12 @@ def test_pachi_ab_paired_games_start_afresh_by_seed_resume_and_report_where_arms
     order = [(c[c.index("--json") + 1].split("/")[-2], c[c.index("--json") + 1][-6:]) for c in played]
     assert order == [("control", "0.json"), ("rule", "0.json"), ("control", "1.json"), ("control", "2.json"),
                      ("rule", "2.json")]
+    fresh = tmp_path / "fresh"  # a new --out: each arm's directory is made before its games' --json names it
+    args.out = str(fresh)
+    fresh.mkdir()
+    assert ab.play_paired(args, {"control": "", "rule": "--nakade"}, {}) == []
+    assert (fresh / "control").is_dir() and (fresh / "rule").is_dir()
+    args.out = str(tmp_path)
 
     def game(arm, index, result, moves):
         black, white = ("Pachi", "foogo =36400") if index % 2 == 0 else ("foogo =36400", "Pachi")
