@@ -23,8 +23,10 @@ def refuse_seconds(parser: argparse.ArgumentParser, option: str, value: float, m
 
 
 def refuse_earlier_jobs(parser: argparse.ArgumentParser, out: Path) -> None:
-    """parser.error if `out` holds an earlier parallel match's job summaries (job-N.json): its jobs would refuse
-    to overwrite that match's games, and its old summaries would be read as this match's."""
-    earlier = sorted(out.glob("job-*.json")) if out.is_dir() else []
+    """parser.error if `out` holds an earlier parallel match's job summaries (job-N.json) or games (job-N/*.sgf,
+    which a match stopped before its summary leaves): its jobs would refuse to overwrite that match's games, and
+    its old summaries would be read as this match's."""
+    earlier = sorted(out.glob("job-*.json")) + sorted(out.glob("job-*/*.sgf")) if out.is_dir() else []
     if earlier:
-        parser.error(f"--out {out} holds an earlier match's {earlier[0].name}: give another directory")
+        name = earlier[0].relative_to(out)
+        parser.error(f"--out {out} holds an earlier match's {name}: give another directory")

@@ -1201,6 +1201,13 @@ def test_a_match_out_holding_an_earlier_matchs_jobs_is_refused_before_any_game(t
     assert refused.value.code == 2 and err.splitlines()[-1].endswith("holds an earlier match's job-0.json: give "
                                                                      "another directory"), err
     assert sorted(p.name for p in out.iterdir()) == ["job-0.json"]
+    # a match stopped before its summaries leaves only its games: their jobs would fail late, one by one
+    (out / "job-0.json").unlink()
+    (out / "job-3").mkdir()
+    (out / "job-3" / "game-0001.sgf").write_text("(;SZ[9])")
+    with pytest.raises(SystemExit) as refused:
+        module.main()
+    assert refused.value.code == 2 and "holds an earlier match's job-3/game-0001.sgf" in capsys.readouterr().err
 
 
 def test_search_speeds_bench_batches_double_up_to_run_playouts_cap(monkeypatch):
