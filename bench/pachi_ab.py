@@ -536,6 +536,11 @@ def main(argv=None) -> int:
             codes = [p.wait() for p in procs]
         if any(codes):
             print(f"an arm failed (exit codes {codes}; see {out}/NAME.log)", file=sys.stderr)
+            if not (args.paired or args.time):
+                # an arm that refused its --out (an earlier run's games there) played nothing: the SGFs there
+                # are another run's, and a table of them would read as this one's
+                print("no result shown (--report-only tallies what the arms' directories hold)")
+                return 1
         if (args.paired or args.time) and not all(played(out / name / f"job-{game}.json")
                                                   for name in arms for game in range(args.games)):
             # a part of a block (--until), or a run some games of which failed: its results wait for the

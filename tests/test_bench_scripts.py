@@ -908,6 +908,28 @@ def test_pachi_ab_runs_its_games_in_the_out_directory_by_absolute_paths(tmp_path
     assert command[command.index("--json") + 1] == str(tmp_path / "rel" / "a" / "job-0.json")
 
 
+def test_pachi_ab_shows_no_table_when_an_arm_failed(tmp_path, monkeypatch, capsys):
+    # an arm's vs_pachi refuses an --out holding an earlier run's games (exit 2) and plays nothing: a table
+    # tallied from those games would read as this run's result
+    ab = load("pachi_ab")
+    job = tmp_path / "control" / "job-0"
+    job.mkdir(parents=True)
+    (job / "game-0001.sgf").write_text("(;SZ[9]PB[foogo =1000]PW[Pachi]RE[B+R];B[ee])")
+
+    class Refused:
+        def __init__(self, *args, **kwargs):
+            pass
+
+        def wait(self):
+            return 2
+
+    monkeypatch.setattr(ab.subprocess, "Popen", Refused)
+    assert ab.main(["--pachi", "pachi", "--foogo-playouts", "100", "--arm", "control=", "--out", str(tmp_path)]) == 1
+    captured = capsys.readouterr()
+    assert "an arm failed" in captured.err and "no result shown" in captured.out
+    assert "control |" not in captured.out and not (tmp_path / "ab.txt").exists()
+
+
 def test_vs_pachi_runs_the_match_in_its_out_directory(tmp_path, monkeypatch):
     vp = load("vs_pachi")
     seen = []
