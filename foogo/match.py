@@ -8,7 +8,8 @@ default) check every move with `play` and score finished games with
 count otherwise is reported as disputed, the referee's result standing), can
 hold both engines to a game clock (`--time-settings`, match_clock), writes one
 SGF per game (into a directory that holds none of its file names yet, unless
-`--overwrite`) and prints a results table (wins per engine with a 95% Wilson
+`--overwrite`, and that no other match is writing to: the match holds a lock
+on the directory while it runs) and prints a results table (wins per engine with a 95% Wilson
 interval, wins by colour, wall and CPU seconds per move, game length, the
 counts of illegal moves, timeouts and crashes, and disputed scores; each
 game's record, the figures and the table are match_results'). Each engine's CPU
@@ -63,6 +64,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tqdm import tqdm
+
+try:
+    import fcntl
+except ImportError:  # not POSIX (Windows): --sgf-dir is not locked there
+    fcntl = None  # type: ignore[assignment]
 
 from .gtp_client import GtpClient, GtpError, GtpFailure, GtpTimeout
 from .match_clock import GameClock, TimeControl
@@ -165,13 +171,21 @@ class _Match:
         self.players = {"A": _Player("A", args.black, client("--black", args.black, "engine-A")),
                         "B": _Player("B", args.white, client("--white", args.white, "engine-B"))}
         self.referee = client("--referee", referee, "referee") if referee else None
+        self._sgf_lock: int | None = None
         if self.sgf_dir is not None:
             try:
                 self.sgf_dir.mkdir(parents=True, exist_ok=True)
             except OSError as error:
                 raise ValueError(f"--sgf-dir {self.sgf_dir}: {error.strerror or error}") from None
+            # held from the check below to the match's end: two matches started at once on one directory
+            # would otherwise both find it free and write each other's game files
+            self._sgf_lock = _lock_directory(self.sgf_dir)
             if not args.overwrite:
-                _refuse_earlier_games(self.sgf_dir, self.games)
+                try:
+                    _refuse_earlier_games(self.sgf_dir, self.games)
+                except ValueError:
+                    self._unlock()
+                    raise
         self.referee_name = ""
         self.records: list[GameRecord] = []
         self.interrupted = False
@@ -237,10 +251,17 @@ class _Match:
                 raise MatchError(f"{who} rejected {cmd!r}: {exc}") from exc
 
     def close(self) -> None:
-        """Quit all engines."""
+        """Quit all engines and let another match have the SGF directory."""
         for client in [p.client for p in self.players.values()] + [self.referee]:
             if client is not None:
                 client.close()
+        self._unlock()
+
+    def _unlock(self) -> None:
+        """Release the --sgf-dir lock, if this match holds it."""
+        if self._sgf_lock is not None:
+            os.close(self._sgf_lock)  # closing the descriptor releases its flock
+            self._sgf_lock = None
 
     # -- one game ------------------------------------------------------------
 
@@ -504,7 +525,8 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
                              "installed); 'none' to go without")
     parser.add_argument("--sgf-dir", metavar="DIR", default=None,
                         help="write game-NNNN.sgf per game (and the engines' stderr logs) here; a directory "
-                             "that holds one of this match's file names already is refused")
+                             "that holds one of this match's file names already, or that another match is writing to, "
+                             "is refused")
     parser.add_argument("--overwrite", action="store_true",
                         help="let --sgf-dir's games replace an earlier match's files of the same names")
     parser.add_argument("--max-moves", type=int_option, default=None,
@@ -531,6 +553,24 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
 def sgf_name(number: int) -> str:
     """The file name of game `number`'s SGF in an --sgf-dir."""
     return f"game-{number:04d}.sgf"
+
+
+def _lock_directory(directory: Path) -> int | None:
+    """An exclusive lock on `directory` (its open descriptor; None where there is no flock), or ValueError
+    if another process holds it. The lock goes with the process, so a match that was killed leaves none."""
+    if fcntl is None:
+        return None
+    try:
+        descriptor = os.open(directory, os.O_RDONLY)
+    except OSError as error:
+        raise ValueError(f"--sgf-dir {directory}: {error.strerror or error}") from None
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(descriptor)
+        raise ValueError(f"--sgf-dir {directory} is in use by another match running now: give each match "
+                         "a directory of its own") from None
+    return descriptor
 
 
 def _refuse_earlier_games(directory: Path, games: int) -> None:

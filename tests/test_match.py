@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import shlex
+import subprocess
 import sys
 import textwrap
 import time
@@ -15,7 +16,7 @@ from sgfmill import sgf
 
 from foogo.gtp_client import GtpClient, GtpCrash, GtpError, GtpTimeout, session_cpu_seconds
 from foogo.intervals import wilson as wilson_interval
-from foogo.match import configure_parser, run
+from foogo.match import _lock_directory, _Match, configure_parser, run
 from foogo.match_results import GameRecord, format_table, starved_moves, summarize, usual_share
 
 GNUGO = "/usr/games/gnugo"
@@ -715,6 +716,43 @@ def test_an_sgf_dir_holding_an_earlier_matchs_games_is_refused_unless_overwrite(
     code, summary = play_match(tmp_path, *argv, "--overwrite")
     assert code == 0 and summary is not None and len(summary["per_game"]) == 2
     assert sorted(p.name for p in sgf_dir.glob("game-*")) == ["game-0001.sgf", "game-0002.sgf"]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the lock is POSIX flock")
+def test_an_sgf_dir_another_match_is_writing_to_is_refused(tmp_path, fake, capsys):
+    sgf_dir = tmp_path / "sgf"
+    argv = ("--black", fake("--score", "W+2.5"), "--white", fake("--score", "W+2.5"), "--games", "2", "--size", "5",
+            "--referee", "none", "--sgf-dir", str(sgf_dir))
+    parser = argparse.ArgumentParser()
+    configure_parser(parser)
+    first = _Match(parser.parse_args([*argv, "--quiet"]))  # checked the directory, holds it until close
+    try:
+        with pytest.raises(ValueError, match="in use by another match"):
+            _lock_directory(sgf_dir)
+        holder = subprocess.Popen([sys.executable, "-c", HOLD_LOCK, str(sgf_dir)], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, text=True)
+    finally:
+        first.close()
+    try:  # another process holds it now (as a second `foogo match` would)
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        code, summary = play_match(tmp_path, *argv)
+        err = capsys.readouterr().err
+        assert code == 2 and summary is None and "Traceback" not in err, err
+        assert f"--sgf-dir {sgf_dir} is in use by another match" in err
+        assert list(sgf_dir.iterdir()) == []  # no game, no engine log
+    finally:
+        holder.communicate("")
+    assert play_match(tmp_path, *argv)[0] == 0  # free again once the other has ended
+    os.close(_lock_directory(sgf_dir))  # and the match that ended let it go
+
+
+HOLD_LOCK = """
+import fcntl, os, sys
+descriptor = os.open(sys.argv[1], os.O_RDONLY)
+fcntl.flock(descriptor, fcntl.LOCK_EX)
+print("held", flush=True)
+sys.stdin.read()
+"""
 
 
 def test_a_long_engine_text_is_kept_brief(tmp_path, fake):
