@@ -16,6 +16,7 @@ from foogo.game import Game
 from foogo.game_score import final_margin
 from foogo.geometry import RESIGN
 from foogo.search import ConfigError, Search, SearchConfig
+from foogo.search_tree import Worker
 
 
 def legal(board, color):
@@ -158,6 +159,32 @@ def test_a_line_ending_in_two_passes_is_scored_as_a_referee_would():
     done.play(BLACK, "pass")
     done.play(WHITE, "pass")
     assert settled_scores(done, 0, 5) == [done.area_score(0)] * 5
+
+
+def test_the_iterations_playout_step_scores_a_line_ended_by_two_passes_as_settled_score_does():
+    # tree._play_out runs _settled_score's three steps around its one playout call when the descent ended
+    # in two passes (terminal): on DEAD_CORNER's streams it must give _settled_score's scores one for one
+    # (komi where the counts disagree, none of the count as it stands or of the playout alone), and the
+    # iteration's trace stays the tree's (no stone of the settling playout is traced)
+    board = board_from_ascii(DEAD_CORNER, to_move=BLACK)
+    board.play(BLACK, "pass")
+    board.play(WHITE, "pass")
+    params = np.zeros(tk.P_SCORE + 1)
+    params[tk.P_CAP] = 400
+    params[tk.P_POLICY] = 0
+    scores = []
+    for seed in range(60):
+        b = board.copy()
+        s, z = b._state()
+        worker = Worker(b.geometry, 0)
+        worker.start(s, z)
+        rs.seed_rng(worker.rng, seed, 0)
+        score, traced, capped, _ = tk._play_out(np.zeros(tk.META_SIZE, dtype=np.int64), b.geometry.zobrist,
+                                                worker.work(), params, pa.PATTERN_TABLE,
+                                                np.zeros((0, 1), dtype=np.int32), 3, True, 7.0, tk.choose, True)
+        assert traced == 3 and capped == 0 and not worker.trace.any()
+        scores.append(float(score))
+    assert scores == settled_scores(board, 0, 60) and 7.0 in scores and min(scores) < 7.0
 
 
 def test_keeps_a_seki_it_wins_by_passing():
