@@ -16,7 +16,7 @@ and a digest of the positions, which two checkouts must share for their figures 
 once per checkout (`PYTHONPATH=DIR python bench/expand_cost.py`), alternating.
 
 --parts splits the learned prior's work per candidate instead: over every empty point of the same
-positions, nanoseconds a point to read its SPATIAL code (features.spatial_code), to look codes up in
+positions, nanoseconds a point to read its SPATIAL code (spatial_patterns.spatial_code), to look codes up in
 the spatial table (features.spatial_gamma, in point order and shuffled), and for the whole gamma
 (features.move_gamma), each the median of --repeats runs of about --seconds.
 """
@@ -43,6 +43,7 @@ from foogo.game import Game
 from foogo.gamma_table import GAMMAS, open_parts
 from foogo.patterns import PATTERN_TABLE
 from foogo.search import MAX_PLAYOUTS, MAX_SECONDS, Search, SearchConfig
+from foogo.spatial_patterns import spatial_code
 
 
 def node_positions(game: Game, playouts: int, limit: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -106,7 +107,7 @@ def spatial_codes_all(S, Z, colours, out, rounds):
                 while word:
                     p = j * 64 + np.int64(trailing_zeros(word))
                     word &= word - ONE
-                    code = fe.spatial_code(s, p, colours[i])
+                    code = spatial_code(s, p, colours[i])
                     out[k] = code
                     k += 1
                     total += code

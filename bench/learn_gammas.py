@@ -27,7 +27,7 @@ move of gamma 1 (Coulom's prior, which keeps rare features near 1). After each u
 scaled so that its mean log gamma over the candidates is 0 (which changes no probability: every
 candidate has one feature of each group), so gamma 1 stands for an average feature of the group.
 3x3 patterns are folded by the 8 symmetries first (features.pattern_classes); a class never seen
-among the candidates gets gamma 1, an average shape. The spatial patterns (features.RING: the 5x5
+among the candidates gets gamma 1, an average shape. The spatial patterns (spatial_patterns.RING: the 5x5
 square less its corners, and its inner 12 points) are a sixth group: each candidate's is its
 level-2 pattern if that was seen at least --min-count (features.SPATIAL_MIN_COUNT) times among the
 training candidates, else its level-1 pattern if that was, else none (gamma 1, which the engine

@@ -2,8 +2,8 @@
 
 What it is: the feature code of a candidate move (colour c at empty point p), in
 five groups, one feature from each, and its spatial pattern:
-  PATTERN  its 3x3 neighbourhood (patterns.pattern_code), colours seen from the
-           mover (the mover's stones as BLACK); the learning script folds the 8
+  PATTERN  its 3x3 neighbourhood seen from the mover (spatial_patterns.mover_code:
+           the mover's stones as BLACK); the learning script folds the 8
            rotations and reflections into one class (`pattern_classes`)
   TACTICS  T_CAPTURE2 (takes a string of 2+ stones), T_CAPTURE1 (takes stones of
            one-stone strings only), T_SELF1 (a self-atari of the stone alone),
@@ -20,7 +20,7 @@ five groups, one feature from each, and its spatial pattern:
            lies in the 5x5 square around it
   SPATIAL  the colours of the 5x5 square around it less the corners (20 points),
            or of its inner 12 points when the table lacks the 20-point pattern
-           (`spatial_code`, RING: the largest pattern the table knows, as in
+           (spatial_patterns.spatial_code: the largest pattern the table knows, as in
            Coulom's paper); none when it knows neither
 and the gamma table that rates them: a Bradley-Terry model (Coulom, "Computing
 Elo ratings of move patterns in the game of Go", 2007) in which a move's gamma
@@ -61,7 +61,7 @@ from .geometry import parse_color
 from .jit import inline, kernel, prefetch
 from .ladders import captured_after, default_plies
 from .nakade import nakade
-from .patterns import pattern_code
+from .spatial_patterns import LEVEL_MASKS, mover_code, spatial_code, spatial_code_at
 from .tactics import self_atari
 
 G_PATTERN, G_TACTICS, G_LAST, G_LAST2, G_LINE = range(5)
@@ -91,22 +91,6 @@ def may_consider(s, P, p, c):
 
 
 # ---------------------------------------------------------------- the features
-
-@inline
-def swap_colours(code):
-    """A 3x3 or SPATIAL code with BLACK and WHITE swapped: 1 and 2 trade places in every 2-bit field (the
-    fields whose two bits differ flip both; 20 fields, the most a code has). Plain integer operations, so
-    that `swap_colours.py_func` does the same to a numpy array of codes."""
-    differ = (code ^ (code >> 1)) & 0x5555555555
-    return code ^ (differ | (differ << 1))
-
-
-@inline
-def mover_code(s, p, c):
-    """p's 3x3 code (patterns.pattern_code) with c's stones as BLACK and the opponent's as WHITE."""
-    code = pattern_code(s, p)
-    return swap_colours(code) if c == bk.WHITE else code
-
 
 @inline
 def tactics(s, P, w, p, c, sacrifices):
@@ -387,19 +371,13 @@ def candidates(board, color, sacrifices: bool = True) -> tuple[np.ndarray, np.nd
     return moves[:n], feats[:n]
 
 
-# ---------------------------------------------------------------- the spatial pattern
+# ---------------------------------------------------------------- the spatial patterns' table
 
-# The SPATIAL feature: the colours of the 20 points of the 5x5 square around a move less its corners,
-# seen from the mover, at two sizes. Its code is 40 bits, 2 per point (EMPTY, the mover's, the
-# opponent's, off board): bits 0-15 the 3x3 code (mover_code), 16-23 the four points two steps
-# away on the lines through the move (RING[:4]), 24-39 the eight a knight's move away (RING[4:]).
-# Level 1 is the first 24 bits (12 points), level 2 all 40; a key is a level's bits with the level
-# at bit LEVEL_SHIFT. A move's spatial gamma is its level-2 key's if the table has it, else its
-# level-1 key's, else 1 (Coulom's largest matching pattern). The table holds the keys seen at least
+# The SPATIAL feature (spatial_patterns.spatial_code) at its two sizes: a key is a level's bits with
+# the level at bit LEVEL_SHIFT. A move's spatial gamma is its level-2 key's if the table has it, else
+# its level-1 key's, else 1 (Coulom's largest matching pattern). The table holds the keys seen at least
 # SPATIAL_MIN_COUNT times in the training games (bench/learn_gammas.py), each under its 8 rotations
 # and reflections, so that no lookup needs to turn the board.
-RING = ((2, 0), (0, 2), (-2, 0), (0, -2), (2, 1), (1, 2), (-1, 2), (-2, 1), (-2, -1), (-1, -2), (1, -2), (2, -1))
-LEVEL_BITS = (24, 40)  # the code bits of levels 1 and 2
 LEVEL_SHIFT = 48
 SPATIAL_MIN_COUNT = 20
 SPATIAL_SLOTS = 1 << 18  # the hash table's slots: at most ~100k keys (8 images of ~12k classes)
@@ -407,53 +385,7 @@ SPATIAL_MAX_LOAD = 0.7  # the share of the slots the keys may fill (the lookup's
 SPATIAL_MAX_PATTERNS = int(SPATIAL_SLOTS * SPATIAL_MAX_LOAD) // 8  # canonical patterns a table holds: 8 images each
 _SLOT_SHIFT = np.uint64(64 - 18)
 _HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
-LEVEL_MASKS = tuple((1 << bits) - 1 for bits in LEVEL_BITS)
 
-
-@inline
-def _ring_point(s, P, n, w, row, col, p, dr, dc, inside):
-    """The board colour of the point (dr, dc) from p at (row, col), 3 off the board; inside: the
-    whole ring is on the board (no test needed)."""
-    if not inside:
-        r = row + dr
-        k = col + dc
-        if r < 1 or r > n or k < 1 or k > n:
-            return np.int64(3)
-    return np.int64(bk.color_at(s, P, p + dr * w + dc))
-
-
-@inline
-def _ring(s, P, n, w, p, row, col):
-    """The 24 ring bits of p at (row, col) (RING order, 2 per point, board colours), read point by
-    point: one named step per point, so that each offset is a constant."""
-    inside = row >= 3 and col >= 3 and row <= n - 2 and col <= n - 2
-    return (_ring_point(s, P, n, w, row, col, p, 2, 0, inside)
-            | (_ring_point(s, P, n, w, row, col, p, 0, 2, inside) << 2)
-            | (_ring_point(s, P, n, w, row, col, p, -2, 0, inside) << 4)
-            | (_ring_point(s, P, n, w, row, col, p, 0, -2, inside) << 6)
-            | (_ring_point(s, P, n, w, row, col, p, 2, 1, inside) << 8)
-            | (_ring_point(s, P, n, w, row, col, p, 1, 2, inside) << 10)
-            | (_ring_point(s, P, n, w, row, col, p, -1, 2, inside) << 12)
-            | (_ring_point(s, P, n, w, row, col, p, -2, 1, inside) << 14)
-            | (_ring_point(s, P, n, w, row, col, p, -2, -1, inside) << 16)
-            | (_ring_point(s, P, n, w, row, col, p, -1, -2, inside) << 18)
-            | (_ring_point(s, P, n, w, row, col, p, 1, -2, inside) << 20)
-            | (_ring_point(s, P, n, w, row, col, p, 2, -1, inside) << 22))
-
-
-@inline
-def spatial_code(s, p, c):
-    """The 40-bit SPATIAL code of c at on-board p (see RING); its low 16 bits are mover_code's."""
-    row, col = bk.row_col(s, p)
-    return spatial_code_at(s, p, c, row, col)
-
-
-@inline
-def spatial_code_at(s, p, c, row, col):
-    """spatial_code of c at on-board p, at (row, col)."""
-    P = bk.stride(s)
-    code = pattern_code(s, p) | (_ring(s, P, np.int64(s[bk.M_SIZE]), np.int64(s[bk.M_W]), p, row, col) << 16)
-    return swap_colours(code) if c == bk.WHITE else code
 
 
 @inline

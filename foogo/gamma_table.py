@@ -24,10 +24,7 @@ import numpy as np
 from . import board_kernels as bk
 from .board import Board
 from .features import (
-    LEVEL_BITS,
-    LEVEL_MASKS,
     LEVEL_SHIFT,
-    RING,
     SPATIAL_MAX_LOAD,
     SPATIAL_MAX_PATTERNS,
     SPATIAL_SLOTS,
@@ -36,9 +33,9 @@ from .features import (
     candidate_gammas,
     fill_open_parts,
     insert_spatial,
-    swap_colours,
 )
 from .geometry import parse_color
+from .spatial_patterns import LEVEL_BITS, LEVEL_MASKS, RING, swap_colours
 
 DATA_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "gammas.npz")
 

@@ -17,6 +17,7 @@ from . import board_kernels as bk
 from . import features as fe
 from .bits import ONE, trailing_zeros
 from .jit import atomic_cas, inline, kernel
+from .spatial_patterns import spatial_code_at
 from .tree_layout import (
     AN,
     AW,
@@ -114,7 +115,7 @@ def _code_ahead(s, z, p, c, gammas, codes, row, near):
     caches between expansions) overlap. row and near: as gamma_into's; returns them for p."""
     row, col, near = fe.row_near(s, z, p, row, near)
     if not fe.open_column(near, col):
-        code = fe.spatial_code_at(s, p, c, row, col)
+        code = spatial_code_at(s, p, c, row, col)
         codes[p] = code
         fe.prefetch_gammas(gammas, code)
     return row, near

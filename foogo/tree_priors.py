@@ -99,7 +99,7 @@ def gamma_into(s, z, zob, ls, lz, c, ef, e, p, row, near, gammas, parts, lrow, l
     the row whose stones_near `near` holds (-1: none yet); parts: features.fill_open_parts of gammas, which
     rate an open point (features.open_gamma); the last two moves at (lrow, lcol) and (l2row, l2col)
     (features.place_of); sacrifices: a nakade is rated as one, features.T_NAKADE (tells_nakade); codes[p]:
-    p's SPATIAL code for c (features.spatial_code_at) if p is not open.
+    p's SPATIAL code for c (spatial_patterns.spatial_code_at) if p is not open.
     Returns (gamma, p's row, its stones_near)."""
     row, col, near = fe.row_near(s, z, p, row, near)
     if fe.open_column(near, col):

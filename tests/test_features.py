@@ -11,6 +11,7 @@ from foogo import board_kernels as bk
 from foogo import features as fe
 from foogo import gamma_table as gt
 from foogo import patterns as pa
+from foogo import spatial_patterns as sp
 from foogo import tree as tk
 from foogo.game import Game
 from foogo.patterns import PATTERN_TABLE
@@ -525,7 +526,7 @@ def test_the_learned_playout_patterns_are_the_shapes_with_a_high_gamma_for_eithe
     assert table[white_view] == 1  # the same shape, colours swapped, matches for black
     assert table.sum() == 3  # and nothing else matches
     shipped = gt.LEARNED_PATTERN_TABLE
-    swapped = fe.swap_colours.py_func(np.arange(1 << 16))
+    swapped = sp.swap_colours.py_func(np.arange(1 << 16))
     assert ((shipped & 1) == ((shipped[swapped] >> 1) & 1)).all()  # white's table is black's, colours swapped
     assert 0 < (shipped & 1).sum() < (1 << 16)
 
@@ -553,8 +554,8 @@ SPATIAL = """
 
 
 def ring_colours(code):
-    """The 12 ring fields of a spatial code (features.RING order)."""
-    return [(code >> (16 + 2 * i)) & 3 for i in range(len(fe.RING))]
+    """The 12 ring fields of a spatial code (spatial_patterns.RING order)."""
+    return [(code >> (16 + 2 * i)) & 3 for i in range(len(sp.RING))]
 
 
 def test_the_spatial_code_reads_the_ring_from_the_mover():
@@ -562,7 +563,7 @@ def test_the_spatial_code_reads_the_ring_from_the_mover():
     d4 = board.geometry.parse("D4")
     black = int(fe.spatial_codes(board, BLACK, [d4])[0])
     white = int(fe.spatial_codes(board, WHITE, [d4])[0])
-    assert black & 0xFFFF == fe.mover_code.py_func(*board._state()[:1], d4, BLACK)
+    assert black & 0xFFFF == sp.mover_code.py_func(*board._state()[:1], d4, BLACK)
     # RING: N2 E2 S2 W2, then the knight's moves (2,1) (1,2) (-1,2) (-2,1) (-2,-1) (-1,-2) (1,-2) (2,-1)
     # from D4: D6 F4 D2 B4 E6 F5 F3 E2 C2 B3 B5 C6 -> O . X O . . . . . . . X, seen by black
     assert ring_colours(black) == [2, 0, 1, 2, 0, 0, 0, 0, 0, 0, 0, 1]
