@@ -15,7 +15,7 @@ COMMANDS = {
     "gtp": ("gtp", "play over the Go Text Protocol on stdin/stdout (GoGui, Sabaki, KGS, twogtp)"),
     "bench": ("bench", "playout throughput benchmark, light or heavy (libego-style report)"),
     "stats": ("stats", "first-move-advantage statistics from random playouts or self-play"),
-    "match": ("match", "play engines against each other over GTP, GNU Go as referee"),
+    "match": ("match_command", "play engines against each other over GTP, GNU Go as referee"),
     "compile": ("compile_kernels", "compile every kernel into numba's cache ahead of use, in parallel"),
 }
 

@@ -9,10 +9,11 @@ count otherwise is reported as disputed, the referee's result standing), can
 hold both engines to a game clock (`--time-settings`, match_clock), writes one
 SGF per game (into a directory that holds none of its file names yet, unless
 `--overwrite`, and that no other match is writing to: the match holds a lock
-on the directory while it runs) and prints a results table (wins per engine with a 95% Wilson
+on the directory while it runs: match_files) and prints a results table (wins per engine with a 95% Wilson
 interval, wins by colour, wall and CPU seconds per move, game length, the
 counts of illegal moves, timeouts and crashes, and disputed scores; each
-game's record, the figures and the table are match_results'). Each engine's CPU
+game's record, the figures and the table are match_results'; the command line, its
+options and its --json summary are match_command's). Each engine's CPU
 time per genmove is read from /proc over its whole session (so any engine is
 measured, and a timed match shows whether both sides had equal CPU); a genmove
 in which an engine got far less than its usual share of the CPU is counted as
@@ -52,28 +53,21 @@ from __future__ import annotations
 
 import argparse
 import collections
-import json
 import os
 import re
 import shlex
-import signal
 import sys
-import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from tqdm import tqdm
 
-try:
-    import fcntl
-except ImportError:  # not POSIX (Windows): --sgf-dir is not locked there
-    fcntl = None  # type: ignore[assignment]
-
 from .gtp_client import GtpClient, GtpError, GtpFailure, GtpTimeout
 from .match_clock import GameClock, TimeControl
-from .match_results import GameRecord, format_table, game_sgf, summarize
-from .numbers import check_komi, float_option, int_option
+from .match_files import claim_sgf_dir, json_path, release_sgf_dir, sgf_name
+from .match_results import GameRecord, game_sgf, summarize
+from .numbers import check_komi
 
 DEFAULT_REFEREE = "/usr/games/gnugo --mode gtp --chinese-rules --level 0"
 REFEREE_MIN_TIMEOUT = 60.0  # the referee is not on trial; give it time
@@ -148,7 +142,7 @@ class _Match:
                              f"move and its timing), got {self.games:,} x {self.max_moves:,}")
         self.alternate = bool(args.alternate)
         self.quiet = bool(args.quiet)
-        self.json_path = _json_path(args.json)
+        self.json_path = json_path(args.json)
         self.sgf_dir = Path(args.sgf_dir) if args.sgf_dir else None
         referee = args.referee
         if referee is None:
@@ -171,21 +165,8 @@ class _Match:
         self.players = {"A": _Player("A", args.black, client("--black", args.black, "engine-A")),
                         "B": _Player("B", args.white, client("--white", args.white, "engine-B"))}
         self.referee = client("--referee", referee, "referee") if referee else None
-        self._sgf_lock: int | None = None
-        if self.sgf_dir is not None:
-            try:
-                self.sgf_dir.mkdir(parents=True, exist_ok=True)
-            except OSError as error:
-                raise ValueError(f"--sgf-dir {self.sgf_dir}: {error.strerror or error}") from None
-            # held from the check below to the match's end: two matches started at once on one directory
-            # would otherwise both find it free and write each other's game files
-            self._sgf_lock = _lock_directory(self.sgf_dir)
-            if not args.overwrite:
-                try:
-                    _refuse_earlier_games(self.sgf_dir, self.games)
-                except ValueError:
-                    self._unlock()
-                    raise
+        # the directory's lock is held to the match's end (close)
+        self._sgf_lock = claim_sgf_dir(self.sgf_dir, self.games, args.overwrite) if self.sgf_dir else None
         self.referee_name = ""
         self.records: list[GameRecord] = []
         self.interrupted = False
@@ -255,13 +236,8 @@ class _Match:
         for client in [p.client for p in self.players.values()] + [self.referee]:
             if client is not None:
                 client.close()
-        self._unlock()
-
-    def _unlock(self) -> None:
-        """Release the --sgf-dir lock, if this match holds it."""
-        if self._sgf_lock is not None:
-            os.close(self._sgf_lock)  # closing the descriptor releases its flock
-            self._sgf_lock = None
+        release_sgf_dir(self._sgf_lock)
+        self._sgf_lock = None
 
     # -- one game ------------------------------------------------------------
 
@@ -504,151 +480,8 @@ class _Match:
             "referee": self.referee_name or None, "referee_command": self.referee_command or None})
 
 
-# --------------------------------------------------------------------------
-# Command line
-# --------------------------------------------------------------------------
-
-
-def configure_parser(parser: argparse.ArgumentParser) -> None:
-    """Add the `foogo match` options to `parser`."""
-    parser.add_argument("--black", required=True, metavar="CMD",
-                        help="engine A's command (black in game 1), split like a shell line")
-    parser.add_argument("--white", required=True, metavar="CMD",
-                        help="engine B's command (white in game 1)")
-    parser.add_argument("--games", type=int_option, default=10,
-                        help=f"number of games (default 10, at most {MAX_GAMES:,})")
-    parser.add_argument("--size", type=int_option, default=9, help="board size (default 9)")
-    parser.add_argument("--komi", type=float_option, default=7.0, help="komi (default 7)")
-    parser.add_argument("--alternate", action="store_true", help="swap colours every game")
-    parser.add_argument("--referee", metavar="CMD", default=None,
-                        help=f"GTP engine that checks moves and scores (default: {DEFAULT_REFEREE} if "
-                             "installed); 'none' to go without")
-    parser.add_argument("--sgf-dir", metavar="DIR", default=None,
-                        help="write game-NNNN.sgf per game (and the engines' stderr logs) here; a directory "
-                             "that holds one of this match's file names already, or that another match is writing to, "
-                             "is refused")
-    parser.add_argument("--overwrite", action="store_true",
-                        help="let --sgf-dir's games replace an earlier match's files of the same names")
-    parser.add_argument("--max-moves", type=int_option, default=None,
-                        help=f"score the game after this many moves (default 3*size*size, at most {MAX_MOVES:,})")
-    parser.add_argument("--timeout", type=float_option, default=60.0,
-                        help="seconds allowed per move / command; exceeding it loses the game (default 60)")
-    parser.add_argument("--time-settings", metavar="SPEC", default=None,
-                        help="a game clock for each engine: MAIN (sudden death) or MAIN+BYO/STONES (Canadian "
-                             "byo-yomi: STONES moves in every BYO), times in seconds or with s, m or h, e.g. 5m, "
-                             "10m+30s/5, 0+5s/1 (5 s a move); sent as time_settings and time_left, and an engine "
-                             "whose clock runs out loses (genmove's timeout is then its clock, not --timeout)")
-    parser.add_argument("--startup-timeout", type=float_option, default=None, metavar="SECONDS",
-                        help="seconds an engine has to answer `name` and `version` after it starts, and "
-                             "its first genmove then if no --time-settings (default: --timeout; foogo gtp's first "
-                             "genmove after an install compiles its search, about 1.5 minutes)")
-    parser.add_argument("--black-name", metavar="NAME", default=None,
-                        help="engine A's name in the table and the SGFs (default: its name and version)")
-    parser.add_argument("--white-name", metavar="NAME", default=None, help="engine B's name, likewise")
-    parser.add_argument("--json", metavar="FILE", default=None,
-                        help="write the results as JSON here ('-': to stdout, the table then to stderr)")
-    parser.add_argument("--quiet", action="store_true", help="print nothing but errors (and --json's output)")
-
-
-def sgf_name(number: int) -> str:
-    """The file name of game `number`'s SGF in an --sgf-dir."""
-    return f"game-{number:04d}.sgf"
-
-
-def _lock_directory(directory: Path) -> int | None:
-    """An exclusive lock on `directory` (its open descriptor; None where there is no flock), or ValueError
-    if another process holds it. The lock goes with the process, so a match that was killed leaves none."""
-    if fcntl is None:
-        return None
-    try:
-        descriptor = os.open(directory, os.O_RDONLY)
-    except OSError as error:
-        raise ValueError(f"--sgf-dir {directory}: {error.strerror or error}") from None
-    try:
-        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        os.close(descriptor)
-        raise ValueError(f"--sgf-dir {directory} is in use by another match running now: give each match "
-                         "a directory of its own") from None
-    return descriptor
-
-
-def _refuse_earlier_games(directory: Path, games: int) -> None:
-    """Raise ValueError if `directory` already holds the SGF of one of games 1..`games` (an earlier match's,
-    which this one would overwrite): checked before any engine starts, so nothing is lost or changed."""
-    for number in range(1, games + 1):
-        path = directory / sgf_name(number)
-        if os.path.lexists(path):
-            raise ValueError(f"--sgf-dir {directory} already holds {path.name} (an earlier match's games): give "
-                             "another directory, or --overwrite to replace them")
-
-
 def _brief(text: str) -> str:
     """An engine's text as a game's record keeps it: at most BRIEF characters, and how long it was."""
     return text if len(text) <= BRIEF else f"{text[:BRIEF]}... ({len(text):,} characters)"
 
 
-def _json_path(option: str | None) -> Path | None:
-    """--json's file, checked before any game: None for none or '-' (stdout); ValueError if it could not be
-    written then (its directory missing, or the path a directory), so that no match is played for nothing."""
-    if option is None or option == "-":
-        return None
-    path = Path(option)
-    if not option.strip() or path.is_dir():
-        raise ValueError(f"--json {option!r}: not a file name")
-    if not path.parent.is_dir():
-        raise ValueError(f"--json {option}: no directory {path.parent}")
-    return path
-
-
-def _interrupt(signum, frame) -> None:
-    """SIGTERM handler: stop as Ctrl-C does (KeyboardInterrupt), so that the games so far are written."""
-    raise KeyboardInterrupt
-
-
-def run(args: argparse.Namespace) -> int:
-    """Run the match described by `args`; print the table; return 0, 1 (match failed), 2 (bad options) or 130.
-
-    Ctrl-C (SIGINT) or `kill` (SIGTERM) stops it after writing the games played so far: a match run in
-    the background (nohup, a script's `&`) ignores SIGINT, as the shell makes background jobs do."""
-    if threading.current_thread() is threading.main_thread():
-        previous = signal.signal(signal.SIGTERM, _interrupt)
-        try:
-            return _run(args)
-        finally:
-            signal.signal(signal.SIGTERM, previous)
-    return _run(args)
-
-
-def _run(args: argparse.Namespace) -> int:
-    try:
-        match = _Match(args)
-    except ValueError as exc:
-        print(f"foogo match: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:  # while the engines start: nothing played, nothing to write
-        return 130
-    code = 0
-    try:
-        match.play_all()
-    except MatchError as exc:
-        print(f"foogo match: {exc}", file=sys.stderr)
-        code = 1
-    finally:
-        match.close()
-    if code and not match.records:
-        return code
-    summary = match.summary()
-    if not args.quiet:
-        print(format_table(summary), file=sys.stderr if args.json == "-" else sys.stdout)
-    if args.json == "-":
-        print(json.dumps(summary, indent=2))
-    elif match.json_path is not None:
-        try:  # a new file renamed over the old: a match stopped while writing leaves the old one whole
-            temporary = match.json_path.with_name(match.json_path.name + ".tmp")
-            temporary.write_text(json.dumps(summary, indent=2) + "\n")
-            os.replace(temporary, match.json_path)
-        except OSError as error:
-            print(f"foogo match: cannot write --json {match.json_path}: {error.strerror or error}", file=sys.stderr)
-            return 1
-    return code or (130 if match.interrupted else 0)

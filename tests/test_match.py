@@ -16,7 +16,9 @@ from sgfmill import sgf
 
 from foogo.gtp_client import GtpClient, GtpCrash, GtpError, GtpTimeout, session_cpu_seconds
 from foogo.intervals import wilson as wilson_interval
-from foogo.match import _lock_directory, _Match, configure_parser, run
+from foogo.match import _Match
+from foogo.match_command import configure_parser, run
+from foogo.match_files import lock_directory
 from foogo.match_results import GameRecord, format_table, starved_moves, summarize, usual_share
 
 GNUGO = "/usr/games/gnugo"
@@ -728,7 +730,7 @@ def test_an_sgf_dir_another_match_is_writing_to_is_refused(tmp_path, fake, capsy
     first = _Match(parser.parse_args([*argv, "--quiet"]))  # checked the directory, holds it until close
     try:
         with pytest.raises(ValueError, match="in use by another match"):
-            _lock_directory(sgf_dir)
+            lock_directory(sgf_dir)
         holder = subprocess.Popen([sys.executable, "-c", HOLD_LOCK, str(sgf_dir)], stdin=subprocess.PIPE,
                                   stdout=subprocess.PIPE, text=True)
     finally:
@@ -743,7 +745,7 @@ def test_an_sgf_dir_another_match_is_writing_to_is_refused(tmp_path, fake, capsy
     finally:
         holder.communicate("")
     assert play_match(tmp_path, *argv)[0] == 0  # free again once the other has ended
-    os.close(_lock_directory(sgf_dir))  # and the match that ended let it go
+    os.close(lock_directory(sgf_dir))  # and the match that ended let it go
 
 
 HOLD_LOCK = """
