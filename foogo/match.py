@@ -233,11 +233,13 @@ class _Match:
 
     def close(self) -> None:
         """Quit all engines and let another match have the SGF directory."""
-        for client in [p.client for p in self.players.values()] + [self.referee]:
-            if client is not None:
-                client.close()
-        release_sgf_dir(self._sgf_lock)
-        self._sgf_lock = None
+        try:
+            for client in [p.client for p in self.players.values()] + [self.referee]:
+                if client is not None:
+                    client.close()
+        finally:  # even when quitting an engine is interrupted (a second Ctrl-C)
+            release_sgf_dir(self._sgf_lock)
+            self._sgf_lock = None
 
     # -- one game ------------------------------------------------------------
 

@@ -7,7 +7,8 @@ SGF there (`sgf_name`), and the --json file, checked before the first game (`jso
 whole at the end (`write_json`).
 
 What it is not: the games' contents (match_results.game_sgf and summarize make them), nor a lock
-where there is no flock (Windows): there the directory is not locked.
+where there is no flock (Windows) or where the file system has no locks (some network mounts): there
+the directory is not locked.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ def claim_sgf_dir(directory: Path, games: int, overwrite: bool) -> int | None:
     if not overwrite:
         try:
             refuse_earlier_games(directory, games)
-        except ValueError:
+        except BaseException:  # a refusal, or Ctrl-C / SIGTERM (KeyboardInterrupt) meanwhile
             release_sgf_dir(lock)
             raise
     return lock
@@ -54,8 +55,9 @@ def release_sgf_dir(lock: int | None) -> None:
 
 
 def lock_directory(directory: Path) -> int | None:
-    """An exclusive lock on `directory` (its open descriptor; None where there is no flock), or ValueError
-    if another process holds it. The lock goes with the process, so a match that was killed leaves none."""
+    """An exclusive lock on `directory` (its open descriptor; None where there is no flock, or where the
+    directory's file system cannot lock, as some network mounts cannot), or ValueError if another process
+    holds it. The lock goes with the process, so a match that was killed leaves none."""
     if fcntl is None:
         return None
     try:
@@ -64,10 +66,13 @@ def lock_directory(directory: Path) -> int | None:
         raise ValueError(f"--sgf-dir {directory}: {error.strerror or error}") from None
     try:
         fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
+    except BlockingIOError:  # another process holds it
         os.close(descriptor)
         raise ValueError(f"--sgf-dir {directory} is in use by another match running now: give each match "
                          "a directory of its own") from None
+    except OSError:  # no locks on this file system (ENOLCK, EOPNOTSUPP): go on unlocked, as where there is no flock
+        os.close(descriptor)
+        return None
     return descriptor
 
 

@@ -3,6 +3,7 @@ whole matches (GNU Go against GNU Go, and fake engines that play illegal
 moves, hang or crash)."""
 
 import argparse
+import errno
 import json
 import os
 import shlex
@@ -14,6 +15,7 @@ import time
 import pytest
 from sgfmill import sgf
 
+from foogo import match_files
 from foogo.gtp_client import GtpClient, GtpCrash, GtpError, GtpTimeout, session_cpu_seconds
 from foogo.intervals import wilson as wilson_interval
 from foogo.match import _Match
@@ -731,11 +733,12 @@ def test_an_sgf_dir_another_match_is_writing_to_is_refused(tmp_path, fake, capsy
     try:
         with pytest.raises(ValueError, match="in use by another match"):
             lock_directory(sgf_dir)
-        holder = subprocess.Popen([sys.executable, "-c", HOLD_LOCK, str(sgf_dir)], stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE, text=True)
     finally:
         first.close()
-    try:  # another process holds it now (as a second `foogo match` would)
+    # another process takes it now (as a second `foogo match` would): it says "held", or gives up after 30 s
+    holder = subprocess.Popen([sys.executable, "-c", HOLD_LOCK, str(sgf_dir)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    try:
         assert holder.stdout is not None and holder.stdout.readline() == "held\n"
         code, summary = play_match(tmp_path, *argv)
         err = capsys.readouterr().err
@@ -749,12 +752,67 @@ def test_an_sgf_dir_another_match_is_writing_to_is_refused(tmp_path, fake, capsy
 
 
 HOLD_LOCK = """
-import fcntl, os, sys
+import fcntl, os, sys, time
 descriptor = os.open(sys.argv[1], os.O_RDONLY)
-fcntl.flock(descriptor, fcntl.LOCK_EX)
+deadline = time.monotonic() + 30
+while True:
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        break
+    except BlockingIOError:
+        if time.monotonic() > deadline:
+            print("still locked", flush=True)
+            sys.exit(1)
+        time.sleep(0.05)
 print("held", flush=True)
 sys.stdin.read()
 """
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the lock is POSIX flock")
+def test_a_match_lets_its_sgf_dir_go_whatever_stops_it(tmp_path, fake, monkeypatch):
+    sgf_dir = tmp_path / "sgf"
+    argv = ["--black", fake(), "--white", fake(), "--games", "2", "--size", "5", "--referee", "none",
+            "--sgf-dir", str(sgf_dir), "--quiet"]
+    parser = argparse.ArgumentParser()
+    configure_parser(parser)
+    # Ctrl-C while the directory is checked: the lock taken just before goes with the interrupt
+    with monkeypatch.context() as patch:
+        patch.setattr(match_files, "refuse_earlier_games", interrupt)
+        with pytest.raises(KeyboardInterrupt):
+            _Match(parser.parse_args(argv))
+    os.close(lock_directory(sgf_dir))
+    # Ctrl-C while close quits the engines: the lock goes all the same
+    match = _Match(parser.parse_args(argv))
+    monkeypatch.setattr(match.players["A"].client, "close", interrupt)
+    with pytest.raises(KeyboardInterrupt):
+        match.close()
+    os.close(lock_directory(sgf_dir))
+
+
+def interrupt(*args):
+    """Stand-in for a call that Ctrl-C stops."""
+    raise KeyboardInterrupt
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the lock is POSIX flock")
+def test_a_file_system_without_locks_runs_the_match_unlocked(tmp_path, monkeypatch):
+    opened = len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else None
+
+    def no_locks(descriptor, operation):
+        raise OSError(errno.ENOLCK, "No locks available")
+
+    monkeypatch.setattr(match_files.fcntl, "flock", no_locks)
+    assert lock_directory(tmp_path) is None  # not "in use by another match": nobody holds it
+    if opened is not None:
+        assert len(os.listdir("/proc/self/fd")) == opened  # its descriptor closed
+
+    def held(descriptor, operation):
+        raise BlockingIOError(errno.EWOULDBLOCK, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(match_files.fcntl, "flock", held)
+    with pytest.raises(ValueError, match="in use by another match running now"):
+        lock_directory(tmp_path)
 
 
 def test_a_long_engine_text_is_kept_brief(tmp_path, fake):

@@ -165,11 +165,14 @@ def test_the_iterations_playout_step_scores_a_line_ended_by_two_passes_as_settle
     # tree._play_out runs _settled_score's three steps around its one playout call when the descent ended
     # in two passes (terminal): on DEAD_CORNER's streams it must give _settled_score's scores one for one
     # (komi where the counts disagree, none of the count as it stands or of the playout alone), and the
-    # iteration's trace stays the tree's (no stone of the settling playout is traced)
+    # iteration's trace stays the tree's (no stone of the settling playout is traced); the search's
+    # last-good-reply table, here a full one that would steer the playout, is not read by it
     board = board_from_ascii(DEAD_CORNER, to_move=BLACK)
     board.play(BLACK, "pass")
     board.play(WHITE, "pass")
-    params = np.zeros(tk.P_SCORE + 1)
+    onboard = np.flatnonzero(board.geometry.onboard).astype(np.int32)
+    replies = np.random.default_rng(5).choice(onboard, size=(2, board.geometry.npoints)).astype(np.int32)
+    params = np.zeros(tk.NPARAMS)
     params[tk.P_CAP] = 400
     params[tk.P_POLICY] = 0
     scores = []
@@ -180,8 +183,8 @@ def test_the_iterations_playout_step_scores_a_line_ended_by_two_passes_as_settle
         worker.start(s, z)
         rs.seed_rng(worker.rng, seed, 0)
         score, traced, capped, _ = tk._play_out(np.zeros(tk.META_SIZE, dtype=np.int64), b.geometry.zobrist,
-                                                worker.work(), params, pa.PATTERN_TABLE,
-                                                np.zeros((0, 1), dtype=np.int32), 3, True, 7.0, tk.choose, True)
+                                                worker.work(), params, pa.PATTERN_TABLE, replies, 3, True, 7.0,
+                                                tk.choose, True)
         assert traced == 3 and capped == 0 and not worker.trace.any()
         scores.append(float(score))
     assert scores == settled_scores(board, 0, 60) and 7.0 in scores and min(scores) < 7.0
