@@ -376,8 +376,8 @@ def candidates(board, color, sacrifices: bool = True) -> tuple[np.ndarray, np.nd
 # The SPATIAL feature (spatial_patterns.spatial_code) at its two sizes: a key is a level's bits with
 # the level at bit LEVEL_SHIFT. A move's spatial gamma is its level-2 key's if the table has it, else
 # its level-1 key's, else 1 (Coulom's largest matching pattern). The table holds the keys seen at least
-# SPATIAL_MIN_COUNT times in the training games (bench/learn_gammas.py), each under its 8 rotations
-# and reflections, so that no lookup needs to turn the board.
+# --min-count times in the training games (bench/learn_gammas.py: SPATIAL_MIN_COUNT by default, 50 for
+# the shipped table), each under its 8 rotations and reflections, so that no lookup needs to turn the board.
 LEVEL_SHIFT = 48
 SPATIAL_MIN_COUNT = 20
 SPATIAL_SLOTS = 1 << 18  # the hash table's slots: at most ~100k keys (8 images of ~12k classes)
