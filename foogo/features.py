@@ -387,7 +387,6 @@ _SLOT_SHIFT = np.uint64(64 - 18)
 _HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
 
 
-
 @inline
 def _slot(key):
     """A key's first slot in the spatial hash table."""
