@@ -828,7 +828,8 @@ def test_pruning_with_a_visit_floor_keeps_exactly_the_nodes_above_it():
 
 
 def test_a_full_tree_is_collected_and_keeps_growing():
-    # 1 MB holds about 440 9x9 nodes; 20,000 playouts would grow about 7,000 of them
+    # 1 MB holds about 580 9x9 nodes; 40,000 playouts would grow thousands of them, and grow about 1,380 with
+    # the collections raising the threshold (at 20,000, 1,160-1,210: too near twice the room to test it)
     board = Board(9)
     search = Search(SearchConfig(seconds=60.0, threads=1, seed=5, memory_mb=1, expand_threshold=2.0))
     stop = threading.Event()
@@ -837,7 +838,7 @@ def test_a_full_tree_is_collected_and_keeps_growing():
     def progress(result):
         meta = search._trees[0].meta
         seen.append((result.playouts, int(meta[tk.CREATED])))
-        if result.playouts >= 20000:
+        if result.playouts >= 40000:
             stop.set()
 
     result = search.genmove(board, BLACK, 7.0, legal(board, BLACK), stop=stop, progress=progress, interval=0.05)
