@@ -6,7 +6,10 @@ import re
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from foogo import game_sgf
 from foogo.board import IllegalMove
 from foogo.game import (
     SGF_MAX_SETUPS,
@@ -549,6 +552,28 @@ def test_sgf_text_is_read_as_its_utf8_bytes():
     game.load_sgf_bytes("(;SZ[9]C[d\u00e9but];B[cc];W[dd])")
     other.load_sgf_bytes("(;SZ[9]C[d\u00e9but];B[cc];W[dd])".encode())
     assert game.history == other.history and len(game.history) == 2
+
+
+def _without_values(data: bytes) -> bytes:
+    """data with each property value taken out as sgfmill reads one, by a plain scan: from "[" to the first
+    "]" no backslash escapes; one left open runs to the end (a lone backslash there too)."""
+    out, i = bytearray(), 0
+    while i < len(data):
+        if data[i] != ord("["):
+            out.append(data[i])
+            i += 1
+            continue
+        i += 1
+        while i < len(data) and data[i] != ord("]"):
+            i += 2 if data[i] == ord("\\") else 1
+        i += 1  # past the "]", or past the end
+    return bytes(out)
+
+
+@given(st.lists(st.sampled_from([b"[", b"]", b"\\", b";", b"(", b"a", b"\n"]), max_size=30).map(b"".join))
+def test_the_node_count_takes_out_property_values_as_sgfmill_reads_them(data):
+    # load_sgf counts nodes and variations in what _VALUE leaves, before sgfmill builds anything
+    assert game_sgf._VALUE.sub(b"", data) == _without_values(data)
 
 
 def test_a_bad_player_in_pl_is_named():

@@ -523,6 +523,22 @@ def test_loadsgf_limits_name_themselves_and_are_options(tmp_path):
     assert len(engine.game.history) == 800
 
 
+def test_loadsgf_reads_in_chunks_under_any_size_limit(tmp_path, monkeypatch):
+    # one read of the whole limit allocated it first: --sgf-max-bytes 2**63 failed every loadsgf (OverflowError)
+    import foogo.game_sgf as game_sgf
+
+    monkeypatch.setattr(game_sgf, "_READ_CHUNK", 1000)  # the 3.2 KB file below in four reads
+    small = tmp_path / "small.sgf"
+    small.write_bytes(b"(;SZ[9]" + b";B[];W[]" * 400 + b")")
+    engine = make_engine(sgf_max_bytes=2**63)
+    assert engine.execute(f"loadsgf {small}") == "= black\n\n" and len(engine.game.history) == 800
+    engine = make_engine(sgf_max_bytes=2000)
+    before = state(engine)
+    assert "over the SGF size limit of 2000" in engine.execute(f"loadsgf {small}") and state(engine) == before
+    with pytest.raises(TypeError, match="size limit"):
+        engine.game.load_sgf(str(small), max_bytes=1e6)
+
+
 def test_gtp_command_line_takes_the_limits():
     args = configure_parser(argparse.ArgumentParser()).parse_args(
         ["--sgf-max-bytes", "5000", "--sgf-max-moves", "7", "--memory", "100"])
@@ -1410,8 +1426,10 @@ def test_loadsgf_counts_an_sgfs_nodes_before_sgfmill_builds_them(tmp_path):
     nested.write_bytes(b"(;" * 200_000)
     opened = tmp_path / "opened.sgf"  # values never closed: counting them must not scan to the end from each "["
     opened.write_bytes(b"(;" + b"[" * 1_000_000)
+    junk = tmp_path / "junk.sgf"  # sgfmill skips what precedes "(;": a "[" there must not hide the nodes after it
+    junk.write_bytes(b"[(;" + b";" * 500_000 + b"C[x])")
     for path, message in ((nodes, "500001 nodes in 1 variations"), (nested, "200000 nodes in 200000 variations"),
-                          (opened, "corrupt SGF")):
+                          (opened, "corrupt SGF"), (junk, "500001 nodes in 1 variations")):
         start = time.process_time()
         response = engine.execute(f"loadsgf {path}")
         assert response.startswith("? cannot load file") and message in response, response
