@@ -26,7 +26,6 @@ own), deep lines (two moves for black, one for white), or anything for boards bu
 from __future__ import annotations
 
 import json
-import math
 import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -132,9 +131,11 @@ class Book:
 
 
 def _number(value, name: str, low: float, high: float) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
-            or not low <= value <= high:
-        raise ValueError(f"book: {name} must be a number in {low}..{high}, got {value!r}")
+    # compared, never converted, first: an int past a float's range (JSON has no limit) fails the range
+    # here, where math.isfinite would raise OverflowError; NaN and infinities fail it too
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
+        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:40] + "..."
+        raise ValueError(f"book: {name} must be a number in {low}..{high}, got {shown}")
     return float(value)
 
 
@@ -144,7 +145,7 @@ def parse_book(data: bytes) -> Book:
         raise ValueError(f"book: {len(data)} bytes, more than the {MAX_BOOK_BYTES} a book may have")
     try:
         raw = json.loads(data)
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+    except ValueError as error:  # bad UTF-8 or JSON, or an integer past Python's 4,300 digits
         raise ValueError(f"book: not JSON ({error})") from None
     except RecursionError:  # a RecursionError escaped the engine's check and failed every genmove
         raise ValueError("book: not a foogo book (JSON nested too deeply)") from None

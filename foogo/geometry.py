@@ -125,13 +125,15 @@ class Geometry:
         text = vertex.strip().upper()
         if text == "PASS":
             return PASS
+        shown = repr(vertex) if len(vertex) <= 20 else repr(vertex[:20]) + "..."  # a long one named in part
         if len(text) < 2 or text[0] not in COLUMNS or not text[1:].isdigit() or not text[1:].isascii():
-            raise ValueError(f"malformed vertex {vertex!r}: expected a column letter (no I) and a row number, "
+            raise ValueError(f"malformed vertex {shown}: expected a column letter (no I) and a row number, "
                              "or 'pass'")
         col = COLUMNS.index(text[0])
-        row = int(text[1:]) - 1
-        if not (0 <= col < self.size and 0 <= row < self.size):
-            raise OffBoardError(f"vertex {vertex!r} is off the {self.size}x{self.size} board")
+        digits = text[1:].lstrip("0")  # past two digits, off any board: int() of 5,000 digits raised its own
+        row = int(digits[:3] or "0") - 1  # ValueError (Python's 4,300-digit limit), and is quadratic without it
+        if not (0 <= col < self.size and 0 <= row < self.size) or len(digits) > 2:
+            raise OffBoardError(f"vertex {shown} is off the {self.size}x{self.size} board")
         return self.point(row, col)
 
 

@@ -77,6 +77,9 @@ def test_the_book_answers_only_its_size_komi_side_and_positions_without_captures
     b'{"format": 1, "size": 9, "komi": 7, "playouts": 1, "entries": {"' + b"." * 81 + b'X": {"move": "E5",'
     b' "winrate": NaN, "visits": 0.5}}}',
     b" " * (bk_.MAX_BOOK_BYTES + 1),
+    b'{"format": 1, "size": 1' + b"0" * 400 + b'}',  # past a float's range: math.isfinite raised OverflowError
+    b'{"format": 1, "size": 9, "komi": 7, "playouts": 1' + b"0" * 400 + b', "entries": {}}',
+    b'{"format": 1, "size": 1' + b"0" * 5000 + b'}',  # past Python's 4,300 digits: json.loads' own ValueError
 ])
 def test_a_damaged_book_is_a_clear_error(damage):
     with pytest.raises(ValueError, match="book"):
@@ -156,7 +159,7 @@ def test_a_book_nested_too_deeply_or_not_a_regular_file_is_a_clear_error(tmp_pat
         bk_.load_book(str(fifo))
 
 
-@pytest.mark.parametrize("content", [None, b"{"])
+@pytest.mark.parametrize("content", [None, b"{", b'{"format": 1, "size": 1' + b"0" * 400 + b'}'])
 def test_foogo_gtp_refuses_a_bad_book_at_start(tmp_path, capsys, content):
     from foogo.gtp.command import run
 

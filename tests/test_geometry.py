@@ -125,7 +125,8 @@ def test_a_row_col_pair_counts_from_a1():
 
 
 @pytest.mark.parametrize("size, vertex", [(9, "J10"), (9, "K1"), (9, "A0"), (9, "Z25"), (19, "U1"), (19, "A20"),
-                                          (2, "C1"), (2, "A3"), (25, "A26"), (9, "A99999999999999999999")])
+                                          (2, "C1"), (2, "A3"), (25, "A26"), (9, "A99999999999999999999"),
+                                          (9, "A" + "1" * 5000)])  # past int()'s 4,300 digits: its own error
 def test_well_formed_vertex_off_the_board_raises_off_board_error(size, vertex):
     with pytest.raises(OffBoardError, match="off the"):
         geometry(size).parse(vertex)
