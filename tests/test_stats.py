@@ -434,6 +434,24 @@ def test_a_damaged_run_dir_is_one_line_and_left_untouched(tmp_path, capsys, dama
         assert snapshot(tmp_path) == before
 
 
+def test_a_lock_file_that_is_a_fifo_is_a_clear_error_not_a_wait(tmp_path, capsys):
+    # opening it to append waited for a reader for ever, after the manifest and chunks had been checked
+    import threading
+
+    assert stats("--out", tmp_path, *SMALL, "--max-chunks", 1) == 0
+    capsys.readouterr()
+    lock = tmp_path / ".lock"
+    lock.unlink(missing_ok=True)
+    os.mkfifo(lock)
+    codes = []
+    worker = threading.Thread(target=lambda: codes.append(stats("--out", tmp_path, *SMALL)), daemon=True)
+    worker.start()
+    worker.join(60)
+    assert not worker.is_alive() and codes == [2], "foogo stats waited on the FIFO"
+    err = capsys.readouterr().err
+    assert "cannot lock" in err and "Traceback" not in err, err
+
+
 def test_a_selfplay_chunks_line_at_the_largest_chunk_is_read_back(tmp_path):
     # a self-play line lists its games: 10,000 of them took 72 KB, and a 32 KB limit refused the run's own file
     manifest = {"format": 1, "mode": "selfplay", "seed": 0, "size": 25, "groups": [8], "games": 10_000,

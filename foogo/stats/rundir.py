@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 from typing import IO
 
 from ..files import open_regular
@@ -106,10 +107,14 @@ class RunDir:
         """Take DIR's lock (released when the process ends, kill -9 included); StatsError if taken."""
         import fcntl
 
-        try:
-            handle = open(self.file(LOCK), "a")
+        try:  # never waits: a FIFO there, with no reader, had blocked the open for ever
+            descriptor = os.open(self.file(LOCK), os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NONBLOCK, 0o644)
         except OSError as error:
             raise StatsError(f"cannot lock {self.path}: {error.strerror or error}") from None
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            os.close(descriptor)
+            raise StatsError(f"cannot lock {self.path}: {self.file(LOCK)} is not a regular file")
+        handle = os.fdopen(descriptor, "a")
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
