@@ -16,8 +16,11 @@ their lookup in a search (features.py).
 from __future__ import annotations
 
 import functools
+import io
+import math
 import os
 import warnings
+import zipfile
 
 import numpy as np
 
@@ -34,6 +37,7 @@ from .features import (
     fill_open_parts,
     insert_spatial,
 )
+from .files import open_regular
 from .geometry import parse_color
 from .spatial_patterns import LEVEL_BITS, LEVEL_MASKS, RING, swap_colours
 
@@ -91,15 +95,49 @@ def pattern_classes() -> np.ndarray:
 
 # ---------------------------------------------------------------- the shipped table
 
+NPZ_MAX_MEMBER = 64 << 20  # bytes an array of a gamma file may have (the shipped table's largest: 262 KB)
+
+
+def _npz_arrays(path: str, names: tuple[str, ...]) -> dict[str, np.ndarray]:
+    """The arrays `names` (those the file has) of the npz at path, each read only after its header's shape
+    and type were checked against its bytes and NPZ_MAX_MEMBER (np.load allocates what a header declares).
+    ValueError naming the path for anything else: not a regular file (a FIFO is never waited on), not a zip,
+    a damaged or pickled member."""
+    fmt = np.lib.format
+    out = {}
+    try:
+        with open_regular(path) as f, zipfile.ZipFile(f) as archive:
+            present = set(archive.namelist())
+            for name in names:
+                if name + ".npy" not in present:
+                    continue
+                if archive.getinfo(name + ".npy").file_size > NPZ_MAX_MEMBER:
+                    raise ValueError(f"{name} is over {NPZ_MAX_MEMBER} bytes")
+                with archive.open(name + ".npy") as member:
+                    data = member.read(NPZ_MAX_MEMBER + 1)
+                stream = io.BytesIO(data)
+                read_header = {(1, 0): fmt.read_array_header_1_0, (2, 0): fmt.read_array_header_2_0}.get(
+                    fmt.read_magic(stream))  # the versions np.save writes for plain arrays
+                if read_header is None:
+                    raise ValueError(f"{name} is not a version 1 or 2 .npy")
+                shape, fortran, dtype = read_header(stream)
+                body = data[stream.tell():]
+                if dtype.hasobject or len(body) != math.prod(shape) * dtype.itemsize:
+                    raise ValueError(f"{name}'s header does not match its {len(body)} bytes")
+                out[name] = np.frombuffer(body, dtype=dtype).reshape(shape, order="F" if fortran else "C").copy()
+    except (OSError, EOFError, zipfile.BadZipFile, ValueError) as error:
+        raise ValueError(f"{path}: not a gamma file ({error})") from None
+    return out
+
+
 def load_gammas(path: str = DATA_PATH) -> np.ndarray:
     """The gamma table (float32[TABLE_SIZE]) from an npz written by bench/learn_gammas.py; all ones
-    (every candidate alike), with a warning, when the file is missing."""
+    (every candidate alike), with a warning, when the file is missing; ValueError for a damaged one."""
     if not os.path.exists(path):
         warnings.warn(f"foogo: no learned gammas at {path}; the learned prior rates every move alike",
                       stacklevel=2)
         return np.ones(TABLE_SIZE, dtype=np.float32)
-    with np.load(path, allow_pickle=False) as data:
-        table = np.asarray(data["table"], dtype=np.float32)
+    table = np.asarray(_npz_arrays(path, ("table",)).get("table", np.zeros(0)), dtype=np.float32)
     if table.shape != (TABLE_SIZE,) or not np.all(np.isfinite(table)) or np.any(table <= 0):
         raise ValueError(f"{path}: not a gamma table of {TABLE_SIZE} positive numbers")
     return table
@@ -107,14 +145,14 @@ def load_gammas(path: str = DATA_PATH) -> np.ndarray:
 
 def load_spatial(path: str = DATA_PATH) -> tuple[np.ndarray, np.ndarray]:
     """(canonical keys int64, gammas float64) of the spatial patterns in an npz written by
-    bench/learn_gammas.py; empty when it has none."""
+    bench/learn_gammas.py; empty when it has none; ValueError for a damaged one."""
     if not os.path.exists(path):
         return np.zeros(0, dtype=np.int64), np.zeros(0)
-    with np.load(path, allow_pickle=False) as data:
-        if "spatial_keys" not in data:
-            return np.zeros(0, dtype=np.int64), np.zeros(0)
-        keys = np.asarray(data["spatial_keys"], dtype=np.int64)
-        gammas = np.asarray(data["spatial_gammas"], dtype=np.float64)
+    data = _npz_arrays(path, ("spatial_keys", "spatial_gammas"))
+    if "spatial_keys" not in data:
+        return np.zeros(0, dtype=np.int64), np.zeros(0)
+    keys = np.asarray(data["spatial_keys"], dtype=np.int64)
+    gammas = np.asarray(data.get("spatial_gammas", np.zeros(0)), dtype=np.float64)
     levels = keys >> LEVEL_SHIFT
     if (keys.shape != gammas.shape or keys.size > SPATIAL_MAX_PATTERNS
             or not np.all(np.isfinite(gammas)) or np.any(gammas <= 0) or not np.all((levels == 1) | (levels == 2))):

@@ -1,5 +1,8 @@
 """The learned prior's move features (features.py), its gamma table, and the tree's use of them."""
 
+import io
+import os
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -617,6 +620,33 @@ def test_the_engine_rates_each_candidate_as_the_learning_script_does():
     expected = learner.team_gammas(ids, gamma.astype(np.float32).astype(np.float64))
     assert gt.move_gammas(board, BLACK, moves, prior) == pytest.approx(expected, rel=1e-5)
     assert (ids[:, -1] >= 0).any() and (ids[:, -1] < 0).any()
+
+
+def test_a_damaged_gamma_file_is_a_clear_error_that_reads_nothing_large_and_never_waits(tmp_path):
+    # np.load raised KeyError or BadZipFile, allocated what a member's header declared, and waited on a FIFO
+    bad = tmp_path / "bad.npz"
+    declared = io.BytesIO()
+    np.lib.format.write_array_header_1_0(declared, {"descr": "<f4", "fortran_order": False,
+                                                    "shape": (10**12,)})  # 4 TB declared, 16 bytes there
+    with zipfile.ZipFile(bad, "w") as archive:
+        archive.writestr("table.npy", declared.getvalue() + b"\0" * 16)
+        archive.writestr("spatial_keys.npy", b"\x93NUMPY garbage")
+    for loader in (gt.load_gammas, gt.load_spatial):
+        with pytest.raises(ValueError, match="not a gamma file"):
+            loader(str(bad))
+    np.savez(bad, other=np.ones(3))  # no table
+    with pytest.raises(ValueError, match="not a gamma table"):
+        gt.load_gammas(str(bad))
+    bad.write_bytes(b"PK\x03\x04 not really a zip")
+    with pytest.raises(ValueError, match="not a gamma file"):
+        gt.load_spatial(str(bad))
+    np.savez(bad, table=np.array([{"a": 1}] * fe.TABLE_SIZE, dtype=object))  # a pickle is never loaded
+    with pytest.raises(ValueError, match="not a gamma file"):
+        gt.load_gammas(str(bad))
+    fifo = tmp_path / "gammas.fifo"
+    os.mkfifo(fifo)  # nobody writes to it: np.load waited for ever
+    with pytest.raises(ValueError, match="not a regular file"):
+        gt.load_gammas(str(fifo))
 
 
 def test_a_damaged_spatial_table_is_refused(tmp_path):
