@@ -495,6 +495,35 @@ def test_loadsgf_of_a_corrupt_file_keeps_the_game(tmp_path):
     assert state(engine) == before
 
 
+def test_a_failure_that_echoes_a_files_bytes_is_one_printable_line(tmp_path):
+    # the SGF's own bytes reach the reply: a "\r" or an escape there broke a client that reads line by line
+    engine = make_engine()
+    ok(engine, "play b D4")
+    before = state(engine)
+    path = tmp_path / "bad.sgf"
+    for data, echoed in ((b"(;CA[x\r\ry]SZ[9];B[ee])", "unknown encoding: x y"),
+                         (b"(;SZ[9]PL[x\r\ry\x1b[2Jz\x07])", "PL[x y [2Jz ]")):
+        path.write_bytes(data)
+        response = engine.execute(f"loadsgf {path}")
+        line = response.removesuffix("\n\n")
+        assert line.startswith("? cannot load file") and echoed in line, response
+        assert line.isprintable(), response
+    assert state(engine) == before
+
+
+def test_serve_escapes_what_its_stdout_cannot_encode():
+    # on a cp1252 or ASCII stdout (Windows, a C locale) an echoed word raised UnicodeEncodeError, a ValueError,
+    # which serve read as a closed stdout: the engine quit unanswered
+    for encoding in ("cp1252", "ascii"):
+        raw = io.BytesIO()
+        out = io.TextIOWrapper(raw, encoding=encoding, newline="\n")
+        serve(make_engine(), io.StringIO("1 play b \u70b9\n2 name\n"), out)
+        out.flush()
+        responses = raw.getvalue().decode(encoding).split("\n\n")
+        assert responses[0] == "?1 syntax error: invalid vertex '\\u70b9'"
+        assert responses[1:] == ["=2 foogo", ""]
+
+
 def test_loadsgf_refuses_what_is_not_a_regular_file_without_reading_it(tmp_path):
     engine = make_engine()
     ok(engine, "play b D4")

@@ -327,7 +327,7 @@ class GtpEngine(AnalysisCommands, InspectionCommands, TimeCommands):
         try:
             self.game.load_sgf(args[0], move_number, **self.sgf_limits)
         except SgfError as error:
-            raise GtpError(f"cannot load file: {error}".replace("\n", " ")) from None
+            raise GtpError(f"cannot load file: {error}") from None  # one line: _frame
         self.time.reset_clocks()
         self._new_position()
         return COLOR_NAMES[self.game.to_move]

@@ -52,12 +52,36 @@ def _leading_id(text: str) -> str | None:
 
 
 def _frame(ok: bool, cid: str | None, text: str) -> str:
-    """`=id text` or `?id text`, no empty line inside, ended by an empty line."""
+    """`=id text` or `?id text`, no empty line inside, ended by an empty line; a failure's text is one
+    line of printable characters (_one_line)."""
+    if not ok:
+        text = _one_line(text)
     lines = text.split("\n")
     body = "\n".join([lines[0]] + [line for line in lines[1:] if line.strip()])
     sign = "=" if ok else "?"
     head = f"{sign}{cid or ''}"
     return f"{head} {body}\n\n" if body else f"{head}\n\n"
+
+
+def _one_line(text: str) -> str:
+    """text with each run of white space and unprintable characters made one space: an error can echo
+    what a client or a file sent (a "\\r" in an SGF's CA[...], an escape byte), and a client that reads
+    line by line must see one line."""
+    return " ".join("".join(c if c.isprintable() else " " for c in text).split())
+
+
+def _encodable(text: str, encoding: str | None) -> str:
+    """text as `encoding` can write it, what it cannot escaped (\\u70b9): an echoed word in any script
+    must not fail the write on a cp1252 or ASCII stdout."""
+    if not encoding:
+        return text
+    try:
+        text.encode(encoding)
+    except UnicodeEncodeError:
+        return text.encode(encoding, "backslashreplace").decode(encoding)
+    except LookupError:  # a stream that names an encoding Python does not know: ASCII is safe in any
+        return text.encode("ascii", "backslashreplace").decode("ascii")
+    return text
 
 
 # ---------------------------------------------------------------- serving
@@ -188,8 +212,10 @@ def serve(engine, stdin, stdout) -> int:
                 yield line
         source = lines_of(stdin)
     lock = threading.Lock()
+    encoding = getattr(stdout, "encoding", None)  # None for a StringIO: it takes any text
 
     def write(text: str) -> None:
+        text = _encodable(text, encoding)  # else the UnicodeEncodeError, a ValueError, read as a closed stdout
         with lock:
             stdout.write(text)
             stdout.flush()
