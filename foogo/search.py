@@ -39,6 +39,7 @@ construction), its result search_result.py's SearchResult; both are importable f
 
 from __future__ import annotations
 
+import copy
 import math
 import threading
 import time
@@ -98,7 +99,8 @@ class Search:
 
     def genmove(self, board, color, komi: float, legal_moves=None, time_budget: float | None = None,
                 stop: threading.Event | None = None, progress=None, interval: float = 0.5,
-                history=(), handicap: int = 0, moves: int = 0, time_limit: float | None = None) -> SearchResult:
+                history=(), handicap: int = 0, moves: int = 0, time_limit: float | None = None,
+                commit: bool = True) -> SearchResult:
         """Search (board, color) within the budget and return the chosen move and statistics.
 
         legal_moves: the moves the game's rules allow color (GTP names, (row, col) pairs or padded
@@ -109,7 +111,8 @@ class Search:
         of the positions before `board`, oldest first (Game.recent_positions(HISTORY)); the tree's
         moves never repeat the last HISTORY of them, nor a position of their own line (positional
         superko inside the tree). handicap, moves: the game's handicap stones and the moves played since
-        (dynamic komi's handicap phase; SearchConfig.dynamic_komi)."""
+        (dynamic komi's handicap phase; SearchConfig.dynamic_komi). commit=False: the move genmove would
+        choose, and the game's bank and dynamic komi left as they were (GTP's reg_genmove: it plays nothing)."""
         color = parse_color(color)
         komi = check_komi(komi)
         time_budget, time_limit = _seconds("time_budget", time_budget), _seconds("time_limit", time_limit)
@@ -122,8 +125,13 @@ class Search:
         playouts = self.config.playouts
         if seconds is None and playouts is None:
             playouts = DEFAULT_PLAYOUTS
-        return self._search(board, color, komi, legal, seconds, playouts, stop, progress, interval, start,
-                            decide=True, history=history, handicap=(handicap, moves), time_limit=time_limit)
+        kept = None if commit else (copy.deepcopy(self.dynamic_komi), copy.deepcopy(self.bank))
+        try:
+            return self._search(board, color, komi, legal, seconds, playouts, stop, progress, interval, start,
+                                decide=True, history=history, handicap=(handicap, moves), time_limit=time_limit)
+        finally:
+            if kept is not None:
+                self.dynamic_komi, self.bank = kept
 
     def analyze(self, board, color, komi: float, legal_moves, stop: threading.Event, progress,
                 interval: float = 0.5, history=()) -> SearchResult:

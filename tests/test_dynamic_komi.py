@@ -68,6 +68,19 @@ def test_a_won_position_makes_the_search_give_komi_and_the_margins_stay_at_the_g
     assert search.dynamic_komi.komi_for(BLACK) == 0.0
 
 
+def test_a_search_that_commits_nothing_chooses_as_genmove_and_leaves_the_komi_and_the_bank():
+    # GTP's reg_genmove and foogo-visits: a search for a move not played stepped the game's komi and bank
+    board = board_from_ascii(WON)
+    search = Search(SearchConfig(playouts=3000, seed=2, resign_threshold=None, dynamic_komi=True, bank=True))
+    trial = search.genmove(board, BLACK, 7.0, commit=False)
+    assert search.dynamic_komi.komi_for(BLACK) == 0.0 and search.bank.saved == {BLACK: 0, WHITE: 0}
+    fresh = Search(SearchConfig(playouts=3000, seed=2, resign_threshold=None, dynamic_komi=True, bank=True))
+    played = fresh.genmove(board, BLACK, 7.0)  # the same search, committed: what the trial chose and gave
+    assert (trial.move, trial.extra_komi, trial.playouts) == (played.move, played.extra_komi, played.playouts)
+    assert fresh.dynamic_komi.komi_for(BLACK) == played.extra_komi > 0
+    assert fresh.bank.saved[BLACK] == 3000 - played.playouts > 0  # a clear position stops early and banks the rest
+
+
 def test_analysis_and_the_other_colour_play_at_the_games_komi():
     board = board_from_ascii(WON)
     search = Search(SearchConfig(playouts=2000, seed=2, resign_threshold=None, dynamic_komi=True))

@@ -52,10 +52,10 @@ class ScriptedSearch:
                             scores={p: (2.5 - i, 10.0) for i, p in enumerate(visits)})
 
     def genmove(self, board, color, komi, legal_moves, time_budget=None, stop=None, progress=None, interval=0.5,
-                history=(), handicap=0, moves=0, time_limit=None):
+                history=(), handicap=0, moves=0, time_limit=None, commit=True):
         self.calls.append(dict(board=board, color=color, komi=komi, legal=list(legal_moves),
                                time_budget=time_budget, history=list(history), handicap=handicap, moves=moves,
-                               time_limit=time_limit))
+                               time_limit=time_limit, commit=commit))
         result = self._result(board, color, legal_moves)
         if progress is not None:
             progress(result)
@@ -307,6 +307,14 @@ def test_reg_genmove_does_not_change_the_state():
     before = state(engine)
     assert body(engine.execute("reg_genmove b")) == "C3"
     assert state(engine) == before
+
+
+def test_searches_for_moves_not_played_commit_nothing():
+    # reg_genmove and foogo-visits stepped the game's dynamic komi and playout bank as a genmove does
+    engine = make_engine()
+    for command in ("reg_genmove b", "foogo-visits", "genmove b"):
+        assert engine.execute(command).startswith("="), command
+    assert [call["commit"] for call in engine.holder["search"].calls] == [False, False, True]
 
 
 def test_undo_takes_back_moves_one_at_a_time():

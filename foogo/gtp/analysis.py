@@ -78,7 +78,7 @@ class AnalysisCommands(Arguments):
         """foogo-visits -> dboard of the root visit counts of a search for the side to move."""
         self._arity(args, 0)
         color = self.game.to_move
-        result, _ = self._think(color, None)
+        result, _ = self._think(color, None, commit=False)
         visits = result.visits if result is not None else {}  # None: no legal point to search
         g = self.game.geometry
         return self._dboard([str(visits.get(int(p), 0)) for p in g.points])

@@ -368,17 +368,19 @@ class GtpEngine(AnalysisCommands, InspectionCommands, TimeCommands):
         return ""
 
     def _think(self, color: int, budget: float | None, progress=None, interval: float = 0.5,
-               limit: float | None = None):
+               limit: float | None = None, commit: bool = True):
         """Run the search for `color` on the current position -> (SearchResult or None, legal moves);
         progress(result) is called about every `interval` seconds while it searches; limit: the most a
-        close search may take (Search.genmove's time_limit)."""
+        close search may take (Search.genmove's time_limit); commit=False: a search for a move not played,
+        which leaves the game's playout bank and dynamic komi as they were."""
         legal = self.game.legal_points(color)
         if not legal:
             return None, legal
         board = self.game.board.copy()
         history = self.game.recent_positions(HISTORY)  # the tree's moves may not repeat them (superko)
         # the handicap and the moves since it: dynamic komi's handicap phase (when the search has it on)
-        game = dict(history=history, handicap=self.game.handicap, moves=self.game.move_count(), time_limit=limit)
+        game = dict(history=history, handicap=self.game.handicap, moves=self.game.move_count(), time_limit=limit,
+                    commit=commit)
         if progress is None:
             result = self.search.genmove(board, color, self.game.komi, legal, time_budget=budget, **game)
         else:
@@ -517,5 +519,5 @@ class GtpEngine(AnalysisCommands, InspectionCommands, TimeCommands):
         found = self._book_move(color)
         if found is not None:
             return self._name(found[0])
-        result, legal = self._think(color, None)
+        result, legal = self._think(color, None, commit=False)
         return self._name(PASS if result is None else self._checked(result.move, legal))
