@@ -4,12 +4,20 @@
 a stats run's files are read through `open_regular`, which opens without waiting (O_NONBLOCK) and refuses
 anything but a regular file. The one place for that check (game_sgf, book and stats each had their own).
 
+Files are written through `write_whole`: a new file beside the old, renamed over it, so that a reader sees
+the old file or the new one and a failed write leaves the old one as it was; it refuses to replace anything
+but a regular file (`open(path, "w")` on a FIFO waits for a reader for ever, and a rename run as root would
+put a regular file where /dev/null was). The one place for that (printsgf, pictures, match and stats
+results each had their own, or none).
+
 Imports nothing from foogo, like numbers.py, so any module may use it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import secrets
 import stat
 from typing import BinaryIO
 
@@ -33,4 +41,33 @@ def open_regular(path) -> BinaryIO:
         return os.fdopen(fd, "rb")
     except BaseException:
         os.close(fd)
+        raise
+
+
+def write_whole(path, data: bytes) -> None:
+    """Write `data` to `path` whole: to a new file beside it (created afresh, so never a wait), flushed to the
+    disk, then renamed over it. A symbolic link is followed (its target replaced, the link kept), and a
+    file's permissions are kept. NotRegularFile if `path` names something that is not a regular file (a FIFO,
+    a device, a directory), OSError if it cannot be written; either way `path` is left as it was."""
+    target = os.path.realpath(path)
+    try:
+        mode = os.stat(target).st_mode
+    except FileNotFoundError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):
+        raise NotRegularFile
+    directory, name = os.path.split(target)
+    temporary = os.path.join(directory, f".{name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if mode is not None:
+            os.chmod(temporary, stat.S_IMODE(mode))
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.remove(temporary)
         raise

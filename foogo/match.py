@@ -46,7 +46,7 @@ its own: legality is whatever the referee
 `final_score` when both agree. Seconds per move count answered `genmove`s
 only; where /proc is missing (not Linux) CPU seconds are left unknown. It
 imports nothing of the engine (only the arithmetic of foogo.intervals, shared
-with `foogo stats`), so it can pit any two GTP engines against each other.
+with `foogo stats`, and foogo.files' whole writes), so it can pit any two GTP engines against each other.
 """
 
 from __future__ import annotations
@@ -63,6 +63,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
+from .files import write_whole
 from .gtp_client import GtpClient, GtpError, GtpFailure, GtpTimeout
 from .match_clock import GameClock, TimeControl
 from .match_files import claim_sgf_dir, json_path, release_sgf_dir, sgf_name
@@ -465,7 +466,7 @@ class _Match:
         labels = {key: p.label for key, p in self.players.items()}
         path = self.sgf_dir / sgf_name(rec.number)
         try:
-            path.write_bytes(game_sgf(rec, self.size, self.komi, labels, self.clock))
+            write_whole(path, game_sgf(rec, self.size, self.komi, labels, self.clock))
         except OSError as error:  # the match stops; its summary of the games so far is still written
             raise MatchError(f"cannot write {path}: {error.strerror or error}") from None
         return path

@@ -17,6 +17,8 @@ import json
 import os
 from pathlib import Path
 
+from .files import write_whole
+
 try:
     import fcntl
 except ImportError:  # not POSIX (Windows): --sgf-dir is not locked there
@@ -88,20 +90,21 @@ def refuse_earlier_games(directory: Path, games: int) -> None:
 
 def json_path(option: str | None) -> Path | None:
     """--json's file, checked before any game: None for none or '-' (stdout); ValueError if it could not be
-    written then (its directory missing, or the path a directory), so that no match is played for nothing."""
+    written then (its directory missing, or the path a directory, a FIFO or a device), so that no match is played
+    for nothing."""
     if option is None or option == "-":
         return None
     path = Path(option)
     if not option.strip() or path.is_dir():
         raise ValueError(f"--json {option!r}: not a file name")
+    if path.exists() and not path.is_file():
+        raise ValueError(f"--json {option}: not a regular file (a FIFO or a device, which write_json refuses)")
     if not path.parent.is_dir():
         raise ValueError(f"--json {option}: no directory {path.parent}")
     return path
 
 
 def write_json(path: Path, summary: dict) -> None:
-    """Write `summary` to `path` as JSON, whole: a new file renamed over the old, so that a match stopped
-    while writing leaves the old one whole; OSError if it cannot."""
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(json.dumps(summary, indent=2) + "\n")
-    os.replace(temporary, path)
+    """Write `summary` to `path` as JSON, whole (files.write_whole), so that a match stopped while writing
+    leaves the old one as it was; OSError if it cannot (files.NotRegularFile if `path` is not a regular file)."""
+    write_whole(path, (json.dumps(summary, indent=2) + "\n").encode())

@@ -17,11 +17,12 @@ What it needs of a board: `size`, `geometry` (points, name), `color_at`, `last_m
 from __future__ import annotations
 
 import html
-import os
+import io
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from .files import write_whole
 from .geometry import BLACK, COLUMNS, PASS, WHITE, is_star_point
 
 CELL = 32  # pixels between lines
@@ -202,7 +203,8 @@ def search_svg(board, result, what: str = "visits") -> str:
 def save(path, board, ownership=None, values=None, dpi: int = 100) -> None:
     """Write a picture of a board (or a Game's) to `path`: SVG if it ends in .svg, PNG (drawn with
     matplotlib, at `dpi`: a whole number in DPI_RANGE) if .png. The picture is drawn before the file is
-    touched, then written beside it and renamed over it: bad input (ValueError) leaves an earlier file whole."""
+    touched, then written whole (files.write_whole): bad input (ValueError) leaves an earlier file as it was,
+    and a path that is not a regular file is refused (files.NotRegularFile)."""
     text = str(path)
     kind = text.lower().rsplit(".", 1)[-1]
     if kind not in ("svg", "png"):
@@ -211,21 +213,11 @@ def save(path, board, ownership=None, values=None, dpi: int = 100) -> None:
                           or not DPI_RANGE[0] <= dpi <= DPI_RANGE[1]):
         raise ValueError(f"dpi must be a whole number from {DPI_RANGE[0]} to {DPI_RANGE[1]}, got {dpi!r:.40}")
     picture = scene(board, ownership, values)
-    temporary = f"{text}.tmp{os.getpid()}"
-    try:
-        if kind == "svg":
-            with open(temporary, "w", encoding="utf-8") as handle:
-                handle.write(to_svg(picture))
-        else:
-            _to_png(picture, temporary, int(dpi))
-        os.replace(temporary, text)
-    finally:
-        if os.path.exists(temporary):
-            os.remove(temporary)
+    write_whole(text, to_svg(picture).encode("utf-8") if kind == "svg" else _to_png(picture, int(dpi)))
 
 
-def _to_png(picture: Scene, path: str, dpi: int) -> None:
-    """Draw a scene into a PNG file with matplotlib's Agg canvas (not pyplot: no global figure, and a
+def _to_png(picture: Scene, dpi: int) -> bytes:
+    """A scene drawn as PNG with matplotlib's Agg canvas (not pyplot: no global figure, and a
     notebook's backend stays as it was)."""
     from matplotlib import patches
     from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -250,4 +242,6 @@ def _to_png(picture: Scene, path: str, dpi: int) -> None:
             ax.plot([s.x, s.w], [s.y, s.h], color=edge or "#000", linewidth=1)
         else:
             ax.text(s.x, s.y, s.text, fontsize=s.w * 72 / dpi, ha="center", va="baseline", color=s.fill)
-    fig.savefig(path, dpi=dpi, format="png")
+    out = io.BytesIO()
+    fig.savefig(out, dpi=dpi, format="png")
+    return out.getvalue()

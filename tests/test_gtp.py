@@ -544,6 +544,24 @@ def test_loadsgf_refuses_what_is_not_a_regular_file_without_reading_it(tmp_path)
     assert state(engine) == before
 
 
+def test_printsgf_refuses_what_is_not_a_regular_file_without_waiting(tmp_path):
+    import threading
+
+    engine = make_engine()
+    ok(engine, "play b D4")
+    before = state(engine)
+    fifo = tmp_path / "game.fifo"
+    os.mkfifo(fifo)  # nobody reads it: opened to write, it waited for ever
+    for path in (fifo, tmp_path, "/dev/null"):
+        replies = []
+        line = f"printsgf {path}"
+        worker = threading.Thread(target=lambda out=replies, line=line: out.append(engine.execute(line)), daemon=True)
+        worker.start()
+        worker.join(30)
+        assert replies == ["? cannot save file: not a regular file\n\n"], (path, replies)
+    assert state(engine) == before and os.stat("/dev/null").st_size == 0
+
+
 def test_loadsgf_limits_name_themselves_and_are_options(tmp_path):
     big = tmp_path / "big.sgf"
     big.write_bytes(b"(;SZ[9]" + b";B[];W[]" * 20_000 + b")")  # 160 KB, 40,000 passes

@@ -684,8 +684,10 @@ def test_a_bad_engine_command_is_named_and_makes_no_sgf_dir(tmp_path, fake, caps
     assert not (tmp_path / "made").exists()
 
 
-@pytest.mark.parametrize("where", ["missing/x.json", "."])
+@pytest.mark.parametrize("where", ["missing/x.json", ".", "fifo"])
 def test_a_json_file_that_cannot_be_written_is_refused_before_any_game(tmp_path, fake, capsys, where):
+    if where == "fifo":
+        os.mkfifo(tmp_path / where)  # written whole, it was replaced; opened to write, it would wait for ever
     code = run_match("--black", fake(), "--white", fake(), "--referee", "none", "--games", "1", "--size", "5",
                      "--json", str(tmp_path / where))
     err = capsys.readouterr().err

@@ -1,6 +1,7 @@
 """Pictures: the SVG of a position parsed back (stones, coordinates, last move, ko point, ownership,
 search values), and PNG output."""
 
+import os
 import xml.etree.ElementTree as ET
 
 import numpy as np
@@ -146,4 +147,8 @@ def test_save_leaves_an_earlier_file_whole_on_bad_input_and_checks_dpi(tmp_path)
             render.save(tmp_path / "x.png", Board(9), dpi=dpi)
     render.save(tmp_path / "x.png", Board(9), dpi=50)
     assert (tmp_path / "x.png").read_bytes()[:4] == b"\x89PNG"
+    fifo = tmp_path / "x.svg"
+    os.mkfifo(fifo)  # opened to write, it would wait for a reader for ever
+    with pytest.raises(OSError, match="not a regular file"):
+        render.save(fifo, Board(9))
     assert "matplotlib.pyplot" not in sys.modules or not sys.modules["matplotlib.pyplot"].get_fignums()

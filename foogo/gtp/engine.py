@@ -19,6 +19,7 @@ import traceback
 from typing import TYPE_CHECKING
 
 from ..board import IllegalMove
+from ..files import write_whole
 from ..game import (
     SGF_MAX_BYTES,
     SGF_MAX_MOVES,
@@ -333,14 +334,13 @@ class GtpEngine(AnalysisCommands, InspectionCommands, TimeCommands):
         return COLOR_NAMES[self.game.to_move]
 
     def cmd_printsgf(self, args):
-        """printsgf [FILE]: the game as SGF, or written to FILE."""
+        """printsgf [FILE]: the game as SGF, or written whole to FILE (a regular file: files.write_whole)."""
         self._arity(args, 0, 1)
         text = self.game.to_sgf()
         if args:
             try:
-                with open(args[0], "w", encoding="utf-8") as f:
-                    f.write(text + "\n")
-            except OSError as error:
+                write_whole(args[0], (text + "\n").encode("utf-8"))
+            except OSError as error:  # a FIFO or a device too (files.NotRegularFile): written, it could wait for ever
                 raise GtpError(f"cannot save file: {error.strerror or error}") from None
             return ""
         return text

@@ -9,7 +9,7 @@ import os
 import stat
 from typing import IO
 
-from ..files import open_regular
+from ..files import open_regular, write_whole
 from .chunks import plan
 from .request import StatsError
 
@@ -238,17 +238,9 @@ def _problem(record, manifest: dict, expected: dict) -> str:
 
 
 def write_atomic(path: str, text: str, binary: bytes | None = None) -> None:
-    """Write a file by temp file + fsync + rename: readers see the old or the new one, never a mix."""
-    tmp = f"{path}.tmp{os.getpid()}"
+    """Write a file whole (files.write_whole: a new file, flushed, renamed over the old): readers see the old
+    or the new one, never a mix. StatsError if it cannot (a FIFO or a device where the file goes included)."""
     try:
-        with open(tmp, "wb") as handle:
-            handle.write(binary if binary is not None else text.encode())
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
+        write_whole(path, binary if binary is not None else text.encode())
     except OSError as error:
-        try:
-            os.remove(tmp)
-        except OSError:
-            pass
         raise StatsError(f"cannot write {path}: {error.strerror or error}") from None

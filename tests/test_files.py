@@ -1,0 +1,72 @@
+"""files.py: regular files only, read without waiting and written whole."""
+
+import os
+import stat
+import threading
+
+import pytest
+
+from foogo.files import NotRegularFile, open_regular, write_whole
+
+
+def finished_within(seconds, job):
+    """job()'s outcome ("ok" or the exception's name), or None if it is still running after `seconds`."""
+    outcome = []
+
+    def run():
+        try:
+            job()
+            outcome.append("ok")
+        except Exception as error:  # noqa: BLE001 (reported to the test)
+            outcome.append(type(error).__name__)
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(seconds)
+    return outcome[0] if outcome else None
+
+
+def test_write_whole_writes_a_new_file_and_replaces_an_old_one_keeping_its_mode(tmp_path):
+    path = tmp_path / "game.sgf"
+    write_whole(path, b"first")
+    assert path.read_bytes() == b"first"
+    os.chmod(path, 0o600)
+    write_whole(str(path), b"second")
+    assert path.read_bytes() == b"second" and stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    assert os.listdir(tmp_path) == ["game.sgf"]  # no temporary file left
+
+
+def test_write_whole_follows_a_link_and_keeps_it(tmp_path):
+    target = tmp_path / "real.sgf"
+    target.write_bytes(b"old")
+    link = tmp_path / "link.sgf"
+    link.symlink_to(target)
+    write_whole(link, b"new")
+    assert link.is_symlink() and target.read_bytes() == b"new"
+
+
+def test_write_whole_refuses_what_is_not_a_regular_file_at_once_and_changes_nothing(tmp_path):
+    fifo = tmp_path / "x.fifo"
+    os.mkfifo(fifo)  # nobody reads it: open(fifo, "w") waits for ever
+    for path in (fifo, tmp_path, "/dev/null"):
+        assert finished_within(30, lambda path=path: write_whole(path, b"data")) == "NotRegularFile"
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode) and sorted(os.listdir(tmp_path)) == ["x.fifo"]
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+
+
+def test_a_failed_write_leaves_the_old_file_and_no_temporary(tmp_path):
+    path = tmp_path / "keep.json"
+    path.write_bytes(b"earlier")
+    with pytest.raises(TypeError):
+        write_whole(path, "text, not bytes")
+    with pytest.raises(FileNotFoundError):
+        write_whole(tmp_path / "missing" / "x.json", b"data")
+    assert path.read_bytes() == b"earlier" and os.listdir(tmp_path) == ["keep.json"]
+
+
+def test_open_regular_refuses_a_fifo_without_waiting(tmp_path):
+    fifo = tmp_path / "x.fifo"
+    os.mkfifo(fifo)
+    assert finished_within(30, lambda: open_regular(fifo)) == "NotRegularFile"
+    with pytest.raises(NotRegularFile, match="not a regular file"):
+        open_regular(tmp_path)
