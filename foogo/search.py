@@ -7,7 +7,8 @@ ownership map. With `threads = T` it runs T trees, one per thread and seed (root
 parallelisation; their roots share statistics, shared_root.py), and sums their
 root statistics; or, with `parallel = "tree"`, one tree that the T threads grow
 at once with virtual loss (tree parallelisation: tree.iterate, search_tree's
-workers). The compiled iterations release the GIL, so T threads use T cores.
+workers). The compiled iterations release the GIL, so T threads use T cores;
+the threads' loop, and when a run ends, is search_run.py's.
 
 Trees are reused: when the next genmove's position is the last root itself (a
 GUI asking again, a genmove after analysis) or a child or grandchild of it, that
@@ -40,7 +41,6 @@ construction), its result search_result.py's SearchResult; both are importable f
 from __future__ import annotations
 
 import copy
-import math
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, wait
@@ -49,14 +49,13 @@ import numpy as np
 
 from . import board_kernels as bk
 from . import tree as tk
-from .dynamic_komi import MIN_VISITS, STEP, DynamicKomi, handicap_extra
+from .dynamic_komi import MIN_VISITS, DynamicKomi, handicap_extra
 from .game_score import final_margins
 from .geometry import BLACK, PASS, RESIGN, parse_color
 from .numbers import check_komi
 from .playout import move_cap, policy_kind
 from .policy import POLICIES, policy_id  # noqa: F401 (POLICIES: this module's API)
-from .search_bank import CHECKS, PlayoutBank
-from .search_bank import settled as bank_settled
+from .search_bank import PlayoutBank
 from .search_config import (  # noqa: F401 (this module's API: a search's configuration with it)
     DEFAULT_PLAYOUTS,
     EXPAND_HEAVY_SMALL,
@@ -71,7 +70,8 @@ from .search_config import (  # noqa: F401 (this module's API: a search's config
 )
 from .search_result import RaveRow, SearchResult
 from .search_room import default_memory_mb, memory_ceiling_mb, tree_size
-from .search_time import EARLY_CHECK_SECONDS, SOFT, close, early_stop, opening
+from .search_run import Run
+from .search_time import close, early_stop
 from .search_tree import SearchTree
 from .shared_root import SharedRoot
 from .tree_layout import HISTORY
@@ -234,8 +234,8 @@ class Search:
 
     def _search(self, board, color, komi, legal, seconds, playouts, stop, progress, interval, start,
                 decide: bool, history=(), handicap=(0, 0), time_limit=None) -> SearchResult:
-        """Set the trees' root at (board, color), grow them in a _Run on the config's threads until it ends, and
-        return the result (with `decide`, a genmove's: it may resign, and dynamic komi steps)."""
+        """Set the trees' root at (board, color), grow them in a search_run.Run on the config's threads until it
+        ends, and return the result (with `decide`, a genmove's: it may resign, and dynamic komi steps)."""
         params = self._params(board, komi)
         dynamic = decide and self.config.dynamic_komi
         if dynamic:
@@ -251,7 +251,7 @@ class Search:
         collected = sum(tree.collections for tree in self._trees)
         shared = SharedRoot(self._trees) if self.config.share_root and len(self._trees) > 1 else None
         self._shared = shared
-        run = _Run(self, board, color, params, shared, stop, start, seconds, playouts, time_limit, decide, dynamic)
+        run = Run(self, board, color, params, shared, stop, start, seconds, playouts, time_limit, decide, dynamic)
         threads = self.config.threads
         try:
             if progress is None and threads == 1:
@@ -431,140 +431,6 @@ def _seconds(name: str, value) -> float | None:
             or not 0 < value <= MAX_SECONDS:
         raise ValueError(f"{name} must be seconds in (0, {MAX_SECONDS:g}], got {value!r:.40}")
     return float(value)
-
-
-class _Run:
-    """One search's loop (Search._search): each thread runs batches of iterations in `work` until the
-    search ends, and `why` says why it did. Thread 0 alone extends a timed search still close at its budget
-    towards its time limit, asks whether it may stop early, settles a banking search and steps dynamic komi;
-    the others read what it decided."""
-
-    def __init__(self, search: Search, board, color: int, params: np.ndarray, shared: SharedRoot | None,
-                 stop: threading.Event | None, start: float, seconds: float | None, playouts: int | None,
-                 time_limit: float | None, decide: bool, dynamic: bool):
-        config = search.config
-        self.search, self.color, self.params, self.shared, self.stop = search, color, params, shared, stop
-        self.start = start
-        self.dynamic = dynamic
-        # the deadline: the budget's; a count's search, or an analysis, ends after a day
-        self.due = start + (MAX_SECONDS if seconds is None else seconds)
-        self.hard = None  # the time limit, if a timed search has one beyond its budget
-        if seconds is not None and time_limit is not None and time_limit > seconds:
-            self.hard = start + time_limit
-        self.ends = self.due  # when the search ends: thread 0 moves it to `hard` while the search is close near
-        # the deadline, and back when it no longer is
-        self.closed = -math.inf  # when thread 0 last asked whether the search is close
-        self.extended = False  # it ran past its deadline, towards the limit (not merely close just before it)
-        self.check_early = decide and seconds is not None  # a genmove's timed search may stop early ...
-        self.soft = None  # ... and, past this (SOFT of its budget, after the opening), when clear
-        if self.check_early and seconds is not None and not opening(board):
-            self.soft = start + SOFT * seconds
-        self.banking = False  # a playout count that is a game's average (SearchConfig.bank)
-        self.playout_limit = playouts  # the count, and what the bank lends a banking search
-        self.check_every = 0  # a banking search's playouts between settling checks
-        self.checked = 0  # the playouts at its last check
-        if decide and playouts is not None and config.bank:
-            self.banking = True
-            self.playout_limit = playouts + search.bank.extension(color, playouts)
-            self.check_every = max(1, playouts // CHECKS)
-        threads = config.threads
-        limit = self.playout_limit
-        self.quota = [None if limit is None else limit // threads + (1 if k < limit % threads else 0)
-                      for k in range(threads)]
-        # ~5 ms of work between clock checks (and returns to Python, some 20 us each): a light
-        # iteration costs about a quarter of a heavy one. (A run ends early when the tree fills, for
-        # its collection: tree.iterate.) Dynamic komi steps, and threads share their roots, where a
-        # batch ends: they keep the batch they were measured with
-        light = config.policy == "light" and not config.dynamic_komi and threads == 1
-        self.batch = max(8, (65536 if light else 16384) // (board.size * board.size))
-        self.shared_tree = search._tree_parallel()
-        self.ended = threading.Event()  # set by the thread that ends the search before the others see it end
-        self.why = "playouts" if playouts is not None else "budget"
-
-    def work(self, k: int) -> None:
-        """Thread k's batches, until the search ends: stopped, past its end, stopping early, settled, out
-        of playouts or with an empty tree."""
-        search = self.search
-        tree, worker = (search._trees[0], k) if self.shared_tree else (search._trees[k], 0)
-        last_check = self.start
-        adjusted = 0  # thread 0's iterations at the last dynamic komi step
-        while not self.ended.is_set():
-            if self.stop is not None and self.stop.is_set():
-                self.why = "stop"
-                return
-            now = time.perf_counter()
-            if k == 0:
-                self._extend_while_close(now)
-            if self._past_end(k, now):
-                self.why = "limit" if self.ends == self.hard else ("extended" if self.extended else "budget")
-                self.ended.set()
-                return
-            # not before this search has run: its rate, which the test needs, is unknown until then
-            if k == 0 and self.check_early and tree.iterations > 0 and now - last_check >= EARLY_CHECK_SECONDS:
-                last_check = now
-                past_soft = self.soft is not None and now >= self.soft
-                reason = search._early_stop(now - self.start, self.ends - now, past_soft)
-                if reason:
-                    self.why = reason
-                    self.ended.set()
-                    return
-            if k == 0 and self.banking and self._settles():
-                self.ended.set()
-                return
-            n = self._batch(k, tree, worker)
-            if n <= 0:
-                return
-            if tree.run(n, self.params, worker) == 0 and tree.meta[tk.NODES] == 0:  # (a full tree is collected there)
-                self.why = "empty"
-                return
-            if self.shared is not None:
-                self.shared.turn(k)
-            if self.dynamic and k == 0 and tree.workers[worker].iterations - adjusted >= STEP:
-                adjusted = tree.workers[worker].iterations
-                search._adjust_komi(self.color, self.params)
-
-    def _extend_while_close(self, now: float) -> None:
-        """Thread 0, near the deadline of a timed search with a limit beyond it: every EARLY_CHECK_SECONDS,
-        end at the limit if the search is close (search_time.close), at the deadline if not; and note when it
-        runs past the deadline towards the limit (`extended`)."""
-        if self.hard is None:
-            return
-        if now >= self.due - EARLY_CHECK_SECONDS and now - self.closed >= EARLY_CHECK_SECONDS:
-            self.closed = now
-            self.ends = self.hard if self.search._close() else self.due
-        if self.ends == self.hard and now >= self.due:
-            self.extended = True
-
-    def _past_end(self, k: int, now: float) -> bool:
-        """True if thread k ends the search now. While a limit lies beyond the budget, thread 0 alone ends it at the
-        budget, for it first asks whether the search is still close: another thread that reached the budget while
-        thread 0 ran a long batch (a slow machine) would end a close search before that."""
-        waits = k != 0 and self.hard is not None and self.ends != self.hard and now < self.hard
-        return now >= self.ends and not waits
-
-    def _settles(self) -> bool:
-        """Thread 0 of a banking search, every check_every playouts: True if its best move can no longer be
-        overtaken within the playout limit (search_bank.settled)."""
-        done = sum(tree.iterations for tree in self.search._trees)
-        if done - self.checked < self.check_every:
-            return False
-        self.checked = done
-        assert self.playout_limit is not None  # a banking search has a count
-        if bank_settled(self.search._root_visits(), self.playout_limit - done):
-            self.why = "settled"
-            return True
-        return False
-
-    def _batch(self, k: int, tree: SearchTree, worker: int) -> int:
-        """How many iterations thread k runs next: a batch, within its quota of a playout count (0 or less: done),
-        and within a banking search's next check for thread 0."""
-        n = self.batch
-        left = self.quota[k]
-        if left is not None:
-            n = min(n, left - tree.workers[worker].iterations)
-            if self.banking and k == 0:
-                n = min(n, self.check_every)
-        return n
 
 
 def warm_up_search(policy: str = "light", threads: int = 1, parallel: str = "root") -> None:

@@ -65,7 +65,7 @@ LAYERS = {
     "game": 6, "game_handicap": 6, "game_score": 6, "game_sgf": 6, "book": 6,
     "tree_layout": 7, "tree_priors": 7, "tree_select": 7, "tree_grow": 7, "tree_superko": 7, "tree": 7,
     "shared_root": 7, "search_tree": 7, "dynamic_komi": 7, "search_bank": 7, "search_room": 7, "search_time": 7,
-    "search_config": 7, "search_result": 7, "search": 7,
+    "search_config": 7, "search_result": 7, "search_run": 7, "search": 7,
     "gtp": 8, "match": 8, "match_command": 8, "match_files": 8, "match_results": 8, "match_clock": 8, "stats": 8,
     "bench": 8, "compile_kernels": 8, "cli": 9,
 }
@@ -75,7 +75,7 @@ BOARD_KERNELS = ("board_layout", "board_moves", "board_playable", "board_liberti
 GROUPS = {**{name: "board" for name in BOARD_KERNELS}, **{name: "search" for name in TREE_KERNELS},
           "shared_root": "search", "search_tree": "search", "dynamic_komi": "search", "search_bank": "search",
           "search_room": "search", "search_time": "search",
-          "search_config": "search", "search_result": "search",
+          "search_config": "search", "search_result": "search", "search_run": "search",
           "bits": "jit",
           "ladders": "features", "spatial_patterns": "features", "gamma_table": "features",
           "patterns": "policy", "nakade": "policy",

@@ -7,7 +7,7 @@ import warnings
 import numpy as np
 import pytest
 
-from foogo import BLACK, PASS, WHITE, Board, board_from_ascii, search_room, search_time
+from foogo import BLACK, PASS, WHITE, Board, board_from_ascii, search_room, search_run, search_time
 from foogo import patterns as pa
 from foogo import random_stream as rs
 from foogo import search as search_module
@@ -599,7 +599,7 @@ def test_rejects_bad_configuration():
 def test_a_search_of_a_count_ends_after_max_seconds(monkeypatch):
     """A playout count no machine reaches soon (or an analysis nothing stops) ends at MAX_SECONDS, as a timed
     search's budget does: a day in use, a fraction of a second here."""
-    monkeypatch.setattr(search_module, "MAX_SECONDS", 1.0)
+    monkeypatch.setattr(search_run, "MAX_SECONDS", 1.0)  # the run's end (search_run.Run.due)
     board = Board(5)
     Search(SearchConfig(playouts=10, resign_threshold=None)).genmove(board, BLACK, 7.0, legal(board, BLACK))  # loads
     search = Search(SearchConfig(playouts=10**12, resign_threshold=None))
@@ -749,18 +749,18 @@ def test_extended_means_past_the_deadline_not_close_just_before_it(monkeypatch):
     # budget: "extended" only once it ran past the deadline towards the limit (clock times given, so that a
     # slow batch, as with bounds checks, cannot move the checks)
     from foogo import tree as tk
-    from foogo.search import _Run
+    from foogo.search_run import Run
 
     search = Search(SearchConfig(seconds=0.4))
     answers = iter([True])
     monkeypatch.setattr(search, "_close", lambda: next(answers, False))
-    run = _Run(search, Board(9), BLACK, np.zeros(tk.NPARAMS), None, None, 0.0, 0.4, None, 1.0, True, False)
+    run = Run(search, Board(9), BLACK, np.zeros(tk.NPARAMS), None, None, 0.0, 0.4, None, 1.0, True, False)
     run._extend_while_close(0.36)  # close: the end moves to the limit
     assert run.ends == 1.0 and not run.extended
     run._extend_while_close(0.42)  # not close: back to the deadline, already past
     assert run.ends == run.due == 0.4 and not run.extended and run._past_end(0, 0.42)
     answers = iter([True, True])
-    run = _Run(search, Board(9), BLACK, np.zeros(tk.NPARAMS), None, None, 0.0, 0.4, None, 1.0, True, False)
+    run = Run(search, Board(9), BLACK, np.zeros(tk.NPARAMS), None, None, 0.0, 0.4, None, 1.0, True, False)
     run._extend_while_close(0.36)
     run._extend_while_close(0.405)  # before the next check, past the deadline at the limit: extended
     assert run.ends == 1.0 and run.extended and not run._past_end(0, 0.405)
