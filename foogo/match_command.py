@@ -54,7 +54,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--startup-timeout", type=float_option, default=None, metavar="SECONDS",
                         help="seconds an engine has to answer `name` and `version` after it starts, and "
                              "its first genmove then if no --time-settings (default: --timeout; foogo gtp's first "
-                             "genmove after an install compiles its search, about 1.5 minutes)")
+                             "genmove after an install compiles its search, 1.5-2.5 minutes on two cores)")
     parser.add_argument("--black-name", metavar="NAME", default=None,
                         help="engine A's name in the table and the SGFs (default: its name and version)")
     parser.add_argument("--white-name", metavar="NAME", default=None, help="engine B's name, likewise")

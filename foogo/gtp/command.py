@@ -170,8 +170,8 @@ def run(args) -> int:
         return 2
     if not args.no_warm_up:
         print("foogo gtp: loading kernels in the background (the first start after an install compiles them: "
-              "about 1.5 minutes, which `foogo compile` does ahead); commands are answered meanwhile, genmove "
-              "and analysis wait for them", file=sys.stderr, flush=True)
+              "1.5-2.5 minutes on two cores, which `foogo compile` does ahead); commands are answered meanwhile, "
+              "genmove and analysis wait for them", file=sys.stderr, flush=True)
         engine.kernels_ready = start_warm_up(args.policy, args.threads, args.parallel or "root")
     return serve(engine, sys.stdin, sys.stdout)
 
