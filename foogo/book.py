@@ -34,6 +34,7 @@ import numpy as np
 
 from .files import NotRegularFile, open_regular
 from .geometry import BLACK, PASS, WHITE, geometry, parse_color
+from .numbers import shown
 
 if TYPE_CHECKING:  # the book reads a Board through its methods only: no numba at import (foogo gtp starts at once)
     from .board import Board
@@ -134,8 +135,7 @@ def _number(value, name: str, low: float, high: float) -> float:
     # compared, never converted, first: an int past a float's range (JSON has no limit) fails the range
     # here, where math.isfinite would raise OverflowError; NaN and infinities fail it too
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
-        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:40] + "..."
-        raise ValueError(f"book: {name} must be a number in {low}..{high}, got {shown}")
+        raise ValueError(f"book: {name} must be a number in {low}..{high}, got {shown(value)}")
     return float(value)
 
 

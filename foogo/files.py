@@ -16,6 +16,7 @@ Imports nothing from foogo, like numbers.py, so any module may use it.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import secrets
 import stat
@@ -31,14 +32,22 @@ class NotRegularFile(OSError):
         self.strerror = "not a regular file"
 
 
-def open_regular(path) -> BinaryIO:
-    """`path` opened to read in binary, if it is a regular file; NotRegularFile otherwise, OSError if it cannot
-    be opened. Opening never waits: O_NONBLOCK, which has no effect on a regular file's reads."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+def open_regular(path, append: bool = False) -> BinaryIO:
+    """`path` opened to read in binary (with `append`: to append, created if missing, as a lock file is),
+    if it is a regular file; NotRegularFile otherwise, OSError if it cannot be opened. Opening never waits:
+    O_NONBLOCK, which has no effect on a regular file's reads and writes (opened so to write, a FIFO with no
+    reader fails at once with ENXIO, also NotRegularFile)."""
+    flags = (os.O_WRONLY | os.O_CREAT | os.O_APPEND) if append else os.O_RDONLY
+    try:
+        fd = os.open(path, flags | getattr(os, "O_NONBLOCK", 0), 0o644)
+    except OSError as error:
+        if error.errno == errno.ENXIO:
+            raise NotRegularFile from None
+        raise
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise NotRegularFile
-        return os.fdopen(fd, "rb")
+        return os.fdopen(fd, "ab" if append else "rb")
     except BaseException:
         os.close(fd)
         raise

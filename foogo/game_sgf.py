@@ -166,8 +166,9 @@ class SgfRecord:
             size = game.get_size()
             komi = game.get_komi()
             nodes = game.get_main_sequence()
-        except ValueError as error:
-            raise SgfError(f"corrupt SGF: {error}") from None
+        except ValueError as error:  # sgfmill's message can quote a whole value: cut (a megabyte's CA[...])
+            detail = str(error)
+            raise SgfError(f"corrupt SGF: {detail if len(detail) <= 200 else detail[:197] + '...'}") from None
         if len(nodes) - 1 > max_moves:
             raise SgfError(f"the main line has {len(nodes) - 1} nodes after the root, over the SGF move "
                            f"limit of {max_moves}")

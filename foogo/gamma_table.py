@@ -102,7 +102,7 @@ def _npz_arrays(path: str, names: tuple[str, ...]) -> dict[str, np.ndarray]:
     """The arrays `names` (those the file has) of the npz at path, each read only after its header's shape
     and type were checked against its bytes and NPZ_MAX_MEMBER (np.load allocates what a header declares).
     ValueError naming the path for anything else: not a regular file (a FIFO is never waited on), not a zip,
-    a damaged or pickled member."""
+    a damaged, encrypted, oddly compressed or pickled member."""
     fmt = np.lib.format
     out = {}
     try:
@@ -125,7 +125,8 @@ def _npz_arrays(path: str, names: tuple[str, ...]) -> dict[str, np.ndarray]:
                 if dtype.hasobject or len(body) != math.prod(shape) * dtype.itemsize:
                     raise ValueError(f"{name}'s header does not match its {len(body)} bytes")
                 out[name] = np.frombuffer(body, dtype=dtype).reshape(shape, order="F" if fortran else "C").copy()
-    except (OSError, EOFError, zipfile.BadZipFile, ValueError) as error:
+    # zipfile's own: NotImplementedError for a compression method it lacks, RuntimeError for an encrypted member
+    except (OSError, EOFError, zipfile.BadZipFile, ValueError, NotImplementedError, RuntimeError) as error:
         raise ValueError(f"{path}: not a gamma file ({error})") from None
     return out
 

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .numbers import shown
+
 MIN_SIZE = 2
 MAX_SIZE = 25
 
@@ -110,30 +112,29 @@ class Geometry:
         if isinstance(vertex, tuple):
             if len(vertex) != 2 or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool)
                                            for v in vertex):
-                raise ValueError(f"a (row, col) vertex is two integers, got {vertex!r}")
+                raise ValueError(f"a (row, col) vertex is two integers, got {shown(vertex)}")
             row, col = int(vertex[0]), int(vertex[1])
             if not (0 <= row < self.size and 0 <= col < self.size):
-                raise OffBoardError(f"(row, col) {vertex!r} is off the {self.size}x{self.size} board")
+                raise OffBoardError(f"(row, col) {shown(vertex)} is off the {self.size}x{self.size} board")
             return self.point(row, col)
         if isinstance(vertex, (int, np.integer)) and not isinstance(vertex, bool):
             p = int(vertex)
             if p == PASS or (0 <= p < self.npoints and self.onboard[p]):
                 return p
-            raise OffBoardError(f"point {p} is not on a {self.size}x{self.size} board")
+            raise OffBoardError(f"point {shown(p)} is not on a {self.size}x{self.size} board")
         if not isinstance(vertex, str):
-            raise ValueError(f"vertex must be a GTP name such as 'D4' or 'pass', got {vertex!r}")
+            raise ValueError(f"vertex must be a GTP name such as 'D4' or 'pass', got {shown(vertex)}")
         text = vertex.strip().upper()
         if text == "PASS":
             return PASS
-        shown = repr(vertex) if len(vertex) <= 20 else repr(vertex[:20]) + "..."  # a long one named in part
         if len(text) < 2 or text[0] not in COLUMNS or not text[1:].isdigit() or not text[1:].isascii():
-            raise ValueError(f"malformed vertex {shown}: expected a column letter (no I) and a row number, "
-                             "or 'pass'")
+            raise ValueError(f"malformed vertex {shown(vertex)}: expected a column letter (no I) and a row "
+                             "number, or 'pass'")
         col = COLUMNS.index(text[0])
         digits = text[1:].lstrip("0")  # past two digits, off any board: int() of 5,000 digits raised its own
         row = int(digits[:3] or "0") - 1  # ValueError (Python's 4,300-digit limit), and is quadratic without it
         if not (0 <= col < self.size and 0 <= row < self.size) or len(digits) > 2:
-            raise OffBoardError(f"vertex {shown} is off the {self.size}x{self.size} board")
+            raise OffBoardError(f"vertex {shown(vertex)} is off the {self.size}x{self.size} board")
         return self.point(row, col)
 
 

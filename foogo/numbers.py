@@ -72,11 +72,28 @@ def whole_value(name: str, value) -> int:
 
 
 def shown(value) -> str:
-    """repr(value) for a message, at most 60 characters (an int of 400 digits is named by its length)."""
-    if isinstance(value, int) and abs(value) >= 10**40:
-        return f"an integer of {len(str(abs(value)))} digits"
-    text = repr(value)
+    """repr(value) for a message, at most 60 characters: an int of 40 digits or more is named by its length,
+    and anything whose repr fails (a tuple holding an int past Python's 4,300-digit limit) by its type."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**40:
+        return f"an integer of {_digits(value)} digits"
+    try:
+        text = repr(value)
+    except ValueError:  # int's digit limit
+        return f"a {type(value).__name__} too large to show"
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _digits(value: int) -> str:
+    """How many decimal digits abs(value) has, without str() (which refuses 4,301 or more): exact up to about
+    30,000 digits, else a bound."""
+    n = abs(value)
+    bits = n.bit_length()
+    if bits > 100_000:
+        return "over 30,000"
+    count = (bits - 1) * 30103 // 100_000 + 1  # a lower bound: floor((bits - 1) * log10 2) + 1
+    while n >= 10**count:
+        count += 1
+    return str(count)
 
 
 def check_komi(komi) -> float:

@@ -649,6 +649,26 @@ def test_a_damaged_gamma_file_is_a_clear_error_that_reads_nothing_large_and_neve
         gt.load_gammas(str(fifo))
 
 
+@pytest.mark.parametrize("field, value", [("method", 99), ("flags", 1)], ids=["unknown compression", "encrypted"])
+def test_a_gamma_file_whose_members_zipfile_cannot_open_is_a_clear_error(tmp_path, field, value):
+    # zipfile raises NotImplementedError for a compression method it lacks and RuntimeError for an encrypted
+    # member, which got past the loaders (and, in the shipped file, would have broken the import)
+    bad = tmp_path / "bad.npz"
+    np.savez(bad, table=np.ones(fe.TABLE_SIZE, dtype=np.float32), spatial_keys=np.arange(3, dtype=np.int64),
+             spatial_gammas=np.ones(3))
+    data = bytearray(bad.read_bytes())
+    for signature, method, flags in ((b"PK\x03\x04", 8, 6), (b"PK\x01\x02", 10, 8)):  # local, central headers
+        start = data.find(signature)
+        while start >= 0:
+            offset = start + (method if field == "method" else flags)
+            data[offset:offset + 2] = value.to_bytes(2, "little")
+            start = data.find(signature, start + 4)
+    bad.write_bytes(bytes(data))
+    for loader in (gt.load_gammas, gt.load_spatial):
+        with pytest.raises(ValueError, match="not a gamma file"):
+            loader(str(bad))
+
+
 def test_a_damaged_spatial_table_is_refused(tmp_path):
     bad = tmp_path / "bad.npz"
     np.savez(bad, table=np.ones(fe.TABLE_SIZE, dtype=np.float32), spatial_keys=np.array([5], dtype=np.int64),

@@ -70,3 +70,12 @@ def test_open_regular_refuses_a_fifo_without_waiting(tmp_path):
     assert finished_within(30, lambda: open_regular(fifo)) == "NotRegularFile"
     with pytest.raises(NotRegularFile, match="not a regular file"):
         open_regular(tmp_path)
+
+
+def test_open_regular_to_append_creates_a_file_and_refuses_a_fifo_with_no_reader_at_once(tmp_path):
+    with open_regular(tmp_path / "lock", append=True) as handle:
+        handle.write(b"x")
+    assert (tmp_path / "lock").read_bytes() == b"x"
+    fifo = tmp_path / "x.fifo"
+    os.mkfifo(fifo)  # opened to write without a reader: ENXIO at once (O_NONBLOCK), or a wait for ever without it
+    assert finished_within(30, lambda: open_regular(fifo, append=True)) == "NotRegularFile"

@@ -358,6 +358,14 @@ def test_corrupt_sgf_raises_and_leaves_the_game_unchanged(data):
     assert game.state_key() == before
 
 
+@pytest.mark.parametrize("prop", [b"CA", b"SZ", b"KM"])
+def test_a_corrupt_sgfs_message_quotes_a_long_value_in_part(prop):
+    # sgfmill's error quoted the whole value: a reply of a megabyte
+    with pytest.raises(SgfError, match="corrupt SGF") as error:
+        Game(9).load_sgf_bytes(b"(;GM[1]FF[4]" + prop + b"[" + b"x" * 100_000 + b"])")
+    assert len(str(error.value)) <= 220 and str(error.value).endswith("...")
+
+
 def test_recent_positions_are_the_positions_before_the_current_one_oldest_first():
     game = Game(19)
     boards = [game.board.copy()]
@@ -510,6 +518,7 @@ def test_bad_rules_and_komi_are_refused():
 
 
 @pytest.mark.parametrize("komi, shown", [(None, "None"), ("seven", "'seven'"), (10**400, "an integer of 401 digits"),
+                                         pytest.param(-10**5000, "an integer of 5001 digits", id="5001 digits"),
                                          (float("inf"), "inf"), ([7], "[7]")])
 def test_a_komi_that_is_no_number_is_refused_by_name(komi, shown):
     game = Game(9, komi=6.5)

@@ -132,6 +132,16 @@ def test_well_formed_vertex_off_the_board_raises_off_board_error(size, vertex):
         geometry(size).parse(vertex)
 
 
+@pytest.mark.parametrize("vertex", [10**5000, -10**5000, (10**5000, 0), (0, -10**5000)],
+                         ids=["index", "negative index", "row", "column"])
+def test_an_integer_past_pythons_digit_limit_is_off_the_board_not_pythons_own_error(vertex):
+    # the message named it with repr, which raises ValueError past 4,300 digits
+    with pytest.raises(OffBoardError, match="off the|not on"):
+        geometry(9).parse(vertex)
+    with pytest.raises(ValueError, match="two integers, got a tuple too large to show"):
+        geometry(9).parse((1, 2, 10**5000))
+
+
 @pytest.mark.parametrize("index", [0, 1, 10, 11, 120, 121, 10**6, -2, -100])
 def test_point_index_off_the_board_raises_off_board_error(index):
     with pytest.raises(OffBoardError, match="not on"):
@@ -213,3 +223,24 @@ def test_point_and_name_refuse_what_is_off_the_board():
     with pytest.raises(ValueError, match="whole number"):
         g.name(12.0)
     assert g.name(g.point(4, 4)) == "E5" and g.name(np.int32(g.point(0, 0))) == "A1"
+
+
+def test_shown_counts_the_digits_of_any_integer_exactly_without_str():
+    import sys
+
+    from foogo.numbers import shown
+
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)  # for the reference count only
+    try:
+        for digits in (41, 99, 100, 4300, 4301, 29_999):
+            for value in (10 ** (digits - 1), 10**digits - 1, -(10**digits - 1)):
+                assert len(str(abs(value))) == digits
+                expected = f"an integer of {digits} digits"
+                sys.set_int_max_str_digits(limit)
+                assert shown(value) == expected
+                sys.set_int_max_str_digits(0)
+    finally:
+        sys.set_int_max_str_digits(limit)
+    assert shown(10**40_000) == "an integer of over 30,000 digits"
+    assert shown(10**40 - 1) == "9" * 40  # 40 digits: shown whole

@@ -544,6 +544,15 @@ def test_loadsgf_refuses_what_is_not_a_regular_file_without_reading_it(tmp_path)
     assert state(engine) == before
 
 
+def test_a_failure_reply_is_cut_to_max_failure_characters():
+    from foogo.gtp.protocol import MAX_FAILURE, _frame
+
+    reply = _frame(False, "7", "word " * 10_000)
+    assert reply.startswith("?7 word word") and reply.endswith("...\n\n") and len(reply) == len("?7 ") + MAX_FAILURE + 2
+    assert _frame(False, None, "short") == "? short\n\n"
+    assert _frame(True, None, "x" * 5000) == "= " + "x" * 5000 + "\n\n"  # a success (showboard, printsgf) whole
+
+
 def test_printsgf_refuses_what_is_not_a_regular_file_without_waiting(tmp_path):
     import threading
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 PROTOCOL_VERSION = "2"
 MAX_LINE = 8192  # longer command lines are refused ("syntax error"), the rest of the line drained
+MAX_FAILURE = 1000  # a failure reply's text is cut to this many characters (_frame)
 QUEUED = 64  # input lines serve reads ahead of the command being answered
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")  # control characters except HT (LF is cut before)
 # what preprocessing removes or turns into a space, as bytes: the leading run of these in a line says
@@ -53,9 +54,12 @@ def _leading_id(text: str) -> str | None:
 
 def _frame(ok: bool, cid: str | None, text: str) -> str:
     """`=id text` or `?id text`, no empty line inside, ended by an empty line; a failure's text is one
-    line of printable characters (_one_line)."""
+    line of printable characters (_one_line), at most MAX_FAILURE of them (an error that echoes an SGF's
+    value could be a megabyte long)."""
     if not ok:
         text = _one_line(text)
+        if len(text) > MAX_FAILURE:
+            text = text[:MAX_FAILURE - 3] + "..."
     lines = text.split("\n")
     body = "\n".join([lines[0]] + [line for line in lines[1:] if line.strip()])
     sign = "=" if ok else "?"

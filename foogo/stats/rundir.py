@@ -6,10 +6,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import stat
 from typing import IO
 
-from ..files import open_regular, write_whole
+from ..files import NotRegularFile, open_regular, write_whole
 from .chunks import plan
 from .request import StatsError
 
@@ -39,7 +38,7 @@ class RunDir:
 
     def __init__(self, path: str):
         self.path = path
-        self._lock: IO[str] | None = None
+        self._lock: IO[bytes] | None = None
 
     def file(self, name: str) -> str:
         """The path of `name` inside DIR."""
@@ -107,14 +106,12 @@ class RunDir:
         """Take DIR's lock (released when the process ends, kill -9 included); StatsError if taken."""
         import fcntl
 
-        try:  # never waits: a FIFO there, with no reader, had blocked the open for ever
-            descriptor = os.open(self.file(LOCK), os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NONBLOCK, 0o644)
+        try:  # never waits (files.open_regular): a FIFO there, with no reader, had blocked the open for ever
+            handle = open_regular(self.file(LOCK), append=True)
+        except NotRegularFile:
+            raise StatsError(f"cannot lock {self.path}: {self.file(LOCK)} is not a regular file") from None
         except OSError as error:
             raise StatsError(f"cannot lock {self.path}: {error.strerror or error}") from None
-        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-            os.close(descriptor)
-            raise StatsError(f"cannot lock {self.path}: {self.file(LOCK)} is not a regular file")
-        handle = os.fdopen(descriptor, "a")
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
