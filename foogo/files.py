@@ -5,7 +5,8 @@ a stats run's files are read through `open_regular`, which opens without waiting
 anything but a regular file. The one place for that check (game_sgf, book and stats each had their own).
 
 Files are written through `write_whole`: a new file beside the old, renamed over it, so that a reader sees
-the old file or the new one and a failed write leaves the old one as it was; it refuses to replace anything
+the old file or the new one and a failed write leaves the old one as it was (in place where no rename can
+replace it: a directory closed to new files, a bind-mounted file, hard links); it refuses to replace anything
 but a regular file (`open(path, "w")` on a FIFO waits for a reader for ever, and a rename run as root would
 put a regular file where /dev/null was). The one place for that (printsgf, pictures, match and stats
 results each had their own, or none).
@@ -53,30 +54,84 @@ def open_regular(path, append: bool = False) -> BinaryIO:
         raise
 
 
+# an existing file that a rename cannot replace (its directory closed to new files, another user's file in a
+# sticky directory, a file bind-mounted on its own, across devices) is written in place instead
+_IN_PLACE = (errno.EACCES, errno.EPERM, errno.EBUSY, errno.EXDEV)
+
+
 def write_whole(path, data: bytes) -> None:
-    """Write `data` to `path` whole: to a new file beside it (created afresh, so never a wait), flushed to the
-    disk, then renamed over it. A symbolic link is followed (its target replaced, the link kept), and a
-    file's permissions are kept. NotRegularFile if `path` names something that is not a regular file (a FIFO,
-    a device, a directory), OSError if it cannot be written; either way `path` is left as it was."""
-    target = os.path.realpath(path)
-    try:
-        mode = os.stat(target).st_mode
-    except FileNotFoundError:
-        mode = None
-    if mode is not None and not stat.S_ISREG(mode):
+    """Write `data` to `path` whole where it can: to a new file beside it (created afresh, so never a wait),
+    flushed to the disk, then renamed over it, so that a reader sees the old file or the new one and a failed
+    write leaves the old one as it was. A symbolic link is followed (its target replaced, the link kept), and
+    an existing file's mode, and where allowed its owner, are kept. An existing file that the rename cannot
+    replace (_IN_PLACE), or that has other names (hard links), is written in place. NotRegularFile if `path`
+    names something that is not a regular file (a FIFO, a device, a directory, a name ending in a
+    separator), PermissionError if an existing file may not be written, OSError if it cannot be; the file is
+    then as it was."""
+    text = os.fsdecode(os.fspath(path))
+    if text.endswith(os.sep) or (os.altsep and text.endswith(os.altsep)):
         raise NotRegularFile
-    directory, name = os.path.split(target)
-    temporary = os.path.join(directory, f".{name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
+    target = os.path.realpath(text)
+    try:
+        old = os.stat(target)
+    except FileNotFoundError:
+        old = None
+    if old is not None:
+        if not stat.S_ISREG(old.st_mode):
+            raise NotRegularFile
+        if not os.access(target, os.W_OK):
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), text)
+        if old.st_nlink > 1:
+            _write_in_place(target, data)
+            return
+    try:
+        _write_beside(target, data, old)
+    except OSError as error:
+        if old is None or error.errno not in _IN_PLACE:
+            raise
+        _write_in_place(target, data)
+
+
+def _write_beside(target: str, data: bytes, old: os.stat_result | None) -> None:
+    """write_whole's rename: a new file in target's directory (a short name of its own, so that a target's
+    name near the file system's limit fits), written, flushed, given the old file's mode and owner, renamed
+    over target; removed on any failure."""
+    temporary = os.path.join(os.path.dirname(target), f".foogo-{os.getpid()}-{secrets.token_hex(4)}.tmp")
     fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if mode is not None:
-            os.chmod(temporary, stat.S_IMODE(mode))
+        try:
+            _write_all(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        if old is not None:
+            os.chmod(temporary, stat.S_IMODE(old.st_mode))
+            if hasattr(os, "chown") and (old.st_uid, old.st_gid) != (os.geteuid(), os.getegid()):
+                with contextlib.suppress(OSError):  # only root may give a file away
+                    os.chown(temporary, old.st_uid, old.st_gid)
         os.replace(temporary, target)
     except BaseException:
         with contextlib.suppress(OSError):
             os.remove(temporary)
         raise
+
+
+def _write_in_place(target: str, data: bytes) -> None:
+    """write_whole where no rename can: the regular file target opened without waiting, written from its
+    start, cut to data's length and flushed."""
+    fd = os.open(target, os.O_WRONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise NotRegularFile
+        _write_all(fd, data)
+        os.ftruncate(fd, len(data))
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    """Write every byte of data to fd (os.write may write part)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]

@@ -21,8 +21,14 @@ import math
 import os
 import warnings
 import zipfile
+import zlib
 
 import numpy as np
+
+try:
+    from lzma import LZMAError
+except ImportError:  # a Python built without lzma: zipfile then raises RuntimeError for an lzma member
+    LZMAError = RuntimeError  # type: ignore[misc, assignment]
 
 from . import board_kernels as bk
 from .board import Board
@@ -125,8 +131,10 @@ def _npz_arrays(path: str, names: tuple[str, ...]) -> dict[str, np.ndarray]:
                 if dtype.hasobject or len(body) != math.prod(shape) * dtype.itemsize:
                     raise ValueError(f"{name}'s header does not match its {len(body)} bytes")
                 out[name] = np.frombuffer(body, dtype=dtype).reshape(shape, order="F" if fortran else "C").copy()
-    # zipfile's own: NotImplementedError for a compression method it lacks, RuntimeError for an encrypted member
-    except (OSError, EOFError, zipfile.BadZipFile, ValueError, NotImplementedError, RuntimeError) as error:
+    # zipfile's own: NotImplementedError for a compression method it lacks, RuntimeError for an encrypted member,
+    # and its decompressors' errors for damaged deflate or lzma data
+    except (OSError, EOFError, zipfile.BadZipFile, ValueError, NotImplementedError, RuntimeError, zlib.error,
+            LZMAError) as error:
         raise ValueError(f"{path}: not a gamma file ({error})") from None
     return out
 

@@ -8,8 +8,8 @@ answer (`GtpError`) from a process that can no longer be used (`GtpFailure`: `Gt
 `GtpCrash`). `foogo match` and the bench scripts that measure other engines use it.
 
 What it is not: an engine (foogo's own GTP engine is foogo.gtp) or a referee: it parses
-GTP's framing, never a command's meaning. Like foogo.match it imports nothing of the engine,
-so it starts in a moment.
+GTP's framing, never a command's meaning. Like foogo.match it imports nothing of the engine (only
+foogo.files, which opens its stderr log), so it starts in a moment.
 """
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ import threading
 import time
 from pathlib import Path
 from typing import Sequence
+
+from .files import open_regular
 
 _RESPONSE_RE = re.compile(r"^([=?])([0-9]*)(.*)$", re.DOTALL)
 _CONTROL: dict[int, str | None] = {c: None for c in range(32) if c not in (9, 10)}
@@ -347,11 +349,16 @@ def _pump_stdout(stream, lines: queue.Queue, stopping: threading.Event) -> None:
 
 
 def _pump_stderr(stream, tail: collections.deque, log_path: Path | None) -> None:
-    """Thread body: drain stderr into the log file (if any) and the tail buffer."""
+    """Thread body: drain stderr into the log file (if any) and the tail buffer. A log that cannot be opened
+    (a FIFO there had blocked this thread for ever, and the engine with it once its stderr pipe filled) is
+    left out, with a note in the tail, and stderr is drained all the same."""
     log = None
+    if log_path is not None:
+        try:
+            log = open_regular(log_path, append=True)
+        except OSError as error:
+            tail.append(f"(stderr not logged to {log_path}: {error.strerror or error})")
     try:
-        if log_path is not None:
-            log = open(log_path, "ab")
         for raw in iter(lambda: stream.readline(LINE_MAX), b""):  # a longer line comes in pieces
             tail.append(_clean_line(raw))
             if log is not None:

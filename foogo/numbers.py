@@ -76,6 +76,8 @@ def shown(value) -> str:
     and anything whose repr fails (a tuple holding an int past Python's 4,300-digit limit) by its type."""
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**40:
         return f"an integer of {_digits(value)} digits"
+    if isinstance(value, (str, bytes)) and len(value) > 60:
+        value = value[:60]  # repr of a long one is never built whole
     try:
         text = repr(value)
     except ValueError:  # int's digit limit
@@ -90,7 +92,7 @@ def _digits(value: int) -> str:
     bits = n.bit_length()
     if bits > 100_000:
         return "over 30,000"
-    count = (bits - 1) * 30103 // 100_000 + 1  # a lower bound: floor((bits - 1) * log10 2) + 1
+    count = (bits - 1) * 30102 // 100_000 + 1  # a lower bound (0.30102 < log10 2): the loop counts up to the digits
     while n >= 10**count:
         count += 1
     return str(count)

@@ -649,10 +649,12 @@ def test_a_damaged_gamma_file_is_a_clear_error_that_reads_nothing_large_and_neve
         gt.load_gammas(str(fifo))
 
 
-@pytest.mark.parametrize("field, value", [("method", 99), ("flags", 1)], ids=["unknown compression", "encrypted"])
+@pytest.mark.parametrize("field, value", [("method", 99), ("flags", 1), ("method", 8), ("method", 14)],
+                         ids=["unknown compression", "encrypted", "bad deflate data", "bad lzma data"])
 def test_a_gamma_file_whose_members_zipfile_cannot_open_is_a_clear_error(tmp_path, field, value):
-    # zipfile raises NotImplementedError for a compression method it lacks and RuntimeError for an encrypted
-    # member, which got past the loaders (and, in the shipped file, would have broken the import)
+    # zipfile raises NotImplementedError for a compression method it lacks, RuntimeError for an encrypted
+    # member, and zlib.error or LZMAError for stored bytes read as deflate or lzma data, which got past the
+    # loaders (and, in the shipped file, would have broken the import)
     bad = tmp_path / "bad.npz"
     np.savez(bad, table=np.ones(fe.TABLE_SIZE, dtype=np.float32), spatial_keys=np.arange(3, dtype=np.int64),
              spatial_gammas=np.ones(3))
@@ -662,6 +664,9 @@ def test_a_gamma_file_whose_members_zipfile_cannot_open_is_a_clear_error(tmp_pat
         while start >= 0:
             offset = start + (method if field == "method" else flags)
             data[offset:offset + 2] = value.to_bytes(2, "little")
+            if signature == b"PK\x03\x04" and value == 8:  # a member's first byte: deflate's invalid block type
+                name, extra = (int.from_bytes(data[start + k:start + k + 2], "little") for k in (26, 28))
+                data[start + 30 + name + extra] = 0x07
             start = data.find(signature, start + 4)
     bad.write_bytes(bytes(data))
     for loader in (gt.load_gammas, gt.load_spatial):

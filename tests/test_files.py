@@ -1,5 +1,6 @@
 """files.py: regular files only, read without waiting and written whole."""
 
+import errno
 import os
 import stat
 import threading
@@ -79,3 +80,51 @@ def test_open_regular_to_append_creates_a_file_and_refuses_a_fifo_with_no_reader
     fifo = tmp_path / "x.fifo"
     os.mkfifo(fifo)  # opened to write without a reader: ENXIO at once (O_NONBLOCK), or a wait for ever without it
     assert finished_within(30, lambda: open_regular(fifo, append=True)) == "NotRegularFile"
+
+
+def test_write_whole_takes_a_name_near_the_file_systems_limit(tmp_path):
+    path = tmp_path / ("g" * 240 + ".sgf")  # the temporary file's name once added 22 characters to it
+    write_whole(path, b"data")
+    assert path.read_bytes() == b"data" and os.listdir(tmp_path) == [path.name]
+
+
+def test_write_whole_refuses_a_name_ending_in_a_separator(tmp_path):
+    with pytest.raises(NotRegularFile):
+        write_whole(f"{tmp_path / 'game.sgf'}{os.sep}", b"data")  # realpath dropped the slash: game.sgf was written
+    assert os.listdir(tmp_path) == []
+
+
+def test_write_whole_writes_a_hard_linked_file_in_place_for_all_its_names(tmp_path):
+    path = tmp_path / "game.sgf"
+    path.write_bytes(b"old and longer")
+    os.link(path, tmp_path / "other.sgf")
+    write_whole(path, b"new")
+    assert (tmp_path / "other.sgf").read_bytes() == b"new" and path.read_bytes() == b"new"
+
+
+@pytest.mark.parametrize("code", [errno.EACCES, errno.EPERM, errno.EBUSY])
+def test_a_file_the_rename_cannot_replace_is_written_in_place(tmp_path, monkeypatch, code):
+    # a directory closed to new files (EACCES), another user's file in a sticky /tmp (EPERM), a file
+    # bind-mounted on its own (EBUSY): open(path, "w") wrote them, and printsgf must still
+    path = tmp_path / "game.sgf"
+    path.write_bytes(b"old and longer")
+
+    def refuse(*args):
+        raise OSError(code, os.strerror(code))
+
+    monkeypatch.setattr(os, "replace", refuse)
+    write_whole(path, b"new")
+    assert path.read_bytes() == b"new" and os.listdir(tmp_path) == ["game.sgf"]
+    with pytest.raises(OSError):
+        write_whole(tmp_path / "missing.sgf", b"new")  # nothing to write in place: the rename's error
+    assert os.listdir(tmp_path) == ["game.sgf"]
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write a read-only file")
+def test_write_whole_refuses_a_file_it_may_not_write(tmp_path):
+    path = tmp_path / "game.sgf"
+    path.write_bytes(b"old")
+    os.chmod(path, 0o444)  # open(path, "w") refuses it; the rename had replaced it
+    with pytest.raises(PermissionError):
+        write_whole(path, b"new")
+    assert path.read_bytes() == b"old"

@@ -240,6 +240,11 @@ def test_shown_counts_the_digits_of_any_integer_exactly_without_str():
                 sys.set_int_max_str_digits(limit)
                 assert shown(value) == expected
                 sys.set_int_max_str_digits(0)
+        for value in (2**13301, 2**26602, 2**37767):  # where 0.30103 (above log10 2) counted one digit too many
+            digits = len(str(value))
+            sys.set_int_max_str_digits(limit)
+            assert shown(value) == f"an integer of {digits} digits"
+            sys.set_int_max_str_digits(0)
     finally:
         sys.set_int_max_str_digits(limit)
     assert shown(10**40_000) == "an integer of over 30,000 digits"

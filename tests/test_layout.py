@@ -53,11 +53,11 @@ def test_the_owner_itself_spells_them():
 # geometry -> board -> policy -> playout -> game -> search -> gtp / match / stats / bench -> cli, with
 # the kernels beside their modules, render (pictures of any board-like object) between geometry
 # and board, the learned prior's move features (read by the search, built on the policy's 3x3
-# codes) beside the playouts, the opening book (positions read off a Board) beside the game, and leaves
-# that import nothing of foogo below all
+# codes) beside the playouts, the opening book (positions read off a Board) beside the game, leaves
+# that import nothing of foogo below all, and the GTP client (which opens its logs through files) just above
 LAYERS = {
-    "jit": 0, "bits": 0, "intervals": 0, "numbers": 0, "files": 0, "gtp_client": 0, "version": 0,
-    "geometry": 1, "render": 2,
+    "jit": 0, "bits": 0, "intervals": 0, "numbers": 0, "files": 0, "version": 0,
+    "gtp_client": 1, "geometry": 1, "render": 2,
     "board_layout": 3, "board_moves": 3, "board_playable": 3, "board_liberties": 3, "board_score": 3, "board_check": 3,
     "board_kernels": 3, "board": 3,
     "patterns": 4, "nakade": 4, "random_stream": 4, "policy_light": 4, "tactics": 4, "policy_heavy": 4,

@@ -177,6 +177,19 @@ def test_client_returns_single_line_result(fake):
         assert client.send("protocol_version", 5) == "2"
 
 
+def test_a_stderr_log_that_is_a_fifo_is_left_out_and_stderr_still_drained(tmp_path):
+    # the pump thread opened the log with a plain open(), which waited for ever on a FIFO with no reader: the
+    # engine's stderr was never drained, and one that wrote 300 KB there never answered
+    log = tmp_path / "engine-A.stderr.log"
+    os.mkfifo(log)
+    script = "import sys\nsys.stderr.write('x' * 300_000)\nsys.stderr.flush()\n" \
+             "for line in sys.stdin:\n    print('= Loud', end='\\n\\n', flush=True)\n"
+    with GtpClient([sys.executable, "-c", script], log_path=log) as client:
+        assert client.send("name", 30) == "Loud"
+        tail = client.stderr_tail()
+        assert "stderr not logged to" in tail and "not a regular file" in tail, tail[:200]
+
+
 def test_client_reads_multiline_response(fake):
     with GtpClient(fake()) as client:
         assert client.send("multiline", 5) == "first\nsecond\n  third indented"
@@ -684,12 +697,14 @@ def test_a_bad_engine_command_is_named_and_makes_no_sgf_dir(tmp_path, fake, caps
     assert not (tmp_path / "made").exists()
 
 
-@pytest.mark.parametrize("where", ["missing/x.json", ".", "fifo"])
+@pytest.mark.parametrize("where", ["missing/x.json", ".", "fifo", "dangling", "x.json/"])
 def test_a_json_file_that_cannot_be_written_is_refused_before_any_game(tmp_path, fake, capsys, where):
     if where == "fifo":
         os.mkfifo(tmp_path / where)  # written whole, it was replaced; opened to write, it would wait for ever
+    if where == "dangling":  # a link whose target's directory is missing: found only when the match had ended
+        (tmp_path / where).symlink_to(tmp_path / "missing" / "x.json")
     code = run_match("--black", fake(), "--white", fake(), "--referee", "none", "--games", "1", "--size", "5",
-                     "--json", str(tmp_path / where))
+                     "--json", f"{tmp_path}{os.sep}{where}")  # (a Path would drop x.json/'s separator)
     err = capsys.readouterr().err
     assert code == 2 and "foogo match: --json" in err and "Traceback" not in err, err
 
