@@ -59,15 +59,12 @@ def open_regular(path, append: bool = False) -> BinaryIO:
 _IN_PLACE = (errno.EACCES, errno.EPERM, errno.EBUSY, errno.EXDEV)
 
 
-def write_whole(path, data: bytes) -> None:
-    """Write `data` to `path` whole where it can: to a new file beside it (created afresh, so never a wait),
-    flushed to the disk, then renamed over it, so that a reader sees the old file or the new one and a failed
-    write leaves the old one as it was. A symbolic link is followed (its target replaced, the link kept), and
-    an existing file's mode, and where allowed its owner, are kept. An existing file that the rename cannot
-    replace (_IN_PLACE), or that has other names (hard links), is written in place. NotRegularFile if `path`
-    names something that is not a regular file (a FIFO, a device, a directory, a name ending in a
-    separator), PermissionError if an existing file may not be written, OSError if it cannot be; the file is
-    then as it was."""
+def writable(path) -> tuple[str, os.stat_result | None]:
+    """Where write_whole(path, ...) writes (a symbolic link's target) and that file's stat (None while it does
+    not exist), if it may write there: NotRegularFile if `path` names something that is not a regular file (a
+    FIFO, a device, a directory, a name ending in a separator), PermissionError if the file, or the directory
+    of a new one, may not be written, FileNotFoundError if that directory is missing. write_whole checks it
+    first; so does work whose result goes there, before it starts (foogo match's --json)."""
     text = os.fsdecode(os.fspath(path))
     if text.endswith(os.sep) or (os.altsep and text.endswith(os.altsep)):
         raise NotRegularFile
@@ -75,15 +72,30 @@ def write_whole(path, data: bytes) -> None:
     try:
         old = os.stat(target)
     except FileNotFoundError:
-        old = None
-    if old is not None:
-        if not stat.S_ISREG(old.st_mode):
-            raise NotRegularFile
-        if not os.access(target, os.W_OK):
-            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), text)
-        if old.st_nlink > 1:
-            _write_in_place(target, data)
-            return
+        directory = os.path.dirname(target)
+        if not os.path.isdir(directory):
+            raise FileNotFoundError(errno.ENOENT, f"no directory {directory}", text) from None
+        if not os.access(directory, os.W_OK):
+            raise PermissionError(errno.EACCES, f"the directory {directory} is not writable", text) from None
+        return target, None
+    if not stat.S_ISREG(old.st_mode):
+        raise NotRegularFile
+    if not os.access(target, os.W_OK):
+        raise PermissionError(errno.EACCES, "not writable", text)
+    return target, old
+
+
+def write_whole(path, data: bytes) -> None:
+    """Write `data` to `path` whole where it can: to a new file beside it (created afresh, so never a wait),
+    flushed to the disk, then renamed over it, so that a reader sees the old file or the new one and a failed
+    write leaves the old one as it was. A symbolic link is followed (its target replaced, the link kept), and
+    an existing file's mode, and where allowed its owner, are kept. An existing file that the rename cannot
+    replace (_IN_PLACE), or that has other names (hard links), is written in place. The errors of `writable`
+    if it may not write there, OSError if it cannot; the file is then as it was."""
+    target, old = writable(path)
+    if old is not None and old.st_nlink > 1:
+        _write_in_place(target, data)
+        return
     try:
         _write_beside(target, data, old)
     except OSError as error:

@@ -22,7 +22,7 @@ from sgfmill import sgf
 from .board import Board
 from .files import open_regular
 from .geometry import BLACK, EMPTY, PASS, WHITE, Geometry
-from .numbers import whole_value
+from .numbers import cut, whole_value
 
 SGF_RULES = {"chinese": "Chinese", "tromp-taylor": "Tromp-Taylor"}
 SGF_MAX_BYTES = 1024 * 1024  # load_sgf's default limits (foogo gtp --sgf-max-bytes, --sgf-max-moves)
@@ -167,8 +167,7 @@ class SgfRecord:
             komi = game.get_komi()
             nodes = game.get_main_sequence()
         except ValueError as error:  # sgfmill's message can quote a whole value: cut (a megabyte's CA[...])
-            detail = str(error)
-            raise SgfError(f"corrupt SGF: {detail if len(detail) <= 200 else detail[:197] + '...'}") from None
+            raise SgfError(f"corrupt SGF: {cut(str(error), 200)}") from None
         if len(nodes) - 1 > max_moves:
             raise SgfError(f"the main line has {len(nodes) - 1} nodes after the root, over the SGF move "
                            f"limit of {max_moves}")

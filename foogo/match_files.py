@@ -17,7 +17,7 @@ import json
 import os
 from pathlib import Path
 
-from .files import write_whole
+from .files import writable, write_whole
 
 try:
     import fcntl
@@ -89,24 +89,18 @@ def refuse_earlier_games(directory: Path, games: int) -> None:
 
 
 def json_path(option: str | None) -> Path | None:
-    """--json's file, checked before any game: None for none or '-' (stdout); ValueError if it could not be
-    written then (a directory, a FIFO or a device, a file or a directory this process may not write, a
-    directory missing, also behind a symbolic link), so that no match is played for nothing."""
+    """--json's file, checked before any game: None for none or '-' (stdout); ValueError if write_json could
+    not write it then (files.writable: a directory, a FIFO or a device, a file or a directory this process may
+    not write, a directory missing, also behind a symbolic link), so that no match is played for nothing."""
     if option is None or option == "-":
         return None
     path = Path(option)
-    if not option.strip() or path.is_dir() or option.endswith(("/", os.sep)):
+    if not option.strip() or path.is_dir():
         raise ValueError(f"--json {option!r}: not a file name")
-    target = Path(os.path.realpath(path))  # what write_json writes: a link's target
-    if target.exists():
-        if not target.is_file():
-            raise ValueError(f"--json {option}: not a regular file (a FIFO or a device, which write_json refuses)")
-        if not os.access(target, os.W_OK):
-            raise ValueError(f"--json {option}: not writable")
-    elif not target.parent.is_dir():
-        raise ValueError(f"--json {option}: no directory {target.parent}")
-    elif not os.access(target.parent, os.W_OK):
-        raise ValueError(f"--json {option}: the directory {target.parent} is not writable")
+    try:
+        writable(option)
+    except OSError as error:
+        raise ValueError(f"--json {option}: {error.strerror or error}") from None
     return path
 
 

@@ -82,7 +82,13 @@ def shown(value) -> str:
         text = repr(value)
     except ValueError:  # int's digit limit
         return f"a {type(value).__name__} too large to show"
-    return text if len(text) <= 60 else text[:57] + "..."
+    return cut(text, 60)
+
+
+def cut(text: str, most: int) -> str:
+    """text, or its first most - 3 characters and "..." if it is longer than `most`: a message's echo of what
+    a user or a file sent, kept to a size."""
+    return text if len(text) <= most else text[:most - 3] + "..."
 
 
 def _digits(value: int) -> str:

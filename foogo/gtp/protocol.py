@@ -16,6 +16,8 @@ import threading
 import traceback
 from dataclasses import dataclass
 
+from ..numbers import cut
+
 PROTOCOL_VERSION = "2"
 MAX_LINE = 8192  # longer command lines are refused ("syntax error"), the rest of the line drained
 MAX_FAILURE = 1000  # a failure reply's text is cut to this many characters (_frame)
@@ -57,9 +59,7 @@ def _frame(ok: bool, cid: str | None, text: str) -> str:
     line of printable characters (_one_line), at most MAX_FAILURE of them (an error that echoes an SGF's
     value could be a megabyte long)."""
     if not ok:
-        text = _one_line(text)
-        if len(text) > MAX_FAILURE:
-            text = text[:MAX_FAILURE - 3] + "..."
+        text = cut(_one_line(text), MAX_FAILURE)
     lines = text.split("\n")
     body = "\n".join([lines[0]] + [line for line in lines[1:] if line.strip()])
     sign = "=" if ok else "?"
