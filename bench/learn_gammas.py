@@ -27,11 +27,11 @@ move of gamma 1 (Coulom's prior, which keeps rare features near 1). After each u
 scaled so that its mean log gamma over the candidates is 0 (which changes no probability: every
 candidate has one feature of each group), so gamma 1 stands for an average feature of the group.
 3x3 patterns are folded by the 8 symmetries first (features.pattern_classes); a class never seen
-among the candidates gets gamma 1, an average shape. The spatial patterns (spatial_patterns: the 28
-points within gridcular distance 6, the 20 within 5 (the 5x5 square less its corners) and the 12
-within 4) are a sixth group: each candidate's is its largest pattern (of the --levels smallest
-levels) seen at least --min-count (features.SPATIAL_MIN_COUNT) times among the training candidates,
-else none (gamma 1, which the engine also gives a pattern its table lacks). A table with more spatial patterns than the engine's hash
+among the candidates gets gamma 1, an average shape. The spatial patterns (spatial_patterns.RING: the 5x5
+square less its corners, and its inner 12 points) are a sixth group: each candidate's is its
+level-2 pattern if that was seen at least --min-count (features.SPATIAL_MIN_COUNT) times among the
+training candidates, else its level-1 pattern if that was, else none (gamma 1, which the engine
+also gives a pattern its table lacks). A table with more spatial patterns than the engine's hash
 table holds is fitted and tested but not written.
 
 Prints per iteration the training log-likelihood per move, and at the end the held-out mean log
@@ -148,25 +148,21 @@ def class_index(classes: np.ndarray, codes: np.ndarray) -> np.ndarray:
     return np.where(classes[index] == codes, index, -1)
 
 
-LEVELS = 3  # --levels: the spatial pattern's sizes learned (spatial_patterns.LEVEL_BITS)
+def spatial_levels(raw: np.ndarray) -> list[np.ndarray]:
+    """The canonical level-1 and level-2 keys (features.spatial_keys) of each row's spatial code."""
+    return [gt.spatial_keys(raw[:, SPATIAL], level) for level in (1, 2)]
 
 
-def spatial_levels(raw: np.ndarray, levels: int = LEVELS) -> list[np.ndarray]:
-    """The canonical keys (gamma_table.spatial_keys) of each row's spatial code at levels 1 .. levels, smallest
-    first."""
-    return [gt.spatial_keys(raw[:, SPATIAL], level) for level in range(1, levels + 1)]
-
-
-def frequent_spatial(raw: np.ndarray, least: int = fe.SPATIAL_MIN_COUNT, levels: int = LEVELS) -> np.ndarray:
-    """The sorted spatial keys, of any level up to `levels`, seen at least `least` times."""
-    keys, counts = np.unique(np.concatenate(spatial_levels(raw, levels)), return_counts=True)
+def frequent_spatial(raw: np.ndarray, least: int = fe.SPATIAL_MIN_COUNT) -> np.ndarray:
+    """The sorted spatial keys, of either level, seen at least `least` times."""
+    keys, counts = np.unique(np.concatenate(spatial_levels(raw)), return_counts=True)
     return keys[counts >= least]
 
 
 def feature_ids(raw: np.ndarray, classes: np.ndarray, spatial: np.ndarray | None = None) -> np.ndarray:
     """Global compact ids: pattern classes 0..len(classes)-1 (unknown classes -1), then each small
-    group at its offset after them, then (given the frequent spatial keys, of any level) each row's
-    largest frequent spatial pattern (-1: none)."""
+    group at its offset after them, then (given the frequent spatial keys) each row's largest
+    frequent spatial pattern (-1: none)."""
     groups = len(fe.GROUPS)
     ids = np.empty((len(raw), groups + (spatial is not None)), dtype=np.int64)
     ids[:, 0] = class_index(classes, raw[:, 0])
@@ -176,7 +172,7 @@ def feature_ids(raw: np.ndarray, classes: np.ndarray, spatial: np.ndarray | None
         offset += fe.GROUP_SIZES[g]
     if spatial is not None:
         col = np.full(len(raw), -1, dtype=np.int64)
-        for keys in spatial_levels(raw):  # the largest level last: the larger pattern wins
+        for keys in spatial_levels(raw):  # level 2 last: the larger pattern wins
             index = class_index(spatial, keys) if len(spatial) else np.full(len(raw), -1)
             col = np.where(index >= 0, offset + index, col)
         ids[:, groups] = col
@@ -292,8 +288,6 @@ def main() -> int:
                         help="keep a spatial pattern seen at least this often among the training candidates "
                              f"(default {fe.SPATIAL_MIN_COUNT}; the engine's hash table holds "
                              f"{fe.SPATIAL_MAX_PATTERNS:,} patterns)")
-    parser.add_argument("--levels", type=int, default=LEVELS, choices=(1, 2, 3),
-                        help=f"learn the spatial patterns of levels 1 .. this (default {LEVELS})")
     parser.add_argument("--player", default="",
                         help="learn and test only the moves of a player whose name (PB/PW) holds this, in any case")
     parser.add_argument("--score", nargs="+", type=Path, default=[], metavar="TABLE",
@@ -334,7 +328,7 @@ def main() -> int:
     class_of = gt.pattern_classes()
     data = Data(train, class_of)
     classes = np.unique(data.raw[:, 0])
-    spatial = frequent_spatial(data.raw, args.min_count, args.levels)
+    spatial = frequent_spatial(data.raw, args.min_count)
     ids = feature_ids(data.raw, classes, spatial)
     nfeatures = len(classes) + sum(fe.GROUP_SIZES[1:]) + len(spatial)
     gamma = fit(data, ids, nfeatures, args.iterations, log=lambda m: print(m, file=sys.stderr))

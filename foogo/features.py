@@ -18,11 +18,10 @@ five groups, one feature from each, and its spatial pattern:
   LAST2    likewise to the move before (the mover's own last move)
   LINE     its line (distance to the edge) 0, 1, 2, 3 or 4+, plus 5 when no stone
            lies in the 5x5 square around it
-  SPATIAL  the colours of the 28 points within gridcular distance 6 of it (the
-           5x5 square and the four points three steps away on its lines), or of
-           the 20 within 5 (the square less its corners), or of the 12 within 4
+  SPATIAL  the colours of the 5x5 square around it less the corners (20 points),
+           or of its inner 12 points when the table lacks the 20-point pattern
            (spatial_patterns.spatial_code: the largest pattern the table knows, as in
-           Coulom's paper); none when it knows none
+           Coulom's paper); none when it knows neither
 and the gamma table that rates them: a Bradley-Terry model (Coulom, "Computing
 Elo ratings of move patterns in the game of Go", 2007) in which a move's gamma
 is the product of its features' gammas, and the chance that a strong player
@@ -43,10 +42,9 @@ playouts may also take their 3x3 shapes from the gammas
 (`gamma_table.learned_pattern_table`, SearchConfig.playout_patterns).
 
 What it is not: a playout policy (playouts never read the gammas), nor patterns
-beyond distance 6 or liberties beyond atari (liberty counts after the move
+beyond the 5x5 square or liberties beyond atari (liberty counts after the move
 moved the held-out log p of Pachi's moves by 0.02, the spatial pattern by 0.27:
-bench/results/learn_gammas-spatial.txt, its third level by 0.08: bench/RESULTS.md,
-"A third spatial level"); ladders are read only after an atari escape
+bench/results/learn_gammas-spatial.txt); ladders are read only after an atari escape
 (ladders.py). Whether an atari starts a working ladder is not a feature: in
 Pachi's games it made such an atari 1.26 times as likely as another (gammas
 2.06 and 1.63), and reading it made each expansion of the search bench's 19x19
@@ -230,29 +228,6 @@ def empty_square(s, z, p):
 
 
 @inline
-def _no_stone_at(s, n, w, p, row, col, dr, dc):
-    """True if the point (dr, dc) from p at (row, col) is empty or off the board."""
-    r = row + dr
-    k = col + dc
-    if r < 1 or r > n or k < 1 or k > n:
-        return True
-    return bk.color_at(s, bk.stride(s), p + dr * w + dc) == bk.EMPTY
-
-
-@inline
-def open_point(s, p, row, col, near):
-    """True if on-board p at (row, col) is open: no stone within its SPATIAL code's reach, the 5x5 square
-    (near: stones_near of p's row) and the four points three steps away on its lines (OUTER[4:]). Such a
-    point is rated from the empty board's parts (open_gamma)."""
-    if not open_column(near, col):
-        return False
-    n = np.int64(s[bk.M_SIZE])
-    w = np.int64(s[bk.M_W])
-    return (_no_stone_at(s, n, w, p, row, col, 3, 0) and _no_stone_at(s, n, w, p, row, col, -3, 0)
-            and _no_stone_at(s, n, w, p, row, col, 0, 3) and _no_stone_at(s, n, w, p, row, col, 0, -3))
-
-
-@inline
 def line_of(s, p):
     """The line of on-board p: its distance to the nearest edge (0 on the first line)."""
     row, col = bk.row_col(s, p)
@@ -327,9 +302,9 @@ def gamma_of_code(s, z, zob, ls, lz, p, c, gammas, near, row, col, lrow, lcol, l
 
 # ---------------------------------------------------------------- open points
 
-# An open point (open_point: no stone within its SPATIAL code's reach) has the features of the same
-# point of the empty board but for its distances to the last two moves: its 3x3 and SPATIAL codes see
-# only empty and off-board points, its TACTICS is T_PLAIN (no stone beside) and its LINE has EMPTY_SQUARE.
+# An open point, one with no stone in the 5x5 square around it, has the features of the same point
+# of the empty board but for its distances to the last two moves: its 3x3 and SPATIAL codes see only
+# empty and off-board points, its TACTICS is T_PLAIN (no stone beside) and its LINE has EMPTY_SQUARE.
 # So a node's expansion rates it from three parts read once a board size (fill_open_parts): OPEN_BASE,
 # the PATTERN and TACTICS gammas' product; OPEN_LINE, the LINE gamma; OPEN_SPATIAL, the SPATIAL gamma.
 # open_gamma multiplies them with the distances' gammas in gamma_of_code's order, so the gamma is the
@@ -398,26 +373,18 @@ def candidates(board, color, sacrifices: bool = True) -> tuple[np.ndarray, np.nd
 
 # ---------------------------------------------------------------- the spatial patterns' table
 
-# The SPATIAL feature (spatial_patterns.spatial_code) at its three sizes: a key is a level's bits with
-# the level at bit LEVEL_SHIFT, levels 1 and 2 their code bits themselves (under 2**40) and level 3 a
-# KEY_BITS-bit hash of its 56 (`level_keys`), since the table's slots are float64, which holds 53 bits
-# exactly; two level-3 patterns of a table that hash alike are refused when the table is made
-# (gamma_table.prior_table), and a board pattern the table lacks meets a stored hash about once in 10**9
-# lookups. A move's spatial gamma is its level-3 key's if the table has it, else its level-2 key's, else
+# The SPATIAL feature (spatial_patterns.spatial_code) at its two sizes: a key is a level's bits with
+# the level at bit LEVEL_SHIFT. A move's spatial gamma is its level-2 key's if the table has it, else
 # its level-1 key's, else 1 (Coulom's largest matching pattern). The table holds the keys seen at least
 # --min-count times in the training games (bench/learn_gammas.py: SPATIAL_MIN_COUNT by default, 50 for
 # the shipped table), each under its 8 rotations and reflections, so that no lookup needs to turn the board.
 LEVEL_SHIFT = 48
-CANONICAL3 = 3 << 58  # a level-3 pattern's canonical key (gamma_table.spatial_keys) is this | its 56 code bits
-KEY_BITS = 48  # the bits of a level-3 key's hash
 SPATIAL_MIN_COUNT = 20
-SPATIAL_SLOTS = 1 << 19  # the hash table's slots: at most ~367k keys (8 images of ~46k classes)
+SPATIAL_SLOTS = 1 << 18  # the hash table's slots: at most ~100k keys (8 images of ~12k classes)
 SPATIAL_MAX_LOAD = 0.7  # the share of the slots the keys may fill (the lookup's probing needs free ones)
 SPATIAL_MAX_PATTERNS = int(SPATIAL_SLOTS * SPATIAL_MAX_LOAD) // 8  # canonical patterns a table holds: 8 images each
-_SLOT_SHIFT = np.uint64(64 - 19)
+_SLOT_SHIFT = np.uint64(64 - 18)
 _HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
-_KEY_MULTIPLIER = np.uint64(0xD6E8FEB86659FD93)  # odd, so that code -> code * it is one to one on 64 bits
-_KEY_SHIFT = np.uint64(64 - KEY_BITS)
 
 
 @inline
@@ -455,37 +422,28 @@ def _two_slots(gammas, key):
 
 
 @inline
-def level_keys(code):
-    """A SPATIAL code's table keys (level 3, level 2, level 1), each tagged with its level (see above).
-    Plain integer operations on unsigned words, so that `level_keys.py_func` does the same to a numpy
-    array of codes (numpy warns of the hash's wrapping product for a lone number: np.errstate)."""
-    x = np.uint64(code)
-    key3 = (((x & np.uint64(LEVEL_MASKS[2])) * _KEY_MULTIPLIER) >> _KEY_SHIFT) | np.uint64(3 << LEVEL_SHIFT)
-    key2 = (x & np.uint64(LEVEL_MASKS[1])) | np.uint64(2 << LEVEL_SHIFT)
-    key1 = (x & np.uint64(LEVEL_MASKS[0])) | np.uint64(1 << LEVEL_SHIFT)
-    return np.int64(key3), np.int64(key2), np.int64(key1)
+def _level_keys(code):
+    """A SPATIAL code's table keys (level 2, level 1): each level's bits tagged with the level."""
+    return (code & LEVEL_MASKS[1]) | (2 << LEVEL_SHIFT), (code & LEVEL_MASKS[0]) | (1 << LEVEL_SHIFT)
 
 
 @inline
 def spatial_gamma(gammas, code):
-    """The SPATIAL gamma of a move of this code: its level-3 pattern's, else its level-2's, else its
-    level-1's, else 1.
+    """The SPATIAL gamma of a move of this code: its level-2 pattern's, else its level-1's, else 1.
 
-    The levels are looked up at once, their first two slots read without a branch: which level
-    answers is a coin toss in the search's expansions, and asking a smaller level only after a larger
-    one failed cost a mispredicted branch on every other candidate. The rare lookup the two slots do
-    not settle walks on (_spatial_lookup)."""
+    Both levels are looked up at once, their first two slots read without a branch: which level
+    answers is a coin toss in the search's expansions (level 2 for 42% of the candidates, level 1
+    for 66%), and asking level 1 only after level 2 failed cost a mispredicted branch on every other
+    candidate. The rare lookup the two slots do not settle walks on (_spatial_lookup)."""
     if gammas.shape[0] == TABLE_SIZE:
         return 1.0
-    key3, key2, key1 = level_keys(code)
-    g3, settled3 = _two_slots(gammas, key3)
+    key2, key1 = _level_keys(code)
     g2, settled2 = _two_slots(gammas, key2)
     g1, settled1 = _two_slots(gammas, key1)
-    if not (settled3 & settled2 & settled1):
-        g3 = _spatial_lookup(gammas, key3)
+    if not (settled2 & settled1):
         g2 = _spatial_lookup(gammas, key2)
         g1 = _spatial_lookup(gammas, key1)
-    g = g3 if g3 > 0.0 else (g2 if g2 > 0.0 else g1)
+    g = g2 if g2 > 0.0 else g1
     return g if g > 0.0 else 1.0
 
 
@@ -495,8 +453,7 @@ def prefetch_gammas(gammas, code):
     gamma and its spatial keys' first slots)."""
     prefetch(gammas, OFFSETS[G_PATTERN] + (code & 0xFFFF))
     if gammas.shape[0] != TABLE_SIZE:
-        key3, key2, key1 = level_keys(code)
-        prefetch(gammas, TABLE_SIZE + 2 * _slot(key3))
+        key2, key1 = _level_keys(code)
         prefetch(gammas, TABLE_SIZE + 2 * _slot(key2))
         prefetch(gammas, TABLE_SIZE + 2 * _slot(key1))
 

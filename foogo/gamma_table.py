@@ -6,7 +6,7 @@ one array the kernels read (the group gammas, then a hash table of every rotatio
 reflection of each spatial pattern, entered by features.insert_spatial, the owner of its
 layout); GAMMAS is that table for the shipped file, LEARNED_PATTERN_TABLE the heavy policy's 3x3
 shapes taken from it, and `open_parts` its parts for the open points of a board size (what
-tree.expand rates a point with no stone within its spatial pattern's reach from). `symmetric_codes`,
+tree.expand rates a point with no stone in its 5x5 square from). `symmetric_codes`,
 `symmetric_spatial`, `spatial_keys` and `pattern_classes` fold patterns into their classes, as the
 learning script and the table do;
 `move_gammas` rates moves of a Board with a table. What it is not: the features themselves or
@@ -33,7 +33,6 @@ except ImportError:  # a Python built without lzma: zipfile then raises RuntimeE
 from . import board_kernels as bk
 from .board import Board
 from .features import (
-    CANONICAL3,
     LEVEL_SHIFT,
     SPATIAL_MAX_LOAD,
     SPATIAL_MAX_PATTERNS,
@@ -43,11 +42,10 @@ from .features import (
     candidate_gammas,
     fill_open_parts,
     insert_spatial,
-    level_keys,
 )
 from .files import open_regular
 from .geometry import parse_color
-from .spatial_patterns import LEVEL_MASKS, OUTER, RING, swap_colours
+from .spatial_patterns import LEVEL_BITS, LEVEL_MASKS, RING, swap_colours
 
 DATA_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "gammas.npz")
 
@@ -78,48 +76,22 @@ def symmetric_codes(codes: np.ndarray) -> np.ndarray:
 
 
 def symmetric_spatial(codes: np.ndarray) -> np.ndarray:
-    """int64[8, len(codes)]: each SPATIAL code (untagged: its 56 code bits) under the 8 rotations and
-    reflections, identity first."""
+    """int64[8, len(codes)]: each SPATIAL code (or key: the level bits pass through) under the 8
+    rotations and reflections, identity first."""
     codes = np.asarray(codes, dtype=np.int64)
     out = np.zeros((8, codes.size), dtype=np.int64)
+    out[:] = codes & ~np.int64((1 << LEVEL_BITS[1]) - 1)  # the level tag, if any
     _turn_fields(codes, out, _CELL_OFFSETS, 0)
     _turn_fields(codes, out, RING, 16)
-    _turn_fields(codes, out, OUTER, 40)
     return out
 
 
 def spatial_keys(codes: np.ndarray, level: int) -> np.ndarray:
-    """The canonical keys of SPATIAL codes at level 1, 2 or 3: the level's bits of the smallest of the 8
-    symmetric images, tagged with the level (the form the learning script and a gamma file use: at bit
-    LEVEL_SHIFT for levels 1 and 2, as the table's keys are; level 3 as CANONICAL3 | its 56 bits, which
-    the table keeps as a hash, features.level_keys)."""
+    """The canonical keys of SPATIAL codes at level 1 or 2: the level's bits of the smallest of the
+    8 symmetric images, tagged with the level (the form the table and the learning script use)."""
     mask = np.int64(LEVEL_MASKS[level - 1])
     key = symmetric_spatial(np.asarray(codes, dtype=np.int64) & mask).min(axis=0)
-    return key | (np.int64(CANONICAL3) if level == 3 else np.int64(level << LEVEL_SHIFT))
-
-
-def key_levels(keys: np.ndarray) -> np.ndarray:
-    """The level of each canonical key (spatial_keys), 0 for a number that is none."""
-    keys = np.asarray(keys, dtype=np.int64)
-    three = (keys & ~np.int64(LEVEL_MASKS[2])) == CANONICAL3
-    low = keys >> LEVEL_SHIFT
-    return np.where(three, 3, np.where(((low == 1) | (low == 2)) & (keys > 0), low, 0))
-
-
-def _key_codes(keys: np.ndarray, levels: np.ndarray) -> np.ndarray:
-    """The code bits of canonical keys of these levels (their tags taken off)."""
-    return np.where(levels == 3, keys & np.int64(LEVEL_MASKS[2]), keys & np.int64(LEVEL_MASKS[1]))
-
-
-def table_keys(keys: np.ndarray) -> np.ndarray:
-    """int64[8, len(keys)]: the table's key (features.level_keys) of each symmetric image of each canonical
-    key (spatial_keys)."""
-    keys = np.asarray(keys, dtype=np.int64)
-    levels = key_levels(keys)
-    images = symmetric_spatial(_key_codes(keys, levels))
-    with np.errstate(over="ignore"):
-        key3, key2, key1 = level_keys.py_func(images)
-    return np.select([levels == 3, levels == 2], [key3, key2], key1)
+    return key | np.int64(level << LEVEL_SHIFT)
 
 
 def pattern_classes() -> np.ndarray:
@@ -190,8 +162,9 @@ def load_spatial(path: str = DATA_PATH) -> tuple[np.ndarray, np.ndarray]:
         return np.zeros(0, dtype=np.int64), np.zeros(0)
     keys = np.asarray(data["spatial_keys"], dtype=np.int64)
     gammas = np.asarray(data.get("spatial_gammas", np.zeros(0)), dtype=np.float64)
+    levels = keys >> LEVEL_SHIFT
     if (keys.shape != gammas.shape or keys.size > SPATIAL_MAX_PATTERNS
-            or not np.all(np.isfinite(gammas)) or np.any(gammas <= 0) or not np.all(key_levels(keys) > 0)):
+            or not np.all(np.isfinite(gammas)) or np.any(gammas <= 0) or not np.all((levels == 1) | (levels == 2))):
         raise ValueError(f"{path}: not a spatial pattern table")
     return keys, gammas
 
@@ -199,24 +172,15 @@ def load_spatial(path: str = DATA_PATH) -> tuple[np.ndarray, np.ndarray]:
 def prior_table(table: np.ndarray, keys: np.ndarray, gammas: np.ndarray) -> np.ndarray:
     """The prior table the kernels read (float64): the group gammas (load_gammas' table), then, if
     there are spatial patterns, SPATIAL_SLOTS slots of (key, gamma), every symmetric image of each
-    canonical key (spatial_keys) entered under its table key (table_keys). Table keys are below 2**51,
-    so float64 holds them exactly. ValueError if they do not fit, or if two level-3 patterns' hashes meet."""
+    canonical key (spatial_keys) entered. Keys are below 2**51, so float64 holds them exactly."""
     if keys.size == 0:
         return table.astype(np.float64)
     out = np.zeros(TABLE_SIZE + 2 * SPATIAL_SLOTS)
     out[:TABLE_SIZE] = table
-    keys = np.asarray(keys, dtype=np.int64)
-    levels = key_levels(keys)
-    if not np.all(levels > 0):
-        raise ValueError("not canonical spatial keys (gamma_table.spatial_keys)")
-    codes = _key_codes(keys, levels)
-    images = symmetric_spatial(codes) | (keys ^ codes)  # each image with its key's tag
-    found = table_keys(keys)
+    images = symmetric_spatial(keys)
+    flat = images.ravel()
     values = np.broadcast_to(gammas, images.shape).ravel()
-    images, first = np.unique(images.ravel(), return_index=True)  # a symmetric pattern is its own image
-    flat = found.ravel()[first]
-    if np.unique(flat).size != flat.size:
-        raise ValueError("two spatial patterns have one table key (features.level_keys' hash)")
+    flat, first = np.unique(flat, return_index=True)  # a symmetric pattern is its own image
     if flat.size > SPATIAL_MAX_LOAD * SPATIAL_SLOTS or np.any(flat <= 0) or np.any(flat >= 1 << 51):
         raise ValueError(f"{flat.size} spatial patterns (keys in 1..2**51) do not fit {SPATIAL_SLOTS} slots")
     insert_spatial(out, flat.astype(np.float64), values[first])
@@ -246,7 +210,7 @@ LEARNED_PATTERN_TABLE = learned_pattern_table()
 def open_parts(size: int, gammas: np.ndarray | None = None) -> np.ndarray:
     """The parts of prior table `gammas` (default GAMMAS, whose parts are made once a size and read-only)
     for the open points of a board of this size (features.fill_open_parts): what tree.expand rates a
-    point with no stone within its spatial pattern's reach (features.open_point) from."""
+    point with no stone in its 5x5 square from."""
     if gammas is None:
         return _shipped_open_parts(size)
     s, _ = Board(size)._state()

@@ -111,10 +111,10 @@ def _allocate(ni, ei, meta, count, shared):
 def _code_ahead(s, z, p, c, gammas, codes, row, near):
     """codes[p] = the SPATIAL code of c at p, and the prior table's entries it will read asked for, unless
     p is open (features.open_gamma needs neither): the learned prior's first pass over a node's
-    candidates, so that their table reads (an 8 MB table, which the tree's own traffic pushes out of the
+    candidates, so that their table reads (a 4 MB table, which the tree's own traffic pushes out of the
     caches between expansions) overlap. row and near: as gamma_into's; returns them for p."""
     row, col, near = fe.row_near(s, z, p, row, near)
-    if not fe.open_point(s, p, row, col, near):
+    if not fe.open_column(near, col):
         code = spatial_code_at(s, p, c, row, col)
         codes[p] = code
         fe.prefetch_gammas(gammas, code)

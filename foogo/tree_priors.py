@@ -102,7 +102,7 @@ def gamma_into(s, z, zob, ls, lz, c, ef, e, p, row, near, gammas, parts, lrow, l
     p's SPATIAL code for c (spatial_patterns.spatial_code_at) if p is not open.
     Returns (gamma, p's row, its stones_near)."""
     row, col, near = fe.row_near(s, z, p, row, near)
-    if fe.open_point(s, p, row, col, near):
+    if fe.open_column(near, col):
         g = fe.open_gamma(parts, p, gammas, row, col, lrow, lcol, l2row, l2col)
     else:
         g = fe.gamma_of_code(s, z, zob, ls, lz, p, c, gammas, near, row, col, lrow, lcol, l2row, l2col, sacrifices,

@@ -381,9 +381,9 @@ def random_positions(size, count, moves_per_step=None):
 
 @pytest.mark.parametrize("size", [2, 5, 9, 13, 19, 25])
 def test_an_open_points_gamma_from_its_parts_is_its_gamma_to_the_last_bit(size):
-    """tree.expand rates a point with no stone within its spatial pattern's reach (features.open_point) from
-    the parts of the same point of the empty board (features.open_gamma): on random positions of every
-    stage, for both colours, exactly the gamma the point-by-point features give (gamma_table.move_gammas)."""
+    """tree.expand rates a point with no stone in its 5x5 square from the parts of the same point of the
+    empty board (features.open_gamma): on random positions of every stage, for both colours, exactly the
+    gamma the point-by-point features give (gamma_table.move_gammas)."""
     parts = gt.open_parts(size)
     assert not parts.flags.writeable and gt.open_parts(size) is parts  # made once a size
     checked = 0
@@ -391,8 +391,7 @@ def test_an_open_points_gamma_from_its_parts_is_its_gamma_to_the_last_bit(size):
         s, z = board._state()
         last = fe.place_of.py_func(s, int(s[bk.M_LAST])) + fe.place_of.py_func(s, int(s[bk.M_LAST2]))
         open_points = [int(p) for p in board.geometry.points
-                       if bk.color_at.py_func(s, int(s[bk.M_P]), int(p)) == bk.EMPTY
-                       and fe.open_point(s, int(p), *bk.row_col(s, int(p)), fe.stones_near(s, z, bk.row_col(s, int(p))[0]))]
+                       if bk.color_at.py_func(s, int(s[bk.M_P]), int(p)) == bk.EMPTY and fe.empty_square(s, z, int(p))]
         for color in (BLACK, WHITE):
             plain = gt.move_gammas(board, color, open_points)
             for p, g in zip(open_points, plain):
@@ -576,88 +575,6 @@ def test_the_spatial_code_reads_the_ring_from_the_mover():
     assert ring_colours(corner) == [0, 0, 3, 3, 0, 0, 3, 3, 3, 3, 3, 3]  # off the board south and west
 
 
-OUTER_BOARD = """
-    . . . . . . . . .
-    . . . . . . . . .
-    . . . O . . . . .
-    . . . . . X . . .
-    . . . . . . . . .
-    X . . . . . . . .
-    . . . . . . . . .
-    . . . . . . . . .
-    . . . . . . . . .
-"""
-
-
-def outer_colours(code):
-    """The 8 outer fields of a spatial code (spatial_patterns.OUTER order)."""
-    return [(code >> (40 + 2 * i)) & 3 for i in range(len(sp.OUTER))]
-
-
-def test_the_spatial_code_reads_the_outer_points_from_the_mover():
-    board = board_from_ascii(OUTER_BOARD)
-    d4 = board.geometry.parse("D4")
-    black = int(fe.spatial_codes(board, BLACK, [d4])[0])
-    white = int(fe.spatial_codes(board, WHITE, [d4])[0])
-    assert black < 1 << 56 and black & ((1 << 40) - 1) == 0  # nothing within distance 5 of D4
-    # OUTER: the corners (2,2) (2,-2) (-2,2) (-2,-2), then (3,0) (0,3) (-3,0) (0,-3)
-    # from D4: F6 B6 F2 B2 D7 G4 D1 A4 -> X . . . O . . X, seen by black
-    assert outer_colours(black) == [1, 0, 0, 0, 2, 0, 0, 1]
-    assert outer_colours(white) == [2, 0, 0, 0, 1, 0, 0, 2]  # the colours swap for white
-    corner = int(fe.spatial_codes(board, BLACK, [board.geometry.parse("A1")])[0])
-    assert outer_colours(corner) == [0, 3, 3, 3, 1, 0, 3, 3]  # C3 . and A4 X; off the board south and west
-
-
-def test_the_largest_spatial_pattern_the_table_holds_rates_the_move():
-    board = board_from_ascii(OUTER_BOARD)
-    code = int(fe.spatial_codes(board, BLACK, [board.geometry.parse("D4")])[0])
-    codes = np.array([code, code])
-    table = gt.prior_table(np.ones(fe.TABLE_SIZE, dtype=np.float32),
-                           np.concatenate([gt.spatial_keys(codes[:1], 3), gt.spatial_keys(codes[:1], 2)]),
-                           np.array([7.0, 5.0]))
-    with np.errstate(over="ignore"):  # the level-3 hash's product wraps, as it does compiled
-        for image in gt.symmetric_spatial(np.array([code]))[:, 0]:
-            assert fe.spatial_gamma.py_func(table, int(image)) == 7.0
-        # D7 empty: the 28-point pattern no longer matches, its 20-point one still does
-        assert fe.spatial_gamma.py_func(table, code & ~(3 << 48)) == 5.0
-    assert gt.key_levels(gt.spatial_keys(codes, 3)).tolist() == [3, 3]
-    assert gt.key_levels(np.array([5, 1 << 60])).tolist() == [0, 0]  # numbers that are no key
-
-
-def test_two_level3_patterns_that_hash_alike_are_refused(monkeypatch):
-    board = board_from_ascii(OUTER_BOARD)
-    codes = fe.spatial_codes(board, BLACK, [board.geometry.parse(v) for v in ("D4", "E4")])
-    keys = gt.spatial_keys(codes, 3)
-    gt.prior_table(np.ones(fe.TABLE_SIZE, dtype=np.float32), keys, np.array([2.0, 3.0]))
-
-    class Alike:  # every level-3 key one number
-        @staticmethod
-        def py_func(codes):
-            return np.full_like(codes, 3 << fe.LEVEL_SHIFT | 1), codes | 2 << fe.LEVEL_SHIFT, codes
-
-    monkeypatch.setattr(gt, "level_keys", Alike)
-    with pytest.raises(ValueError, match="one table key"):
-        gt.prior_table(np.ones(fe.TABLE_SIZE, dtype=np.float32), keys, np.array([2.0, 3.0]))
-
-
-def test_a_point_is_open_only_with_no_stone_in_its_patterns_reach():
-    """D4 with a lone stone on D7 has an empty 5x5 square, but its 28-point pattern holds the stone: the
-    tree's expansion rates it by that pattern, not from the empty board's parts."""
-    board = board_from_ascii(OUTER_BOARD.replace("X", "."))
-    s, z = board._state()
-    d4 = board.geometry.parse("D4")
-    row, col = bk.row_col(s, d4)
-    near = fe.stones_near(s, z, row)
-    assert fe.open_column(near, col) and not fe.open_point(s, d4, row, col, near)
-    assert fe.open_point(Board(9)._state()[0], d4, row, col, np.uint64(0))
-    code = int(fe.spatial_codes(board, BLACK, [d4])[0])
-    gammas = gt.prior_table(np.ones(fe.TABLE_SIZE, dtype=np.float32), gt.spatial_keys(np.array([code]), 3),
-                            np.array([1000.0]))
-    kinds, _ = learned_root(board, BLACK, gammas)
-    assert kinds[d4] == max(kinds.values()) >= tk.K_LEARNED + 12
-    assert gt.move_gammas(board, BLACK, [d4], gammas)[0] == 1000.0  # every group gamma 1
-
-
 def test_a_spatial_pattern_is_found_under_every_rotation_and_reflection():
     board = board_from_ascii(SPATIAL)
     d4 = board.geometry.parse("D4")
@@ -768,9 +685,9 @@ def test_a_damaged_spatial_table_is_refused(tmp_path):
 
 
 def test_a_spatial_table_too_large_for_its_slots_is_refused():
-    codes = np.random.default_rng(1).integers(0, 1 << 40, 60000)
+    codes = np.random.default_rng(1).integers(0, 1 << 40, 30000)
     with pytest.raises(ValueError, match="do not fit"):
-        gt.prior_table(np.ones(fe.TABLE_SIZE, dtype=np.float32), gt.spatial_keys(codes, 2), np.ones(60000))
+        gt.prior_table(np.ones(fe.TABLE_SIZE, dtype=np.float32), gt.spatial_keys(codes, 2), np.ones(30000))
 
 
 @pytest.mark.parametrize("moves", [[10**6], [-1], [0], ["a"], [[12]]])
