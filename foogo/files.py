@@ -107,7 +107,8 @@ def write_whole(path, data: bytes) -> None:
 def _write_beside(target: str, data: bytes, old: os.stat_result | None) -> None:
     """write_whole's rename: a new file in target's directory (a short name of its own, so that a target's
     name near the file system's limit fits), written, flushed, given the old file's mode and owner, renamed
-    over target; removed on any failure."""
+    over target, and the rename flushed to the disk with the directory (_sync_directory); removed on any
+    failure."""
     temporary = os.path.join(os.path.dirname(target), f".foogo-{os.getpid()}-{secrets.token_hex(4)}.tmp")
     fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
     try:
@@ -126,6 +127,20 @@ def _write_beside(target: str, data: bytes, old: os.stat_result | None) -> None:
         with contextlib.suppress(OSError):
             os.remove(temporary)
         raise
+    _sync_directory(os.path.dirname(target))
+
+
+def _sync_directory(directory: str) -> None:
+    """Flush a directory's entries (a rename in it) to the disk, so that a crash just after write_whole keeps
+    the new file, where the system lets a directory be opened (POSIX; not Windows); nothing if it cannot."""
+    if not hasattr(os, "O_DIRECTORY"):
+        return
+    with contextlib.suppress(OSError):
+        fd = os.open(directory or os.curdir, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
 
 def _write_in_place(target: str, data: bytes) -> None:

@@ -37,6 +37,23 @@ def test_write_whole_writes_a_new_file_and_replaces_an_old_one_keeping_its_mode(
     assert os.listdir(tmp_path) == ["game.sgf"]  # no temporary file left
 
 
+@pytest.mark.skipif(not hasattr(os, "O_DIRECTORY"), reason="a directory cannot be opened to flush it here")
+def test_write_whole_flushes_the_file_and_then_its_directory(tmp_path, monkeypatch):
+    """The rename is an entry of the directory: without flushing the directory too, a crash just after
+    write_whole could find the old file, or none."""
+    flushed = []
+    real = os.fsync
+
+    def fsync(fd):
+        info = os.fstat(fd)
+        flushed.append("directory" if stat.S_ISDIR(info.st_mode) else "file")
+        real(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    write_whole(tmp_path / "game.sgf", b"data")
+    assert flushed == ["file", "directory"]
+
+
 def test_write_whole_follows_a_link_and_keeps_it(tmp_path):
     target = tmp_path / "real.sgf"
     target.write_bytes(b"old")
