@@ -127,7 +127,7 @@ def _write_beside(target: str, data: bytes, old: os.stat_result | None) -> None:
         with contextlib.suppress(OSError):
             os.remove(temporary)
         raise
-    _sync_directory(os.path.dirname(target))
+    _sync_directory(os.path.dirname(target))  # target is absolute (writable: realpath), so never ""
 
 
 def _sync_directory(directory: str) -> None:
@@ -136,7 +136,7 @@ def _sync_directory(directory: str) -> None:
     if not hasattr(os, "O_DIRECTORY"):
         return
     with contextlib.suppress(OSError):
-        fd = os.open(directory or os.curdir, os.O_RDONLY | os.O_DIRECTORY)
+        fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
         try:
             os.fsync(fd)
         finally:
