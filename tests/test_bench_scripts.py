@@ -1291,3 +1291,43 @@ def test_no_bench_script_puts_its_own_directory_on_sys_path():
     found = [f"{path.name}:{n}: {line.strip()}" for path in sorted(BENCH.glob("*.py"))
              for n, line in enumerate(path.read_text().splitlines(), 1) if PATH_EDIT.search(line)]
     assert not found, "\n".join(found)
+
+
+def test_resign_rules_scores_each_rule_on_the_games_played_without_resigning(tmp_path, capsys):
+    rules = load("resign_rules")
+    games = [  # (SGF, foogo's genmoves and win rates), foogo never resigning
+        ("(;SZ[9]KM[7]PB[foogo 0.1]PW[pachi]RE[B+2];B[ee];W[cc];B[gc];W[cg];B[gg];W[dd];B[cf];W[fc];B[hh])",
+         [("E5", 50.0), ("G7", 8.0), ("G3", 4.0), ("C4", 30.0), ("H2", 60.0)]),  # won from 4%
+        ("(;SZ[9]KM[7]PB[pachi]PW[foogo 0.1]RE[B+10];B[ee];W[cc];B[gc];W[cg];B[gg];W[dd];B[cf];W[fc])",
+         [("C7", 40.0), ("C3", 2.0), ("D6", 1.0), ("F7", 0.4)]),  # lost
+        ("(;SZ[9]KM[7]PB[foogo 0.1]PW[pachi]RE[0];B[ee];W[cc];B[gc];W[cg];B[gg])",
+         [("E5", 50.0), ("G7", 10.0), ("G3", 50.0)]),  # drawn, 10.0% printed: at the edge of 0.10
+    ]
+    logs = {"A": [], "B": []}
+    for k, (text, moves) in enumerate(games):
+        (tmp_path / f"game-{k + 1:04d}.sgf").write_text(text)
+        colour = "black" if "PB[foogo" in text else "white"
+        for move, rate in moves:
+            logs["A"].append(f"genmove {colour}: {move} | 1000 playouts in 1.00 s (1000/s, CPU 1.00 s, "
+                             f"stopped: playouts), win rate {rate}%, pv {move}")
+    (tmp_path / "engine-A.stderr.log").write_text("\n".join(logs["A"]) + "\n")
+    (tmp_path / "engine-B.stderr.log").write_text("= E5\n")
+    assert rules.fires_at([0.5, 0.08, 0.04, 0.3], 0.10, 1) == 1
+    assert rules.fires_at([0.5, 0.08, 0.04, 0.3], 0.10, 2) == 2
+    assert rules.fires_at([0.5, 0.08, 0.04, 0.3], 0.05, 2) is None
+    assert rules.fires_at([0.5, 0.08, None, 0.04], 0.10, 2) is None  # a line without a rate breaks a run
+    assert rules.fires_at([0.5, 0.1, 0.5], 0.10, 1) is None and rules.fires_at([0.5, 0.1], 0.10, 1, True) == 1
+    assert rules.fires_at([0.01, 0.0], None, 0) is None
+    assert rules.main([str(tmp_path), "--thresholds", "0.10,0.05", "--runs", "1,2"]) == 0
+    out = capsys.readouterr().out
+    assert "3 games (0 skipped" in out and "12 genmoves of foogo's, 1 at the edge of a threshold" in out
+    # never: 1 + 0 + 0.5; below 0.10 for 1 fires in game 1 at its 2nd genmove (3 saved), game 2 at its 2nd (2)
+    assert "never | 0 | 1.5 | 50.0% | 0 | +33.3 (" in out
+    assert "below 0.10 for 1 | 2 | 0.5 | 16.7% | 5 | +0.0 (+0.0 to +0.0)" in out
+    assert "below 0.10 for 2 | 2 | 0.5 | 16.7% | 3 | +0.0" in out
+    assert "below 0.05 for 1 | 2 | 0.5 | 16.7% | 4 | +0.0" in out
+    assert "below 0.05 for 2 | 1 | 1.5 | 50.0% | 1 | +33.3" in out
+    assert "below 0.10 for 1: 1 games go the other way with the rates printed at its threshold" in out
+    assert "games some rule throws away (1)" in out and "game-0001.sgf: 1 as b, lowest 4.0%, 5 genmoves; lost by 3" in out
+    with pytest.raises(SystemExit):
+        rules.main([str(tmp_path), "--thresholds", "1.5"])
