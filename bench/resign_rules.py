@@ -30,11 +30,9 @@ import math
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from match_review import match_dirs, review
 
-from match_review import match_dirs, review  # noqa: E402
-
-from foogo.match_results import black_score  # noqa: E402
+from foogo.match_results import black_score
 
 NEVER = (None, 0)
 
