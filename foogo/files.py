@@ -9,7 +9,7 @@ the old file or the new one and a failed write leaves the old one as it was (in 
 replace it: a directory closed to new files, a bind-mounted file, hard links); it refuses to replace anything
 but a regular file (`open(path, "w")` on a FIFO waits for a reader for ever, and a rename run as root would
 put a regular file where /dev/null was). The one place for that (printsgf, pictures, match and stats
-results each had their own, or none).
+results and the compiler set-up's record of the kernels' code each had their own, or none).
 
 Imports nothing from foogo, like numbers.py, so any module may use it.
 """

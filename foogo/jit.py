@@ -74,7 +74,6 @@ import hashlib
 import json
 import os
 import platform
-import tempfile
 import warnings
 import zlib
 
@@ -89,6 +88,8 @@ from numba.core.caching import (
     UserWideCacheLocator,
 )
 from numba.extending import intrinsic
+
+from .files import write_whole
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 KERNEL_MODULES = (
@@ -128,13 +129,11 @@ def _read_digests() -> dict:
 
 
 def _write_digests(digests: dict) -> None:
-    """Keep the digests for the next process (atomically; not at all where the package is read-only)."""
+    """Keep the digests for the next process (files.write_whole: the old record or the new one, never part of
+    one, and no temporary file left behind; not at all where the package is read-only)."""
     try:
         os.makedirs(os.path.dirname(_DIGESTS_FILE), exist_ok=True)
-        with tempfile.NamedTemporaryFile("w", dir=os.path.dirname(_DIGESTS_FILE), delete=False,
-                                         suffix=".tmp", encoding="utf-8") as handle:
-            json.dump(digests, handle)
-        os.replace(handle.name, _DIGESTS_FILE)
+        write_whole(_DIGESTS_FILE, json.dumps(digests).encode("utf-8"))
     except OSError:
         pass
 

@@ -120,6 +120,7 @@ def test_the_code_digests_are_kept_under_each_files_stamp_and_a_damaged_record_i
     assert digest == jit._STAMP[1]
     kept = json.loads(record.read_text())
     assert set(kept) == set(jit.KERNEL_MODULES)
+    assert [p.name for p in tmp_path.iterdir()] == ["digests.json"]  # written whole, no temporary file left
     record.write_text("{not json")
     assert jit._sources_digest() == digest and json.loads(record.read_text()) == kept
     stale = dict(kept, **{"tree.py": ["0:0", "0" * 64]})  # another file's stamp: parsed again
@@ -128,6 +129,11 @@ def test_the_code_digests_are_kept_under_each_files_stamp_and_a_damaged_record_i
     trusted = dict(kept, **{"tree.py": [kept["tree.py"][0], "0" * 64]})  # this file's stamp: trusted, as numba does
     record.write_text(json.dumps(trusted))
     assert jit._sources_digest() != digest
+    # a record that cannot be written (a directory stands in its place) is only not kept, and leaves nothing beside
+    (tmp_path / "blocked").mkdir()
+    monkeypatch.setattr(jit, "_DIGESTS_FILE", str(tmp_path / "blocked"))
+    assert jit._sources_digest() == digest
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["blocked", "digests.json"]
 
 
 _LOADS_A_CACHED_HELPER = """

@@ -54,9 +54,11 @@ def test_the_owner_itself_spells_them():
 # the kernels beside their modules, render (pictures of any board-like object) between geometry
 # and board, the learned prior's move features (read by the search, built on the policy's 3x3
 # codes) beside the playouts, the opening book (positions read off a Board) beside the game, leaves
-# that import nothing of foogo below all, and the GTP client (which opens its logs through files) just above
+# that import nothing of foogo below all (files, which writes and opens every file, below the compiler
+# set-up, which keeps its record of the kernels' code through it), and the GTP client (which opens its
+# logs through files) just above
 LAYERS = {
-    "jit": 0, "bits": 0, "intervals": 0, "numbers": 0, "files": 0, "version": 0,
+    "files": -1, "jit": 0, "bits": 0, "intervals": 0, "numbers": 0, "version": 0,
     "gtp_client": 1, "geometry": 1, "render": 2,
     "board_layout": 3, "board_moves": 3, "board_playable": 3, "board_liberties": 3, "board_score": 3, "board_check": 3,
     "board_kernels": 3, "board": 3,
