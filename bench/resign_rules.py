@@ -35,6 +35,8 @@ from match_review import match_dirs, review
 from foogo.match_results import black_score
 
 NEVER = (None, 0)
+EDGE = 5e-4  # half the log's last printed digit (0.1%)
+MAX_RULES = 100  # thresholds times runs: the table's rows
 
 
 def game_score(record: dict) -> float | None:
@@ -43,9 +45,6 @@ def game_score(record: dict) -> float | None:
     if black is None:
         return None
     return black if record["colour"] == "b" else 1.0 - black
-
-
-EDGE = 5e-4  # half the log's last printed digit (0.1%)
 
 
 def fires_at(rates: list, threshold: float | None, run: int, edge_below: bool = False) -> int | None:
@@ -117,6 +116,8 @@ def main(argv=None) -> int:
         reference = parse_rule(args.reference)
         if any(not 0.0 < t < 1.0 or m < 1 for t, m in rules):
             raise ValueError("thresholds must lie in (0, 1) and runs be 1 or more")
+        if len(rules) > MAX_RULES:
+            raise ValueError(f"at most {MAX_RULES} rules (thresholds times runs), got {len(rules)}")
     except ValueError as error:
         parser.error(str(error))
     games, skipped = [], 0

@@ -1330,5 +1330,8 @@ def test_resign_rules_scores_each_rule_on_the_games_played_without_resigning(tmp
     assert "below 0.10 for 1: 1 games go the other way with the rates printed at its threshold" in out
     assert "games some rule throws away (1)" in out
     assert "game-0001.sgf: 1 as b, lowest 4.0%, 5 genmoves; lost by 3" in out
-    with pytest.raises(SystemExit):
-        rules.main([str(tmp_path), "--thresholds", "1.5"])
+    for flags in (["--thresholds", "1.5"], ["--thresholds", "nan"], ["--runs", "0"], ["--reference", "0.1:x"],
+                  ["--thresholds", ",".join(["0.1"] * 26), "--runs", "1,2,3,4"]):
+        with pytest.raises(SystemExit):
+            rules.main([str(tmp_path), *flags])
+    assert "at most 100 rules (thresholds times runs), got 104" in capsys.readouterr().err
