@@ -124,11 +124,11 @@ def main(argv=None) -> int:
     for directory in args.dirs:
         for match in match_dirs(directory):
             for record in review(match, args.engine, args.name):
-                if record is None or game_score(record) is None:
+                score = None if record is None else game_score(record)
+                if score is None:
                     skipped += 1
                     continue
-                record["score"] = game_score(record)
-                record["where"] = record["path"]
+                record["score"] = score
                 games.append(record)
     if not games:
         print("no scored games", file=sys.stderr)
@@ -136,12 +136,12 @@ def main(argv=None) -> int:
     edge = sum(1 for g in games for r in g["rates"] if r is not None and any(abs(r - t) < EDGE for t, _ in rules))
     print(f"{len(games)} games ({skipped} skipped: unscored, or a log that does not match the game), "
           f"{sum(len(g['rates']) for g in games)} genmoves of foogo's, {edge} at the edge of a threshold")
-    base = evaluate(games, reference)
+    table = [NEVER] + rules
+    results = {rule: evaluate(games, rule) for rule in table + [reference]}  # each rule once, the reference too
+    base = results[reference]
     print(f"reference: {name(reference)}; differences in points of 100 games, 95% interval\n")
     print("rule | fires in | score | win rate | genmoves saved | against the reference")
     print("---|---:|---:|---:|---:|---:")
-    table = [NEVER] + rules
-    results = {rule: evaluate(games, rule) for rule in table}
     for rule in table:
         r = results[rule]
         mean, low, high = paired(r["scores"], base["scores"])
@@ -150,7 +150,7 @@ def main(argv=None) -> int:
               f"{100 * mean:+.1f} ({100 * low:+.1f} to {100 * high:+.1f})")
     for rule in rules + ([reference] if reference not in rules else []):
         other = evaluate(games, rule, edge_below=True)["scores"]
-        changed = sum(a != b for a, b in zip(other, evaluate(games, rule)["scores"]))
+        changed = sum(a != b for a, b in zip(other, results[rule]["scores"]))
         if changed:
             print(f"{name(rule)}: {changed} games go the other way with the rates printed at its threshold "
                   "taken as below it")
@@ -162,7 +162,7 @@ def main(argv=None) -> int:
         g = games[k]
         low = min(r for r in g["rates"] if r is not None)
         losing = [name(rule) for rule in rules if results[rule]["scores"][k] < never[k]]
-        print(f"  {g['where']}: {g['score']:g} as {g['colour']}, lowest {100 * low:.1f}%, {len(g['rates'])} "
+        print(f"  {g['path']}: {g['score']:g} as {g['colour']}, lowest {100 * low:.1f}%, {len(g['rates'])} "
               f"genmoves; lost by {len(losing)}: {', '.join(losing)}")
     return 0
 
