@@ -233,17 +233,26 @@ def _settled_score(s, z, zob, rng, cap, trace, owners, chooser, policy, table, r
     """Black's area score of a line that ended in two passes in the tree, as the game would be
     scored: counted as it stands (every stone alive, Tromp-Taylor's count) and after a playout
     from it (which captures the stones left dead on the board, as a referee removes them under
-    Chinese rules). Either count if they agree on the winner at `komi`, else `komi` (a draw).
-    Counting only as it stands, the tree took a pass with dead stones on the board for a win,
-    where the root's own pass (Search._wins_by_passing) asks both counts. The playout's moves are
+    Chinese rules). Either count if they agree on the winner at `komi`, else the one worse for the
+    colour whose pass ended the line (_settled): a pass wins only by every count, as the root's own
+    pass must (Search._wins_by_passing). Counting only as it stands, the tree took a pass with dead
+    stones on the board for a win; scoring a disagreement as a draw, it took the losing side's pass
+    beside its own dead stones for half a win, better than playing on. The playout's moves are
     not the game's: no trace (trace is only sliced), no AMAF credit. Returns (score, the
     playout's capped flag: BROKEN if a custom chooser broke the rule), as play_out_with.
-    _play_out runs the same three steps around its one playout call (_settle_start, the playout
+    _play_out runs the same steps around its one playout call (_ender, _settle_start, the playout
     with no trace and no replies, _settled), so that the search's kernel inlines one playout loop."""
+    ender = _ender(s)
     standing = _settle_start(s, owners)
     played, _, capped = play_out_with(s, z, zob, rng, cap, trace[:0], owners, chooser, policy, table, replies[:0],
                                       full)
-    return _settled(standing, played, komi), capped
+    return _settled(standing, played, komi, ender), capped
+
+
+@inline
+def _ender(s):
+    """The colour whose pass ended a line that ended in two passes: the one not to move."""
+    return 3 - np.int64(s[bk.M_TO_MOVE])
 
 
 @inline
@@ -255,11 +264,14 @@ def _settle_start(s, owners):
 
 
 @inline
-def _settled(standing, played, komi):
-    """_settled_score's last step: the playout's count if both counts agree on the winner at komi, else komi."""
+def _settled(standing, played, komi, ender):
+    """_settled_score's last step: the playout's count if both counts agree on the winner at komi, else the
+    one worse for `ender`, the colour whose pass ended the line."""
     if (standing - komi) * (played - komi) > 0:
         return np.float64(played)
-    return np.float64(komi)
+    if ender == bk.BLACK:
+        return np.float64(min(standing, played))
+    return np.float64(max(standing, played))
 
 
 @inline
@@ -360,12 +372,13 @@ def _play_out(meta, zob, work, params, table, replies, ntrace, terminal, target,
     marks = owners if sample else owners[:0]
     # one playout call for both kinds of line (the whole playout loop, every policy inlined, is most
     # of the kernel's code and of its compile time): a settled line's has no trace and no replies
+    ender = _ender(s)
     standing = _settle_start(s, owners) if terminal else 0
     line = trace[ntrace:ntrace] if terminal else trace[ntrace:]
     answers = replies[:0] if terminal else replies[:]
     score, nmoves, capped = play_out_with(s, z, zob, rng, cap, line, marks, chooser, policy, table, answers, full)
     if terminal:
-        return _settled(standing, score, target), ntrace, capped, sample
+        return _settled(standing, score, target, ender), ntrace, capped, sample
     if PROFILE:
         meta[PLAYOUT_STONES] += nmoves
     return score, ntrace + min(nmoves, trace.shape[0] - ntrace), capped, sample

@@ -122,6 +122,37 @@ DEAD_CORNER = """
 """
 
 
+# the end of a game lost to Pachi (2026-12-04, job-57 of the no-resign block, W+22 by GNU Go): a double ko
+# (C6/D6 and B9/C9) and black's eight stones at H1-J3 in atari. White, ahead, has just passed
+DOUBLE_KO_LOST = """
+    O X . X X O O O .
+    O O X X . X O O O
+    . O O X X X X O O
+    O O . O X X O O .
+    X O O X X X O O O
+    X X O O X O O X O
+    X X X X O O O X X
+    . X . X X O X X X
+    X . X O O O X X .
+"""
+
+
+def test_the_losing_side_s_pass_is_not_half_a_win():
+    # black's pass would end the game. Counted as it stands black loses by 4; heavy playouts, which take
+    # the eight stones, give black some wins. When the tree scored a line ending in two passes where the
+    # counts disagree as a draw, black's pass read as 0.36 and foogo passed (seeds 1-3 at 8,000 playouts),
+    # so it neither resigned nor played on. Scored against the side whose pass ended it, the pass is a
+    # loss, and the game is lost whatever black plays: it resigns
+    board = board_from_ascii(DOUBLE_KO_LOST, to_move=WHITE)
+    board.play(WHITE, "pass")
+    assert board.area_score(7) < 0
+    config = SearchConfig(playouts=8000, seed=1, policy="heavy", resign_threshold=None)
+    result = Search(config).genmove(board, BLACK, 7, legal(board, BLACK))
+    assert result.move != PASS and result.winrates[PASS] < 0.05 and result.winrate < 0.05
+    config = SearchConfig(playouts=8000, seed=1, policy="heavy")
+    assert Search(config).genmove(board, BLACK, 7, legal(board, BLACK)).move == RESIGN
+
+
 def settled_scores(board, policy, count):
     """tree._settled_score of `board` (after two passes) at komi 7, over `count` random streams."""
     out = []
@@ -138,17 +169,27 @@ def settled_scores(board, policy, count):
     return out
 
 
-def test_a_line_ending_in_two_passes_is_scored_as_a_referee_would():
+def test_a_line_ending_in_two_passes_is_scored_against_the_side_whose_pass_ended_it():
     # DEAD_CORNER: white leads by 13 with every stone alive, black by 10 with white's corner removed, as
-    # the referee scored it. The tree used to count such a line as it stands (a white win); now a playout
-    # removes the stones it captures first, and where the two counts disagree the line is a draw (score =
-    # komi)
+    # the referee scored it. The tree used to count such a line as it stands (a white win), then, where
+    # that count and a playout's (which removes the stones it captures) disagreed, as a draw; now as the
+    # count worse for the colour whose pass ended the line, so that a pass wins only by every count (the
+    # root's rule, Search._wins_by_passing). White's pass ending it: every line a black win where light
+    # playouts kill the corner, the playout's own count
     board = board_from_ascii(DEAD_CORNER, to_move=BLACK)
     board.play(BLACK, "pass")
     board.play(WHITE, "pass")
+    standing = board.area_score(0)
     assert board.area_score(7) < 0 and final_margin(board, 7, policy="light") > 0
     scores = settled_scores(board, 0, 60)  # light playouts kill the corner
-    assert all(x <= 7.0 for x in scores) and scores.count(7.0) > 40
+    assert 7.0 not in scores and standing not in scores and sum(x > 7.0 for x in scores) > 40
+    # black's pass ending it: where the counts disagree, the count as it stands, a white win; no line
+    # wins for black
+    board = board_from_ascii(DEAD_CORNER, to_move=WHITE)
+    board.play(WHITE, "pass")
+    board.play(BLACK, "pass")
+    scores = settled_scores(board, 0, 60)
+    assert all(x < 7.0 for x in scores) and scores.count(standing) > 40
     # a finished position with nothing dead (two eyes each): the count as it stands
     done = board_from_ascii("""
         . X O .
@@ -162,14 +203,24 @@ def test_a_line_ending_in_two_passes_is_scored_as_a_referee_would():
 
 
 def test_the_iterations_playout_step_scores_a_line_ended_by_two_passes_as_settled_score_does():
-    # tree._play_out runs _settled_score's three steps around its one playout call when the descent ended
-    # in two passes (terminal): on DEAD_CORNER's streams it must give _settled_score's scores one for one
-    # (komi where the counts disagree, none of the count as it stands or of the playout alone), and the
-    # iteration's trace stays the tree's (no stone of the settling playout is traced); the search's
-    # last-good-reply table, here a full one that would steer the playout, is not read by it
-    board = board_from_ascii(DEAD_CORNER, to_move=BLACK)
-    board.play(BLACK, "pass")
-    board.play(WHITE, "pass")
+    # tree._play_out runs _settled_score's steps around its one playout call when the descent ended in two
+    # passes (terminal): on DEAD_CORNER's streams, whichever colour's pass ended the line, it must give
+    # _settled_score's scores one for one (with black's pass last: the count as it stands where the counts
+    # disagree, the playout's where they agree), and the iteration's trace stays the tree's (no stone of the
+    # settling playout is traced); the search's last-good-reply table, here a full one that would steer the
+    # playout, is not read by it
+    for first, ender in ((BLACK, WHITE), (WHITE, BLACK)):
+        board = board_from_ascii(DEAD_CORNER, to_move=first)
+        board.play(first, "pass")
+        board.play(ender, "pass")
+        scores = _terminal_playout_scores(board)
+        assert scores == settled_scores(board, 0, 60)
+    standing = board.area_score(0)
+    assert standing in scores and min(scores) < standing < 7.0
+
+
+def _terminal_playout_scores(board):
+    """tree._play_out's scores of `board` (after two passes) as a terminal line, on streams 0..59."""
     onboard = np.flatnonzero(board.geometry.onboard).astype(np.int32)
     replies = np.random.default_rng(5).choice(onboard, size=(2, board.geometry.npoints)).astype(np.int32)
     params = np.zeros(tk.NPARAMS)
@@ -187,7 +238,7 @@ def test_the_iterations_playout_step_scores_a_line_ended_by_two_passes_as_settle
                                                 tk.choose, True)
         assert traced == 3 and capped == 0 and not worker.trace.any()
         scores.append(float(score))
-    assert scores == settled_scores(board, 0, 60) and 7.0 in scores and min(scores) < 7.0
+    return scores
 
 
 def test_keeps_a_seki_it_wins_by_passing():
