@@ -1,6 +1,7 @@
 """The match scripts in bench/: merging parallel matches, and the equal-CPU calibration against Pachi."""
 
 import importlib.util
+import json
 import os
 import re
 import sys
@@ -9,6 +10,7 @@ from pathlib import Path
 import pytest
 from sgfmill import sgf
 
+from foogo.geometry import PASS
 from foogo.intervals import wilson
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
@@ -1335,3 +1337,38 @@ def test_resign_rules_scores_each_rule_on_the_games_played_without_resigning(tmp
         with pytest.raises(SystemExit):
             rules.main([str(tmp_path), *flags])
     assert "at most 100 rules (thresholds times runs), got 104" in capsys.readouterr().err
+
+
+def test_pass_decisions_finds_foogo_s_passing_positions_and_compares_two_runs(tmp_path, capsys):
+    decisions = load("pass_decisions")
+    games = [
+        "(;SZ[9]KM[7]PB[foogo 0.1]PW[pachi]RE[B+81];B[ee];W[tt];B[tt])",  # answers white's pass by passing
+        "(;SZ[9]KM[7]PB[pachi]PW[foogo 0.1]RE[B+81];B[ee];W[tt];B[cc];W[dd];B[tt])",  # passes first at move 2
+    ]
+    for k, text in enumerate(games):
+        (tmp_path / f"game-{k + 1:04d}.sgf").write_text(text)
+    parsed = [sgf.Sgf_game.from_bytes(text.encode()) for text in games]
+    moves = [[node.get_move() for node in g.get_main_sequence()[1:]] for g in parsed]
+    assert decisions.positions(parsed[0].get_root(), moves[0], "foogo", "answer") == ("b", [2])
+    assert decisions.positions(parsed[0].get_root(), moves[0], "foogo", "first") == ("b", [])
+    assert decisions.positions(parsed[1].get_root(), moves[1], "foogo", "first") == ("w", [1])
+    assert decisions.positions(parsed[1].get_root(), moves[1], "foogo", "answer") == ("w", [5])
+    assert decisions.positions(parsed[1].get_root(), moves[1], "nobody", "answer") == ("", [])
+    out = tmp_path / "answer.jsonl"
+    assert decisions.main([str(tmp_path), "--out", str(out), "--playouts", "200"]) == 0
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [(r["move"], r["colour"], r["played"]) for r in records] == [(2, "b", "pass"), (5, "w", "end")]
+    assert records[0]["choice"] == PASS and records[0]["winrate"] == 1.0  # black wins by passing
+    again = tmp_path / "again.jsonl"
+    assert decisions.main([str(tmp_path), "--out", str(again), "--playouts", "200", "--against", str(out)]) == 0
+    assert again.read_text() == out.read_text() and "0 of 2 differ from answer.jsonl" in capsys.readouterr().out
+    records[1]["choice"] = 40
+    out.write_text("".join(json.dumps(r) + "\n" for r in records))
+    assert decisions.main([str(tmp_path), "--out", str(again), "--playouts", "200", "--against", str(out)]) == 0
+    assert "1 of 2 differ from answer.jsonl" in capsys.readouterr().out
+    out.write_text("{}\n")
+    with pytest.raises(SystemExit, match="not a pass_decisions file"):
+        decisions.main([str(tmp_path), "--out", str(again), "--against", str(out)])
+    first = tmp_path / "first.jsonl"
+    assert decisions.main([str(tmp_path), "--out", str(first), "--kind", "first", "--playouts", "200"]) == 0
+    assert [json.loads(line)["move"] for line in first.read_text().splitlines()] == [1]
