@@ -30,6 +30,7 @@ from match_review import match_dirs
 from sgfmill import common, sgf
 
 from foogo.game import Game
+from foogo.game_sgf import SgfError
 from foogo.geometry import PASS
 from foogo.search import HISTORY, Search, SearchConfig
 
@@ -56,7 +57,8 @@ def positions(root, moves: list, name: str, kind: str) -> tuple[str, list[int]]:
 
 
 def decide(data: bytes, number: int, playouts: int, seed: int) -> dict:
-    """The search's decision at the position after move `number` of an SGF game."""
+    """The search's decision at the position after move `number` of an SGF game (SgfError if the game
+    cannot be replayed to it)."""
     game = Game(9)
     game.load_sgf_bytes(data, move_number=number + 1)
     config = SearchConfig(playouts=playouts, policy="heavy", seed=seed, resign_threshold=None)
@@ -72,16 +74,25 @@ def run(dirs: list[Path], out, name: str, kind: str, playouts: int, seed: int) -
     for directory in dirs:
         for path in sorted(directory.glob("game-*.sgf")):
             data = path.read_bytes()
-            game = sgf.Sgf_game.from_bytes(data)
-            root = game.get_root()
-            moves = [node.get_move() for node in game.get_main_sequence()[1:]]
+            try:
+                game = sgf.Sgf_game.from_bytes(data)
+                root = game.get_root()
+                moves = [node.get_move() for node in game.get_main_sequence()[1:]]
+            except ValueError as error:
+                print(f"{path}: skipped, not a readable SGF ({str(error)[:100]})", file=sys.stderr)
+                continue
             me, numbers = positions(root, moves, name, kind)
             for number in numbers:
                 after = moves[number] if number < len(moves) else (None, "end")
+                try:
+                    decision = decide(data, number, playouts, seed)
+                except SgfError as error:
+                    print(f"{path} after move {number}: skipped, {error}", file=sys.stderr)
+                    continue
                 record = {"game": str(path), "move": number,
                           "result": root.get("RE") if root.has_property("RE") else "",
                           "colour": me, "played": "end" if after[0] is None else common.format_vertex(after[1]),
-                          **decide(data, number, playouts, seed)}
+                          **decision}
                 out.write(json.dumps(record) + "\n")
                 out.flush()
                 records.append(record)

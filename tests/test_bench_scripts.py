@@ -1347,6 +1347,8 @@ def test_pass_decisions_finds_foogo_s_passing_positions_and_compares_two_runs(tm
     ]
     for k, text in enumerate(games):
         (tmp_path / f"game-{k + 1:04d}.sgf").write_text(text)
+    (tmp_path / "game-0003.sgf").write_text("(;SZ[9]KM[7]PB[foogo]PW[pachi];B[ee];W[")  # cut short
+    (tmp_path / "game-0004.sgf").write_text("(;SZ[9]KM[7]PB[pachi]PW[foogo];B[ee];W[ee];B[tt])")  # W[ee] illegal
     parsed = [sgf.Sgf_game.from_bytes(text.encode()) for text in games]
     moves = [[node.get_move() for node in g.get_main_sequence()[1:]] for g in parsed]
     assert decisions.positions(parsed[0].get_root(), moves[0], "foogo", "answer") == ("b", [2])
@@ -1359,6 +1361,8 @@ def test_pass_decisions_finds_foogo_s_passing_positions_and_compares_two_runs(tm
     records = [json.loads(line) for line in out.read_text().splitlines()]
     assert [(r["move"], r["colour"], r["played"]) for r in records] == [(2, "b", "pass"), (5, "w", "end")]
     assert records[0]["choice"] == PASS and records[0]["winrate"] == 1.0  # black wins by passing
+    err = capsys.readouterr().err
+    assert "game-0003.sgf: skipped, not a readable SGF" in err and "game-0004.sgf after move 3: skipped" in err
     again = tmp_path / "again.jsonl"
     assert decisions.main([str(tmp_path), "--out", str(again), "--playouts", "200", "--against", str(out)]) == 0
     assert again.read_text() == out.read_text() and "0 of 2 differ from answer.jsonl" in capsys.readouterr().out
