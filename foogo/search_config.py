@@ -84,7 +84,7 @@ class SearchConfig:
     crit: float = 0.0  # criticality's weight in the RAVE value (tree_select.crit_gain; Pachi's crit_rave is 1.1):
     # 0 leaves it out
     crit_min_visits: int = 2000  # criticality counts for a move once its node has more visits than this
-    score_weight: float = 0.0  # the score's weight in a playout's result (tree.playout_result; Fuego's score
+    score_weight: float = 0.0  # the score's weight in a playout's result (tree_score.playout_result; Fuego's score
     # modification is 0.02): a larger win counts more, a larger loss less; 0 counts win or loss only. At 0.1:
     # 54.7% of 150 against Pachi beside the default's 62.3% (bench/RESULTS.md, "A score weight")
     late_nakade: float = 0.75  # with policy "heavy": a search whose board has at most this share of its points

@@ -7,7 +7,8 @@ leaf), play out (`_play_out`), record what the search keeps beside the tree
 and credit AMAF (`_credit_amaf`). The arrays and their fields are
 tree_layout's, the choice at a node tree_select's, the knowledge a new node's
 edges start with tree_priors', a node's creation and pruning tree_grow's, the
-positions a tree move may not repeat tree_superko's; this module re-exports the
+positions a tree move may not repeat tree_superko's, what a line is worth (a
+playout's result, a line ended by two passes) tree_score's; this module re-exports the
 layout's names and tree_grow's functions, so `tree.FIRST`, `tree.K_LEARNED`,
 `tree.expand` and the like read as before. The AMAF update needs no lookup: the
 colour that first played each point is a row too (work.firstc, over the same
@@ -84,6 +85,7 @@ from .tree_layout import (
     edge_move,
     prior_visits,
 )
+from .tree_score import ender_of, playout_result, settle_start, settled
 from .tree_select import (  # noqa: F401 (select_edge, crit_gain: tree API)
     best_edge,
     credit_and_screen,
@@ -228,68 +230,6 @@ def _charge(meta, part, since):
     return np.int64(0)
 
 
-@inline
-def _settled_score(s, z, zob, rng, cap, trace, owners, chooser, policy, table, replies, komi, full):
-    """Black's area score of a line that ended in two passes in the tree, as the game would be
-    scored: counted as it stands (every stone alive, Tromp-Taylor's count) and after a playout
-    from it (which captures the stones left dead on the board, as a referee removes them under
-    Chinese rules). Either count if they agree on the winner at `komi`, else the one worse for the
-    colour whose pass ended the line (_settled): a pass wins only by every count, as the root's own
-    pass must (Search._wins_by_passing). Counting only as it stands, the tree took a pass with dead
-    stones on the board for a win; scoring a disagreement as a draw, it took the losing side's pass
-    beside its own dead stones for half a win, better than playing on. The playout's moves are
-    not the game's: no trace (trace is only sliced), no AMAF credit. Returns (score, the
-    playout's capped flag: BROKEN if a custom chooser broke the rule), as play_out_with.
-    _play_out runs the same steps around its one playout call (_ender, _settle_start, the playout
-    with no trace and no replies, _settled), so that the search's kernel inlines one playout loop."""
-    ender = _ender(s)
-    standing = _settle_start(s, owners)
-    played, _, capped = play_out_with(s, z, zob, rng, cap, trace[:0], owners, chooser, policy, table, replies[:0],
-                                      full)
-    return _settled(standing, played, komi, ender), capped
-
-
-@inline
-def _ender(s):
-    """The colour whose pass ended a line that ended in two passes: the one not to move."""
-    return 3 - np.int64(s[bk.M_TO_MOVE])
-
-
-@inline
-def _settle_start(s, owners):
-    """_settled_score's first step: the count as it stands; the passes forgotten, so that a playout runs."""
-    standing = bk.area(s, owners[:0])
-    s[bk.M_PASSES] = 0
-    return standing
-
-
-@inline
-def _settled(standing, played, komi, ender):
-    """_settled_score's last step: the playout's count if both counts agree on the winner at komi, else the
-    one worse for `ender`, the colour whose pass ended the line."""
-    if (standing - komi) * (played - komi) > 0:
-        return np.float64(played)
-    if ender == bk.BLACK:
-        return np.float64(min(standing, played))
-    return np.float64(max(standing, played))
-
-
-@inline
-def playout_result(score, target, weight, points):
-    """Black's result of a playout that ended with black's area `score`: 1 if it passes `target`, 0 if
-    it falls short, 0.5 on it. With a score weight w > 0 (Fuego's score modification), the margin
-    m = (score - target) / points, at most 1 either way, moves it by w: a win counts 1 - w + w * m,
-    a loss w + w * m, so a larger win counts more and a larger loss less, and every win more than
-    every loss. (points: the board's points.)"""
-    if score == target:
-        return 0.5
-    won = 1.0 if score > target else 0.0
-    if weight == 0.0:
-        return won
-    m = min(max((score - target) / points, -1.0), 1.0)
-    return won + weight * (1.0 - 2.0 * won + m)
-
-
 # ---------------------------------------------------------------- an iteration's steps
 
 
@@ -358,7 +298,7 @@ def _descend(ni, nh, ei, ef, ek, meta, zob, work, params, table, gammas, root, b
 @inline
 def _play_out(meta, zob, work, params, table, replies, ntrace, terminal, target, chooser, full):
     """Step 2: the playout from where the descent ended, tracing its stones after the tree's; a line
-    that ended in two passes is scored as a referee would (_settled_score). Black's area score and
+    that ended in two passes is scored as a referee would (tree_score.settled_score). Black's area score and
     the owners of the points are left on work.s and work.owners (owners on one iteration in
     OWNERSHIP_EVERY: `sample`). Returns (score, stones traced in all, capped flag as play_out_with's,
     sample)."""
@@ -372,13 +312,13 @@ def _play_out(meta, zob, work, params, table, replies, ntrace, terminal, target,
     marks = owners if sample else owners[:0]
     # one playout call for both kinds of line (the whole playout loop, every policy inlined, is most
     # of the kernel's code and of its compile time): a settled line's has no trace and no replies
-    ender = _ender(s)
-    standing = _settle_start(s, owners) if terminal else 0
+    ender = ender_of(s)
+    standing = settle_start(s, owners) if terminal else 0
     line = trace[ntrace:ntrace] if terminal else trace[ntrace:]
     answers = replies[:0] if terminal else replies[:]
     score, nmoves, capped = play_out_with(s, z, zob, rng, cap, line, marks, chooser, policy, table, answers, full)
     if terminal:
-        return _settled(standing, score, target, ender), ntrace, capped, sample
+        return settled(standing, score, target, ender), ntrace, capped, sample
     if PROFILE:
         meta[PLAYOUT_STONES] += nmoves
     return score, ntrace + min(nmoves, trace.shape[0] - ntrace), capped, sample

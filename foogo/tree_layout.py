@@ -78,7 +78,7 @@ OWNERSHIP_EVERY = 16
 # P_EXTRA: dynamic komi (dynamic_komi.py), points added to P_KOMI for telling a playout's winner only
 # (0: none; the score margins stay black's area less P_KOMI); P_CRIT: criticality's weight in the RAVE
 # value (0: none; SearchConfig.crit), counted for an edge once its child has more than P_CRIT_MIN visits;
-# P_SCORE: the score's weight in a playout's result (tree.playout_result; 0: win or loss only)
+# P_SCORE: the score's weight in a playout's result (tree_score.playout_result; 0: win or loss only)
 NPARAMS = 14
 HISTORY = 8  # the game positions before the root that the tree's moves may not repeat (positional superko)
 VIRTUAL_LOSS = 1.0  # a shared tree's descent counts this many lost visits on each edge it takes until its backup

@@ -89,7 +89,7 @@ def credit_and_screen(firstc, n_, w_, an_, aw_, color, result, equiv, values):
     vectorises: edge i, whose point's first player from here to the end of the iteration is
     firstc[i], gains an AMAF visit and `result` wins if that is `color` (the pass edge's point is
     a border point: firstc 0, never); values[i] = its estimate then. Returns the largest. Without a
-    score weight (tree.playout_result) the update is exact under fast math, which adds 0, 0.5 or 1
+    score weight (tree_score.playout_result) the update is exact under fast math, which adds 0, 0.5 or 1
     to whole numbers and halves; with one, a result's rounding is the stored value's, which the
     screen and the exact comparison (pick) both read."""
     c = np.int8(color)

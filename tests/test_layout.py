@@ -65,13 +65,14 @@ LAYERS = {
     "patterns": 4, "nakade": 4, "random_stream": 4, "policy_light": 4, "tactics": 4, "policy_heavy": 4,
     "policy": 4, "playout": 5, "features": 5, "spatial_patterns": 5, "gamma_table": 5, "ladders": 5,
     "game": 6, "game_handicap": 6, "game_score": 6, "game_sgf": 6, "book": 6,
-    "tree_layout": 7, "tree_priors": 7, "tree_select": 7, "tree_grow": 7, "tree_superko": 7, "tree": 7,
+    "tree_layout": 7, "tree_priors": 7, "tree_select": 7, "tree_grow": 7, "tree_superko": 7, "tree_score": 7,
+    "tree": 7,
     "shared_root": 7, "search_tree": 7, "dynamic_komi": 7, "search_bank": 7, "search_room": 7, "search_time": 7,
     "search_config": 7, "search_result": 7, "search_run": 7, "search": 7,
     "gtp": 8, "match": 8, "match_command": 8, "match_files": 8, "match_results": 8, "match_clock": 8, "stats": 8,
     "bench": 8, "compile_kernels": 8, "cli": 9,
 }
-TREE_KERNELS = ("tree_layout", "tree_priors", "tree_select", "tree_grow", "tree_superko", "tree")
+TREE_KERNELS = ("tree_layout", "tree_priors", "tree_select", "tree_grow", "tree_superko", "tree_score", "tree")
 BOARD_KERNELS = ("board_layout", "board_moves", "board_playable", "board_liberties", "board_score", "board_check",
                  "board_kernels")
 GROUPS = {**{name: "board" for name in BOARD_KERNELS}, **{name: "search" for name in TREE_KERNELS},

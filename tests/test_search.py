@@ -7,7 +7,7 @@ import warnings
 import numpy as np
 import pytest
 
-from foogo import BLACK, PASS, WHITE, Board, board_from_ascii, search_room, search_run, search_time
+from foogo import BLACK, PASS, WHITE, Board, board_from_ascii, search_room, search_run, search_time, tree_score
 from foogo import patterns as pa
 from foogo import random_stream as rs
 from foogo import search as search_module
@@ -154,16 +154,16 @@ def test_the_losing_side_s_pass_is_not_half_a_win():
 
 
 def settled_scores(board, policy, count):
-    """tree._settled_score of `board` (after two passes) at komi 7, over `count` random streams."""
+    """tree_score.settled_score of `board` (after two passes) at komi 7, over `count` random streams."""
     out = []
     for seed in range(count):
         b = board.copy()
         s, z = b._state()
         rng = np.zeros(1, dtype=np.uint64)
         rs.seed_rng(rng, seed, 0)
-        score, capped = tk._settled_score(s, z, b.geometry.zobrist, rng, 400, np.zeros(400, dtype=np.int32),
-                                          np.zeros(0, dtype=np.int8), tk.choose, policy, pa.PATTERN_TABLE,
-                                          np.zeros((0, 1), dtype=np.int32), 7.0, True)
+        score, capped = tree_score.settled_score(s, z, b.geometry.zobrist, rng, 400, np.zeros(400, dtype=np.int32),
+                                                 np.zeros(0, dtype=np.int8), tk.choose, policy, pa.PATTERN_TABLE,
+                                                 np.zeros((0, 1), dtype=np.int32), 7.0, True)
         assert capped == 0
         out.append(float(score))
     return out
@@ -203,9 +203,9 @@ def test_a_line_ending_in_two_passes_is_scored_against_the_side_whose_pass_ended
 
 
 def test_the_iterations_playout_step_scores_a_line_ended_by_two_passes_as_settled_score_does():
-    # tree._play_out runs _settled_score's steps around its one playout call when the descent ended in two
+    # tree._play_out runs settled_score's steps around its one playout call when the descent ended in two
     # passes (terminal): on DEAD_CORNER's streams, whichever colour's pass ended the line, it must give
-    # _settled_score's scores one for one (with black's pass last: the count as it stands where the counts
+    # settled_score's scores one for one (with black's pass last: the count as it stands where the counts
     # disagree, the playout's where they agree), and the iteration's trace stays the tree's (no stone of the
     # settling playout is traced); the search's last-good-reply table, here a full one that would steer the
     # playout, is not read by it
