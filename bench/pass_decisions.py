@@ -35,15 +35,18 @@ from foogo.geometry import PASS
 from foogo.search import HISTORY, Search, SearchConfig
 
 MAX_POSITIONS = 100_000  # a file's lines: far beyond any match's passes
+MAX_LINE = 10_000  # a record's characters: a line is about 300
 DIFFERENT = 0.05  # win rates further apart than this count as a difference
 
 
 def positions(root, moves: list, name: str, kind: str) -> tuple[str, list[int]]:
-    """foogo's colour ('b' or 'w', '' if neither player's name starts with `name`) in an SGF game (its root
-    node and its moves as sgfmill's (colour, move) pairs), and the move numbers (1-based) after which
-    foogo is to move at a position of `kind`."""
+    """foogo's colour ('b' or 'w'; '' if neither player's name starts with `name`, or both do) in an SGF
+    game (its root node and its moves as sgfmill's (colour, move) pairs), and the move numbers (1-based)
+    after which foogo is to move at a position of `kind`."""
     black, white = (root.get(p) if root.has_property(p) else "" for p in ("PB", "PW"))
-    me = "b" if black.startswith(name) else "w" if white.startswith(name) else ""
+    if black.startswith(name) == white.startswith(name):
+        return "", []  # neither player is foogo, or both are: no side to search for
+    me = "b" if black.startswith(name) else "w"
     found = []
     for i, (colour, move) in enumerate(moves):
         if kind == "answer":
@@ -56,11 +59,13 @@ def positions(root, moves: list, name: str, kind: str) -> tuple[str, list[int]]:
     return me, found
 
 
-def decide(data: bytes, number: int, playouts: int, seed: int) -> dict:
-    """The search's decision at the position after move `number` of an SGF game (SgfError if the game
-    cannot be replayed to it)."""
+def decide(data: bytes, number: int, me: str, playouts: int, seed: int) -> dict:
+    """The search's decision for foogo (colour `me`) at the position after move `number` of an SGF game
+    (SgfError if the game cannot be replayed to it, or it is not foogo's turn there)."""
     game = Game(9)
     game.load_sgf_bytes(data, move_number=number + 1)
+    if game.to_move != (1 if me == "b" else 2):
+        raise SgfError(f"not {me}'s turn after move {number}")
     config = SearchConfig(playouts=playouts, policy="heavy", seed=seed, resign_threshold=None)
     result = Search(config).genmove(game.board, game.to_move, game.komi, game.legal_moves(game.to_move),
                                     history=game.recent_positions(HISTORY))
@@ -81,11 +86,14 @@ def run(dirs: list[Path], out, name: str, kind: str, playouts: int, seed: int) -
             except ValueError as error:
                 print(f"{path}: skipped, not a readable SGF ({str(error)[:100]})", file=sys.stderr)
                 continue
+            if any(colour is None for colour, _ in moves):  # a node without a move: the numbers would slip
+                print(f"{path}: skipped, a node of its main line holds no move", file=sys.stderr)
+                continue
             me, numbers = positions(root, moves, name, kind)
             for number in numbers:
                 after = moves[number] if number < len(moves) else (None, "end")
                 try:
-                    decision = decide(data, number, playouts, seed)
+                    decision = decide(data, number, me, playouts, seed)
                 except SgfError as error:
                     print(f"{path} after move {number}: skipped, {error}", file=sys.stderr)
                     continue
@@ -104,19 +112,34 @@ def run(dirs: list[Path], out, name: str, kind: str, playouts: int, seed: int) -
 def differences(records: list[dict], other: list[dict]) -> list[tuple[dict, dict]]:
     """The positions where two runs' searches chose differently or their win rates differ by more than
     DIFFERENT; ValueError if the runs are not of the same positions."""
-    if [(r["game"], r["move"]) for r in records] != [(o["game"], o["move"]) for o in other]:
+    if [_key(r) for r in records] != [_key(o) for o in other]:
         raise ValueError("the two runs are not of the same positions (the same directories and --kind?)")
     return [(o, r) for r, o in zip(records, other)
             if r["choice"] != o["choice"] or abs(r["winrate"] - o["winrate"]) > DIFFERENT]
+
+
+def _key(record: dict) -> tuple:
+    """A position's name in a run: the game's file by its last three path parts (arm, job, file), so that
+    runs given the same directories as relative and as absolute paths compare, and its move number."""
+    return Path(record["game"]).parts[-3:], record["move"]
+
+
+FIELDS = {"game": str, "move": int, "result": str, "colour": str, "played": str, "choice": int,
+          "winrate": (int, float)}
 
 
 def read_records(path: Path) -> list[dict]:
     """The records of an earlier run's file; SystemExit naming the file for one that is not such a file."""
     try:
         with open(path, encoding="utf-8") as f:
-            records = [json.loads(line) for _, line in zip(range(MAX_POSITIONS + 1), f)]
-        if len(records) > MAX_POSITIONS or not all(isinstance(r, dict) and {"game", "move", "choice", "winrate"}
-                                                   <= r.keys() for r in records):
+            lines = [f.readline(MAX_LINE + 1) for _ in range(MAX_POSITIONS + 1)]
+        lines = [line for line in lines if line]
+        if any(len(line) > MAX_LINE for line in lines):
+            raise ValueError(f"a line over {MAX_LINE} characters")
+        records = [json.loads(line) for line in lines]
+        if len(records) > MAX_POSITIONS or not all(
+                isinstance(r, dict) and all(isinstance(r.get(k), kind) for k, kind in FIELDS.items())
+                for r in records):
             raise ValueError("not a pass_decisions file")
     except (OSError, ValueError) as error:
         raise SystemExit(f"{path}: {error}") from None
@@ -142,7 +165,10 @@ def main(argv=None) -> int:
     passes = sum(r["choice"] == PASS for r in records)
     print(f"{len(records)} positions ({args.kind}) in {len(dirs)} directories: the search passes in {passes}")
     if other is not None:
-        changed = differences(records, other)
+        try:
+            changed = differences(records, other)
+        except ValueError as error:
+            raise SystemExit(f"--against {args.against}: {error}; this run's file is {args.out}") from None
         for old, new in changed:
             print(f"{old['game']} after move {old['move']} ({old['result']}, foogo {old['colour']}, played "
                   f"{old['played']}): {args.against.name} {old['choice']} at {old['winrate']}, "

@@ -1356,6 +1356,9 @@ def test_pass_decisions_finds_foogo_s_passing_positions_and_compares_two_runs(tm
     assert decisions.positions(parsed[1].get_root(), moves[1], "foogo", "first") == ("w", [1])
     assert decisions.positions(parsed[1].get_root(), moves[1], "foogo", "answer") == ("w", [5])
     assert decisions.positions(parsed[1].get_root(), moves[1], "nobody", "answer") == ("", [])
+    both = sgf.Sgf_game.from_bytes(b"(;SZ[9]PB[foogo a]PW[foogo b];B[ee];W[tt];B[tt])")
+    assert decisions.positions(both.get_root(), [(c, m) for c, m in [("b", (4, 4)), ("w", None)]], "foogo",
+                               "answer") == ("", [])  # both are foogo: no side to search for
     out = tmp_path / "answer.jsonl"
     assert decisions.main([str(tmp_path), "--out", str(out), "--playouts", "200"]) == 0
     records = [json.loads(line) for line in out.read_text().splitlines()]
@@ -1370,8 +1373,19 @@ def test_pass_decisions_finds_foogo_s_passing_positions_and_compares_two_runs(tm
     out.write_text("".join(json.dumps(r) + "\n" for r in records))
     assert decisions.main([str(tmp_path), "--out", str(again), "--playouts", "200", "--against", str(out)]) == 0
     assert "1 of 2 differ from answer.jsonl" in capsys.readouterr().out
+    short = tmp_path / "short.jsonl"
+    short.write_text(out.read_text().splitlines()[0] + "\n")
+    with pytest.raises(SystemExit, match="not of the same positions"):  # after the run, without a traceback
+        decisions.main([str(tmp_path), "--out", str(again), "--playouts", "200", "--against", str(short)])
+    records[0]["winrate"] = "high"
+    out.write_text("".join(json.dumps(r) + "\n" for r in records))
+    with pytest.raises(SystemExit, match="not a pass_decisions file"):
+        decisions.main([str(tmp_path), "--out", str(again), "--against", str(out)])
     out.write_text("{}\n")
     with pytest.raises(SystemExit, match="not a pass_decisions file"):
+        decisions.main([str(tmp_path), "--out", str(again), "--against", str(out)])
+    out.write_text("x" * 20_000 + "\n")
+    with pytest.raises(SystemExit, match="a line over"):
         decisions.main([str(tmp_path), "--out", str(again), "--against", str(out)])
     first = tmp_path / "first.jsonl"
     assert decisions.main([str(tmp_path), "--out", str(first), "--kind", "first", "--playouts", "200"]) == 0
