@@ -31,7 +31,7 @@ from sgfmill import common, sgf
 
 from foogo.game import Game
 from foogo.game_sgf import SgfError
-from foogo.geometry import PASS
+from foogo.geometry import PASS, parse_color
 from foogo.search import HISTORY, Search, SearchConfig
 
 MAX_POSITIONS = 100_000  # a file's lines: far beyond any match's passes
@@ -54,7 +54,7 @@ def positions(root, moves: list, name: str, kind: str) -> tuple[str, list[int]]:
         else:
             after = moves[i + 1] if i + 1 < len(moves) else (None, ())
             hit = after[0] == me and after[1] is None and move is not None
-        if me and hit:
+        if hit:
             found.append(i + 1)
     return me, found
 
@@ -64,7 +64,7 @@ def decide(data: bytes, number: int, me: str, playouts: int, seed: int) -> dict:
     (SgfError if the game cannot be replayed to it, or it is not foogo's turn there)."""
     game = Game(9)
     game.load_sgf_bytes(data, move_number=number + 1)
-    if game.to_move != (1 if me == "b" else 2):
+    if game.to_move != parse_color(me):
         raise SgfError(f"not {me}'s turn after move {number}")
     config = SearchConfig(playouts=playouts, policy="heavy", seed=seed, resign_threshold=None)
     result = Search(config).genmove(game.board, game.to_move, game.komi, game.legal_moves(game.to_move),
@@ -131,12 +131,12 @@ FIELDS = {"game": str, "move": int, "result": str, "colour": str, "played": str,
 def read_records(path: Path) -> list[dict]:
     """The records of an earlier run's file; SystemExit naming the file for one that is not such a file."""
     try:
+        records = []
         with open(path, encoding="utf-8") as f:
-            lines = [f.readline(MAX_LINE + 1) for _ in range(MAX_POSITIONS + 1)]
-        lines = [line for line in lines if line]
-        if any(len(line) > MAX_LINE for line in lines):
-            raise ValueError(f"a line over {MAX_LINE} characters")
-        records = [json.loads(line) for line in lines]
+            while len(records) <= MAX_POSITIONS and (line := f.readline(MAX_LINE + 1)):
+                if len(line) > MAX_LINE:
+                    raise ValueError(f"a line over {MAX_LINE} characters")
+                records.append(json.loads(line))
         if len(records) > MAX_POSITIONS or not all(
                 isinstance(r, dict) and all(isinstance(r.get(k), kind) for k, kind in FIELDS.items())
                 for r in records):

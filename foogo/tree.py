@@ -312,7 +312,7 @@ def _play_out(meta, zob, work, params, table, replies, ntrace, terminal, target,
     marks = owners if sample else owners[:0]
     # one playout call for both kinds of line (the whole playout loop, every policy inlined, is most
     # of the kernel's code and of its compile time): a settled line's has no trace and no replies
-    ender = ender_of(s)
+    ender = ender_of(s) if terminal else 0
     standing = settle_start(s, owners) if terminal else 0
     line = trace[ntrace:ntrace] if terminal else trace[ntrace:]
     answers = replies[:0] if terminal else replies[:]
