@@ -1390,3 +1390,100 @@ def test_pass_decisions_finds_foogo_s_passing_positions_and_compares_two_runs(tm
     first = tmp_path / "first.jsonl"
     assert decisions.main([str(tmp_path), "--out", str(first), "--kind", "first", "--playouts", "200"]) == 0
     assert [json.loads(line)["move"] for line in first.read_text().splitlines()] == [1]
+
+
+FAKE_ORACLE = '''#!{python}
+# a stand-in for Pachi as oracle_regret runs it: genmove answers J9, and pachi-result's win rate for the side
+# that moved is the number of stones played since clear_board over 100, so each value says what was set up
+import sys
+assert sys.argv[1:3] == ["-t", "=500"] and "dynkomi=none" in sys.argv[-1]
+plays, colour = 0, "b"
+for line in sys.stdin:
+    words = line.split()
+    ident = words.pop(0) if words[0].isdigit() else ""
+    answer = ""
+    if words[0] == "clear_board":
+        plays = 0
+    if words[0] == "play":
+        plays += 1
+    if words[0] == "genmove":
+        colour, answer = words[1], "J9"
+    if words[0] == "pachi-result":
+        answer = f"{{colour}} J9 500 {{plays / 100:.2f}} 0.0"
+    if words[:3] == ["play", "b", "H1"]:
+        print(f"?{{ident}} illegal move\\n", flush=True)
+        continue
+    print(f"={{ident}} {{answer}}\\n", flush=True)
+    if words[0] == "quit":
+        break
+'''
+
+
+def test_oracle_regret_picks_lost_positions_and_values_moves_by_the_oracle(tmp_path, capsys):
+    regret = load("oracle_regret")
+    games = tmp_path / "games"
+    games.mkdir()
+    lost = "(;SZ[9]KM[7]PB[foogo 0.1]PW[pachi]RE[W+5];B[ee];W[cc];B[gc];W[cg];B[gg];W[dd];B[cf])"
+    (games / "game-0001.sgf").write_text(lost)
+    (games / "game-0002.sgf").write_text(lost.replace("RE[W+5]", "RE[B+5]"))  # won: none of its positions
+    (games / "game-0003.sgf").write_text("(;SZ[9]PB[foogo]PW[pachi];B[ee];W[")  # cut short: named, skipped
+    positions = tmp_path / "positions.jsonl"
+    assert regret.main(["positions", str(games), "--out", str(positions), "--moves", "1-5", "--per-game", "9"]) == 0
+    assert "game-0003.sgf: skipped, not a readable SGF" in capsys.readouterr().err
+    picked = [json.loads(line) for line in positions.read_text().splitlines()]
+    # black (foogo) is to move after 2 and 4 moves; after 6 too, but 6 is past --moves' 5
+    assert [(p["id"].split("/")[-1], len(p["moves"]), p["colour"], p["played"]) for p in picked] == [
+        ("game-0001.sgf@2", 2, "b", "G7"), ("game-0001.sgf@4", 4, "b", "G3")]
+    assert picked[1]["moves"] == [["b", "E5"], ["w", "C7"], ["b", "G7"], ["w", "C3"]]
+
+    choices = tmp_path / "a.jsonl"
+    assert regret.main(["choose", str(positions), "--out", str(choices), "--playouts", "100", "--searches", "2"]) == 0
+    chosen = [json.loads(line) for line in choices.read_text().splitlines()]
+    assert [len(c["choices"]) for c in chosen] == [2, 2] and chosen[0]["playouts"] == 100
+    other = tmp_path / "b.jsonl"  # a second version's choices: J9 everywhere
+    other.write_text("".join(json.dumps({"id": c["id"], "choices": ["J9", "J9"]}) + "\n" for c in chosen))
+
+    fake = tmp_path / "pachi"
+    fake.write_text(FAKE_ORACLE.format(python=sys.executable))
+    fake.chmod(0o755)
+    cache = tmp_path / "values.jsonl"
+    oracle = ["oracle", str(positions), str(choices), str(other), "--pachi", str(fake), "--cache", str(cache),
+              "--pachi-playouts", "500", "--jobs", "2", "--best"]
+    assert regret.main(oracle) == 0
+    values = {(v["id"].split("/")[-1], v["move"]): v["value"] for v in map(json.loads, cache.read_text().splitlines())}
+    # a move after n moves: n + 1 stones, then the reply's win rate (n + 1) / 100; Pachi's own: n / 100
+    assert values[("game-0001.sgf@2", "best")] == 0.02 and values[("game-0001.sgf@2", "J9")] == 0.97
+    assert values[("game-0001.sgf@4", "best")] == 0.04 and values[("game-0001.sgf@4", "J9")] == 0.95
+    assert len(values) == len({(c["id"], m) for c in chosen for m in c["choices"] + ["J9", "best"]})
+    lines = len(cache.read_text().splitlines())
+    assert regret.main(oracle) == 0 and len(cache.read_text().splitlines()) == lines  # nothing evaluated twice
+    capsys.readouterr()
+    refused = tmp_path / "refused.jsonl"  # the fake refuses black's H1: named, skipped, the run goes on
+    refused.write_text(json.dumps({"id": chosen[1]["id"], "choices": ["H1"]}) + "\n")
+    assert regret.main(oracle[:3] + [str(refused)] + oracle[4:]) == 1
+    assert "game-0001.sgf@4 H1 not evaluated: illegal move" in capsys.readouterr().err
+    assert len(cache.read_text().splitlines()) == lines
+
+    assert regret.main(["score", str(positions), str(cache), str(choices), str(other)]) == 0
+    out = capsys.readouterr().out
+    assert "b.jsonl: 2 positions, mean value 0.9600, mean regret 0.0000 over 2, Pachi's move 100.0% of" in out
+    a_mean = sum(sum(values[(c["id"].split("/")[-1], m)] for m in c["choices"]) / 2 for c in chosen) / 2
+    assert f"a.jsonl: 2 positions, mean value {a_mean:.4f}" in out
+    assert f"second - first: {0.96 - a_mean:+.4f}" in out
+
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps({**picked[0], "moves": [["b", "E5"], ["w", "E5"]]}) + "\n")  # occupied
+    assert regret.main(["score", str(bad), str(cache), str(choices)]) == 2
+    assert "bad.jsonl: position" in capsys.readouterr().err
+    bad.write_text("not json\n")
+    assert regret.main(["score", str(positions), str(bad), str(choices)]) == 2
+    assert "bad.jsonl, line 1: not JSON" in capsys.readouterr().err
+    bad.write_text(json.dumps({"id": "elsewhere", "choices": ["C3"]}) + "\n")
+    assert regret.main(["score", str(positions), str(cache), str(bad)]) == 2
+    assert "not a choice file of these positions" in capsys.readouterr().err
+    bad.write_text(json.dumps({"id": chosen[0]["id"], "choices": ["A1"]}) + "\n")
+    with pytest.raises(SystemExit, match="the move A1 at .* has no value: run the oracle step"):
+        regret.main(["score", str(positions), str(cache), str(bad)])
+    bad.write_text("x" * 30_000 + "\n")
+    assert regret.main(["score", str(positions), str(cache), str(bad)]) == 2
+    assert "over 20,000 characters" in capsys.readouterr().err
