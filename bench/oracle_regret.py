@@ -27,8 +27,8 @@ move already there is not evaluated again, so one cache serves every screen of t
 
 `score` prints, for each choice file, the mean value of its moves over the positions (each position the mean
 of its searches), and with --best's values the mean regret and how often the move was Pachi's; for two files,
-the second's mean value less the first's, position by position, with its 95% interval (a normal one over
-the positions): a paired comparison of two versions or settings on the same positions, valued by the same
+the second's mean value less the first's, position by position, with its 95% interval (a normal one,
+clustered by game): a paired comparison of two versions or settings on the same positions, valued by the same
 oracle.
 """
 
@@ -288,12 +288,19 @@ def position_values(records: list[dict], values: dict) -> dict[str, float]:
 
 
 def paired(first: dict[str, float], second: dict[str, float]) -> tuple[float, float, float, int]:
-    """The mean of second - first over the positions both hold, its 95% interval (normal), and the count."""
+    """The mean of second - first over the positions both hold, its 95% interval (normal, clustered by game:
+    positions of one game are not independent), and the count of positions."""
     keys = sorted(first.keys() & second.keys())
-    diffs = [second[k] - first[k] for k in keys]
-    mean = statistics.fmean(diffs)
-    half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else float("inf")
-    return mean, mean - half, mean + half, len(keys)
+    diffs = {k: second[k] - first[k] for k in keys}
+    mean = statistics.fmean(diffs.values())
+    games: dict[str, float] = {}
+    for k, d in diffs.items():
+        game = k.rsplit("@", 1)[0]
+        games[game] = games.get(game, 0.0) + d - mean
+    if len(games) < 2:
+        return mean, -math.inf, math.inf, len(keys)
+    spread = math.sqrt(sum(g * g for g in games.values()) * len(games) / (len(games) - 1)) / len(keys)
+    return mean, mean - 1.96 * spread, mean + 1.96 * spread, len(keys)
 
 
 def score(positions: dict, values: list[dict], choice_files: list[tuple[Path, list[dict]]]) -> str:
@@ -317,7 +324,8 @@ def score(positions: dict, values: list[dict], choice_files: list[tuple[Path, li
         lines.append(line)
     if len(means) == 2:
         mean, low, high, n = paired(means[0], means[1])
-        lines.append(f"second - first: {mean:+.4f} ({low:+.4f} to {high:+.4f}), paired over {n} positions")
+        lines.append(f"second - first: {mean:+.4f} ({low:+.4f} to {high:+.4f}), paired over {n} positions, "
+                     "the interval clustered by game")
     return "\n".join(lines)
 
 

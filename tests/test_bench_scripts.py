@@ -2,6 +2,7 @@
 
 import importlib.util
 import json
+import math
 import os
 import re
 import sys
@@ -1470,6 +1471,11 @@ def test_oracle_regret_picks_lost_positions_and_values_moves_by_the_oracle(tmp_p
     a_mean = sum(sum(values[(c["id"].split("/")[-1], m)] for m in c["choices"]) / 2 for c in chosen) / 2
     assert f"a.jsonl: 2 positions, mean value {a_mean:.4f}" in out
     assert f"second - first: {0.96 - a_mean:+.4f}" in out
+
+    # the interval is clustered by game: two positions of g1 that moved together count as one game's sum
+    mean, low, high, n = regret.paired({"g1@1": 0.0, "g1@2": 0.0, "g2@1": 0.0}, {"g1@1": 0.1, "g1@2": 0.1, "g2@1": -0.1})
+    assert (n, mean) == (3, pytest.approx(0.1 / 3)) and high - mean == pytest.approx(1.96 * 0.8 / 9)  # sqrt(2 * (0.4/3)^2 * 2/1) / 3
+    assert regret.paired({"g1@1": 0.0}, {"g1@1": 0.5})[1:3] == (-math.inf, math.inf)  # one game: no interval
 
     bad = tmp_path / "bad.jsonl"
     bad.write_text(json.dumps({**picked[0], "moves": [["b", "E5"], ["w", "E5"]]}) + "\n")  # occupied
