@@ -207,11 +207,9 @@ def evaluate(client: GtpClient, position: dict, move: str) -> tuple[float, str]:
     to_move = colour if move == BEST else opponent
     reply = client.send(f"genmove {to_move}", timeout=REPLY_TIMEOUT).strip().upper()
     fields = client.send("pachi-result").split()  # colour, move, playouts, win rate, dynamic komi
-    if len(fields) < 4:
-        raise GtpError(f"pachi-result gave {' '.join(fields)!r}")
     try:
         winrate = float(fields[3])
-    except ValueError:
+    except (IndexError, ValueError):
         raise GtpError(f"pachi-result gave {' '.join(fields)!r}") from None
     if not 0.0 <= winrate <= 1.0:
         raise GtpError(f"pachi-result gave a win rate of {winrate}")
