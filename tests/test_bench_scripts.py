@@ -1473,8 +1473,10 @@ def test_oracle_regret_picks_lost_positions_and_values_moves_by_the_oracle(tmp_p
     assert f"second - first: {0.96 - a_mean:+.4f}" in out
 
     # the interval is clustered by game: two positions of g1 that moved together count as one game's sum
-    mean, low, high, n = regret.paired({"g1@1": 0.0, "g1@2": 0.0, "g2@1": 0.0}, {"g1@1": 0.1, "g1@2": 0.1, "g2@1": -0.1})
-    assert (n, mean) == (3, pytest.approx(0.1 / 3)) and high - mean == pytest.approx(1.96 * 0.8 / 9)  # sqrt(2 * (0.4/3)^2 * 2/1) / 3
+    # (game sums 0.4/3 and -0.4/3: half-width 1.96 * sqrt(2 * (0.4/3)^2 * 2/1) / 3)
+    before, after = {"g1@1": 0.0, "g1@2": 0.0, "g2@1": 0.0}, {"g1@1": 0.1, "g1@2": 0.1, "g2@1": -0.1}
+    mean, low, high, n = regret.paired(before, after)
+    assert (n, mean) == (3, pytest.approx(0.1 / 3)) and high - mean == pytest.approx(1.96 * 0.8 / 9)
     assert regret.paired({"g1@1": 0.0}, {"g1@1": 0.5})[1:3] == (-math.inf, math.inf)  # one game: no interval
 
     bad = tmp_path / "bad.jsonl"
