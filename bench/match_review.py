@@ -112,6 +112,31 @@ def sgf_moves(game: sgf.Sgf_game, colour: str) -> list[str]:
     return names
 
 
+def foogo_colour(root, name: str) -> str:
+    """foogo's colour in an SGF game by its root node's player names: 'b' or 'w' for the one whose name starts
+    with `name`, '' if neither's does or both do (no side to take for foogo's)."""
+    black, white = (root.get(p) if root.has_property(p) else "" for p in ("PB", "PW"))
+    if black.startswith(name) == white.startswith(name):
+        return ""
+    return "b" if black.startswith(name) else "w"
+
+
+def main_line(path: Path, data: bytes) -> tuple[sgf.Sgf_game, list] | None:
+    """An SGF file's game and its main line's moves as sgfmill's (colour, move) pairs; None, named on
+    stderr, for a file that is not a readable SGF or whose main line holds a node without a move (the move
+    numbers after it would slip)."""
+    try:
+        game = sgf.Sgf_game.from_bytes(data)
+        moves = [node.get_move() for node in game.get_main_sequence()[1:]]
+    except ValueError as error:
+        print(f"{path}: skipped, not a readable SGF ({str(error)[:100]})", file=sys.stderr)
+        return None
+    if any(colour is None for colour, _ in moves):
+        print(f"{path}: skipped, a node of its main line holds no move", file=sys.stderr)
+        return None
+    return game, moves
+
+
 def match_dirs(directory: Path) -> list[Path]:
     """The match directories in `directory`: itself if it holds games, else its job-* subdirectories."""
     if any(directory.glob("game-*.sgf")):

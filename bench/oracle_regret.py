@@ -43,9 +43,9 @@ import sys
 import threading
 from pathlib import Path
 
-from match_review import match_dirs
+from match_review import foogo_colour, main_line, match_dirs
 from option_caps import refuse_counts
-from sgfmill import common, sgf
+from sgfmill import common
 
 from foogo.game import Game
 from foogo.geometry import parse_color
@@ -134,20 +134,18 @@ def game_positions(path: Path, name: str, games: str, first: int, last: int) -> 
     `first` to `last` moves; none for a game foogo did not lose (with games="lost"), with setup stones, or
     that cannot be read (named on stderr)."""
     try:
-        game = sgf.Sgf_game.from_bytes(path.read_bytes())
-        root = game.get_root()
-        moves = [node.get_move() for node in game.get_main_sequence()[1:]]
+        read = main_line(path, path.read_bytes())  # names and skips an unparsable game or a moveless node
+        if read is None:
+            return []
+        game, moves = read
         komi = game.get_komi()
     except (OSError, ValueError) as error:
         print(f"{path}: skipped, not a readable SGF ({str(error)[:100]})", file=sys.stderr)
         return []
-    black, white = (root.get(p) if root.has_property(p) else "" for p in ("PB", "PW"))
-    if black.startswith(name) == white.startswith(name) or root.has_property("AB") or root.has_property("AW"):
+    root = game.get_root()
+    me = foogo_colour(root, name)
+    if not me or root.has_property("AB") or root.has_property("AW"):
         return []
-    if any(colour is None for colour, _ in moves):
-        print(f"{path}: skipped, a node of its main line holds no move", file=sys.stderr)
-        return []
-    me = "b" if black.startswith(name) else "w"
     result = root.get("RE") if root.has_property("RE") else ""
     if games == "lost" and not result.lower().startswith("w+" if me == "b" else "b+"):
         return []
@@ -173,9 +171,9 @@ def pick_positions(dirs: list[Path], name: str, games: str, first: int, last: in
 
 # -- foogo's choices ------------------------------------------------------------------------------------------
 
-def choose(position: dict, config: SearchConfig) -> str:
-    """foogo's move at the position with one search of `config` (a new tree), as a GTP vertex."""
-    game = game_at(position)
+def choose(game: Game, config: SearchConfig) -> str:
+    """foogo's move in the game's position with one search of `config` (a new tree; the game unchanged), as a
+    GTP vertex."""
     colour = game.to_move
     result = Search(config).genmove(game.board, colour, game.komi, game.legal_moves(colour),
                                     history=game.recent_positions(HISTORY))
@@ -216,20 +214,20 @@ def evaluate(client: GtpClient, position: dict, move: str) -> tuple[float, str]:
     return (winrate, reply) if move == BEST else (1.0 - winrate, reply)
 
 
-def run_oracle(positions: dict, wanted: list[tuple[str, str]], command: list[str], jobs: int, cache_path: Path,
-               note: str) -> tuple[int, list[str]]:
-    """Evaluate each (id, move) of `wanted` with `jobs` oracle processes, appending each value to the cache
-    as it comes (and, for BEST, evaluating Pachi's move as well): (the count evaluated, the failures). A move
+def run_oracle(positions: dict, wanted: list[tuple[str, str]], commands: list[list[str]], have: set,
+               cache_path: Path, note: str) -> tuple[int, list[str]]:
+    """Evaluate each (id, move) of `wanted` with one oracle process a command, appending each value to the
+    cache as it comes (and, for BEST, evaluating Pachi's move as well, unless `have`, the pairs the cache
+    holds, or `wanted` has it): (the count evaluated, the failures). A move
     the oracle refuses is named and skipped; a process that crashes or times out is named and started
     again; after MAX_FAILURES failures the run stops (what it evaluated stays in the cache)."""
     lock = threading.Lock()
     todo = list(wanted)
+    seen = have | set(wanted)
     done = [0]
     failures: list[str] = []
 
-    def worker(index: int) -> None:
-        argv = list(command)
-        argv[argv.index("-s") + 1] = str(int(argv[argv.index("-s") + 1]) + index)
+    def worker(argv: list[str]) -> None:
         with GtpClient(argv) as client:
             while True:
                 with lock:
@@ -250,11 +248,12 @@ def run_oracle(positions: dict, wanted: list[tuple[str, str]], command: list[str
                     with open(cache_path, "a", encoding="utf-8") as f:
                         f.write(json.dumps(record) + "\n")
                     done[0] += 1
-                    if move == BEST and reply != RESIGN:
+                    if move == BEST and reply != RESIGN and (key, reply) not in seen:
+                        seen.add((key, reply))
                         todo.insert(0, (key, reply))  # the best move's value, measured like the others'
                     print(f"{done[0]} evaluated, {len(todo)} to go: {key} {move} {value:.3f}", flush=True)
 
-    threads = [threading.Thread(target=worker, args=(i,)) for i in range(jobs)]
+    threads = [threading.Thread(target=worker, args=(argv,)) for argv in commands]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -262,16 +261,21 @@ def run_oracle(positions: dict, wanted: list[tuple[str, str]], command: list[str
     return done[0], failures
 
 
-def wanted_moves(positions: dict, choice_files: list[list[dict]], cache: list[dict], best: bool) -> list:
-    """The (id, move) pairs the choice files (and --best) need that the cache does not hold, in order."""
-    have = {(v["id"], v["move"]) for v in cache}
-    have |= {(v["id"], RESIGN) for v in cache if v["move"] == BEST}  # a resignation has no value to measure
+def cached_pairs(cache: list[dict]) -> set[tuple[str, str]]:
+    """The (id, move) pairs a cache holds."""
+    return {(v["id"], v["move"]) for v in cache}
+
+
+def wanted_moves(positions: dict, choice_files: list[list[dict]], have: set, best: bool) -> list:
+    """The (id, move) pairs the choice files (and --best) need that are not in `have`, in order."""
+    have = set(have)
+    chosen: dict[str, list[str]] = {}
+    for records in choice_files:
+        for r in records:
+            chosen.setdefault(r["id"], []).extend(r["choices"])
     needed = []
     for key in positions:
-        moves = [BEST] if best else []
-        for records in choice_files:
-            moves += [m for r in records if r["id"] == key for m in r["choices"]]
-        for move in moves:
+        for move in ([BEST] if best else []) + chosen.get(key, []):
             if (key, move) not in have:
                 have.add((key, move))
                 needed.append((key, move))
@@ -396,7 +400,8 @@ def main(argv=None) -> int:
                                     resign_threshold=None, **fields) for i in range(args.searches)]
             with open(args.out, "w", encoding="utf-8") as f:
                 for n, (key, position) in enumerate(positions.items(), 1):
-                    record = {"id": key, "choices": [choose(position, config) for config in configs],
+                    game = game_at(position)
+                    record = {"id": key, "choices": [choose(game, config) for config in configs],
                               "playouts": args.playouts, "policy": args.policy, "settings": fields}
                     f.write(json.dumps(record) + "\n")
                     f.flush()
@@ -411,11 +416,11 @@ def main(argv=None) -> int:
         if args.step == "oracle":
             refuse_counts(parser, (("--jobs", args.jobs, MAX_JOBS), ("--pachi-playouts", args.pachi_playouts,
                                                                       10_000_000)))
-            wanted = wanted_moves(positions, [r for _, r in choice_files], cache, args.best)
+            have = cached_pairs(cache)
+            wanted = wanted_moves(positions, [r for _, r in choice_files], have, args.best)
             print(f"{len(wanted)} moves to evaluate ({len(cache)} in the cache)", flush=True)
-            note = f"Pachi ={args.pachi_playouts}"
-            done, failures = run_oracle(positions, wanted, oracle_command(args.pachi, args.pachi_playouts,
-                                                                          args.seed), args.jobs, args.cache, note)
+            commands = [oracle_command(args.pachi, args.pachi_playouts, args.seed + i) for i in range(args.jobs)]
+            done, failures = run_oracle(positions, wanted, commands, have, args.cache, f"Pachi ={args.pachi_playouts}")
             print(f"{done} evaluated, {len(failures)} failed" + (" (stopped)" if len(failures) >= MAX_FAILURES else ""))
             return 1 if failures else 0
         print(score(positions, cache, choice_files))

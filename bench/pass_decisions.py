@@ -26,8 +26,8 @@ import json
 import sys
 from pathlib import Path
 
-from match_review import match_dirs
-from sgfmill import common, sgf
+from match_review import foogo_colour, main_line, match_dirs
+from sgfmill import common
 
 from foogo.game import Game
 from foogo.game_sgf import SgfError
@@ -43,10 +43,9 @@ def positions(root, moves: list, name: str, kind: str) -> tuple[str, list[int]]:
     """foogo's colour ('b' or 'w'; '' if neither player's name starts with `name`, or both do) in an SGF
     game (its root node and its moves as sgfmill's (colour, move) pairs), and the move numbers (1-based)
     after which foogo is to move at a position of `kind`."""
-    black, white = (root.get(p) if root.has_property(p) else "" for p in ("PB", "PW"))
-    if black.startswith(name) == white.startswith(name):
+    me = foogo_colour(root, name)
+    if not me:
         return "", []  # neither player is foogo, or both are: no side to search for
-    me = "b" if black.startswith(name) else "w"
     found = []
     for i, (colour, move) in enumerate(moves):
         if kind == "answer":
@@ -79,16 +78,10 @@ def run(dirs: list[Path], out, name: str, kind: str, playouts: int, seed: int) -
     for directory in dirs:
         for path in sorted(directory.glob("game-*.sgf")):
             data = path.read_bytes()
-            try:
-                game = sgf.Sgf_game.from_bytes(data)
-                root = game.get_root()
-                moves = [node.get_move() for node in game.get_main_sequence()[1:]]
-            except ValueError as error:
-                print(f"{path}: skipped, not a readable SGF ({str(error)[:100]})", file=sys.stderr)
+            if (read := main_line(path, data)) is None:
                 continue
-            if any(colour is None for colour, _ in moves):  # a node without a move: the numbers would slip
-                print(f"{path}: skipped, a node of its main line holds no move", file=sys.stderr)
-                continue
+            game, moves = read
+            root = game.get_root()
             me, numbers = positions(root, moves, name, kind)
             for number in numbers:
                 after = moves[number] if number < len(moves) else (None, "end")

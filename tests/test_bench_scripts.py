@@ -1457,6 +1457,7 @@ def test_oracle_regret_picks_lost_positions_and_values_moves_by_the_oracle(tmp_p
     assert values[("game-0001.sgf@4", "best")] == 0.04 and values[("game-0001.sgf@4", "J9")] == 0.95
     assert len(values) == len({(c["id"], m) for c in chosen for m in c["choices"] + ["J9", "best"]})
     lines = len(cache.read_text().splitlines())
+    assert lines == len(values)  # Pachi's J9, also a chosen move, valued once
     assert regret.main(oracle) == 0 and len(cache.read_text().splitlines()) == lines  # nothing evaluated twice
     capsys.readouterr()
     refused = tmp_path / "refused.jsonl"  # the fake refuses black's H1: named, skipped, the run goes on
