@@ -35,6 +35,7 @@ oracle.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import random
@@ -98,6 +99,23 @@ CHOICE_FIELDS = {"id": str, "choices": list}
 VALUE_FIELDS = {"id": str, "move": str, "value": (int, float)}
 
 
+def position_digest(position: dict) -> str:
+    """A short digest of what a position is (size, komi, moves, colour): choices and values carry it as "at", so
+    that a record made at another position of the same id (two archives whose games share a path's last parts)
+    is refused instead of read as this one's."""
+    what = json.dumps([position["size"], float(position["komi"]), position["moves"], position["colour"]])
+    return hashlib.sha1(what.encode()).hexdigest()[:12]
+
+
+def check_digests(path: Path, records: list[dict], positions: dict) -> None:
+    """RecordError for a record of `path` whose "at" is not its position's digest (records without one, made
+    before digests were kept, are taken as they are)."""
+    for r in records:
+        at = r.get("at")
+        if at is not None and r["id"] in positions and at != position_digest(positions[r["id"]]):
+            raise RecordError(f"{path}: {r['id']} was made at another position of the same id")
+
+
 def read_positions(path: Path) -> dict[str, dict]:
     """The positions of a `positions` file by id, each replayable (RecordError otherwise)."""
     found = {}
@@ -129,9 +147,20 @@ def game_at(position: dict) -> Game:
 
 # -- positions ------------------------------------------------------------------------------------------------
 
-def game_positions(path: Path, name: str, games: str, first: int, last: int) -> list[dict]:
-    """The positions of one SGF game where foogo (the player whose name starts with `name`) is to move after
-    `first` to `last` moves; none for a game foogo did not lose (with games="lost"), with setup stones, or
+def game_keys(paths: list[Path]) -> dict[Path, str]:
+    """Each game's key, its positions' id before the "@": the last four parts of its path (arm, job, game), or
+    as many more as make the keys unique (two archives whose arms share a name), so that a position's
+    values are never another's."""
+    for parts in range(4, max((len(p.parts) for p in paths), default=4) + 1):
+        keys = {path: "/".join(path.parts[-parts:]) for path in paths}
+        if len(set(keys.values())) == len(keys):
+            return keys
+    return {path: path.as_posix() for path in paths}
+
+
+def game_positions(path: Path, key: str, name: str, games: str, first: int, last: int) -> list[dict]:
+    """The positions of one SGF game (ids `key`@moves) where foogo (the player whose name starts with `name`) is
+    to move after `first` to `last` moves; none for a game foogo did not lose (with games="lost"), with setup stones, or
     that cannot be read (named on stderr)."""
     try:
         read = main_line(path, path.read_bytes())  # names and skips an unparsable game or a moveless node
@@ -151,7 +180,6 @@ def game_positions(path: Path, name: str, games: str, first: int, last: int) -> 
         return []
     size = game.get_size()
     listed = [[c, common.format_vertex(m)] for c, m in moves]
-    key = "/".join(path.parts[-4:])  # archive or arm, job, game: unique across the usual match trees
     return [{"id": f"{key}@{n}", "size": size, "komi": komi, "moves": listed[:n], "colour": me,
              "played": listed[n][1], "result": result}
             for n in range(first, min(last, len(moves) - 1) + 1) if moves[n][0] == me]
@@ -162,10 +190,11 @@ def pick_positions(dirs: list[Path], name: str, games: str, first: int, last: in
     """At most `per_game` positions of each game and `count` in all, drawn at random (seeded), by id."""
     rng = random.Random(seed)
     pool = []
-    for directory in dirs:
-        for path in sorted(directory.glob("game-*.sgf")):
-            found = game_positions(path, name, games, first, last)
-            pool.extend(rng.sample(found, min(per_game, len(found))))
+    paths = list(dict.fromkeys(path for directory in dirs for path in sorted(directory.glob("game-*.sgf"))))
+    keys = game_keys(paths)
+    for path in paths:
+        found = game_positions(path, keys[path], name, games, first, last)
+        pool.extend(rng.sample(found, min(per_game, len(found))))
     return sorted(rng.sample(pool, min(count, len(pool))), key=lambda p: p["id"])
 
 
@@ -243,7 +272,8 @@ def run_oracle(positions: dict, wanted: list[tuple[str, str]], commands: list[li
                         failures.append(f"{key} {move}: {error}")
                         print(f"oracle_regret: {key} {move} not evaluated: {error}", file=sys.stderr, flush=True)
                     continue
-                record = {"id": key, "move": move, "value": round(value, 4), "reply": reply, "oracle": note}
+                record = {"id": key, "at": position_digest(positions[key]), "move": move, "value": round(value, 4),
+                          "reply": reply, "oracle": note}
                 with lock:
                     with open(cache_path, "a", encoding="utf-8") as f:
                         f.write(json.dumps(record) + "\n")
@@ -401,7 +431,8 @@ def main(argv=None) -> int:
             with open(args.out, "w", encoding="utf-8") as f:
                 for n, (key, position) in enumerate(positions.items(), 1):
                     game = game_at(position)
-                    record = {"id": key, "choices": [choose(game, config) for config in configs],
+                    record = {"id": key, "at": position_digest(position),
+                              "choices": [choose(game, config) for config in configs],
                               "playouts": args.playouts, "policy": args.policy, "settings": fields}
                     f.write(json.dumps(record) + "\n")
                     f.flush()
@@ -412,7 +443,9 @@ def main(argv=None) -> int:
             unknown = [r["id"] for r in records if r["id"] not in positions]
             if unknown or not all(all(isinstance(m, str) for m in r["choices"]) for r in records):
                 raise RecordError(f"{path}: not a choice file of these positions ({unknown[:1] or 'a choice'})")
+            check_digests(path, records, positions)
         cache = read_records(args.cache, VALUE_FIELDS) if args.cache.exists() else []
+        check_digests(args.cache, cache, positions)
         if args.step == "oracle":
             refuse_counts(parser, (("--jobs", args.jobs, MAX_JOBS), ("--pachi-playouts", args.pachi_playouts,
                                                                       10_000_000)))

@@ -1496,3 +1496,41 @@ def test_oracle_regret_picks_lost_positions_and_values_moves_by_the_oracle(tmp_p
     bad.write_text("x" * 30_000 + "\n")
     assert regret.main(["score", str(positions), str(cache), str(bad)]) == 2
     assert "over 20,000 characters" in capsys.readouterr().err
+
+
+def test_oracle_regret_keeps_positions_of_two_archives_apart(tmp_path, capsys):
+    regret = load("oracle_regret")
+    lost = "(;SZ[9]KM[7]PB[foogo]PW[pachi]RE[W+5];B[ee];W[cc];B[gc];W[cg];B[gg])"
+    for archive, first in (("one", "ee"), ("two", "dd")):  # the same arm, job and game names in both
+        arm = tmp_path / archive / "games" / "default" / "job-1"
+        arm.mkdir(parents=True)
+        (arm / "game-0001.sgf").write_text(lost.replace("B[ee]", f"B[{first}]"))
+    positions = tmp_path / "positions.jsonl"
+    assert regret.main(["positions", str(tmp_path / "one" / "games" / "default"), str(tmp_path / "two" / "games" /
+                        "default"), "--out", str(positions), "--moves", "2-2", "--per-game", "1"]) == 0
+    picked = [json.loads(line) for line in positions.read_text().splitlines()]
+    # four parts of the path would give both games one id: each id takes a fifth, its archive's
+    assert sorted(p["id"] for p in picked) == ["one/games/default/job-1/game-0001.sgf@2",
+                                               "two/games/default/job-1/game-0001.sgf@2"]
+    assert regret.position_digest(picked[0]) != regret.position_digest(picked[1])
+
+    # a value made at another position of that id (a cache shared with another archive's positions) is refused
+    one = tmp_path / "one.jsonl"
+    one.write_text(json.dumps(picked[0]) + "\n")
+    elsewhere = {**picked[1], "id": picked[0]["id"]}
+    cache = tmp_path / "values.jsonl"
+    cache.write_text(json.dumps({"id": picked[0]["id"], "at": regret.position_digest(elsewhere), "move": "J9",
+                                 "value": 0.5}) + "\n")
+    choices = tmp_path / "choices.jsonl"
+    choices.write_text(json.dumps({"id": picked[0]["id"], "at": regret.position_digest(picked[0]),
+                                   "choices": ["J9"]}) + "\n")
+    assert regret.main(["score", str(one), str(cache), str(choices)]) == 2
+    assert "values.jsonl: one/games/default/job-1/game-0001.sgf@2 was made at another position" in \
+        capsys.readouterr().err
+    cache.write_text(json.dumps({"id": picked[0]["id"], "at": regret.position_digest(picked[0]), "move": "J9",
+                                 "value": 0.5}) + "\n")
+    assert regret.main(["score", str(one), str(cache), str(choices)]) == 0
+    choices.write_text(json.dumps({"id": picked[0]["id"], "at": regret.position_digest(elsewhere),
+                                   "choices": ["J9"]}) + "\n")
+    assert regret.main(["score", str(one), str(cache), str(choices)]) == 2
+    assert "choices.jsonl: one/games/default" in capsys.readouterr().err
