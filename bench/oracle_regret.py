@@ -13,7 +13,10 @@ change to the search or the playouts with far less noise than a match, if it is 
 reads it: game-NNNN.sgf, or job-* directories of them): in games foogo lost (`--games lost`, the default)
 at move numbers in --moves (the moves played before it, 10-40 by default, where most lost games turn), at
 most --per-game of them a game and --count in all, drawn at random with --seed. Each is written with its
-moves, so the file stands alone.
+moves, so the file stands alone. A position's id is its game's path (the last four parts: arm, job, game,
+or more when two of the games would share them) and its move number; choices and values carry a digest of
+the position too, and one made at another position of the same id is refused, so files of positions drawn
+from different archives can share a cache.
 
 `choose` searches each position --searches times (seeds --seed, --seed + 1, ...; a new tree each) with the
 foogo this Python imports (PYTHONPATH=CLONE for another version) and records the moves chosen.
