@@ -154,11 +154,12 @@ def game_keys(paths: list[Path]) -> dict[Path, str]:
     """Each game's key, its positions' id before the "@": the last four parts of its path (arm, job, game), or
     as many more as make the keys unique (two archives whose arms share a name), so that a position's
     values are never another's."""
-    for parts in range(4, max((len(p.parts) for p in paths), default=4) + 1):
+    longest = max((len(p.parts) for p in paths), default=4)
+    for parts in range(4, longest):
         keys = {path: "/".join(path.parts[-parts:]) for path in paths}
         if len(set(keys.values())) == len(keys):
             return keys
-    return {path: path.as_posix() for path in paths}
+    return {path: "/".join(path.parts[-longest:]) for path in paths}  # whole paths: distinct, repeats dropped
 
 
 def game_positions(path: Path, key: str, name: str, games: str, first: int, last: int) -> list[dict]:
