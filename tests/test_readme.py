@@ -1,8 +1,9 @@
-"""The README's Python example runs as written (doctest)."""
+"""The README's Python example runs as written (doctest), and the results files it and bench/RESULTS.md name exist."""
 
 import doctest
 import fnmatch
 import pathlib
+import re
 
 README = pathlib.Path(__file__).resolve().parent.parent / "README.md"
 
@@ -22,8 +23,6 @@ MOVED = {"gammas-candidate-matches-2026-11-29.npz"}
 def named_result_files(text: str) -> set[str]:
     """The file names under bench/results/ (or results/, RESULTS.md's own spelling) that `text` names in
     backquotes, with any `*` pattern kept as it is."""
-    import re
-
     return {m.rstrip(".,") for m in re.findall(r"`(?:bench/)?results/([A-Za-z0-9_.*-]+)", text)}
 
 
