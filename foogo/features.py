@@ -32,9 +32,10 @@ pattern group indexed by raw code (each code holding its class's gamma) and each
 other group at its OFFSET; and the spatial patterns seen often enough in the
 games, as canonical keys and gammas. At import gamma_table.py makes them
 GAMMAS, the prior table the kernels read (`gamma_table.prior_table`): the group
-table, then a hash table of every rotation and reflection of each spatial
-pattern, whose layout this module owns (`spatial_gamma` reads it,
-`insert_spatial` fills it).
+table, whose layout this module owns, then a hash table of every rotation and
+reflection of each spatial pattern, whose layout spatial_table.py owns
+(`spatial_gamma` reads it, `insert_spatial` fills it; both are read as
+features.* too).
 
 The candidates are the moves the tree gives an edge (`may_consider`): empty
 points the playout rule and the board's rules allow, pass aside. The heavy
@@ -61,7 +62,17 @@ from .geometry import parse_color
 from .jit import inline, kernel, prefetch
 from .ladders import captured_after, default_plies
 from .nakade import nakade
-from .spatial_patterns import LEVEL_MASKS, mover_code, spatial_code, spatial_code_at
+from .spatial_patterns import mover_code, spatial_code, spatial_code_at
+from .spatial_table import (  # noqa: F401 (LEVEL_SHIFT .. SPATIAL_MAX_PATTERNS, insert_spatial: read as features.*)
+    LEVEL_SHIFT,
+    SPATIAL_MAX_LOAD,
+    SPATIAL_MAX_PATTERNS,
+    SPATIAL_MIN_COUNT,
+    SPATIAL_SLOTS,
+    insert_spatial,
+    prefetch_slots,
+    spatial_gamma,
+)
 from .tactics import self_atari
 
 G_PATTERN, G_TACTICS, G_LAST, G_LAST2, G_LINE = range(5)
@@ -373,89 +384,12 @@ def candidates(board, color, sacrifices: bool = True) -> tuple[np.ndarray, np.nd
 
 # ---------------------------------------------------------------- the spatial patterns' table
 
-# The SPATIAL feature (spatial_patterns.spatial_code) at its two sizes: a key is a level's bits with
-# the level at bit LEVEL_SHIFT. A move's spatial gamma is its level-2 key's if the table has it, else
-# its level-1 key's, else 1 (Coulom's largest matching pattern). The table holds the keys seen at least
-# --min-count times in the training games (bench/learn_gammas.py: SPATIAL_MIN_COUNT by default, 50 for
-# the shipped table), each under its 8 rotations and reflections, so that no lookup needs to turn the board.
-LEVEL_SHIFT = 48
-SPATIAL_MIN_COUNT = 20
-SPATIAL_SLOTS = 1 << 18  # the hash table's slots: at most ~100k keys (8 images of ~12k classes)
-SPATIAL_MAX_LOAD = 0.7  # the share of the slots the keys may fill (the lookup's probing needs free ones)
-SPATIAL_MAX_PATTERNS = int(SPATIAL_SLOTS * SPATIAL_MAX_LOAD) // 8  # canonical patterns a table holds: 8 images each
-_SLOT_SHIFT = np.uint64(64 - 18)
-_HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
-
-
-@inline
-def _slot(key):
-    """A key's first slot in the spatial hash table."""
-    return np.int64((np.uint64(key) * _HASH_MULTIPLIER) >> _SLOT_SHIFT)
-
-
-@inline
-def _spatial_lookup(gammas, key):
-    """The gamma stored for key in the prior table's spatial part (after the TABLE_SIZE group gammas:
-    SPATIAL_SLOTS pairs key, gamma, key 0 for an empty slot), or 0 if it has none."""
-    if gammas.shape[0] == TABLE_SIZE:
-        return 0.0
-    i = _slot(key)
-    while True:
-        k = gammas[TABLE_SIZE + 2 * i]
-        if k == 0:
-            return 0.0
-        if k == key:
-            return gammas[TABLE_SIZE + 2 * i + 1]
-        i = (i + 1) & (SPATIAL_SLOTS - 1)
-
-
-@inline
-def _two_slots(gammas, key):
-    """_spatial_lookup's first two probes, without a branch: (the gamma if one of them holds key, else
-    0; True if they settle the lookup: key found, or an empty slot met first, which ends key's run)."""
-    i = _slot(key)
-    j = (i + 1) & (SPATIAL_SLOTS - 1)
-    ka = gammas[TABLE_SIZE + 2 * i]
-    kb = gammas[TABLE_SIZE + 2 * j]
-    g = gammas[TABLE_SIZE + 2 * i + 1] * (ka == key) + gammas[TABLE_SIZE + 2 * j + 1] * (kb == key)
-    return g, (ka == key) | (ka == 0) | (kb == key) | (kb == 0)
-
-
-@inline
-def _level_keys(code):
-    """A SPATIAL code's table keys (level 2, level 1): each level's bits tagged with the level."""
-    return (code & LEVEL_MASKS[1]) | (2 << LEVEL_SHIFT), (code & LEVEL_MASKS[0]) | (1 << LEVEL_SHIFT)
-
-
-@inline
-def spatial_gamma(gammas, code):
-    """The SPATIAL gamma of a move of this code: its level-2 pattern's, else its level-1's, else 1.
-
-    Both levels are looked up at once, their first two slots read without a branch: which level
-    answers is a coin toss in the search's expansions (level 2 for 42% of the candidates, level 1
-    for 66%), and asking level 1 only after level 2 failed cost a mispredicted branch on every other
-    candidate. The rare lookup the two slots do not settle walks on (_spatial_lookup)."""
-    if gammas.shape[0] == TABLE_SIZE:
-        return 1.0
-    key2, key1 = _level_keys(code)
-    g2, settled2 = _two_slots(gammas, key2)
-    g1, settled1 = _two_slots(gammas, key1)
-    if not (settled2 & settled1):
-        g2 = _spatial_lookup(gammas, key2)
-        g1 = _spatial_lookup(gammas, key1)
-    g = g2 if g2 > 0.0 else g1
-    return g if g > 0.0 else 1.0
-
-
 @inline
 def prefetch_gammas(gammas, code):
     """Ask for the prior table's entries that gamma_of_code of this SPATIAL code will read (its 3x3
     gamma and its spatial keys' first slots)."""
     prefetch(gammas, OFFSETS[G_PATTERN] + (code & 0xFFFF))
-    if gammas.shape[0] != TABLE_SIZE:
-        key2, key1 = _level_keys(code)
-        prefetch(gammas, TABLE_SIZE + 2 * _slot(key2))
-        prefetch(gammas, TABLE_SIZE + 2 * _slot(key1))
+    prefetch_slots(gammas, code)
 
 
 @kernel
@@ -497,15 +431,3 @@ def board_points(board, moves) -> np.ndarray:
     if bad.any():
         raise ValueError(f"point {int(array[np.argmax(bad)])} is not on a {g.size}x{g.size} board")
     return array.astype(np.int32)
-
-
-@kernel
-def insert_spatial(table, keys, values):
-    """Put each (key, value) into the spatial part of prior table `table` (linear probing)."""
-    for j in range(keys.shape[0]):
-        key = keys[j]
-        i = _slot(key)
-        while table[TABLE_SIZE + 2 * i] != 0 and table[TABLE_SIZE + 2 * i] != key:
-            i = (i + 1) & (SPATIAL_SLOTS - 1)
-        table[TABLE_SIZE + 2 * i] = key
-        table[TABLE_SIZE + 2 * i + 1] = values[j]

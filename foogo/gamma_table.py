@@ -3,7 +3,7 @@
 What it is: the Python side of features.py's gamma table. `load_gammas` and `load_spatial` read
 foogo/data/gammas.npz (written by bench/learn_gammas.py) and check it; `prior_table` builds the
 one array the kernels read (the group gammas, then a hash table of every rotation and
-reflection of each spatial pattern, entered by features.insert_spatial, the owner of its
+reflection of each spatial pattern, entered by spatial_table.insert_spatial, the owner of its
 layout); GAMMAS is that table for the shipped file, LEARNED_PATTERN_TABLE the heavy policy's 3x3
 shapes taken from it, and `open_parts` its parts for the open points of a board size (what
 tree.expand rates a point with no stone in its 5x5 square from). `symmetric_codes`,
@@ -32,20 +32,11 @@ except ImportError:  # a Python built without lzma: zipfile then raises RuntimeE
 
 from . import board_kernels as bk
 from .board import Board
-from .features import (
-    LEVEL_SHIFT,
-    SPATIAL_MAX_LOAD,
-    SPATIAL_MAX_PATTERNS,
-    SPATIAL_SLOTS,
-    TABLE_SIZE,
-    board_points,
-    candidate_gammas,
-    fill_open_parts,
-    insert_spatial,
-)
+from .features import TABLE_SIZE, board_points, candidate_gammas, fill_open_parts
 from .files import open_regular
 from .geometry import parse_color
 from .spatial_patterns import LEVEL_BITS, LEVEL_MASKS, RING, swap_colours
+from .spatial_table import LEVEL_SHIFT, SPATIAL_MAX_LOAD, SPATIAL_MAX_PATTERNS, SPATIAL_SLOTS, insert_spatial
 
 DATA_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "gammas.npz")
 

@@ -14,7 +14,7 @@ sizes, as Coulom's patterns do: level 1 is its first LEVEL_BITS[0] bits (the 12 
 
 What it is not: a pattern table or a policy (patterns.py holds the heavy policy's 3x3 shapes), nor
 symmetric: a code is the board as it stands, and the 8 rotations and reflections are folded by the
-table that stores the patterns (features.insert_spatial).
+table that stores the patterns (spatial_table.insert_spatial).
 """
 
 from __future__ import annotations

@@ -63,7 +63,7 @@ LAYERS = {
     "board_layout": 3, "board_moves": 3, "board_playable": 3, "board_liberties": 3, "board_score": 3, "board_check": 3,
     "board_kernels": 3, "board": 3,
     "patterns": 4, "nakade": 4, "random_stream": 4, "policy_light": 4, "tactics": 4, "policy_heavy": 4,
-    "policy": 4, "playout": 5, "features": 5, "spatial_patterns": 5, "gamma_table": 5, "ladders": 5,
+    "policy": 4, "playout": 5, "features": 5, "spatial_patterns": 5, "spatial_table": 5, "gamma_table": 5, "ladders": 5,
     "game": 6, "game_handicap": 6, "game_score": 6, "game_sgf": 6, "book": 6,
     "tree_layout": 7, "tree_priors": 7, "tree_select": 7, "tree_grow": 7, "tree_superko": 7, "tree_score": 7,
     "tree": 7,
@@ -80,16 +80,17 @@ GROUPS = {**{name: "board" for name in BOARD_KERNELS}, **{name: "search" for nam
           "search_room": "search", "search_time": "search",
           "search_config": "search", "search_result": "search", "search_run": "search",
           "bits": "jit",
-          "ladders": "features", "spatial_patterns": "features", "gamma_table": "features",
+          "ladders": "features", "spatial_patterns": "features", "spatial_table": "features",
+          "gamma_table": "features",
           "patterns": "policy", "nakade": "policy",
           "random_stream": "policy", "policy_light": "policy", "tactics": "policy", "policy_heavy": "policy",
           "game_handicap": "game", "game_score": "game", "game_sgf": "game", "match_results": "match",
           "match_clock": "match", "match_command": "match", "match_files": "match"}
 # kernels with their drivers (the board's in one module per job, board_kernels their namespace), and
 # root sharing with the search that drives it; bit intrinsics with the compiler set-up; the ladder
-# reader and the move's spatial codes with the features that read them, and the shipped gamma table
-# with them; the 3x3 pattern table, the nakade test, the random stream, self-atari and the light and
-# heavy choosers with the policy seam;
+# reader, the move's spatial codes and their gammas' hash table with the features that read them, and
+# the shipped gamma table with them; the 3x3 pattern table, the nakade test, the random stream,
+# self-atari and the light and heavy choosers with the policy seam;
 # the game's scoring, SGF and handicap modules with the game;
 # a match's results, clocks, files and command line with the match runner
 
