@@ -609,6 +609,34 @@ def test_pachi_ab_paired_games_start_afresh_by_seed_resume_and_report_where_arms
     assert "control | 3 | 1 | 0 | 33.3%" in out  # the unpaired table comes first, as without --paired
 
 
+def test_owner_feature_bins_the_movers_ownership_from_the_opponents_to_its_own():
+    module = load("owner_feature")
+    assert module.owner_bucket([-1.0, -0.76, -0.74, 0.0, 0.74, 1.0], 8).tolist() == [0, 0, 1, 4, 6, 7]
+    assert module.owner_bucket([-1.0, 1.0], 1).tolist() == [0, 0]
+
+
+def test_owner_feature_fits_with_and_without_the_owner_and_compares_them_on_the_held_out_games(tmp_path, capsys,
+                                                                                              monkeypatch):
+    module = load("owner_feature")
+    monkeypatch.setattr(sys, "path", [str(BENCH), *sys.path])
+    train, test = tmp_path / "train", tmp_path / "test"
+    train.mkdir()
+    test.mkdir()
+    (train / "a.sgf").write_text("(;GM[1]FF[4]SZ[9];B[ee];W[cc];B[gc];W[gg];B[cg];W[dc];B[fd])")
+    (train / "b.sgf").write_text("(;GM[1]FF[4]SZ[9];B[dd];W[ff];B[fd];W[df];B[ed];W[ec];B[fc])")
+    (test / "c.sgf").write_text("(;GM[1]FF[4]SZ[9];B[ee];W[de];B[ed];W[cd];B[dc])")
+    samples = module.owner_samples(train / "a.sgf", "", 4, 8, 0)
+    assert len(samples) == 7 and all(f.shape[1] == 7 and 0 <= f[:, -1].min() and f[:, -1].max() < 8
+                                     for f, _ in samples)
+    assert len(samples[0][0]) == 81  # the empty board: every point a candidate, each with its bin
+    assert module.main([str(train), "--test", str(test), "--playouts", "4", "--iterations", "2", "--jobs", "1",
+                        "--min-count", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "without the owner : 5 held-out positions" in out and "with the owner    : 5 held-out positions" in out
+    assert re.search(r"the owner's gain in mean log p: [+-]\d\.\d{4} \(", out)
+    assert len(re.search(r"owner gammas.*\(8 bins\): (.*)", out).group(1).split()) == 8
+
+
 def test_policy_diff_scans_each_position_judges_the_widest_gaps_and_reports_who_was_nearer(tmp_path, capsys):
     # (and skips, naming them, the games it cannot read: a broken file, setup stones)
     diff = load("policy_diff")
@@ -1110,6 +1138,8 @@ REFUSED = [  # (script, its arguments, its one-line error, its exit code: 2, arg
      "--time must be above 0 and at most 3600 s (foogo gtp's), got inf", 2),
     ("pachi_ab", ["--pachi", "pachi", "--foogo-playouts", "100", "--arm", "a=", "--timeout", "nan", "--out", "OUT"],
      "--timeout must be above 0 and at most 604800 s", 2),
+    ("owner_feature", ["OUT", "--test", "OUT", "--playouts", BIG], "--playouts must be from 1 to 10,000", 2),
+    ("owner_feature", ["OUT", "--test", "OUT", "--buckets", "0"], "--buckets must be from 1 to 64, got 0", 2),
     ("parallel_match", ["--black", "a", "--white", "b", "--jobs", BIG, "--out", "OUT"], "--jobs must be from 1 to 256",
      2),
     ("parallel_match", ["--black", "a", "--white", "b", "--timeout", "inf", "--out", "OUT"],
