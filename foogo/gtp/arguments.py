@@ -1,7 +1,7 @@
 """How the GTP engine reads its commands' arguments: counts, colours, vertices and numbers.
 
 What it is: `Arguments`, the base of GtpEngine and of its command groups (analysis.py,
-inspection.py, time_commands.py): each reader answers the value or raises GtpError with GTP's
+inspection.py, time_commands.py, moves.py): each reader answers the value or raises GtpError with GTP's
 error words ("syntax error: ..." for a malformed word, "illegal move: ..." for a vertex off the
 board), so that a handler checks its arguments before it changes anything.
 """

@@ -1,5 +1,6 @@
 """The GTP engine: one handler per command over a Game and a Search (the analysis commands: analysis.py;
-the inspection commands: inspection.py; the time commands: time_commands.py).
+the inspection commands: inspection.py; the time commands: time_commands.py; genmove and its kin:
+moves.py).
 
 `GtpEngine.execute(line)` preprocesses and frames (protocol.py), dispatches to a `cmd_*` method
 that calls `Game` (rules) and the search (imported lazily, so that the protocol works, and is
@@ -14,7 +15,6 @@ import copy
 import re
 import sys
 import threading
-import time
 import traceback
 from typing import TYPE_CHECKING
 
@@ -26,29 +26,24 @@ from ..game import (
     Game,
     GameError,
     SgfError,
-    board_strings,
     check_rules,
     max_fixed_handicap,
 )
 from ..geometry import (
-    BLACK,
     COLOR_NAMES,
     PASS,
-    RESIGN,
-    WHITE,
     check_size,
 )
-from ..tree_layout import HISTORY
 from ..version import source_version
-from .analysis import AnalysisCommands, collected_note
+from .analysis import AnalysisCommands
 from .clock import TimeManager
 from .inspection import InspectionCommands
+from .moves import MoveCommands
 from .protocol import MAX_LINE, PROTOCOL_VERSION, GtpError, _frame, _leading_id, _Streamed, preprocess
 from .time_commands import TimeCommands
 
 if TYPE_CHECKING:
     from ..book import Book
-    from ..search import SearchResult
 
 ENGINE_NAME = "foogo"
 POLICIES = ("light", "heavy", "heavy-nakade", "heavy-race")  # policy.POLICIES: GTP starts without numba
@@ -60,7 +55,7 @@ def default_search_factory(options: dict):
     return Search(SearchConfig(**options))
 
 
-class GtpEngine(AnalysisCommands, InspectionCommands, TimeCommands):
+class GtpEngine(AnalysisCommands, InspectionCommands, TimeCommands, MoveCommands):
     """A GTP engine over one Game; `execute(line)` answers one command line."""
 
     def __init__(self, rules: str = "chinese", playouts: int | None = None, seconds: float | None = None,
@@ -366,158 +361,3 @@ class GtpEngine(AnalysisCommands, InspectionCommands, TimeCommands):
         except GameError:
             raise GtpError("cannot undo") from None
         return ""
-
-    def _think(self, color: int, budget: float | None, progress=None, interval: float = 0.5,
-               limit: float | None = None, commit: bool = True):
-        """Run the search for `color` on the current position -> (SearchResult or None, legal moves);
-        progress(result) is called about every `interval` seconds while it searches; limit: the most a
-        close search may take (Search.genmove's time_limit); commit=False: a search for a move not played,
-        which leaves the game's playout bank and dynamic komi as they were."""
-        legal = self.game.legal_points(color)
-        if not legal:
-            return None, legal
-        board = self.game.board.copy()
-        history = self.game.recent_positions(HISTORY)  # the tree's moves may not repeat them (superko)
-        # the handicap and the moves since it: dynamic komi's handicap phase (when the search has it on)
-        game = dict(history=history, handicap=self.game.handicap, moves=self.game.move_count(), time_limit=limit,
-                    commit=commit)
-        if progress is None:
-            result = self.search.genmove(board, color, self.game.komi, legal, time_budget=budget, **game)
-        else:
-            result = self.search.genmove(board, color, self.game.komi, legal, time_budget=budget,
-                                         progress=progress, interval=interval, **game)
-        return result, legal
-
-    def _checked(self, move, legal) -> int:
-        """The search's move if legal (RESIGN only when resigning is on), else PASS (logged)."""
-        if move == RESIGN and self.search_options["resign_threshold"] is None:
-            self._log("search resigned although resigning is off; passing instead")
-            return PASS
-        if move in (PASS, RESIGN) or move in legal:
-            return move
-        self._log(f"search returned {move!r}, which is not a legal move; passing instead")
-        return PASS
-
-    def _report(self, command: str, color: int, move: int, result: SearchResult | None, budget, elapsed: float,
-                cpu: float) -> None:
-        """Log a genmove's search: its move, playouts, wall and CPU time (cpu: the process's, all threads;
-        below the threads times the wall time when another process takes the machine, which
-        bench/match_review.py looks for), why it stopped, how often a full tree was collected (the memory
-        cap bound), its win rate and principal variation."""
-        if result is None:
-            self._log(f"{command} {COLOR_NAMES[color]}: {self._name(move)} (no legal move on the board)")
-            return
-        seconds = result.seconds or elapsed
-        rate = result.playouts / seconds if seconds > 0 else 0.0
-        pv = " ".join(self._name(p) for p in result.pv[:12])
-        budget_text = "" if budget is None else f", budget {budget:.2f} s"
-        stopped = result.stopped
-        budget_text += f", stopped: {stopped}" if stopped else ""
-        budget_text += collected_note(result.collections)
-        extra = result.extra_komi
-        komi_text = f" at komi {self.game.komi + extra:g} (dynamic)" if extra else ""
-        self._log(f"{command} {COLOR_NAMES[color]}: {self._name(move)} | {result.playouts} playouts in "
-                  f"{seconds:.2f} s ({rate:.0f}/s, CPU {cpu:.2f} s{budget_text}), win rate {result.winrate:.1%}"
-                  f"{komi_text}, pv {pv}")
-
-    def _empty_points(self) -> int:
-        board = self.game.board
-        return self.game.size ** 2 - board.stones(BLACK).count() - board.stones(WHITE).count()
-
-    def cmd_genmove(self, args, cleanup: bool = False):
-        """genmove COLOR: search, play and answer the move (a vertex, pass or resign)."""
-        self._arity(args, 1)
-        return self._genmove(self._color(args[0]), cleanup)
-
-    def _book_move(self, color: int) -> tuple[int, str] | None:
-        """(point, what the book says of it) of the opening book's move for color here, if there is a
-        book, it has this position (board size, komi, no capture so far) and the move is legal; else
-        None. A book that cannot be read is logged once and not used."""
-        if self.book_path is None:
-            return None
-        book = self._book
-        if book is None:
-            from ..book import load_book
-            try:
-                book = self._book = load_book(self.book_path)
-            except (OSError, ValueError) as error:
-                self._log(f"opening book {self.book_path} not used: {error}")
-                self.book_path = None
-                return None
-        found = book.lookup(self.game.board, color, self.game.komi)
-        if found is None or found[0] not in self.game.legal_points(color):
-            return None
-        point, entry = found
-        return point, (f"opening book (foogo's search of {book.playouts} playouts: win rate {entry.winrate:.1%}, "
-                       f"{entry.visits:.0%} of the visits)")
-
-    def _genmove(self, color: int, cleanup: bool = False, progress=None, interval: float = 0.5) -> str:
-        """Search for color within the clock's budget (or take the opening book's move), play the move
-        and return its name."""
-        empty = self._empty_points()
-        budget, limit = self.time.budget(color, empty), self.time.limit(color, empty)
-        start = time.perf_counter()
-        cpu_start = time.process_time()
-        found = None if cleanup or progress is not None else self._book_move(color)
-        if found is not None:
-            move, said = found
-            self.game.play(color, move)
-            self.time.spend(color, time.perf_counter() - start)
-            self.last_result = None
-            self._log(f"genmove {COLOR_NAMES[color]}: {self._name(move)} | {said}")
-            return self._name(move)
-        result, legal = self._think(color, budget, progress, interval, limit)
-        move = PASS if result is None else self._checked(result.move, legal)
-        if cleanup and move in (PASS, RESIGN):
-            capture = self.cleanup_move(color)
-            if capture is not None:
-                move = capture
-        elapsed = time.perf_counter() - start
-        if move != RESIGN:
-            self.game.play(color, move)
-        self.time.spend(color, elapsed)
-        self.last_result = result
-        self._report("kgs-genmove_cleanup" if cleanup else "genmove", color, move, result, budget, elapsed,
-                     time.process_time() - cpu_start)
-        return self._name(move)
-
-    def cmd_kgs_genmove_cleanup(self, args):
-        """kgs-genmove_cleanup COLOR: as genmove, but capture the opponent's dead stones instead of passing."""
-        return self.cmd_genmove(args, cleanup=True)
-
-    def cleanup_move(self, color: int) -> int | None:
-        """A legal move that attacks an opponent string judged dead (the one with fewest liberties
-        first, never filling an own eye, avoiding self-atari), or None if no dead stone remains."""
-        game = self.game
-        g = game.geometry
-        dead = [(pts, c) for status, c, pts in game.statuses(seed=self.seed)
-                if status == "dead" and c != color]
-        if not dead:
-            return None
-        legal = set(game.legal_points(color))
-        eyes = game.board.eyes(color)
-        strings = [s for s in board_strings(game.board) if s[0] != color]
-        dead_heads = {pts[0] for pts, _ in dead}
-        targets = sorted((s for s in strings if s[1][0] in dead_heads), key=lambda s: len(s[2]))
-        fallback = None
-        for _, _, libs in targets:
-            for lib in sorted(libs):
-                if lib not in legal or eyes[int(g.bit_of[lib])]:
-                    continue
-                after = game.board.copy()
-                result = after.play(color, lib)
-                mine = [s for s in board_strings(after) if lib in s[1]]
-                if result.captured or (mine and len(mine[0][2]) >= 2):
-                    return lib
-                fallback = fallback if fallback is not None else lib
-        return fallback
-
-    def cmd_reg_genmove(self, args):
-        """reg_genmove COLOR: the move genmove would choose, without playing it."""
-        self._arity(args, 1)
-        color = self._color(args[0])
-        found = self._book_move(color)
-        if found is not None:
-            return self._name(found[0])
-        result, legal = self._think(color, None, commit=False)
-        return self._name(PASS if result is None else self._checked(result.move, legal))
