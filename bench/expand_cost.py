@@ -17,7 +17,7 @@ once per checkout (`PYTHONPATH=DIR python bench/expand_cost.py`), alternating.
 
 --parts splits the learned prior's work per candidate instead: over every empty point of the same
 positions, nanoseconds a point to read its SPATIAL code (spatial_patterns.spatial_code), to look codes up in
-the spatial table (features.spatial_gamma, in point order and shuffled), and for the whole gamma
+the spatial table (spatial_table.spatial_gamma, in point order and shuffled), and for the whole gamma
 (features.move_gamma), each the median of --repeats runs of about --seconds.
 """
 
@@ -36,6 +36,7 @@ from search_speed import middle_game
 
 from foogo import board_kernels as bk
 from foogo import features as fe
+from foogo import spatial_table as st
 from foogo import tree as tk
 from foogo.bench import MAX_REPEATS
 from foogo.bits import ONE, trailing_zeros
@@ -120,7 +121,7 @@ def spatial_lookups(codes, gammas, rounds):
     total = 0.0
     for _ in range(rounds):
         for i in range(codes.shape[0]):
-            total += fe.spatial_gamma(gammas, codes[i])
+            total += st.spatial_gamma(gammas, codes[i])
     return total
 
 
