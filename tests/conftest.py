@@ -206,3 +206,16 @@ def warm_search():
         return Search(config)
 
     return warmed
+
+
+@pytest.fixture
+def small_game_dirs(tmp_path):
+    """(train, test): two directories of short 9x9 games for the prior's learning scripts, two games (14 moves)
+    in train and one (5 moves) in test."""
+    train, test = tmp_path / "train", tmp_path / "test"
+    train.mkdir()
+    test.mkdir()
+    (train / "a.sgf").write_text("(;GM[1]FF[4]SZ[9];B[ee];W[cc];B[gc];W[gg];B[cg];W[dc];B[fd])")
+    (train / "b.sgf").write_text("(;GM[1]FF[4]SZ[9];B[dd];W[ff];B[fd];W[df];B[ed];W[ec];B[fc])")
+    (test / "c.sgf").write_text("(;GM[1]FF[4]SZ[9];B[ee];W[de];B[ed];W[cd];B[dc])")
+    return train, test

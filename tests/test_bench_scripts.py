@@ -615,16 +615,11 @@ def test_owner_feature_bins_the_movers_ownership_from_the_opponents_to_its_own()
     assert module.owner_bucket([-1.0, 1.0], 1).tolist() == [0, 0]
 
 
-def test_owner_feature_fits_with_and_without_the_owner_and_compares_them_on_the_held_out_games(tmp_path, capsys,
-                                                                                              monkeypatch):
+def test_owner_feature_fits_with_and_without_the_owner_and_compares_them_on_the_held_out_games(small_game_dirs,
+                                                                                              capsys, monkeypatch):
     module = load("owner_feature")
     monkeypatch.setattr(sys, "path", [str(BENCH), *sys.path])
-    train, test = tmp_path / "train", tmp_path / "test"
-    train.mkdir()
-    test.mkdir()
-    (train / "a.sgf").write_text("(;GM[1]FF[4]SZ[9];B[ee];W[cc];B[gc];W[gg];B[cg];W[dc];B[fd])")
-    (train / "b.sgf").write_text("(;GM[1]FF[4]SZ[9];B[dd];W[ff];B[fd];W[df];B[ed];W[ec];B[fc])")
-    (test / "c.sgf").write_text("(;GM[1]FF[4]SZ[9];B[ee];W[de];B[ed];W[cd];B[dc])")
+    train, test = small_game_dirs
     samples = module.owner_samples(train / "a.sgf", "", 4, 8, 0)
     assert len(samples) == 7 and all(f.shape[1] == 7 and 0 <= f[:, -1].min() and f[:, -1].max() < 8
                                      for f, _ in samples)

@@ -431,14 +431,9 @@ def test_the_learning_script_writes_a_table_the_engine_loads(tmp_path, monkeypat
         assert str(data["source"]) == "test" and int(data["games"]) == 4
 
 
-def test_the_learning_script_holds_out_the_test_directories_games(tmp_path, monkeypatch, capsys):
+def test_the_learning_script_holds_out_the_test_directories_games(tmp_path, small_game_dirs, monkeypatch, capsys):
     learner = load_learner()
-    train, test = tmp_path / "train", tmp_path / "test"
-    train.mkdir()
-    test.mkdir()
-    (train / "a.sgf").write_text("(;GM[1]FF[4]SZ[9];B[ee];W[cc];B[gc];W[gg];B[cg];W[dc];B[fd])")
-    (train / "b.sgf").write_text("(;GM[1]FF[4]SZ[9];B[dd];W[ff];B[fd];W[df];B[ed];W[ec];B[fc])")
-    (test / "c.sgf").write_text("(;GM[1]FF[4]SZ[9];B[ee];W[de];B[ed];W[cd];B[dc])")
+    train, test = small_game_dirs
     out = tmp_path / "gammas.npz"
     monkeypatch.setattr("sys.argv", ["learn_gammas", str(train), "--test", str(test), "--out", str(out),
                                      "--iterations", "2"])
