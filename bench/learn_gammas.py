@@ -179,6 +179,11 @@ def feature_ids(raw: np.ndarray, classes: np.ndarray, spatial: np.ndarray | None
     return ids
 
 
+def feature_count(classes: np.ndarray, spatial: np.ndarray) -> int:
+    """How many features feature_ids numbers with these pattern classes and frequent spatial keys."""
+    return len(classes) + sum(fe.GROUP_SIZES[1:]) + len(spatial)
+
+
 def team_gammas(ids: np.ndarray, gamma: np.ndarray) -> np.ndarray:
     """The product of each row's feature gammas (an unknown pattern counts 1)."""
     team = np.ones(len(ids))
@@ -330,7 +335,7 @@ def main() -> int:
     classes = np.unique(data.raw[:, 0])
     spatial = frequent_spatial(data.raw, args.min_count)
     ids = feature_ids(data.raw, classes, spatial)
-    nfeatures = len(classes) + sum(fe.GROUP_SIZES[1:]) + len(spatial)
+    nfeatures = feature_count(classes, spatial)
     gamma = fit(data, ids, nfeatures, args.iterations, log=lambda m: print(m, file=sys.stderr))
     figures = {}
     if test:

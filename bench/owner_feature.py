@@ -24,7 +24,17 @@ from multiprocessing import Pool
 from pathlib import Path
 
 import numpy as np
-from learn_gammas import MAX_ITERATIONS, Data, evaluate, feature_ids, fit, frequent_spatial, game_positions, team_totals
+from learn_gammas import (
+    MAX_ITERATIONS,
+    Data,
+    evaluate,
+    feature_count,
+    feature_ids,
+    fit,
+    frequent_spatial,
+    game_positions,
+    team_totals,
+)
 from option_caps import refuse_counts
 
 from foogo import BLACK, playout
@@ -45,11 +55,8 @@ def owner_samples(path: Path, player: str, playouts: int, buckets: int, seed: in
     more column: each candidate's owner bucket, from `playouts` heavy playouts from the position."""
     out = []
     for k, (board, c, moves, feats, chosen) in enumerate(game_positions(path, player=player)):
-        own = playout.ownership(board, playouts=playouts, seed=seed + k, policy="heavy")
-        geo = board.geometry
-        index = np.full(geo.npoints, -1, dtype=np.int64)
-        index[geo.points] = np.arange(len(geo.points))
-        mine = own[index[np.asarray(moves, dtype=np.int64)]] * (1 if c == BLACK else -1)
+        own = playout.ownership(board, playouts=playouts, seed=seed + k, policy="heavy")  # row * size + col
+        mine = own[board.geometry.bit_of[moves]] * (1 if c == BLACK else -1)
         columns = [feats.astype(np.int64), fe.spatial_codes(board, c, moves)[:, None],
                    owner_bucket(mine, buckets)[:, None]]
         out.append((np.concatenate(columns, axis=1), chosen))
@@ -74,7 +81,7 @@ def owner_ids(data: Data, owner: np.ndarray, classes, spatial, buckets: int) -> 
     """(learn_gammas' feature ids, the same with the owner group's ids as a last column, the features' count
     with it)."""
     ids = feature_ids(data.raw, classes, spatial)
-    n = len(classes) + sum(fe.GROUP_SIZES[1:]) + len(spatial)
+    n = feature_count(classes, spatial)
     return ids, np.concatenate([ids, (n + owner)[:, None]], axis=1), n + buckets
 
 
