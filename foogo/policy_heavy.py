@@ -106,6 +106,9 @@ ATARI_PERMIL = 900
 PATTERN_PERMIL = 900
 KO_PERMIL = 400  # rule (k), Pachi's moggy korate
 KO_AGE = 3  # rule (k) looks at a ko taken fewer than this many moves ago (Pachi's koage)
+# rule (d) redraws a self-atari of two stones or more this often and plays it otherwise (Pachi's moggy
+# selfatarirate is 60); at 1000 the test folds away and no number is drawn for it
+SELF_ATARI_REJECT_PERMIL = 1000
 
 
 @inline
@@ -340,6 +343,8 @@ def uniform_move(s, z, c, rng, sacrifices=False, race=False):
     p = choose_light(s, z, c, rng)  # one call site: two inlined copies of choose_light cost heavy playouts
     if p == PASS or not bad_self_atari(s, p, c, sacrifices):
         return p
+    if SELF_ATARI_REJECT_PERMIL < 1000 and random_below(rng, 1000) >= SELF_ATARI_REJECT_PERMIL:
+        return p  # kept: a capturing race's shared liberty filled, a seki broken
     if race:
         q = outside_liberty(s, z, c, p, rng, sacrifices)
         if q != PASS:
