@@ -5,7 +5,7 @@ for a Brier scan, before a match.
     PYTHONPATH=bench python bench/policy_diff.py DIRS --out FILE --gap 1 --every 2 --from-move 30 \
         --playouts 500 --policies heavy-nakade selfatari_playouts:nakade_1000 selfatari_playouts:nakade_600 ...
 
-Each policy is policy_heavy's rules in choose_heavy's order, composed from its inline steps, with the redraw of
+Each policy is policy_heavy.choose_heavy, with the redraw of
 such a self-atari taken with probability R / 1000 (`nakade_R`: heavy-nakade's rules, with nakade sacrifices
 and the vital point; `heavy_R`: heavy's). At R = 1000 they play what the built-in policies play (Brier within
 0.0002 of heavy-nakade over 2,869 positions: the same rules, drawn through the custom-policy seam). In foogo
@@ -18,25 +18,9 @@ move on two threads, R = 600 gave -0.026 at moves 50-69 (-0.054 to +0.002) and -
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
-from foogo import board_kernels as bk
-from foogo.policy_heavy import (
-    ATARI_PERMIL,
-    CAPTURE_PERMIL,
-    KO_PERMIL,
-    PATTERN_PERMIL,
-    atari_answer,
-    bad_self_atari,
-    capture_rule,
-    ko_fight,
-    pattern_move,
-    safe_draw,
-    vital_answer,
-)
-from foogo.policy_light import PASS, choose_light
-from foogo.random_stream import random_below
+from foogo.policy_heavy import choose_heavy
 
 
 def selfatari_policy(reject_permil: int, sacrifices: bool):
@@ -47,33 +31,7 @@ def selfatari_policy(reject_permil: int, sacrifices: bool):
 
     @njit
     def choose(s, z, c, rng, table):
-        p = ko_fight(s, z, c)
-        if p != PASS and random_below(rng, 1000) < KO_PERMIL:
-            return p
-        last = np.int64(s[bk.M_LAST])
-        if last >= 0:
-            if random_below(rng, 1000) < CAPTURE_PERMIL:
-                p = capture_rule(s, z, c, last, rng)
-                if p != PASS:
-                    return p
-            if random_below(rng, 1000) < ATARI_PERMIL:
-                p = atari_answer(s, z, c, last, rng)
-                if p != PASS:
-                    return p
-            if sacrifices:
-                p = vital_answer(s, z, c, last)
-                if p != PASS:
-                    return p
-            if random_below(rng, 1000) < PATTERN_PERMIL:
-                p = pattern_move(s, z, c, last, rng, table)
-                if p != PASS:
-                    return p
-        p = choose_light(s, z, c, rng)
-        if p == PASS or not bad_self_atari(s, p, c, sacrifices):
-            return p
-        if random_below(rng, 1000) >= reject_permil:
-            return p
-        return safe_draw(s, c, rng, sacrifices)
+        return choose_heavy(s, z, c, rng, table, sacrifices, False, reject_permil)
 
     return choose
 

@@ -336,14 +336,14 @@ def outside_liberty(s, z, c, p, rng, sacrifices=False):
 
 
 @inline
-def uniform_move(s, z, c, rng, sacrifices=False, race=False):
+def uniform_move(s, z, c, rng, sacrifices=False, race=False, reject_permil=SELF_ATARI_REJECT_PERMIL):
     """Rules (d) and (e): a point c may take that is not a self-atari of two stones or more (but a
     nakade if `sacrifices`), uniformly, else PASS: choose_light's draw, or safe_draw's when that draw
     is such a self-atari; with `race` (HEAVY_RACE), outside_liberty's approach before safe_draw."""
     p = choose_light(s, z, c, rng)  # one call site: two inlined copies of choose_light cost heavy playouts
     if p == PASS or not bad_self_atari(s, p, c, sacrifices):
         return p
-    if SELF_ATARI_REJECT_PERMIL < 1000 and random_below(rng, 1000) >= SELF_ATARI_REJECT_PERMIL:
+    if reject_permil < 1000 and random_below(rng, 1000) >= reject_permil:
         return p  # kept: a capturing race's shared liberty filled, a seki broken
     if race:
         q = outside_liberty(s, z, c, p, rng, sacrifices)
@@ -374,10 +374,11 @@ def ko_fight(s, z, c):
 
 
 @inline
-def choose_heavy(s, z, c, rng, table, sacrifices=False, race=False):
+def choose_heavy(s, z, c, rng, table, sacrifices=False, race=False, reject_permil=SELF_ATARI_REJECT_PERMIL):
     """A point of playable(c) minus ko chosen by rules (k) and (a)-(e) above, or PASS if there is none or (e)
     keeps a seki; with `sacrifices` (HEAVY_NAKADE), (d) and (e) may play a nakade; with `race`
-    (HEAVY_RACE), (d) approaches from outside (d') before it redraws."""
+    (HEAVY_RACE), (d) approaches from outside (d') before it redraws; (d) redraws with probability
+    reject_permil / 1000 (a literal: at 1000 its test folds away)."""
     p = ko_fight(s, z, c)
     if p != PASS and random_below(rng, 1000) < KO_PERMIL:
         return p
@@ -399,7 +400,7 @@ def choose_heavy(s, z, c, rng, table, sacrifices=False, race=False):
             p = pattern_move(s, z, c, last, rng, table)
             if p != PASS:
                 return p
-    return uniform_move(s, z, c, rng, sacrifices, race)
+    return uniform_move(s, z, c, rng, sacrifices, race, reject_permil)
 
 
 @kernel
