@@ -472,6 +472,7 @@ def test_pachi_ab_gives_each_arm_options_vs_pachi_reads_as_foogo_options():
 
 def test_pachi_ab_tallies_each_arm_from_its_sgfs_against_the_control(tmp_path, capsys):
     ab = load("pachi_ab")
+    tallies = load("ab_tally")  # the reading half of pachi_ab
     games = {"control": ["B+R", "W+3.5", "0", "Void"], "rule": ["B+R", "W+2.5", "W+R", "B+R"]}
     for arm, results in games.items():
         job = tmp_path / arm / "job-0"
@@ -479,14 +480,14 @@ def test_pachi_ab_tallies_each_arm_from_its_sgfs_against_the_control(tmp_path, c
         for k, result in enumerate(results):  # foogo black in odd games, as a match alternates
             black, white = ("foogo =1000", "Pachi") if k % 2 == 0 else ("Pachi", "foogo =1000")
             (job / f"game-{k + 1:04d}.sgf").write_text(f"(;SZ[9]PB[{black}]PW[{white}]RE[{result}];B[ee])")
-    control = ab.tally(tmp_path / "control")
+    control = tallies.tally(tmp_path / "control")
     assert (control["wins"], control["losses"], control["draws"], control["unscored"]) == (2, 0, 1, 1)
     assert control["black"] == [1.5, 2] and control["white"] == [1.0, 1]  # B+R and the draw as black, W+3.5
-    rule = ab.tally(tmp_path / "rule")
+    rule = tallies.tally(tmp_path / "rule")
     assert (rule["wins"], rule["losses"], rule["points"]) == (2, 2, 2.0)
-    d, low, high = ab.difference(2.0, 4, 2.5, 3)
+    d, low, high = tallies.difference(2.0, 4, 2.5, 3)
     assert d == pytest.approx(0.5 - 2.5 / 3) and low < d < high and -1 <= low and high <= 1
-    assert ab.difference(10, 10, 0, 10)[0] == 1.0
+    assert tallies.difference(10, 10, 0, 10)[0] == 1.0
     line = ("genmove {}: E5 | 1000 playouts in 0.10 s (10000/s, CPU {:.2f} s, stopped: playouts), "
             "win rate 50.0%, pv E5\n")
     for arm, seconds in (("control", (9.0, 0.4, 0.6)), ("rule", (9.0, 0.55, 0.55))):
@@ -494,17 +495,18 @@ def test_pachi_ab_tallies_each_arm_from_its_sgfs_against_the_control(tmp_path, c
             "foogo gtp: loading kernels in the background\nfoogo gtp: kernels ready in 1.0 s\n"
             + "".join(line.format("white", x) for x in seconds))
         (tmp_path / arm / "job-0" / "engine-A.stderr.log").write_text("genmove black: 10000 playouts, CPU 0.7 s\n")
-    assert ab.foogo_cpu(ab.foogo_searches(tmp_path / "control")) == (pytest.approx(0.5), 2)  # the first search left out
+    # the first search left out
+    assert tallies.foogo_cpu(tallies.foogo_searches(tmp_path / "control")) == (pytest.approx(0.5), 2)
     restarted = tmp_path / "restarted" / "job-0"
     restarted.mkdir(parents=True)
     start = "foogo gtp: loading kernels in the background\n"
     (restarted / "engine-B.stderr.log").write_text(  # a log two processes appended to: each one's first left out
         start + "".join(line.format("white", x) for x in (11.9, 0.5)) + start
         + "".join(line.format("white", x) for x in (11.9, 0.5, 0.5, 0.5)))
-    restarted_searches = ab.foogo_searches(tmp_path / "restarted")
-    assert ab.foogo_cpu(restarted_searches) == (pytest.approx(0.5), 4)
-    assert ab.foogo_playout_cost(restarted_searches) == pytest.approx(500.0)  # 0.5 s over 1000 playouts
-    assert ab.foogo_playout_cost(ab.foogo_searches(tmp_path / "missing")) == 0.0
+    restarted_searches = tallies.foogo_searches(tmp_path / "restarted")
+    assert tallies.foogo_cpu(restarted_searches) == (pytest.approx(0.5), 4)
+    assert tallies.foogo_playout_cost(restarted_searches) == pytest.approx(500.0)  # 0.5 s over 1000 playouts
+    assert tallies.foogo_playout_cost(tallies.foogo_searches(tmp_path / "missing")) == 0.0
     assert ab.main(["--report-only", "--arm", "control=", "--arm", "rule=--policy heavy-nakade",
                     "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
@@ -520,25 +522,25 @@ def test_pachi_ab_tallies_each_arm_from_its_sgfs_against_the_control(tmp_path, c
 
 
 def test_pachi_ab_paired_interval_is_newcombes_and_narrower_than_unpaired_when_games_agree():
-    ab = load("pachi_ab")
+    tallies = load("ab_tally")  # the reading half of pachi_ab
 
     def pairs(a, b, c, d):  # both won, first only, second only, both lost
         return [(1, 1)] * a + [(1, 0)] * b + [(0, 1)] * c + [(0, 0)] * d
 
     # Newcombe's method 10 on Cavo et al. 2012's paired table (Fagerland, Lydersen and Laake, 2017, ch. 8)
-    d, low, high = ab.paired_difference(pairs(59, 6, 16, 80))
+    d, low, high = tallies.paired_difference(pairs(59, 6, 16, 80))
     assert (d, low, high) == pytest.approx((-10 / 161, -0.1186, -0.0046), abs=1e-4)
     # with ad - bc at most n/2 phi is 0: the interval is the unpaired one
-    assert ab.paired_difference(pairs(1, 1, 7, 12)) == pytest.approx(ab.difference(2, 21, 8, 21))
-    same = ab.paired_difference(pairs(30, 0, 0, 20))  # two arms that played the same games
+    assert tallies.paired_difference(pairs(1, 1, 7, 12)) == pytest.approx(tallies.difference(2, 21, 8, 21))
+    same = tallies.paired_difference(pairs(30, 0, 0, 20))  # two arms that played the same games
     assert same[0] == 0 and -0.05 < same[1] < 0 < same[2] < 0.05
-    assert ab.difference(30, 50, 30, 50)[2] > 0.15  # unpaired, the same rates are far less sure
-    d, low, high = ab.paired_difference(pairs(20, 9, 3, 18))  # the arms swapped: the interval mirrored
-    assert ab.paired_difference(pairs(20, 3, 9, 18)) == pytest.approx((-d, -high, -low))
+    assert tallies.difference(30, 50, 30, 50)[2] > 0.15  # unpaired, the same rates are far less sure
+    d, low, high = tallies.paired_difference(pairs(20, 9, 3, 18))  # the arms swapped: the interval mirrored
+    assert tallies.paired_difference(pairs(20, 3, 9, 18)) == pytest.approx((-d, -high, -low))
     # a draw spreads over the cells: (0.5, 1) is half of (1, 1) and half of (0, 1)
-    assert ab.paired_difference([(0.5, 1)] * 2 + [(1, 0)] * 4) == pytest.approx(
-        ab.paired_difference(pairs(1, 4, 1, 0)))
-    assert ab.paired_difference([]) == (0.0, -1.0, 1.0)
+    assert tallies.paired_difference([(0.5, 1)] * 2 + [(1, 0)] * 4) == pytest.approx(
+        tallies.paired_difference(pairs(1, 4, 1, 0)))
+    assert tallies.paired_difference([]) == (0.0, -1.0, 1.0)
 
 
 def test_pachi_ab_paired_games_start_afresh_by_seed_resume_and_report_where_arms_part(tmp_path, monkeypatch,
@@ -546,6 +548,7 @@ def test_pachi_ab_paired_games_start_afresh_by_seed_resume_and_report_where_arms
     import argparse
 
     ab = load("pachi_ab")
+    tallies = load("ab_tally")  # the reading half of pachi_ab
     args = argparse.Namespace(pachi="/p/pachi", pachi_playouts=10000, foogo_playouts=36400, games=3,
                               seed_base=62000, timeout=120.0, out=str(tmp_path), jobs=None, time=None, until=None)
     even = ab.paired_commands(args, "rule", "--nakade", None, 0)
@@ -599,7 +602,7 @@ def test_pachi_ab_paired_games_start_afresh_by_seed_resume_and_report_where_arms
     game("control", 2, "B+R", "ee")
     game("rule", 2, "B+R", "ee cc")  # goes on past the control's resignation: parts at move 2, both lost
     game("rule", 3, "W+R", "ee")  # the control has no game 3: no pair
-    assert ab.parting(["a", "b"], ["a", "b"]) is None and ab.parting(["a"], ["a", "b"]) == 2
+    assert tallies.parting(["a", "b"], ["a", "b"]) is None and tallies.parting(["a"], ["a", "b"]) == 2
     assert ab.main(["--report-only", "--paired", "--arm", "control=", "--arm", "rule=--nakade",
                     "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
@@ -836,6 +839,7 @@ def test_moves_left_counts_each_players_remaining_moves_by_empty_points(tmp_path
 
 def test_pachi_ab_status_shows_a_run_s_progress_and_faults_but_no_result(tmp_path, capsys):
     ab = load("pachi_ab")
+    tallies = load("ab_tally")  # the reading half of pachi_ab
     line = ("genmove white: E5 | 1000 playouts in 0.10 s (10000/s, CPU {} s, stopped: playouts), win rate 50.0%\n")
     start = "foogo gtp: loading kernels in the background\n"
 
@@ -867,7 +871,7 @@ def test_pachi_ab_status_shows_a_run_s_progress_and_faults_but_no_result(tmp_pat
     assert "complete sets (game i played by every arm): 2: 0, 2" in out
     assert "%" not in out and "won" not in out and "points" not in out  # no result, however the games went
     assert not (tmp_path / "ab.txt").exists()  # nothing written
-    assert ab._spans([0, 1, 2, 5, 7, 8]) == "0-2, 5, 7-8" and ab._spans([]) == "none"
+    assert tallies._spans([0, 1, 2, 5, 7, 8]) == "0-2, 5, 7-8" and tallies._spans([]) == "none"
     with pytest.raises(SystemExit):
         ab.main(["--status", "--report-only", "--arm", "control=", "--out", str(tmp_path)])
     capsys.readouterr()
