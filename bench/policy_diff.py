@@ -34,7 +34,9 @@ and, just before `if (!good_games) {`,
     { int tw = 0; foreach_point(b) { tw += moves[c].wins; } foreach_point_end;
       fprintf(stderr, "MCSHARE %d %d %d\n", tw, good_games, losses); }
 (build: `make DCNN=0 JOSEKIFIX=0`). Its counts are the wins and losses of the side that did not
-move: the side to move's opponent, as Pachi's engine keeps them.
+move: the side to move's opponent, as Pachi's engine keeps them. A copy with three more moggy options
+(satest=0, threelib=0, sekicheck=0: its self-atari test, 3-liberty test and seki check switched off one by one)
+takes moggy's base apart; bench/results/moggy-base-brier-2026-12-05.txt, part 6, gives its change to moggy.c.
 """
 
 from __future__ import annotations
