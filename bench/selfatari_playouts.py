@@ -11,6 +11,9 @@ and the vital point; `heavy_R`: heavy's). At R = 1000 they play what the built-i
 0.0002 of heavy-nakade over 2,869 positions: the same rules, drawn through the custom-policy seam). In foogo
 itself the rate is policy_heavy.SELF_ATARI_REJECT_PERMIL, a compile-time constant (1000).
 
+`nakade_seki` and `heavy_seki` are heavy-nakade's and heavy's rules with the false-eye seki check
+(policy_heavy.FALSE_EYE_SEKI, off by default): bench/results/false-eye-seki-brier-2026-12-05.txt.
+
 Scanned (2026-12-05, bench/results/selfatari-brier-2026-12-05.txt): against the results of 268 games at 5 s a
 move on two threads, R = 600 gave -0.026 at moves 50-69 (-0.054 to +0.002) and -0.010 from move 10 (-0.022 to
 +0.001); 0, 300 and 750 about the same, 900 half of it.
@@ -20,7 +23,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from foogo.policy_heavy import choose_heavy
+from foogo.policy_heavy import SELF_ATARI_REJECT_PERMIL, choose_heavy
 
 
 def selfatari_policy(reject_permil: int, sacrifices: bool):
@@ -36,6 +39,19 @@ def selfatari_policy(reject_permil: int, sacrifices: bool):
     return choose
 
 
+def seki_eye_policy(sacrifices: bool):
+    """A custom playout policy: heavy's rules (heavy-nakade's if `sacrifices`) with rules (d) and (e) also refusing
+    a fill of the side's own false eye that breaks a false-eye seki (policy_heavy.FALSE_EYE_SEKI's rule)."""
+
+    @njit
+    def choose(s, z, c, rng, table):
+        return choose_heavy(s, z, c, rng, table, sacrifices, False, SELF_ATARI_REJECT_PERMIL, True)
+
+    return choose
+
+
+nakade_seki = seki_eye_policy(True)
+heavy_seki = seki_eye_policy(False)
 nakade_1000 = selfatari_policy(1000, True)
 nakade_900 = selfatari_policy(900, True)
 nakade_750 = selfatari_policy(750, True)

@@ -15,6 +15,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from numba import njit
 from test_features import random_positions
 
 from foogo import BLACK, PASS, WHITE, Board, bits, board_from_ascii, run_playouts, tree_priors
@@ -367,6 +368,60 @@ def test_the_heavy_playouts_keep_a_seki_after_its_false_eye_is_filled():
     assert set(draws(board, lambda s, z, c, r: ph.choose_heavy(s, z, c, r, TABLE), BLACK, n=200)) == {"C8"}
     assert_white_wins_every_playout(board)  # white is ahead by 7 on the board
 
+
+
+# move 60 of a game lost to Pachi at 5 s a move (pachi-9x9-5s-2t-ce7ab60-2026-11-30, job 51; foogo black, W+15):
+# white's B1 and its big group (C2-D1-...) have C1, a false eye (B2 black), and one liberty each, A1 and A4:
+# the liberties of black's inside string A3-A2-B2. White filling C1 joins them on A1 and A4, and black's A4
+# (a nakade) then kills the whole group; kept, the seki stands and white wins
+CORNER_FALSE_EYE_SEKI = """
+    . X . X X O . O .
+    X . X X O . O X X
+    X X . X O O O O O
+    O X . X X X O X .
+    O O X X X X X O .
+    . O O X O X O O .
+    X O O X O X X O .
+    X X O O O X . O .
+    . O . O X X . O .
+"""
+
+
+@njit
+def heavy_nakade_seki_eye(s, z, c, rng, table):
+    """heavy-nakade's rules with the false-eye seki refused in (d) and (e) (a custom policy)."""
+    return ph.choose_heavy(s, z, c, rng, table, True, False, ph.SELF_ATARI_REJECT_PERMIL, True)
+
+
+def test_a_false_eye_seki_is_recognised_only_in_its_shape():
+    board = board_from_ascii(CORNER_FALSE_EYE_SEKI)
+    s, _ = board._state()
+    at = board.geometry.parse
+    assert ta.breaks_false_eye_seki(s, at("C1"), WHITE)  # and C1 is no self-atari: it leaves white two liberties
+    assert not ta.self_atari(s, at("C1"), WHITE)
+    assert not any(ta.breaks_false_eye_seki(s, at(v), colour) for v in ("A1", "A4", "G1", "G2", "F8", "J9")
+                   for colour in (BLACK, WHITE))
+    assert not ta.breaks_false_eye_seki(s, at("C1"), BLACK)  # not black's eye
+    board.play(BLACK, "J2")  # away from the corner: the shape unchanged
+    assert ta.breaks_false_eye_seki(board._state()[0], at("C1"), WHITE)
+    board.play(WHITE, "A1")  # white's B1 takes A1: two strings no longer each on one more liberty
+    assert not ta.breaks_false_eye_seki(board._state()[0], at("C1"), WHITE)
+
+
+def test_with_the_seki_check_the_heavy_playouts_keep_the_false_eye_seki():
+    board = board_from_ascii(CORNER_FALSE_EYE_SEKI)
+    with_check = lambda s, z, c, r: ph.uniform_move(s, z, c, r, True, False, ph.SELF_ATARI_REJECT_PERMIL, True)  # noqa: E731
+    without = lambda s, z, c, r: ph.uniform_move(s, z, c, r, True)  # noqa: E731
+    assert "C1" in draws(board, without, WHITE, n=400)
+    assert "C1" not in draws(board, with_check, WHITE, n=400)
+    s, z = board._state()
+    assert "C1" not in {name(board, ph.safe_draw(s, WHITE, rng(seed), True, True)) for seed in range(400)}
+    # black to move: heavy-nakade's playouts kill white's corner after white's C1 and give black the game;
+    # with the check white keeps the seki and wins every one (the game's result: W+15)
+    default = run_playouts(board, 200, seed=3, policy="heavy-nakade")
+    checked = run_playouts(board, 200, seed=3, policy=heavy_nakade_seki_eye)
+    assert (default.scores > 7).mean() > 0.8
+    assert (checked.scores > 7).sum() == 0
 
 def test_the_uniform_rule_draws_among_the_safe_points_alone_and_evenly():
     # black may take A1 and B1, each a self-atari of three stones, and D5 and E5, each a lone

@@ -1,7 +1,8 @@
-"""Scratch policies of moggy-base-brier-2026-12-05.txt, parts 4 and 5 (copied as sizes.py into a directory put on
-PYTHONPATH beside bench/, named sizes:NAME in policy_diff.py): heavy-nakade's rules, each local rule on or off,
-with rule (d)'s self-atari refusal rated by the size of the string given away, as moggy's permit rates it
-(is_really_bad_selfatari: 3 stones or more, always; is_bad_selfatari: any size, selfatarirate 60% of the time).
+"""Scratch policies of moggy-base-brier-2026-12-05.txt, parts 4 and 5, and of false-eye-seki-brier-2026-12-05.txt
+(copied as sizes.py into a directory put on PYTHONPATH beside bench/, named sizes:NAME in policy_diff.py):
+heavy-nakade's rules, each local rule on or off, with rule (d)'s self-atari refusal rated by the size of the
+string given away, as moggy's permit rates it (is_really_bad_selfatari: 3 stones or more, always;
+is_bad_selfatari: any size, selfatarirate 60% of the time), and optionally the false-eye seki check.
 
 refuse(p) for a self-atari p that is no nakade, giving away n stones (the new string's size): refused if
 n >= ALWAYS; refused with probability PERMIL / 1000 (a coin each test) if RATED <= n < ALWAYS; played otherwise.
@@ -26,7 +27,7 @@ from foogo.policy_heavy import (
 )
 from foogo.policy_light import PASS, allowed_at, choose_light
 from foogo.random_stream import random_below
-from foogo.tactics import self_atari
+from foogo.tactics import breaks_false_eye_seki, self_atari
 
 
 @njit
@@ -50,12 +51,15 @@ def merged_size(s, p, c):
     return n
 
 
-def make(always, rated, permil, ko=True, capture=True, atari=True, vital=True, pattern=True):
+def make(always, rated, permil, ko=True, capture=True, atari=True, vital=True, pattern=True, seki=False):
     """A custom playout policy: rules (k), (a), (b), (b') and (c) as chosen, then the uniform draw with the
-    size-rated refusal above (a refused draw redrawn without replacement; PASS if every point is refused)."""
+    size-rated refusal above (a refused draw redrawn without replacement; PASS if every point is refused);
+    with `seki`, a false-eye seki broken is refused as well (tactics.breaks_false_eye_seki)."""
 
     @njit
     def refuse(s, p, c, rng):
+        if seki and breaks_false_eye_seki(s, p, c):
+            return True
         if not self_atari(s, p, c) or nakade(s, p, c):
             return False
         n = merged_size(s, p, c)
@@ -122,3 +126,7 @@ light_big3 = make(3, 3, 1000, **NONE)  # the uniform draw, 3 stones or more refu
 nopattern = make(2, 2, 1000, pattern=False)
 nocapture = make(2, 2, 1000, capture=False)
 noatari = make(2, 2, 1000, atari=False)
+cur_seki = make(2, 2, 1000, seki=True)  # heavy-nakade, false-eye seki refused (selfatari_playouts:nakade_seki)
+sa0 = make(1000, 1000, 0)  # no self-atari refused
+sa0_seki = make(1000, 1000, 0, seki=True)
+sa60_seki = make(1000, 2, 600, seki=True)  # 2 stones or more refused 60% of the time (a coin each test)
