@@ -306,11 +306,11 @@ def pattern_move(s, z, c, last, rng, table):
 
 @kernel
 def safe_draw(s, c, rng, sacrifices=False, seki_eye=False):
-    """A point c may take (playable(c) minus ko) that is not a self-atari of two stones or more,
-    uniformly, or PASS if there is none: choose_light's stage 1 with that test added, until the
-    window is empty (a rejected point leaves the window, so each point is tested once at most and
-    the choice is exactly uniform). A kernel of its own, called only after a first draw that is
-    such a self-atari, so that the playout's loop keeps its compiled shape."""
+    """A point c may take (playable(c) minus ko) that is not a self-atari of two stones or more (nor, with
+    `seki_eye`, a false-eye seki broken: bad_self_atari), uniformly, or PASS if there is none:
+    choose_light's stage 1 with that test added, until the window is empty (a rejected point leaves the
+    window, so each point is tested once at most and the choice is exactly uniform). A kernel of its own,
+    called only after a first draw that is refused, so that the playout's loop keeps its compiled shape."""
     ko = bk.ko_point_for(s, c)
     window = np.int64(s[bk.M_EMPTIES])
     while window > 0:
