@@ -4,7 +4,7 @@ effect against the first arm (the control).
     python bench/pachi_ab.py --pachi PATH --foogo-playouts N --arm NAME=ARGS [--arm NAME=ARGS ...]
                              [--command NAME=CMD] [--pachi-playouts 10000] [--games 100]
                              [--seed-base 1000] [--timeout 120] [--out DIR] [--report-only]
-                             [--paired [--jobs J] [--until HH:MM]]
+                             [--paired [--jobs J] [--until HH:MM]] [--openings PATH [--opening-moves N]]
     python bench/pachi_ab.py --pachi PATH --time S [--threads T] [--until HH:MM] --arm NAME=ARGS ...
     python bench/pachi_ab.py --status --arm NAME= [--arm NAME= ...] --out DIR
 
@@ -44,7 +44,11 @@ resumable) but never two games at once, as timed games must not share the cores:
 arms' games i interleaved, the arm going first turning with i, so that every arm sees the same
 hours of the machine. --until HH:MM (the machine's local time), with --paired or --time, starts no game
 after that time: a part of a block spread over sessions ends at a time fixed before it starts, and the
-games in play then end as they would have.
+games in play then end as they would have. --openings PATH [--opening-moves N] (an SGF file or a directory
+of them), with --paired or --time, starts game i from the first N moves of opening i // 2 (sorted by name),
+played on both engines and the referee (`foogo match --opening`): each opening is played with both colours,
+and a rule that matters late in the game is measured where it plays, in games half as long (the positions of
+5-s games at move 40, say, where those games turn).
 
 --status shows a --paired or --time run's progress blind, for a pre-registered block that is judged only
 at its planned size: each arm's games played to their end and those begun and not, the illegal moves,
@@ -131,10 +135,14 @@ def paired_commands(args, name: str, options: str, command: str | None, game: in
     if game % 2:
         players.reverse()
     directory = Path(args.out) / name / f"job-{game}"
+    opening = []
+    if getattr(args, "openings", None):  # opening game // 2: each one with both colours
+        opening = ["--opening", str(args.openings[game // 2 % len(args.openings)]),
+                   "--opening-moves", str(args.opening_moves)]
     return [sys.executable, "-m", "foogo", "match", "--black", players[0][0], "--white", players[1][0],
             "--black-name", players[0][1], "--white-name", players[1][1], "--games", "1", "--size", "9",
             "--komi", "7", "--timeout", str(args.timeout), "--sgf-dir", str(directory),
-            "--json", str(directory.parent / f"job-{game}.json"), "--quiet", "--overwrite"]
+            "--json", str(directory.parent / f"job-{game}.json"), "--quiet", "--overwrite", *opening]
 
 
 def game_order(arms: list[str], games: int, timed: bool) -> list[tuple[str, int]]:
@@ -168,6 +176,16 @@ def play_paired(args, arms: dict[str, str], commands: dict[str, str]) -> list[in
 
     with ThreadPoolExecutor(max_workers=1 if timed else args.jobs or len(arms)) as pool:
         return [code for code in pool.map(play, todo) if code]
+
+
+def opening_files(parser: argparse.ArgumentParser, path: str) -> list[Path]:
+    """--openings' SGF files, absolute (the games run in --out): the file, or a directory's *.sgf sorted by name;
+    a clear error for a path that is neither or a directory without one. Each file is read by the match."""
+    where = Path(path).resolve()
+    files = sorted(where.glob("*.sgf")) if where.is_dir() else [where] if where.is_file() else []
+    if not files:
+        parser.error(f"--openings {path}: neither an SGF file nor a directory holding one")
+    return files
 
 
 def clock_time(text: str) -> float:
@@ -204,6 +222,12 @@ def main(argv=None) -> int:
     parser.add_argument("--threads", type=int, default=1, help="with --time: threads for each engine")
     parser.add_argument("--until", type=clock_time, default=None, metavar="HH:MM",
                         help="with --paired or --time: start no game after this time of day")
+    parser.add_argument("--openings", metavar="PATH", default=None,
+                        help="with --paired or --time: an SGF file, or a directory of them (sorted by name); game i "
+                             "starts from the first --opening-moves moves of opening i // 2, so each is played "
+                             "with both colours (foogo match --opening)")
+    parser.add_argument("--opening-moves", type=int, default=20, metavar="N",
+                        help="with --openings: how many of each opening's moves (default 20)")
     args = parser.parse_args(argv)
     arms = _named(args.arm, "--arm", parser)
     commands = _named(args.command, "--command", parser)
@@ -220,6 +244,10 @@ def main(argv=None) -> int:
         parser.error("--threads is for --time runs")
     if args.until is not None and not (args.paired or args.time):
         parser.error("--until is for --paired and --time runs")
+    if args.openings is not None:
+        if not (args.paired or args.time):
+            parser.error("--openings is for --paired and --time runs")
+        args.openings = opening_files(parser, args.openings)
     if args.status and args.report_only:
         parser.error("--status shows a run's progress without its results, --report-only its results: one of them")
     if args.threads < 1:

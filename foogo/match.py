@@ -39,9 +39,9 @@ the result "?" and no winner; it is counted as void. These outcomes are all
 counted and shown, never dropped.
 
 What it is not: not a tournament manager (exactly two engines, games played
-one after another), no Japanese byo-yomi, no handicap, no opening
-randomisation, no resuming of an interrupted match, and no rules knowledge of
-its own: legality is whatever the referee
+one after another), no Japanese byo-yomi, no handicap, one opening for every
+game (--opening, match_openings.py) and no opening randomisation, no resuming
+of an interrupted match, and no rules knowledge of its own: legality is whatever the referee
 (and the opponent) accept, and without a referee the result is the engines'
 `final_score` when both agree. Seconds per move count answered `genmove`s
 only; where /proc is missing (not Linux) CPU seconds are left unknown. It
@@ -67,6 +67,7 @@ from .files import write_whole
 from .gtp_client import GtpClient, GtpError, GtpFailure, GtpTimeout
 from .match_clock import GameClock, TimeControl
 from .match_files import claim_sgf_dir, json_path, release_sgf_dir, sgf_name
+from .match_openings import load_opening, vertex
 from .match_results import GameRecord, game_sgf, summarize
 from .numbers import check_komi
 
@@ -141,6 +142,12 @@ class _Match:
         if self.games * self.max_moves > MAX_KEPT_MOVES:
             raise ValueError(f"--games times --max-moves must be at most {MAX_KEPT_MOVES:,} (a match keeps every "
                              f"move and its timing), got {self.games:,} x {self.max_moves:,}")
+        opening, opening_moves = getattr(args, "opening", None), getattr(args, "opening_moves", None)
+        if opening is None and opening_moves is not None:
+            raise ValueError("--opening-moves needs --opening")
+        # the opening's moves, read before anything starts: a bad file leaves nothing behind
+        self.opening = [] if opening is None else load_opening(opening, 20 if opening_moves is None else opening_moves,
+                                                               self.size, self.max_moves)
         self.alternate = bool(args.alternate)
         self.quiet = bool(args.quiet)
         self.json_path = json_path(args.json)
@@ -292,8 +299,13 @@ class _Match:
             except GtpFailure as exc:
                 return self._void(rec, f"referee failed at game setup: {exc}")
 
-        clocks = {c: GameClock(self.clock) for c in side} if self.clock else {}
         color, passes = "b", 0
+        if self.opening:
+            if not self._play_opening(rec, side):
+                return None
+            color = "w" if self.opening[-1][0] == "b" else "b"
+            passes = 1 if self.opening[-1][1] is None else 0
+        clocks = {c: GameClock(self.clock) for c in side} if self.clock else {}
         while True:
             mover, other = side[color], side["w" if color == "b" else "b"]
             # an engine's first move after it starts may take --startup-timeout: an engine that answers the
@@ -367,6 +379,33 @@ class _Match:
                     rec.detail = f"stopped at --max-moves {self.max_moves}; "
                 return self._score(rec, side)
             color = "w" if color == "b" else "b"
+
+    def _play_opening(self, rec: GameRecord, side: dict[str, _Player]) -> bool:
+        """Play the opening's moves on the referee and both engines, into rec; False with the game ended when
+        one of them refuses a move (void: the opening's fault, not a player's) or an engine fails (its loss)."""
+        for color, move in self.opening:
+            command = f"play {color} {vertex(move)}"
+            if self.referee is not None:
+                try:
+                    self.referee.send(command, max(self.timeout, REFEREE_MIN_TIMEOUT))
+                except GtpError as exc:
+                    self._void(rec, f"the referee refused the opening's {command}: ? {exc}")
+                    return False
+                except GtpFailure as exc:
+                    self._void(rec, f"referee failed on the opening's {command}: {exc}")
+                    return False
+            for player_color, player in side.items():
+                try:
+                    player.client.send(command, self.timeout)
+                except GtpError as exc:
+                    self._void(rec, f"{player.label} refused the opening's {command}: ? {exc}")
+                    return False
+                except GtpFailure as exc:
+                    self._failure(rec, player, player_color, exc, f"on the opening's {command}")
+                    return False
+            rec.moves.append((color, move))
+            rec.opening += 1
+        return True
 
     def _tell_time(self, player: _Player, color: str, clock: GameClock) -> GtpFailure | None:
         """Send `player` its time_left (whole seconds, as GTP has them); the failure if it hangs or dies.

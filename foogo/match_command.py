@@ -55,6 +55,11 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
                         help="seconds an engine has to answer `name` and `version` after it starts, and "
                              "its first genmove then if no --time-settings (default: --timeout; foogo gtp's first "
                              "genmove after an install compiles its search, 1.5-2.5 minutes on two cores)")
+    parser.add_argument("--opening", metavar="SGF", default=None,
+                        help="start every game from the first --opening-moves moves of this SGF file's main line "
+                             "(moves only, the match's board size), played on the referee and both engines")
+    parser.add_argument("--opening-moves", type=int_option, default=None, metavar="N",
+                        help="how many of --opening's moves (default 20)")
     parser.add_argument("--black-name", metavar="NAME", default=None,
                         help="engine A's name in the table and the SGFs (default: its name and version)")
     parser.add_argument("--white-name", metavar="NAME", default=None, help="engine B's name, likewise")

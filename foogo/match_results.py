@@ -50,6 +50,7 @@ class GameRecord:
     # key -> one (wall seconds, CPU seconds or None) per answered genmove of that engine
     timings: dict[str, list[tuple[float, float | None]]] = field(default_factory=dict)
     clock: list[float] = field(default_factory=list)  # under a game clock: the mover's time left after each move
+    opening: int = 0  # the first moves, an opening's (--opening), played before the first genmove and on no clock
     # a game the referee scored: each engine's own `final_score` (player key -> its answer, None for none)
     engine_scores: dict[str, str | None] = field(default_factory=dict)
 
@@ -207,7 +208,8 @@ def format_table(summary: dict) -> str:
 def game_sgf(rec: GameRecord, size: int, komi: float, labels: dict[str, str], clock: TimeControl | None) -> bytes:
     """Game `rec` as SGF (sgfmill): players by their labels (player key -> label, distinct even when both
     engines give one name), result, komi, Chinese rules, the moves, the result's detail as the last
-    move's comment; under a clock, TM and OT, and each move's BL or WL (the mover's time left)."""
+    move's comment; under a clock, TM and OT, and each move's BL or WL (the mover's time left); after an
+    opening, a comment on its last move."""
     game = sgf.Sgf_game(size)
     root = game.get_root()
     root.set("KM", komi)
@@ -226,7 +228,10 @@ def game_sgf(rec: GameRecord, size: int, komi: float, labels: dict[str, str], cl
     for k, (color, move) in enumerate(rec.moves):
         node = game.extend_main_sequence()
         node.set_move(color, move)
-        if k < len(rec.clock):  # the mover's time left after the move (in its byo-yomi period, if in one)
-            node.set("BL" if color == "b" else "WL", round(rec.clock[k], 2))
+        timed = k - rec.opening  # the opening's moves are on no clock
+        if 0 <= timed < len(rec.clock):  # the mover's time left after the move (in its byo-yomi period, if in one)
+            node.set("BL" if color == "b" else "WL", round(rec.clock[timed], 2))
+        if k + 1 == rec.opening:
+            node.set("C", f"the opening's last move ({rec.opening} moves)")
     node.set("C", f"{rec.result}: {rec.detail}" if rec.detail else rec.result)
     return game.serialise()

@@ -1563,3 +1563,33 @@ def test_oracle_regret_keeps_positions_of_two_archives_apart(tmp_path, capsys):
                                    "choices": ["J9"]}) + "\n")
     assert regret.main(["score", str(one), str(cache), str(choices)]) == 2
     assert "choices.jsonl: one/games/default" in capsys.readouterr().err
+
+
+def test_pachi_ab_openings_start_each_pair_of_games_from_one_position_with_both_colours(tmp_path, capsys):
+    import argparse
+
+    ab = load("pachi_ab")
+    openings = tmp_path / "openings"
+    openings.mkdir()
+    for name in ("b.sgf", "a.sgf", "notes.txt"):
+        (openings / name).write_text("(;SZ[9];B[ee];W[cc])")
+    parser = argparse.ArgumentParser()
+    files = ab.opening_files(parser, str(openings))
+    assert [f.name for f in files] == ["a.sgf", "b.sgf"]  # SGF files by name; an absolute path each
+    assert ab.opening_files(parser, str(openings / "b.sgf")) == [openings / "b.sgf"]
+    for bad in (tmp_path / "missing", tmp_path):  # neither a file nor a directory holding an SGF file
+        with pytest.raises(SystemExit):
+            ab.opening_files(parser, str(bad))
+    assert "neither an SGF file nor a directory" in capsys.readouterr().err
+    args = argparse.Namespace(pachi="/p/pachi", pachi_playouts=10000, foogo_playouts=30500, games=6, seed_base=5,
+                              timeout=120.0, out=str(tmp_path), jobs=None, time=None, until=None, openings=files,
+                              opening_moves=40)
+    used = []
+    for game in range(6):
+        command = ab.paired_commands(args, "rule", "", None, game)
+        used.append(Path(command[command.index("--opening") + 1]).name)
+        assert command[command.index("--opening-moves") + 1] == "40"
+    assert used == ["a.sgf", "a.sgf", "b.sgf", "b.sgf", "a.sgf", "a.sgf"]  # games 2k and 2k+1: both colours
+    with pytest.raises(SystemExit):  # openings need games started one by one
+        ab.main(["--arm", "x=", "--openings", str(openings), "--report-only", "--out", str(tmp_path / "o")])
+    assert "--openings is for --paired and --time runs" in capsys.readouterr().err

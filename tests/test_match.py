@@ -941,3 +941,59 @@ def test_an_engine_that_rejects_time_settings_stops_the_match_saying_so(tmp_path
 @pytest.mark.parametrize("spec", ["", "abc", "5m+30s", "5m+0s/5", "5m+30s/0", "0", "1e9", "25h", "-5"])
 def test_a_bad_time_settings_exits_with_code_2(tmp_path, fake, spec):
     assert play_match(tmp_path, "--black", fake(), "--white", fake(), "--time-settings=" + spec)[0] == 2
+
+
+# -- openings ---------------------------------------------------------------------------
+
+
+@needs_gnugo
+def test_an_opening_is_played_on_the_referee_and_both_engines_before_the_first_genmove(tmp_path):
+    opening = tmp_path / "opening.sgf"
+    opening.write_text("(;GM[1]SZ[5]KM[0];B[cc]C[a comment];W[bb];B[dd];W[];B[bd])")  # a pass inside
+    sgf_dir = tmp_path / "sgf"
+    code, s = play_match(tmp_path, "--black", GNUGO_CMD, "--white", GNUGO_CMD + " --seed 7", "--games", "2",
+                         "--size", "5", "--komi", "3.5", "--alternate", "--opening", str(opening),
+                         "--opening-moves", "4", "--sgf-dir", str(sgf_dir))
+    assert code == 0 and s["void"] == 0 and s["illegal_moves"] == s["crashes"] == 0
+    for path in sorted(sgf_dir.glob("game-*.sgf")):
+        nodes = sgf.Sgf_game.from_bytes(path.read_bytes()).get_main_sequence()[1:]
+        moves = [node.get_move() for node in nodes]
+        assert moves[:4] == [("b", (2, 2)), ("w", (3, 1)), ("b", (1, 3)), ("w", None)]
+        assert len(moves) > 4 and moves[4][0] == "b"  # black moves after the opening's white pass
+        assert nodes[3].get("C").startswith("the opening's last move (4 moves)") or len(moves) == 4
+        assert [c for c, _ in moves] == ["b", "w"] * (len(moves) // 2) + ["b"] * (len(moves) % 2)
+
+
+@pytest.mark.parametrize("text, argv, message", [
+    ("(;SZ[9];B[cc];W[dd])", ["--opening-moves", "1"], "a 9x9 game, not 5x5"),
+    ("(;SZ[5]AB[aa];B[cc];W[dd])", ["--opening-moves", "1"], "setup stones"),
+    ("(;SZ[5];B[cc];W[dd])", ["--opening-moves", "3"], "has 2 moves, fewer than --opening-moves 3"),
+    ("(;SZ[5];B[cc];W[];B[])", ["--opening-moves", "3"], "two passes in a row"),
+    ("(;SZ[5];B[cc]", ["--opening-moves", "1"], "corrupt SGF"),
+    ("(;SZ[5];B[cc];W[dd])", ["--opening-moves", "0"], "--opening-moves must be from 1 to 74"),
+    ("(;SZ[5];B[cc];W[dd])", ["--opening-moves", "2", "--max-moves", "2"], "--opening-moves must be from 1 to 1"),
+])
+def test_an_opening_that_cannot_start_a_game_is_refused_before_anything_starts(tmp_path, fake, capsys, text, argv,
+                                                                               message):
+    opening = tmp_path / "opening.sgf"
+    opening.write_text(text)
+    code, s = play_match(tmp_path, "--black", fake(), "--white", fake(), "--size", "5", "--referee", "none",
+                         "--opening", str(opening), *argv, "--sgf-dir", str(tmp_path / "sgf"))
+    assert code == 2 and s is None
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "sgf").exists()  # refused before the SGF directory is made
+
+
+def test_an_opening_must_be_a_regular_file_of_bounded_size_and_its_move_count_needs_it(tmp_path, fake, capsys):
+    from foogo.match_openings import OPENING_MAX_BYTES
+    for path, argv, message in [
+            (tmp_path / "missing.sgf", [], "cannot read it"),
+            (tmp_path, [], "not a regular file"),  # a directory
+            (None, ["--opening-moves", "3"], "--opening-moves needs --opening")]:
+        code, _ = play_match(tmp_path, "--black", fake(), "--white", fake(), "--referee", "none",
+                             *(["--opening", str(path)] if path else []), *argv)
+        assert code == 2 and message in capsys.readouterr().err
+    huge = tmp_path / "huge.sgf"
+    huge.write_bytes(b"(;SZ[9]C[" + b"x" * OPENING_MAX_BYTES + b"];B[cc])")
+    code, _ = play_match(tmp_path, "--black", fake(), "--white", fake(), "--referee", "none", "--opening", str(huge))
+    assert code == 2 and "over the opening size limit" in capsys.readouterr().err
