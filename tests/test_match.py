@@ -997,3 +997,20 @@ def test_an_opening_must_be_a_regular_file_of_bounded_size_and_its_move_count_ne
     huge.write_bytes(b"(;SZ[9]C[" + b"x" * OPENING_MAX_BYTES + b"];B[cc])")
     code, _ = play_match(tmp_path, "--black", fake(), "--white", fake(), "--referee", "none", "--opening", str(huge))
     assert code == 2 and "over the opening size limit" in capsys.readouterr().err
+
+
+def test_an_openings_moves_are_on_no_clock_and_the_times_after_it_follow_the_moves(tmp_path, fake):
+    opening = tmp_path / "opening.sgf"
+    opening.write_text("(;SZ[5];B[cc];W[dd])")
+    sgf_dir = tmp_path / "sgf"
+    code, s = play_match(tmp_path, "--black", fake("--moves", "B2", "--score", "B+1"),
+                         "--white", fake("--score", "B+1"), "--games", "1", "--size", "5", "--referee", "none",
+                         "--time-settings", "2m", "--opening", str(opening), "--opening-moves", "2",
+                         "--sgf-dir", str(sgf_dir))
+    assert code == 0 and s["per_game"][0]["result"] == "B+1"
+    nodes = sgf.Sgf_game.from_bytes((sgf_dir / "game-0001.sgf").read_bytes()).get_main_sequence()[1:]
+    assert [n.get_move() for n in nodes[:3]] == [("b", (2, 2)), ("w", (1, 3)), ("b", (1, 1))]
+    assert not any(n.has_property("BL") or n.has_property("WL") for n in nodes[:2])
+    assert nodes[1].get("C") == "the opening's last move (2 moves)"
+    assert nodes[2].has_property("BL") and 119 < nodes[2].get("BL") <= 120  # black's first genmove: its time left
+    assert all(n.has_property("WL" if n.get_move()[0] == "w" else "BL") for n in nodes[2:])
