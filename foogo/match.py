@@ -53,9 +53,7 @@ from __future__ import annotations
 
 import argparse
 import collections
-import os
 import re
-import shlex
 import sys
 import time
 from dataclasses import dataclass
@@ -66,17 +64,15 @@ from tqdm import tqdm
 from .files import write_whole
 from .gtp_client import GtpClient, GtpError, GtpFailure, GtpTimeout
 from .match_clock import GameClock, TimeControl
-from .match_files import claim_sgf_dir, json_path, release_sgf_dir, sgf_name
-from .match_openings import load_opening, vertex
+from .match_files import claim_sgf_dir, release_sgf_dir, sgf_name
+from .match_openings import vertex
 from .match_results import GameRecord, game_sgf, summarize
-from .numbers import check_komi
+from .match_settings import DEFAULT_REFEREE, MAX_GAMES, MAX_MOVES, MAX_TIMEOUT, read_settings
 
-DEFAULT_REFEREE = "/usr/games/gnugo --mode gtp --chinese-rules --level 0"
+__all__ = ["DEFAULT_REFEREE", "MAX_GAMES", "MAX_MOVES", "MAX_TIMEOUT", "MatchError"]  # match_settings' limits,
+# imported from here by match_command and the bench scripts
+
 REFEREE_MIN_TIMEOUT = 60.0  # the referee is not on trial; give it time
-MAX_TIMEOUT = 7 * 24 * 3600.0  # --timeout, --startup-timeout: a week; a wait past ~3e9 s overflows the clock
-MAX_GAMES = 100_000  # --games: a match keeps every game's record in memory and in its --json summary
-MAX_MOVES = 10_000  # --max-moves: what foogo gtp's loadsgf reads back by default (game_sgf.SGF_MAX_MOVES)
-MAX_KEPT_MOVES = 4_000_000  # --games times --max-moves: the moves and timings a match keeps (some 250 bytes each)
 BRIEF = 200  # the characters of an engine's text (a name, a score, an error) a game's record keeps
 DIRTY = ".dirty"  # how a version from a modified git checkout ends (foogo's: version.source_version)
 
@@ -114,50 +110,14 @@ class _Match:
     """The state of one match: two players, the referee, settings and finished games."""
 
     def __init__(self, args: argparse.Namespace) -> None:
-        self.size = int(args.size)
-        if not 2 <= self.size <= 25:
-            raise ValueError(f"--size must be from 2 to 25, got {self.size}")
-        self.games = int(args.games)
-        if not 1 <= self.games <= MAX_GAMES:
-            raise ValueError(f"--games must be from 1 to {MAX_GAMES:,}")
-        try:
-            self.komi = check_komi(args.komi)
-        except ValueError as error:
-            raise ValueError(f"--{error}") from None
-        self.names = {"A": args.black_name, "B": args.white_name}
-        self.timeout = float(args.timeout)
-        if not 0 < self.timeout <= MAX_TIMEOUT:
-            raise ValueError(f"--timeout must be positive seconds, at most {MAX_TIMEOUT:g}")
-        # the first commands have --timeout too unless --startup-timeout says otherwise (an engine
-        # may compile or load data before it answers: foogo gtp, about 21 s on a fresh install)
-        startup = args.startup_timeout
-        self.startup_timeout = self.timeout if startup is None else float(startup)
-        if not 0 < self.startup_timeout <= MAX_TIMEOUT:
-            raise ValueError(f"--startup-timeout must be positive seconds, at most {MAX_TIMEOUT:g}")
-        spec = args.time_settings
-        self.clock = TimeControl.parse(spec) if spec is not None else None
-        self.max_moves = 3 * self.size * self.size if args.max_moves is None else int(args.max_moves)
-        if not 1 <= self.max_moves <= MAX_MOVES:
-            raise ValueError(f"--max-moves must be from 1 to {MAX_MOVES:,}")
-        if self.games * self.max_moves > MAX_KEPT_MOVES:
-            raise ValueError(f"--games times --max-moves must be at most {MAX_KEPT_MOVES:,} (a match keeps every "
-                             f"move and its timing), got {self.games:,} x {self.max_moves:,}")
-        opening, opening_moves = getattr(args, "opening", None), getattr(args, "opening_moves", None)
-        if opening is None and opening_moves is not None:
-            raise ValueError("--opening-moves needs --opening")
-        # the opening's moves, read before anything starts: a bad file leaves nothing behind
-        self.opening = [] if opening is None else load_opening(opening, 20 if opening_moves is None else opening_moves,
-                                                               self.size, self.max_moves)
-        self.alternate = bool(args.alternate)
-        self.quiet = bool(args.quiet)
-        self.json_path = json_path(args.json)
-        self.sgf_dir = Path(args.sgf_dir) if args.sgf_dir else None
-        referee = args.referee
-        if referee is None:
-            referee = DEFAULT_REFEREE if os.path.exists(shlex.split(DEFAULT_REFEREE)[0]) else ""
-        if referee.strip().lower() in ("", "none"):
-            referee = ""
-        self.referee_command = referee
+        settings = read_settings(args)  # ValueError for an option out of range: nothing started yet
+        self.size, self.games, self.komi = settings.size, settings.games, settings.komi
+        self.names = settings.names
+        self.timeout, self.startup_timeout = settings.timeout, settings.startup_timeout
+        self.clock, self.max_moves, self.opening = settings.clock, settings.max_moves, settings.opening
+        self.alternate, self.quiet = settings.alternate, settings.quiet
+        self.json_path, self.sgf_dir = settings.json_path, settings.sgf_dir
+        self.referee_command = referee = settings.referee_command
 
         def log(name: str) -> Path | None:
             """The stderr log path for `name` in the SGF directory, or None (stderr discarded)."""
@@ -174,7 +134,7 @@ class _Match:
                         "B": _Player("B", args.white, client("--white", args.white, "engine-B"))}
         self.referee = client("--referee", referee, "referee") if referee else None
         # the directory's lock is held to the match's end (close)
-        self._sgf_lock = claim_sgf_dir(self.sgf_dir, self.games, args.overwrite) if self.sgf_dir else None
+        self._sgf_lock = claim_sgf_dir(self.sgf_dir, self.games, settings.overwrite) if self.sgf_dir else None
         self.referee_name = ""
         self.records: list[GameRecord] = []
         self.interrupted = False

@@ -70,7 +70,7 @@ LAYERS = {
     "shared_root": 7, "search_tree": 7, "dynamic_komi": 7, "search_bank": 7, "search_room": 7, "search_time": 7,
     "search_config": 7, "search_result": 7, "search_run": 7, "search": 7,
     "gtp": 8, "match": 8, "match_command": 8, "match_files": 8, "match_results": 8, "match_clock": 8,
-    "match_openings": 8, "stats": 8,
+    "match_openings": 8, "match_settings": 8, "stats": 8,
     "bench": 8, "compile_kernels": 8, "cli": 9,
 }
 TREE_KERNELS = ("tree_layout", "tree_priors", "tree_select", "tree_grow", "tree_superko", "tree_score", "tree")
@@ -86,14 +86,15 @@ GROUPS = {**{name: "board" for name in BOARD_KERNELS}, **{name: "search" for nam
           "patterns": "policy", "nakade": "policy",
           "random_stream": "policy", "policy_light": "policy", "tactics": "policy", "policy_heavy": "policy",
           "game_handicap": "game", "game_score": "game", "game_sgf": "game", "match_results": "match",
-          "match_clock": "match", "match_command": "match", "match_files": "match", "match_openings": "match"}
+          "match_clock": "match", "match_command": "match", "match_files": "match", "match_openings": "match",
+          "match_settings": "match"}
 # kernels with their drivers (the board's in one module per job, board_kernels their namespace), and
 # root sharing with the search that drives it; bit intrinsics with the compiler set-up; the ladder
 # reader, the move's spatial codes and their gammas' hash table with the features that read them, and
 # the shipped gamma table with them; the 3x3 pattern table, the nakade test, the random stream,
 # self-atari and the light and heavy choosers with the policy seam;
 # the game's scoring, SGF and handicap modules with the game;
-# a match's results, clocks, files, openings and command line with the match runner
+# a match's results, clocks, files, openings, settings and command line with the match runner
 
 
 def foogo_imports(path):
