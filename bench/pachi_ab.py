@@ -136,7 +136,7 @@ def paired_commands(args, name: str, options: str, command: str | None, game: in
         players.reverse()
     directory = Path(args.out) / name / f"job-{game}"
     opening = []
-    if getattr(args, "openings", None):  # opening game // 2: each one with both colours
+    if args.openings:  # opening game // 2: each one with both colours
         opening = ["--opening", str(args.openings[game // 2 % len(args.openings)]),
                    "--opening-moves", str(args.opening_moves)]
     return [sys.executable, "-m", "foogo", "match", "--black", players[0][0], "--white", players[1][0],

@@ -65,7 +65,7 @@ from .files import write_whole
 from .gtp_client import GtpClient, GtpError, GtpFailure, GtpTimeout
 from .match_clock import GameClock, TimeControl
 from .match_files import claim_sgf_dir, release_sgf_dir, sgf_name
-from .match_openings import vertex
+from .match_openings import GTP_COLUMNS, vertex
 from .match_results import GameRecord, game_sgf, summarize
 from .match_settings import DEFAULT_REFEREE, MAX_GAMES, MAX_MOVES, MAX_TIMEOUT, read_settings
 
@@ -304,7 +304,7 @@ class _Match:
             if word == "pass":
                 move = None
             elif _VERTEX_RE.match(word):
-                row, col = int(word[1:]) - 1, "abcdefghjklmnopqrstuvwxyz".index(word[0])
+                row, col = int(word[1:]) - 1, GTP_COLUMNS.index(word[0].upper())
                 if row >= self.size or col >= self.size:
                     return self._forfeit(rec, mover, color, "illegal", f"{mover.label} played off-board {answer}")
                 move = (row, col)

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from sgfmill import sgf
 
-from .files import NotRegularFile, open_regular
+from .files import open_regular
 
 OPENING_MAX_BYTES = 1024 * 1024  # an opening's SGF file, read whole
-_COLUMNS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
+GTP_COLUMNS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"  # a vertex's column letters: no "I"
 
 
 def load_opening(path: str, moves: int, size: int, max_moves: int) -> list[tuple[str, tuple[int, int] | None]]:
@@ -28,9 +28,7 @@ def load_opening(path: str, moves: int, size: int, max_moves: int) -> list[tuple
     try:
         with open_regular(path) as f:  # a FIFO or a device refused, never waited on
             data = f.read(OPENING_MAX_BYTES + 1)
-    except NotRegularFile:
-        raise ValueError(f"--opening {path}: not a regular file") from None
-    except OSError as error:
+    except OSError as error:  # files.NotRegularFile's strerror: "not a regular file"
         raise ValueError(f"--opening {path}: cannot read it: {error.strerror or error}") from None
     if len(data) > OPENING_MAX_BYTES:
         raise ValueError(f"--opening {path}: over the opening size limit of {OPENING_MAX_BYTES} bytes")
@@ -66,4 +64,4 @@ def vertex(move: tuple[int, int] | None) -> str:
     if move is None:
         return "pass"
     row, col = move
-    return f"{_COLUMNS[col]}{row + 1}"
+    return f"{GTP_COLUMNS[col]}{row + 1}"

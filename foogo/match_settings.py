@@ -73,7 +73,7 @@ def read_settings(args: argparse.Namespace) -> MatchSettings:
     if games * max_moves > MAX_KEPT_MOVES:
         raise ValueError(f"--games times --max-moves must be at most {MAX_KEPT_MOVES:,} (a match keeps every "
                          f"move and its timing), got {games:,} x {max_moves:,}")
-    opening_file, opening_moves = getattr(args, "opening", None), getattr(args, "opening_moves", None)
+    opening_file, opening_moves = args.opening, args.opening_moves
     if opening_file is None and opening_moves is not None:
         raise ValueError("--opening-moves needs --opening")
     opening = [] if opening_file is None else load_opening(

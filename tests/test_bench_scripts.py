@@ -550,7 +550,8 @@ def test_pachi_ab_paired_games_start_afresh_by_seed_resume_and_report_where_arms
     ab = load("pachi_ab")
     tallies = load("ab_tally")  # the reading half of pachi_ab
     args = argparse.Namespace(pachi="/p/pachi", pachi_playouts=10000, foogo_playouts=36400, games=3,
-                              seed_base=62000, timeout=120.0, out=str(tmp_path), jobs=None, time=None, until=None)
+                              seed_base=62000, timeout=120.0, out=str(tmp_path), jobs=None, time=None, until=None,
+                              openings=None)
     even = ab.paired_commands(args, "rule", "--nakade", None, 0)
     odd = ab.paired_commands(args, "old", "", "env PYTHONPATH=/wt python -m foogo gtp", 1)
     assert even[even.index("--black") + 1] == "/p/pachi -t =10000 threads=1,sure_win_threshold=2 -s 62000"
@@ -888,7 +889,7 @@ def test_pachi_ab_timed_games_interleave_the_arms_one_at_a_time_until_the_stop(t
 
     ab = load("pachi_ab")
     args = argparse.Namespace(pachi="/p/pachi", time=5.0, threads=2, until=None, games=3, seed_base=3600,
-                              timeout=60.0, out=str(tmp_path), jobs=None)
+                              timeout=60.0, out=str(tmp_path), jobs=None, openings=None)
     even = ab.paired_commands(args, "m512", "--memory 512", "env PYTHONPATH=/wt python -m foogo gtp", 0)
     assert even[even.index("--black") + 1] == "/p/pachi -t 5 threads=2 -s 3600"  # the stock Pachi, as it comes
     assert even[even.index("--white") + 1] == ("env PYTHONPATH=/wt python -m foogo gtp --memory 512 --threads 2 "
