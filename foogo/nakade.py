@@ -49,7 +49,7 @@ MAX_STONES = 6  # the largest shape one vital point kills (the rabbity six)
 
 
 @inline
-def _dead_shape(stones, edges, top):
+def dead_shape(stones, edges, top):
     """True if a connected shape of `stones` points, `edges` adjacent pairs and largest degree
     `top` is dead when the attacker plays next (see the module's list)."""
     if stones <= 3:
@@ -147,7 +147,7 @@ def nakade(s, p, c):
             r = bk.next_stone(s, P, r)
             if r == h:
                 break
-    return _dead_shape(stones, edges2 // 2, top)
+    return dead_shape(stones, edges2 // 2, top)
 
 
 # ---------------------------------------------------------------- the vital point after the opponent's move
@@ -224,7 +224,7 @@ def _degree(e, w, n, e0, e1, e2, e3, e4, e5):
 @inline
 def _killing_point(w, n, e0, e1, e2, e3, e4, e5):
     """The vital point of the region e0.. of n points if its shape is dead with the attacker to play
-    (_dead_shape) and one point has the largest degree; else PASS."""
+    (dead_shape) and one point has the largest degree; else PASS."""
     edges2 = 0  # twice the adjacencies: the sum of the degrees
     top = 0
     best = bk.PASS
@@ -237,7 +237,7 @@ def _killing_point(w, n, e0, e1, e2, e3, e4, e5):
             top, best, ties = degree, e, 1
         elif degree == top:
             ties += 1
-    return best if ties == 1 and _dead_shape(n, edges2 // 2, top) else bk.PASS
+    return best if ties == 1 and dead_shape(n, edges2 // 2, top) else bk.PASS
 
 
 @inline
@@ -271,7 +271,7 @@ def _whole_eye_space(s, P, w, c, n, e0, e1, e2, e3, e4, e5):
 def vital_point(s, c, last):
     """The vital point c should play in an eye space of the opponent beside its last move: an empty
     region of 3-6 points that touches only the opponent's stones and the edge and holds all their
-    liberties (_whole_eye_space), whose shape is dead with c to play (_dead_shape) and has one point
+    liberties (_whole_eye_space), whose shape is dead with c to play (dead_shape) and has one point
     of the largest degree (the middle of three, the pyramid's and the bulky five's centre, the
     cross's and the rabbity six's); PASS if there is none (the square four needs no move). c is not
     checked to be allowed there."""

@@ -83,6 +83,14 @@ nothing; every candidate is also checked against playable(c) minus ko.
                 97-100% of heavy-nakade's playouts to none (GNU Go agreed: white won): Brier -0.021 at
                 moves 50-69 (-0.052 to +0.009), -0.010 from move 30; in 150 equal-CPU games the shape
                 never decided a playout (0.0000). Heavy playouts/s x0.991 with it on.
+  (d'') wasteful  with WASTEFUL_SELF_ATARI (off by default; choose_heavy's `wasteful`): (d) and (e) refuse
+                tactics.wasteful_self_atari instead, Pachi's is_really_bad_selfatari: a self-atari (or any
+                suicide) whose string could have run out, connected or captured instead, or that is no nakade
+                of at most six stones in a dead shape; a lone stone's self-atari and two shut-in stones' pass.
+                It replaces both the refusal of two stones or more and heavy-nakade's nakade exception. On the
+                268 games at 5 s a move: Brier -0.004 at moves 50-69 alone (-0.010 to +0.002), -0.025 with
+                the false-eye seki check (-0.056 to +0.007; the check alone -0.021); on 150 equal-CPU games
+                -0.001 (bench/results/wasteful-self-atari-brier-2026-12-05.txt).
 Probabilities are permille and compile-time constants. The rules and
 choose_heavy are `inline`, not `kernel`: numba passes each array argument as 7
 machine words, and five calls a move with four arrays each cost 6% of heavy
@@ -108,7 +116,7 @@ from .nakade import nakade, vital_point
 from .patterns import block_code, block_colour, block_colours, matches_pattern
 from .policy_light import PASS, allowed, allowed_at, choose_light
 from .random_stream import keep_one, random_below
-from .tactics import big_self_atari, breaks_false_eye_seki, self_atari
+from .tactics import big_self_atari, breaks_false_eye_seki, remember_string, self_atari, wasteful_self_atari
 
 CAPTURE_PERMIL = 900
 ATARI_PERMIL = 900
@@ -121,15 +129,21 @@ SELF_ATARI_REJECT_PERMIL = 1000
 # rules (d) and (e) also refuse a fill of the side's own false eye that breaks a false-eye seki
 # (tactics.breaks_false_eye_seki, Pachi's seki check); off by default, folded away (a literal)
 FALSE_EYE_SEKI = False
+# rules (d) and (e) refuse tactics.wasteful_self_atari (Pachi's is_really_bad_selfatari) in place of a self-atari
+# of two stones or more that is no nakade (rule (d'')); off by default, folded away (a literal)
+WASTEFUL_SELF_ATARI = False
 
 
 @inline
-def bad_self_atari(s, p, c, sacrifices, seki_eye=False):
+def bad_self_atari(s, p, c, sacrifices, seki_eye=False, wasteful=False):
     """True if c at empty p is a self-atari of two stones or more (big_self_atari), and, if
-    `sacrifices` (HEAVY_NAKADE), not a nakade (nakade.py); or, if `seki_eye`, a fill of c's false eye
+    `sacrifices` (HEAVY_NAKADE), not a nakade (nakade.py); or, with `wasteful` instead, a self-atari that
+    gives stones away for nothing (tactics.wasteful_self_atari); or, if `seki_eye`, a fill of c's false eye
     that breaks a false-eye seki (tactics.breaks_false_eye_seki): what rules (d) and (e) never play."""
     if seki_eye and breaks_false_eye_seki(s, p, c):
         return True
+    if wasteful:
+        return wasteful_self_atari(s, p, c)
     return big_self_atari(s, p, c) and not (sacrifices and nakade(s, p, c))
 
 
@@ -188,20 +202,6 @@ def capture_rule(s, z, c, last, rng):
 
 
 @inline
-def _remember(h, g1, g2, g3):
-    """(seen, g1, g2, g3): whether string h is one of the strings g1..g3 already met beside a point (-1
-    for none: a point has four neighbours, so three hold the others), and the three with h put in the
-    first free one."""
-    if h == g1 or h == g2 or h == g3:
-        return True, g1, g2, g3
-    if g1 < 0:
-        return False, h, g2, g3
-    if g2 < 0:
-        return False, g1, h, g3
-    return False, g1, g2, h
-
-
-@inline
 def atari_answer(s, z, c, last, rng):
     """Rule (b): for c's strings in atari next to `last`, a move that saves one: capturing an
     adjacent opponent string in atari, or extending on the last liberty when that leaves >= 2
@@ -215,14 +215,14 @@ def atari_answer(s, z, c, last, rng):
         # the usual case, told without a branch per point
         return answer
     found = 0
-    g1 = g2 = g3 = -1  # strings already answered for
+    g1 = g2 = g3 = g4 = -1  # strings already answered for
     for q in (last - w, last - 1, last + 1, last + w):
         if bk.color_at(s, P, q) != c:
             continue
         h = bk.head_of(s, P, q)
         if not bk.string_in_atari(s, P, h):
             continue
-        seen, g1, g2, g3 = _remember(h, g1, g2, g3)
+        seen, g1, g2, g3, g4 = remember_string(h, g1, g2, g3, g4)
         if seen:
             continue
         r = h
@@ -305,7 +305,7 @@ def pattern_move(s, z, c, last, rng, table):
 
 
 @kernel
-def safe_draw(s, c, rng, sacrifices=False, seki_eye=False):
+def safe_draw(s, c, rng, sacrifices=False, seki_eye=False, wasteful=False):
     """A point c may take (playable(c) minus ko) that is not a self-atari of two stones or more (nor, with
     `seki_eye`, a false-eye seki broken: bad_self_atari), uniformly, or PASS if there is none:
     choose_light's stage 1 with that test added, until the window is empty (a rejected point leaves the
@@ -316,7 +316,7 @@ def safe_draw(s, c, rng, sacrifices=False, seki_eye=False):
     while window > 0:
         i = random_below(rng, window)
         p = bk.empty_point(s, i)
-        if allowed_at(s, p, c, ko) and not bad_self_atari(s, p, c, sacrifices, seki_eye):
+        if allowed_at(s, p, c, ko) and not bad_self_atari(s, p, c, sacrifices, seki_eye, wasteful):
             return p
         window -= 1
         bk.swap_empties(s, i, window)
@@ -324,7 +324,7 @@ def safe_draw(s, c, rng, sacrifices=False, seki_eye=False):
 
 
 @inline
-def outside_liberty(s, z, c, p, rng, sacrifices=False, seki_eye=False):
+def outside_liberty(s, z, c, p, rng, sacrifices=False, seki_eye=False, wasteful=False):
     """Rule (d'), HEAVY_RACE only: for a draw p that is a self-atari of two stones or more, the other
     liberty of an opponent string beside p that has exactly two (p and that one), when c may take it
     and it is no such self-atari itself: the approach from outside that tightens a capturing race
@@ -336,37 +336,37 @@ def outside_liberty(s, z, c, p, rng, sacrifices=False, seki_eye=False):
     other = 3 - c
     answer = PASS
     found = 0
-    g1 = g2 = g3 = -1  # strings already looked at
+    g1 = g2 = g3 = g4 = -1  # strings already looked at
     for q in (p - w, p - 1, p + 1, p + w):
         if bk.color_at(s, P, q) != other:
             continue
         g = bk.head_of(s, P, q)
-        seen, g1, g2, g3 = _remember(g, g1, g2, g3)
+        seen, g1, g2, g3, g4 = remember_string(g, g1, g2, g3, g4)
         if seen:
             continue
         count, lib = bk.other_liberties(s, P, w, g, p)
-        if count == 1 and allowed(s, z, c, lib) and not bad_self_atari(s, lib, c, sacrifices, seki_eye):
+        if count == 1 and allowed(s, z, c, lib) and not bad_self_atari(s, lib, c, sacrifices, seki_eye, wasteful):
             found, answer = keep_one(rng, found, answer, lib)
     return answer
 
 
 @inline
 def uniform_move(s, z, c, rng, sacrifices=False, race=False, reject_permil=SELF_ATARI_REJECT_PERMIL,
-                 seki_eye=FALSE_EYE_SEKI):
+                 seki_eye=FALSE_EYE_SEKI, wasteful=WASTEFUL_SELF_ATARI):
     """Rules (d) and (e): a point c may take that is not a self-atari of two stones or more (but a
     nakade if `sacrifices`), nor with `seki_eye` a false-eye seki broken, uniformly, else PASS:
     choose_light's draw, or safe_draw's when that draw is refused; with `race` (HEAVY_RACE),
     outside_liberty's approach before safe_draw."""
     p = choose_light(s, z, c, rng)  # one call site: two inlined copies of choose_light cost heavy playouts
-    if p == PASS or not bad_self_atari(s, p, c, sacrifices, seki_eye):
+    if p == PASS or not bad_self_atari(s, p, c, sacrifices, seki_eye, wasteful):
         return p
     if reject_permil < 1000 and random_below(rng, 1000) >= reject_permil:
         return p  # kept: a capturing race's shared liberty filled, a seki broken
     if race:
-        q = outside_liberty(s, z, c, p, rng, sacrifices, seki_eye)
+        q = outside_liberty(s, z, c, p, rng, sacrifices, seki_eye, wasteful)
         if q != PASS:
             return q
-    return safe_draw(s, c, rng, sacrifices, seki_eye)
+    return safe_draw(s, c, rng, sacrifices, seki_eye, wasteful)
 
 
 @inline
@@ -392,12 +392,13 @@ def ko_fight(s, z, c):
 
 @inline
 def choose_heavy(s, z, c, rng, table, sacrifices=False, race=False, reject_permil=SELF_ATARI_REJECT_PERMIL,
-                 seki_eye=FALSE_EYE_SEKI):
+                 seki_eye=FALSE_EYE_SEKI, wasteful=WASTEFUL_SELF_ATARI):
     """A point of playable(c) minus ko chosen by rules (k) and (a)-(e) above, or PASS if there is none or (e)
     keeps a seki; with `sacrifices` (HEAVY_NAKADE), (d) and (e) may play a nakade; with `race`
     (HEAVY_RACE), (d) approaches from outside (d') before it redraws; (d) redraws with probability
     reject_permil / 1000 (a literal: at 1000 its test folds away); with `seki_eye` (a literal), (d) and
-    (e) refuse a false-eye seki broken as they refuse a big self-atari."""
+    (e) refuse a false-eye seki broken as they refuse a big self-atari; with `wasteful` (a literal), they refuse
+    a wasteful self-atari (rule (d'')) instead of a big one that is no nakade."""
     p = ko_fight(s, z, c)
     if p != PASS and random_below(rng, 1000) < KO_PERMIL:
         return p
@@ -419,7 +420,7 @@ def choose_heavy(s, z, c, rng, table, sacrifices=False, race=False, reject_permi
             p = pattern_move(s, z, c, last, rng, table)
             if p != PASS:
                 return p
-    return uniform_move(s, z, c, rng, sacrifices, race, reject_permil, seki_eye)
+    return uniform_move(s, z, c, rng, sacrifices, race, reject_permil, seki_eye, wasteful)
 
 
 @kernel

@@ -1,10 +1,11 @@
-"""Self-atari: whether a stone at an empty point would leave its own string with one liberty; and the
-false-eye seki, a move that is no self-atari and still gives a group away.
+"""Self-atari: whether a stone at an empty point would leave its own string with one liberty; which of those
+give stones away for nothing; and the false-eye seki, a move that is no self-atari and still gives a group away.
 
 The heavy playouts never play such a move for a string of two stones or more (policy_heavy.py), the
 ladder reader asks it of the runner's extensions (ladders.py) and the learned prior reads it as a
 move feature (features.py). With policy_heavy.FALSE_EYE_SEKI they do not break a false-eye seki
-either (breaks_false_eye_seki).
+either (breaks_false_eye_seki). With policy_heavy.WASTEFUL_SELF_ATARI they refuse only the self-ataris
+wasteful_self_atari finds wasteful (Pachi's is_really_bad_selfatari, with its own nakade exception).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import numpy as np
 
 from . import board_kernels as bk
 from .jit import inline
+from .nakade import MAX_STONES, dead_shape
 
 
 @inline
@@ -91,3 +93,207 @@ def breaks_false_eye_seki(s, p, c):
             return False
         inside = g
     return inside >= 0
+
+
+# ---------------------------------------------------------------- a self-atari that gives stones away for nothing
+
+@inline
+def remember_string(h, a, b, d, e):
+    """(seen, a, b, d, e): whether string h is one of the heads a, b, d, e already met beside a point (-1 for a
+    free slot: a point has four neighbours), and the four with h put in the first free one."""
+    if h == a or h == b or h == d or h == e:
+        return True, a, b, d, e
+    if a < 0:
+        return False, h, b, d, e
+    if b < 0:
+        return False, a, h, d, e
+    if d < 0:
+        return False, a, b, h, e
+    return False, a, b, d, h
+
+
+@inline
+def _beside(p, q, w):
+    """True if points p and q are orthogonal neighbours."""
+    return q == p - w or q == p - 1 or q == p + 1 or q == p + w
+
+
+@inline
+def _leads_out(s, P, w, p, c, lib, o0, o1, o2, o3):
+    """True if `lib`, the other liberty of a string beside p (c's string o0..o3 or the opponent's), leads out of
+    the shape c's self-atari at p would fill: it touches an empty point besides p, or a c string that is not one
+    of o0..o3, or, not beside p, no c stone at all (so c's strings do not reach it)."""
+    for q in (lib - w, lib - 1, lib + 1, lib + w):
+        cq = bk.color_at(s, P, q)
+        if cq == bk.EMPTY and q != p:
+            return True
+        if cq == c:
+            h = bk.head_of(s, P, q)
+            if h != o0 and h != o1 and h != o2 and h != o3:
+                return True
+    return not _beside(p, lib, w) and bk.stones_beside(s, P, lib, c) == 0
+
+
+@inline
+def _can_capture_beside(s, P, w, h, c):
+    """True if a stone of c's string h touches an opponent string in atari (c could capture instead)."""
+    r = h
+    while True:
+        if (bk.stone_in_atari(s, P, r - w, 3 - c) | bk.stone_in_atari(s, P, r - 1, 3 - c)
+                | bk.stone_in_atari(s, P, r + 1, 3 - c) | bk.stone_in_atari(s, P, r + w, 3 - c)):
+            return True
+        r = bk.next_stone(s, P, r)
+        if r == h:
+            return False
+
+
+@inline
+def _shape_degrees(s, P, w, p, c, h):
+    """(twice the edges, largest degree) of string h's stones inside the shape c at p makes: each stone's
+    neighbours of colour c (its own string's stones, since the strings beside p are the shape) and p."""
+    edges2 = 0
+    top = 0
+    r = h
+    while True:
+        degree = np.int64(bk.stones_beside(s, P, r, c)) + np.int64(_beside(p, r, w))
+        edges2 += degree
+        top = max(top, degree)
+        r = bk.next_stone(s, P, r)
+        if r == h:
+            return edges2, top
+
+
+@inline
+def _dead_after(s, P, w, p, c, stones, o0, o1, o2, o3):
+    """True if the shape of p and c's strings o0..o3 beside it (`stones` points, 3 to 6) is dead with the
+    opponent to capture it (nakade.dead_shape)."""
+    if stones <= 3:
+        return True
+    top = np.int64(bk.stones_beside(s, P, p, c))
+    edges2 = top
+    for h in (o0, o1, o2, o3):
+        if h >= 0:
+            e2, t = _shape_degrees(s, P, w, p, c, h)
+            edges2 += e2
+            top = max(top, t)
+    return dead_shape(stones, edges2 // 2, top)
+
+
+@inline
+def _leaves_atari_around(s, P, w, p, c, h):
+    """True if after c at p every opponent string touching c's string h (or p) has one liberty left."""
+    r = h
+    while True:
+        for q in (r - w, r - 1, r + 1, r + w):
+            if bk.color_at(s, P, q) == 3 - c:
+                count, _ = bk.other_liberties(s, P, w, bk.head_of(s, P, q), p)
+                if count != 1:
+                    return False
+        r = bk.next_stone(s, P, r)
+        if r == h:
+            return True
+
+
+@inline
+def _breaks_local_seki(s, P, w, p, c, o0, o1, o2, o3, e0, e1, e2, e3):
+    """True if c at p fills a liberty of a local seki and the opponent strings around are not all in atari
+    after it: c's string o0 and the opponent's e0 beside p have two liberties each, and p and their other
+    liberties are self-ataris for both colours (Pachi's breaking_local_seki)."""
+    if e0 < 0:
+        return False
+    n1, l1 = bk.other_liberties(s, P, w, o0, p)
+    n2, l2 = bk.other_liberties(s, P, w, e0, p)
+    if n1 != 1 or n2 != 1:
+        return False
+    if not (self_atari(s, p, 3 - c) and self_atari(s, l1, c) and self_atari(s, l1, 3 - c)):
+        return False
+    if l2 != l1 and not (self_atari(s, l2, c) and self_atari(s, l2, 3 - c)):
+        return False
+    for h in (e0, e1, e2, e3):
+        if h >= 0 and bk.other_liberties(s, P, w, h, p)[0] != 1:
+            return True
+    for h in (o0, o1, o2, o3):
+        if h >= 0 and not _leaves_atari_around(s, P, w, p, c, h):
+            return True
+    return False
+
+
+@inline
+def wasteful_self_atari(s, p, c):
+    """True if c at empty p puts stones in atari for nothing (Pachi's is_really_bad_selfatari,
+    learnt from its code and written on foogo's board): p's string keeps at most one liberty and captures
+    nothing that gives it more, and it could have run out or connected by a string's other liberty, or
+    captured instead, or is no nakade (more than six stones, an opponent string it ataris with a way out, a
+    live shape, or a local seki broken); and any suicide. A lone stone's self-atari that is no suicide is
+    never wasteful, nor two stones' that could not run out instead (throw-ins, snapbacks and the like)."""
+    P = bk.stride(s)
+    if bk.empty_neighbours(s, P, p) >= 2:
+        return False
+    w = np.int64(s[bk.M_W])
+    lib = -1
+    o0 = o1 = o2 = o3 = np.int64(-1)  # c's strings beside p
+    e0 = e1 = e2 = e3 = np.int64(-1)  # the opponent's
+    for q in (p - w, p - 1, p + 1, p + w):
+        cq = bk.color_at(s, P, q)
+        if cq == bk.EMPTY:
+            lib = q
+        elif cq == c:
+            _, o0, o1, o2, o3 = remember_string(bk.head_of(s, P, q), o0, o1, o2, o3)
+        elif cq == 3 - c:
+            _, e0, e1, e2, e3 = remember_string(bk.head_of(s, P, q), e0, e1, e2, e3)
+    # c's strings: one with two liberties besides p is no self-atari; those with one other liberty add it
+    extra = -1
+    strings = 0
+    stones = 1
+    for h in (o0, o1, o2, o3):
+        if h < 0:
+            continue
+        strings += 1
+        stones += bk.string_size(s, P, h)
+        count, other = bk.other_liberties(s, P, w, h, p)
+        if count == 2 or (count == 1 and ((lib >= 0 and lib != other) or (extra >= 0 and extra != other))):
+            return False
+        if count == 1:
+            extra = other
+    # captures: fine with a liberty besides, for a lone stone (a ko), more than one string or more than one stone
+    captures = 0
+    for h in (e0, e1, e2, e3):
+        if h >= 0 and bk.string_in_atari(s, P, h):
+            if lib >= 0 or extra >= 0 or strings == 0 or captures > 0 or bk.string_size(s, P, h) > 1:
+                return False
+            captures += 1
+    if captures == 0 and lib < 0 and extra < 0:
+        return True  # suicide
+    if strings == 0:
+        return False  # a lone stone given away
+    # could c's strings run out or connect instead, by their other liberty?
+    for h in (o0, o1, o2, o3):
+        if h < 0:
+            continue
+        count, other = bk.other_liberties(s, P, w, h, p)
+        if count == 1 and (bk.empty_neighbours(s, P, other) >= 2
+                           or _leads_out(s, P, w, p, c, other, o0, o1, o2, o3)):
+            return True
+    if strings == 1 and stones == 2:
+        return False  # two stones given away
+    for h in (o0, o1, o2, o3):
+        if h >= 0 and _can_capture_beside(s, P, w, h, c):
+            return True
+    if stones > MAX_STONES:
+        return True
+    # the opponent strings p ataris: one inside liberty between them, or no nakade
+    lib2 = -1
+    for h in (e0, e1, e2, e3):
+        if h < 0:
+            continue
+        count, other = bk.other_liberties(s, P, w, h, p)
+        if count == 1:
+            if lib2 >= 0 and other != lib2:
+                return True
+            lib2 = other
+    if lib2 >= 0 and _leads_out(s, P, w, p, c, lib2, o0, o1, o2, o3):
+        return True
+    if not _dead_after(s, P, w, p, c, stones, o0, o1, o2, o3):
+        return True
+    return _breaks_local_seki(s, P, w, p, c, o0, o1, o2, o3, e0, e1, e2, e3)
+

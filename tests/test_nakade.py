@@ -131,7 +131,7 @@ def test_the_dead_shapes_are_told_apart_from_every_other_polyomino(size, count):
         degrees = [sum((r + dr, c + dc) in cells for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)))
                    for r, c in cells]
         expected = size <= 3 or cells in dead
-        assert nk._dead_shape(size, sum(degrees) // 2, max(degrees)) == expected, cells
+        assert nk.dead_shape(size, sum(degrees) // 2, max(degrees)) == expected, cells
 
 
 # the game against Pachi kept as bench/results/corner-sacrifice-4x-027ba8d-job1-game3.sgf, before its
