@@ -227,8 +227,9 @@ def wasteful_self_atari(s, p, c):
     live shape, or a local seki broken); and any suicide. A lone stone's self-atari that is no suicide is
     never wasteful, nor two stones' that could not run out instead (throw-ins, snapbacks and the like)."""
     P = bk.stride(s)
-    if bk.empty_neighbours(s, P, p) >= 2:
-        return False
+    empty = bk.empty_neighbours(s, P, p)
+    if empty >= 2 or (empty == 1 and bk.stones_beside(s, P, p, c) == 0):
+        return False  # two liberties of its own, or a lone stone with one: most draws, told from p's packed counts
     w = np.int64(s[bk.M_W])
     lib = -1
     o0 = o1 = o2 = o3 = np.int64(-1)  # c's strings beside p
