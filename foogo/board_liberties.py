@@ -1,7 +1,8 @@
 """Exact liberties on demand: what the API and a few policy questions need, and the hot path does not.
 
 The moves keep pseudo-liberties (board_moves.py), which answer "in atari?" and "which liberty?"
-exactly; these kernels count the rest when asked.
+exactly; these kernels count the rest when asked. The policy questions also walk the distinct strings
+beside a point, kept as four head slots (`among`, `remember_string`).
 """
 
 from __future__ import annotations
@@ -25,6 +26,27 @@ from .board_layout import (
     string_in_atari,
 )
 from .jit import inline, kernel
+
+
+@inline
+def among(h, a, b, d, e):
+    """True if string head h is one of the heads a, b, d, e (-1 for a free slot)."""
+    return h == a or h == b or h == d or h == e
+
+
+@inline
+def remember_string(h, a, b, d, e):
+    """(seen, a, b, d, e): whether string h is one of the heads a, b, d, e already met beside a point (-1 for a
+    free slot: a point has four neighbours), and the four with h put in the first free one."""
+    if among(h, a, b, d, e):
+        return True, a, b, d, e
+    if a < 0:
+        return False, h, b, d, e
+    if b < 0:
+        return False, a, h, d, e
+    if d < 0:
+        return False, a, b, h, e
+    return False, a, b, d, h
 
 
 @inline

@@ -69,12 +69,6 @@ def _sole_liberty(s, P, w, h, p, lib):
 
 
 @inline
-def _in(h, h0, h1, h2, h3):
-    """True if h is one of the heads h0..h3."""
-    return h == h0 or h == h1 or h == h2 or h == h3
-
-
-@inline
 def _degree_in(s, P, w, r, p, c, lib):
     """Point r of S (p or a stone of a string p joins): its neighbours in S (stones of c, which are
     its own string's, and p), or -1 if it touches an opponent string with a liberty besides lib."""
@@ -104,15 +98,8 @@ def nakade(s, p, c):
             lib = q
         elif cq == c:
             h = bk.head_of(s, P, q)
-            if not _in(h, h0, h1, h2, h3):
-                if h0 < 0:
-                    h0 = h
-                elif h1 < 0:
-                    h1 = h
-                elif h2 < 0:
-                    h2 = h
-                else:
-                    h3 = h
+            seen, h0, h1, h2, h3 = bk.remember_string(h, h0, h1, h2, h3)
+            if not seen:
                 stones += bk.string_size(s, P, h)
                 count, found = bk.other_liberties(s, P, w, h, p)
                 if count == 1:
@@ -125,7 +112,7 @@ def nakade(s, p, c):
         cq = bk.color_at(s, P, q)
         if q == p:
             continue
-        if cq == bk.EMPTY or (cq == c and not _in(bk.head_of(s, P, q), h0, h1, h2, h3)):
+        if cq == bk.EMPTY or (cq == c and not bk.among(bk.head_of(s, P, q), h0, h1, h2, h3)):
             return False
         if cq == other and not _sole_liberty(s, P, w, bk.head_of(s, P, q), p, lib):
             return False

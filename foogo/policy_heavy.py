@@ -116,7 +116,7 @@ from .nakade import nakade, vital_point
 from .patterns import block_code, block_colour, block_colours, matches_pattern
 from .policy_light import PASS, allowed, allowed_at, choose_light
 from .random_stream import keep_one, random_below
-from .tactics import big_self_atari, breaks_false_eye_seki, remember_string, self_atari, wasteful_self_atari
+from .tactics import big_self_atari, breaks_false_eye_seki, self_atari, wasteful_self_atari
 
 CAPTURE_PERMIL = 900
 ATARI_PERMIL = 900
@@ -222,7 +222,7 @@ def atari_answer(s, z, c, last, rng):
         h = bk.head_of(s, P, q)
         if not bk.string_in_atari(s, P, h):
             continue
-        seen, g1, g2, g3, g4 = remember_string(h, g1, g2, g3, g4)
+        seen, g1, g2, g3, g4 = bk.remember_string(h, g1, g2, g3, g4)
         if seen:
             continue
         r = h
@@ -341,7 +341,7 @@ def outside_liberty(s, z, c, p, rng, sacrifices=False, seki_eye=False, wasteful=
         if bk.color_at(s, P, q) != other:
             continue
         g = bk.head_of(s, P, q)
-        seen, g1, g2, g3, g4 = remember_string(g, g1, g2, g3, g4)
+        seen, g1, g2, g3, g4 = bk.remember_string(g, g1, g2, g3, g4)
         if seen:
             continue
         count, lib = bk.other_liberties(s, P, w, g, p)

@@ -98,21 +98,6 @@ def breaks_false_eye_seki(s, p, c):
 # ---------------------------------------------------------------- a self-atari that gives stones away for nothing
 
 @inline
-def remember_string(h, a, b, d, e):
-    """(seen, a, b, d, e): whether string h is one of the heads a, b, d, e already met beside a point (-1 for a
-    free slot: a point has four neighbours), and the four with h put in the first free one."""
-    if h == a or h == b or h == d or h == e:
-        return True, a, b, d, e
-    if a < 0:
-        return False, h, b, d, e
-    if b < 0:
-        return False, a, h, d, e
-    if d < 0:
-        return False, a, b, h, e
-    return False, a, b, d, h
-
-
-@inline
 def _beside(p, q, w):
     """True if points p and q are orthogonal neighbours."""
     return q == p - w or q == p - 1 or q == p + 1 or q == p + w
@@ -239,9 +224,9 @@ def wasteful_self_atari(s, p, c):
         if cq == bk.EMPTY:
             lib = q
         elif cq == c:
-            _, o0, o1, o2, o3 = remember_string(bk.head_of(s, P, q), o0, o1, o2, o3)
+            _, o0, o1, o2, o3 = bk.remember_string(bk.head_of(s, P, q), o0, o1, o2, o3)
         elif cq == 3 - c:
-            _, e0, e1, e2, e3 = remember_string(bk.head_of(s, P, q), e0, e1, e2, e3)
+            _, e0, e1, e2, e3 = bk.remember_string(bk.head_of(s, P, q), e0, e1, e2, e3)
     # c's strings: one with two liberties besides p is no self-atari; those with one other liberty add it
     extra = -1
     strings = 0
