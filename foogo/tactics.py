@@ -252,14 +252,10 @@ def wasteful_self_atari(s, p, c):
         return True  # suicide
     if strings == 0:
         return False  # a lone stone given away
-    # could c's strings run out or connect instead, by their other liberty?
-    for h in (o0, o1, o2, o3):
-        if h < 0:
-            continue
-        count, other = bk.other_liberties(s, P, w, h, p)
-        if count == 1 and (bk.empty_neighbours(s, P, other) >= 2
-                           or _leads_out(s, P, w, p, c, other, o0, o1, o2, o3)):
-            return True
+    # could c's strings run out or connect instead, by their other liberty? (the first loop left every one
+    # with a liberty besides p on the same point, extra)
+    if extra >= 0 and (bk.empty_neighbours(s, P, extra) >= 2 or _leads_out(s, P, w, p, c, extra, o0, o1, o2, o3)):
+        return True
     if strings == 1 and stones == 2:
         return False  # two stones given away
     for h in (o0, o1, o2, o3):
