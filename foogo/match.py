@@ -111,17 +111,12 @@ class _Match:
 
     def __init__(self, args: argparse.Namespace) -> None:
         settings = read_settings(args)  # ValueError for an option out of range: nothing started yet
-        self.size, self.games, self.komi = settings.size, settings.games, settings.komi
-        self.names = settings.names
-        self.timeout, self.startup_timeout = settings.timeout, settings.startup_timeout
-        self.clock, self.max_moves, self.opening = settings.clock, settings.max_moves, settings.opening
-        self.alternate, self.quiet = settings.alternate, settings.quiet
-        self.json_path, self.sgf_dir = settings.json_path, settings.sgf_dir
-        self.referee_command = referee = settings.referee_command
+        self.settings = settings  # frozen: size, games, komi, names, timeouts, clock, opening, paths, ...
+        referee = settings.referee_command
 
         def log(name: str) -> Path | None:
             """The stderr log path for `name` in the SGF directory, or None (stderr discarded)."""
-            return self.sgf_dir / f"{name}.stderr.log" if self.sgf_dir is not None else None
+            return self.settings.sgf_dir / f"{name}.stderr.log" if self.settings.sgf_dir is not None else None
 
         def client(option: str, command: str, name: str) -> GtpClient:
             try:
@@ -134,7 +129,8 @@ class _Match:
                         "B": _Player("B", args.white, client("--white", args.white, "engine-B"))}
         self.referee = client("--referee", referee, "referee") if referee else None
         # the directory's lock is held to the match's end (close)
-        self._sgf_lock = claim_sgf_dir(self.sgf_dir, self.games, settings.overwrite) if self.sgf_dir else None
+        sgf_dir = settings.sgf_dir
+        self._sgf_lock = claim_sgf_dir(sgf_dir, settings.games, settings.overwrite) if sgf_dir else None
         self.referee_name = ""
         self.records: list[GameRecord] = []
         self.interrupted = False
@@ -146,7 +142,7 @@ class _Match:
         client = player.client
         client.start()
         player.fresh = True
-        grace = self.startup_timeout
+        grace = self.settings.startup_timeout
         try:
             player.name = _brief(client.send("name", grace)) or player.command
         except GtpError:
@@ -171,7 +167,7 @@ class _Match:
                 print(f"foogo match: warning: engine {p.key} ({p.full_name}) runs from a modified checkout; files "
                       "edited during the match change it at its next start (after a crash or timeout): run it "
                       "from a clean worktree to know what played", file=sys.stderr)
-            p.label = self.names[p.key] or p.full_name
+            p.label = self.settings.names[p.key] or p.full_name
         if a.label == b.label:
             a.label, b.label = f"{a.label} (A)", f"{b.label} (B)"
 
@@ -180,20 +176,21 @@ class _Match:
         assert self.referee is not None
         try:
             self.referee.start()
-            grace = max(self.timeout, REFEREE_MIN_TIMEOUT)
+            grace = max(self.settings.timeout, REFEREE_MIN_TIMEOUT)
             parts = []
             for cmd in ("name", "version"):
                 try:
                     parts.append(self.referee.send(cmd, grace))
                 except GtpError:
                     pass
-            return " ".join(parts).strip() or self.referee_command
+            return " ".join(parts).strip() or self.settings.referee_command
         except GtpFailure as exc:
-            raise MatchError(f"referee ({self.referee_command}) failed to start: {exc}") from exc
+            raise MatchError(f"referee ({self.settings.referee_command}) failed to start: {exc}") from exc
 
     def _setup(self, client: GtpClient, who: str, timeout: float, clock: TimeControl | None = None) -> None:
         """Send boardsize, clear_board, komi (and the clock's time_settings); GtpError there is fatal (MatchError)."""
-        for cmd in (f"boardsize {self.size}", "clear_board", f"komi {self.komi:g}") + ((clock.gtp(),) if clock else ()):
+        st = self.settings
+        for cmd in (f"boardsize {st.size}", "clear_board", f"komi {st.komi:g}") + ((clock.gtp(),) if clock else ()):
             try:
                 client.send(cmd, timeout)
             except GtpError as exc:
@@ -245,7 +242,8 @@ class _Match:
             try:
                 if not player.client.alive:
                     self._launch(player)
-                self._setup(player.client, f"engine {player.key} ({player.label})", self.timeout, self.clock)
+                st = self.settings
+                self._setup(player.client, f"engine {player.key} ({player.label})", st.timeout, st.clock)
             except GtpFailure as exc:
                 return self._failure(rec, player, color, exc, "failed at game setup")
         if self.referee is not None:
@@ -255,22 +253,23 @@ class _Match:
                 except MatchError as exc:
                     return self._void(rec, f"referee failed to restart: {exc}")
             try:
-                self._setup(self.referee, "the referee", max(self.timeout, REFEREE_MIN_TIMEOUT))
+                self._setup(self.referee, "the referee", max(self.settings.timeout, REFEREE_MIN_TIMEOUT))
             except GtpFailure as exc:
                 return self._void(rec, f"referee failed at game setup: {exc}")
 
         color, passes = "b", 0
-        if self.opening:
+        if self.settings.opening:
             if not self._play_opening(rec, side):
                 return None
-            color = "w" if self.opening[-1][0] == "b" else "b"
-            passes = 1 if self.opening[-1][1] is None else 0
-        clocks = {c: GameClock(self.clock) for c in side} if self.clock else {}
+            color = "w" if self.settings.opening[-1][0] == "b" else "b"
+            passes = 1 if self.settings.opening[-1][1] is None else 0
+        clocks = {c: GameClock(self.settings.clock) for c in side} if self.settings.clock else {}
         while True:
             mover, other = side[color], side["w" if color == "b" else "b"]
             # an engine's first move after it starts may take --startup-timeout: an engine that answers the
             # protocol at once may still compile or load what its search needs then (foogo gtp after an install)
-            timeout = max(self.timeout, self.startup_timeout) if mover.fresh else self.timeout
+            st = self.settings
+            timeout = max(st.timeout, st.startup_timeout) if mover.fresh else st.timeout
             mover.fresh = False
             if clocks:
                 timeout = clocks[color].allowance()
@@ -284,7 +283,7 @@ class _Match:
             except GtpFailure as exc:
                 if clocks and isinstance(exc, GtpTimeout):  # (the client has stopped the engine: restarted later)
                     return self._forfeit(rec, mover, color, "time", f"{mover.label} ran out of time (no move in "
-                                         f"the {timeout:.2f} s its clock allowed, {self.clock})")
+                                         f"the {timeout:.2f} s its clock allowed, {self.settings.clock})")
                 return self._failure(rec, mover, color, exc, "at genmove")
             except GtpError as exc:
                 return self._forfeit(rec, mover, color, "crash", f"{mover.label} failed genmove: ? {exc}")
@@ -293,7 +292,7 @@ class _Match:
             rec.timings[mover.key].append((wall, None if cpu0 is None or cpu1 is None else cpu1 - cpu0))
             if clocks and not clocks[color].charge(wall):
                 return self._forfeit(rec, mover, color, "time",
-                                     f"{mover.label} ran out of time ({wall:.2f} s on its move, {self.clock})")
+                                     f"{mover.label} ran out of time ({wall:.2f} s on its move, {self.settings.clock})")
 
             word = answer.strip().lower()
             if word == "resign":
@@ -305,7 +304,7 @@ class _Match:
                 move = None
             elif _VERTEX_RE.match(word):
                 row, col = int(word[1:]) - 1, GTP_COLUMNS.index(word[0].upper())
-                if row >= self.size or col >= self.size:
+                if row >= self.settings.size or col >= self.settings.size:
                     return self._forfeit(rec, mover, color, "illegal", f"{mover.label} played off-board {answer}")
                 move = (row, col)
             else:
@@ -315,14 +314,14 @@ class _Match:
             vertex = word.upper() if move is not None else "pass"
             if self.referee is not None:
                 try:
-                    self.referee.send(f"play {color} {vertex}", max(self.timeout, REFEREE_MIN_TIMEOUT))
+                    self.referee.send(f"play {color} {vertex}", max(self.settings.timeout, REFEREE_MIN_TIMEOUT))
                 except GtpError as exc:
                     return self._forfeit(rec, mover, color, "illegal",
                                          f"{mover.label} played {vertex}: referee says ? {exc}")
                 except GtpFailure as exc:
                     return self._void(rec, f"referee failed on play {color} {vertex}: {exc}")
             try:
-                other.client.send(f"play {color} {vertex}", self.timeout)
+                other.client.send(f"play {color} {vertex}", self.settings.timeout)
             except GtpError as exc:
                 return self._forfeit(rec, mover, color, "illegal",
                                      f"{mover.label} played {vertex}: opponent {other.label} says ? {exc}")
@@ -334,20 +333,20 @@ class _Match:
                 rec.clock.append(clocks[color].time_left()[0])
 
             passes = passes + 1 if move is None else 0
-            if passes >= 2 or len(rec.moves) >= self.max_moves:
+            if passes >= 2 or len(rec.moves) >= self.settings.max_moves:
                 if passes < 2:
-                    rec.detail = f"stopped at --max-moves {self.max_moves}; "
+                    rec.detail = f"stopped at --max-moves {self.settings.max_moves}; "
                 return self._score(rec, side)
             color = "w" if color == "b" else "b"
 
     def _play_opening(self, rec: GameRecord, side: dict[str, _Player]) -> bool:
         """Play the opening's moves on the referee and both engines, into rec; False with the game ended when
         one of them refuses a move (void: the opening's fault, not a player's) or an engine fails (its loss)."""
-        for color, move in self.opening:
+        for color, move in self.settings.opening:
             command = f"play {color} {vertex(move)}"
             if self.referee is not None:
                 try:
-                    self.referee.send(command, max(self.timeout, REFEREE_MIN_TIMEOUT))
+                    self.referee.send(command, max(self.settings.timeout, REFEREE_MIN_TIMEOUT))
                 except GtpError as exc:
                     self._void(rec, f"the referee refused the opening's {command}: ? {exc}")
                     return False
@@ -356,7 +355,7 @@ class _Match:
                     return False
             for player_color, player in side.items():
                 try:
-                    player.client.send(command, self.timeout)
+                    player.client.send(command, self.settings.timeout)
                 except GtpError as exc:
                     self._void(rec, f"{player.label} refused the opening's {command}: ? {exc}")
                     return False
@@ -372,7 +371,7 @@ class _Match:
         An engine that rejects time_left keeps its own count: the clock here still judges it."""
         seconds, stones = clock.time_left()
         try:
-            player.client.send(f"time_left {color} {int(seconds)} {stones}", self.timeout)
+            player.client.send(f"time_left {color} {int(seconds)} {stones}", self.settings.timeout)
         except GtpFailure as exc:
             return exc
         except GtpError:
@@ -383,7 +382,7 @@ class _Match:
         """Score a finished game with the referee (or with both engines when they agree)."""
         if self.referee is not None:
             try:
-                score = self.referee.send("final_score", max(self.timeout, REFEREE_MIN_TIMEOUT))
+                score = self.referee.send("final_score", max(self.settings.timeout, REFEREE_MIN_TIMEOUT))
             except (GtpError, GtpFailure) as exc:
                 return self._void(rec, rec.detail + f"referee could not score: {exc}")
             source = "referee"
@@ -391,7 +390,7 @@ class _Match:
             scores: list[str | None] = []
             for color, player in side.items():
                 try:
-                    scores.append(_brief(player.client.send("final_score", self.timeout).strip()))
+                    scores.append(_brief(player.client.send("final_score", self.settings.timeout).strip()))
                 except GtpFailure as exc:
                     return self._failure(rec, player, color, exc, "at final_score")
                 except GtpError:
@@ -421,7 +420,7 @@ class _Match:
         engine that timed out was stopped by its client and is restarted for the next game)."""
         for player in side.values():
             try:
-                rec.engine_scores[player.key] = _brief(player.client.send("final_score", self.timeout).strip())
+                rec.engine_scores[player.key] = _brief(player.client.send("final_score", self.settings.timeout).strip())
             except (GtpError, GtpFailure):
                 rec.engine_scores[player.key] = None
         if rec.disputed:
@@ -433,23 +432,24 @@ class _Match:
     def colours(self, number: int) -> tuple[_Player, _Player]:
         """(black, white) for game `number` (1-based): A is black first, swapped on even games if alternating."""
         a, b = self.players["A"], self.players["B"]
-        return (b, a) if self.alternate and number % 2 == 0 else (a, b)
+        return (b, a) if self.settings.alternate and number % 2 == 0 else (a, b)
 
     def play_all(self) -> list[GameRecord]:
         """Play every game (stopping early on Ctrl-C) and return the records."""
-        bar = tqdm(total=self.games, unit="game", file=sys.stderr, disable=self.quiet, dynamic_ncols=True)
+        st = self.settings
+        bar = tqdm(total=st.games, unit="game", file=sys.stderr, disable=st.quiet, dynamic_ncols=True)
         try:
             self.start()
-            for number in range(1, self.games + 1):
+            for number in range(1, self.settings.games + 1):
                 black, white = self.colours(number)
                 rec = self.play_game(number, black, white)
                 self.records.append(rec)
-                if self.sgf_dir is not None:
+                if self.settings.sgf_dir is not None:
                     self.write_sgf(rec)
                 wins = collections.Counter(r.winner for r in self.records)
                 bar.set_postfix_str(f"A {wins['A']} : B {wins['B']}")
                 bar.update(1)
-                if not self.quiet:
+                if not self.settings.quiet:
                     winner = self.players[rec.winner].label if rec.winner else "nobody"
                     bar.write(f"game {number}: black {black.label}, white {white.label}: {rec.result} "
                               f"({winner} wins, {len(rec.moves)} moves; {rec.detail})", file=sys.stderr)
@@ -461,11 +461,11 @@ class _Match:
 
     def write_sgf(self, rec: GameRecord) -> Path:
         """Write game `rec` to <sgf-dir>/game-NNNN.sgf (match_results.game_sgf) and return the path."""
-        assert self.sgf_dir is not None
+        assert self.settings.sgf_dir is not None
         labels = {key: p.label for key, p in self.players.items()}
-        path = self.sgf_dir / sgf_name(rec.number)
+        path = self.settings.sgf_dir / sgf_name(rec.number)
         try:
-            write_whole(path, game_sgf(rec, self.size, self.komi, labels, self.clock))
+            write_whole(path, game_sgf(rec, self.settings.size, self.settings.komi, labels, self.settings.clock))
         except OSError as error:  # the match stops; its summary of the games so far is still written
             raise MatchError(f"cannot write {path}: {error.strerror or error}") from None
         return path
@@ -475,11 +475,11 @@ class _Match:
     def summary(self) -> dict:
         """The match figures as a JSON-ready dict (match_results.summarize)."""
         return summarize(self.records, self.players, {
-            "games_requested": self.games, "interrupted": self.interrupted,
-            "size": self.size, "komi": self.komi, "max_moves": self.max_moves,
-            "timeout": self.timeout, "alternate": self.alternate,
-            "time_settings": str(self.clock) if self.clock else None,
-            "referee": self.referee_name or None, "referee_command": self.referee_command or None})
+            "games_requested": self.settings.games, "interrupted": self.interrupted,
+            "size": self.settings.size, "komi": self.settings.komi, "max_moves": self.settings.max_moves,
+            "timeout": self.settings.timeout, "alternate": self.settings.alternate,
+            "time_settings": str(self.settings.clock) if self.settings.clock else None,
+            "referee": self.referee_name or None, "referee_command": self.settings.referee_command or None})
 
 
 def _brief(text: str) -> str:

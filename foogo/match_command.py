@@ -110,10 +110,10 @@ def _run(args: argparse.Namespace) -> int:
         print(format_table(summary), file=sys.stderr if args.json == "-" else sys.stdout)
     if args.json == "-":
         print(json.dumps(summary, indent=2))
-    elif match.json_path is not None:
+    elif (json_path := match.settings.json_path) is not None:
         try:
-            write_json(match.json_path, summary)
+            write_json(json_path, summary)
         except OSError as error:
-            print(f"foogo match: cannot write --json {match.json_path}: {error.strerror or error}", file=sys.stderr)
+            print(f"foogo match: cannot write --json {json_path}: {error.strerror or error}", file=sys.stderr)
             return 1
     return code or (130 if match.interrupted else 0)
