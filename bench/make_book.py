@@ -1,11 +1,21 @@
 """Make foogo's opening book (foogo/book.py) from foogo's own long searches.
 
     python bench/make_book.py [--playouts 1000000] [--jobs 2] [--out foogo/data/book9.json]
+    python bench/make_book.py --from-games PATH [--depth 10] [--min-games 5] [--max-positions 200]
+                              [--extend BOOK] [--playouts N] [--jobs 2] --out FILE
 
 The positions, each taken up to the board's 8 symmetries (book.key) so that each is searched once:
   1. the empty board, black to move;
   2. every first move of black, white to move (15 positions on 9x9);
   3. the book's first move for black and every answer of white, black to move (14 after E5).
+With --from-games instead: the positions that games reach, from an SGF file or a directory of them (searched
+through its subdirectories, at most MAX_GAMES files in name order): every position before move --depth of each
+game of the book's size with no handicap or setup stones, up to its first pass or capture (the book answers only
+positions with no capture), that at least --min-games games reach, the --max-positions most frequent (ties: the
+earlier in the game, then the key). Files that cannot be read or replayed are counted and skipped. --extend BOOK
+keeps BOOK's entries (its size, komi and playouts must be these) and searches only positions it lacks, so a book
+grows deeper in steps; the positions of a match archive are those its engines reached, and the book changes
+which they reach, so a deeper book is made from games played with the one before it.
 Each is searched by `Search` with the settings `foogo gtp` plays with (heavy playouts, the learned
 prior, one thread) for --playouts playouts, once for each of the seeds 0 .. --seeds - 1, and the
 move most of those searches chose is stored (ties: the larger mean share of the root's visits), with
@@ -30,7 +40,9 @@ from option_caps import refuse_counts
 from foogo import book as bk_
 from foogo.bench import MAX_REPEATS
 from foogo.board import Board
-from foogo.geometry import BLACK, WHITE, geometry
+from foogo.game import Game
+from foogo.game_sgf import SgfError
+from foogo.geometry import BLACK, EMPTY, PASS, WHITE, geometry
 from foogo.playout import MAX_THREADS
 from foogo.search import MAX_PLAYOUTS, Search, SearchConfig
 
@@ -77,6 +89,69 @@ def distinct_moves(size: int, moves, color: int) -> list[str]:
     return out
 
 
+MAX_GAMES = 20_000  # SGF files --from-games reads at most (in name order)
+MAX_DEPTH = 40  # --depth at most: the positions counted stay under a million (some 150 MB)
+
+
+def sgf_paths(path: Path) -> list[Path]:
+    """The SGF files at path (a file, or a directory searched through its subdirectories), at most MAX_GAMES in
+    name order; ValueError if there is none or path does not exist."""
+    if path.is_file():
+        return [path]
+    if not path.is_dir():
+        raise ValueError(f"--from-games {path}: no such file or directory")
+    found = []
+    for file in sorted(path.rglob("*.sgf")):
+        if len(found) == MAX_GAMES:
+            break
+        if file.is_file():
+            found.append(file)
+    if not found:
+        raise ValueError(f"--from-games {path}: no .sgf file there")
+    return found
+
+
+def game_positions(paths, size: int, depth: int) -> tuple[dict, dict, int]:
+    """({key: games reaching it}, {key: (moves, color) of its first game}, files skipped) over the positions
+    before move `depth` of each game of `size` with no handicap or setup, to its first pass or capture; moves are
+    (color, vertex) pairs from the empty board and color is the side to move."""
+    counts: dict = {}
+    first: dict = {}
+    skipped = 0
+    for path in paths:
+        game = Game(size)
+        try:
+            game.load_sgf(str(path), move_number=depth + 1)
+        except (SgfError, OSError):
+            skipped += 1
+            continue
+        if game.size != size or game.handicap or any(game.base.color_at(int(p)) for p in game.geometry.points):
+            continue
+        board = Board(size)
+        moves: list = []
+        for color, p in game.history:
+            if color == EMPTY:
+                break  # a setup between moves: the book's positions end here
+            k, _ = bk_.key(board, color)
+            counts[k] = counts.get(k, 0) + 1
+            first.setdefault(k, (list(moves), color))
+            if p == PASS:
+                break  # and after a pass
+            vertex = board.geometry.name(p)
+            board.play(color, vertex)
+            if board.captures(BLACK) or board.captures(WHITE):
+                break
+            moves.append((color, vertex))
+    return counts, first, skipped
+
+
+def frequent_positions(counts: dict, first: dict, min_games: int, most: int) -> list[str]:
+    """The keys at least min_games games reach, the `most` most frequent (ties: fewer stones, then the key)."""
+    keys = [k for k, n in counts.items() if n >= min_games]
+    keys.sort(key=lambda k: (-counts[k], len(first[k][0]), k))
+    return keys[:most]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=9)
@@ -86,13 +161,34 @@ def main() -> int:
                         help="searches a position, one per seed 0..N-1; the move most of them chose is kept")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", type=Path, default=Path(bk_.BOOK_PATH))
+    parser.add_argument("--from-games", type=Path, metavar="PATH", help="the positions these SGF games reach")
+    parser.add_argument("--depth", type=int, default=10, help="with --from-games: positions before this move")
+    parser.add_argument("--min-games", type=int, default=5, help="with --from-games: reached by this many games")
+    parser.add_argument("--max-positions", type=int, default=200, help="with --from-games: the most frequent")
+    parser.add_argument("--extend", metavar="BOOK", help="with --from-games: keep this book's entries")
     args = parser.parse_args()
     # a search's playouts; a position's searches, like a bench's timed runs (their tasks are listed before the
     # first); worker processes, one a core, like a search's threads
     refuse_counts(parser, (("--playouts", args.playouts, MAX_PLAYOUTS), ("--seeds", args.seeds, MAX_REPEATS),
-                           ("--jobs", args.jobs, MAX_THREADS)))
+                           ("--jobs", args.jobs, MAX_THREADS), ("--depth", args.depth, MAX_DEPTH),
+                           ("--min-games", args.min_games, MAX_GAMES),
+                           ("--max-positions", args.max_positions, bk_.MAX_ENTRIES)))
+    if not 2 <= args.size <= 25:
+        parser.error(f"--size must be from 2 to 25, got {args.size}")
+    if args.extend and not args.from_games:
+        parser.error("--extend goes with --from-games")
     started = time.perf_counter()
     entries: dict = {}
+    base = None
+    if args.extend:
+        try:
+            base = bk_.load_book(args.extend)
+        except (ValueError, OSError) as error:
+            parser.error(f"--extend {args.extend}: {error}")
+        if (base.size, base.komi, base.playouts) != (args.size, args.komi, args.playouts):
+            parser.error(f"--extend {args.extend}: its size, komi and playouts ({base.size}, {base.komi:g}, "
+                         f"{base.playouts}) are not these ({args.size}, {args.komi:g}, {args.playouts})")
+        entries.update({k: {"move": e.move, "winrate": e.winrate, "visits": e.visits} for k, e in base.entries.items()})
 
     def run(positions):
         """Search each position (size, komi, moves, color, playouts) once per seed; keep the move most
@@ -114,22 +210,39 @@ def main() -> int:
             if len(chosen) < len(found):
                 print(f"  seeds disagree: {' '.join(moves_)} (key frame) -> {best}", flush=True)
 
-    # 1. the empty board
-    run([(args.size, args.komi, [], BLACK, args.playouts)])
-    # 2. every first move of black, and 3. every answer to the book's first move
-    root = Board(args.size)
-    first = bk_.Book(args.size, args.komi, args.playouts, "", {
-        k: bk_.Entry(e["move"], e["winrate"], e["visits"]) for k, e in entries.items()}).move(root, BLACK, args.komi)
-    opening = [(BLACK, geometry(args.size).name(first))]
-    tasks = [(args.size, args.komi, [(BLACK, v)], WHITE, args.playouts)
-             for v in distinct_moves(args.size, [], BLACK)]
-    tasks += [(args.size, args.komi, opening + [(WHITE, v)], BLACK, args.playouts)
-              for v in distinct_moves(args.size, opening, WHITE)]
-    run(tasks)
+    source = (f"bench/make_book.py --playouts {args.playouts} --seeds {args.seeds}: foogo's heavy search with the "
+              f"learned prior, one thread, the move most of seeds 0..{args.seeds - 1} chose")
+    if args.from_games:
+        try:
+            paths = sgf_paths(args.from_games)
+        except ValueError as error:
+            parser.error(str(error))
+        counts, first_seen, skipped = game_positions(paths, args.size, args.depth)
+        chosen = frequent_positions(counts, first_seen, args.min_games, args.max_positions)
+        todo = [k for k in chosen if k not in entries]
+        print(f"{len(paths)} files ({skipped} unreadable): {len(counts)} positions before move {args.depth}, "
+              f"{len(chosen)} reached by {args.min_games} games or more, {len(todo)} not in the book yet", flush=True)
+        run([(args.size, args.komi, first_seen[k][0], first_seen[k][1], args.playouts) for k in todo])
+        source += (f"; the positions before move {args.depth} that {args.min_games} or more of {len(paths)} games "
+                   f"reached ({args.from_games.name}), the {args.max_positions} most frequent")
+        if base is not None:
+            source = f"{base.source} | extended: {source}"
+    else:
+        # 1. the empty board
+        run([(args.size, args.komi, [], BLACK, args.playouts)])
+        # 2. every first move of black, and 3. every answer to the book's first move
+        root = Board(args.size)
+        first = bk_.Book(args.size, args.komi, args.playouts, "", {
+            k: bk_.Entry(e["move"], e["winrate"], e["visits"]) for k, e in entries.items()}).move(root, BLACK,
+                                                                                                 args.komi)
+        opening = [(BLACK, geometry(args.size).name(first))]
+        tasks = [(args.size, args.komi, [(BLACK, v)], WHITE, args.playouts)
+                 for v in distinct_moves(args.size, [], BLACK)]
+        tasks += [(args.size, args.komi, opening + [(WHITE, v)], BLACK, args.playouts)
+                  for v in distinct_moves(args.size, opening, WHITE)]
+        run(tasks)
     book = {"format": bk_.FORMAT, "size": args.size, "komi": args.komi, "playouts": args.playouts,
-            "source": f"bench/make_book.py --playouts {args.playouts} --seeds {args.seeds}: foogo's heavy search "
-                      f"with the learned prior, one thread, the move most of seeds 0..{args.seeds - 1} chose",
-            "entries": dict(sorted(entries.items()))}
+            "source": source, "entries": dict(sorted(entries.items()))}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(book, indent=1) + "\n")
     bk_.load_book(str(args.out))  # what was written reads back

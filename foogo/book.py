@@ -20,7 +20,8 @@ vertex, "winrate": w, "visits": share of the root's visits}}}. `load_book` check
 and bounds its size (a damaged or foreign file is a ValueError naming what is wrong).
 
 What it is not: a book of other engines' or professional moves (the issue allows only foogo's
-own), deep lines (two moves for black, one for white), or anything for boards but 9x9.
+own), or anything for boards but 9x9. The shipped book is shallow (two moves for black, one for
+white); `make_book.py --from-games` makes a deeper one from the positions a set of games reached.
 """
 
 from __future__ import annotations
