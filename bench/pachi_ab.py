@@ -61,7 +61,10 @@ Every game runs with DIR as its current directory (paths given relative are take
 script started): `python -m foogo` puts the current directory first on sys.path, so an arm whose
 --command sets PYTHONPATH to a worktree would otherwise, started from a checkout's root, import
 that checkout's foogo instead, and two arms would silently be one engine. The `foogo match` that
-plays each game is this script's checkout's (parallel_match.harness_env), not an editable install's.
+plays each game is this script's checkout's (parallel_match.harness_env), not an editable install's, and
+each game starts it afresh: once foogo's sources in that checkout change (parallel_match.source_fingerprint),
+no further game starts, since an edit would reach the harness halfway (run the script from a clone that nobody
+edits, e.g. `PYTHONPATH=CLONE python CLONE/bench/pachi_ab.py ...`; run it again to go on).
 The table then adds, for each arm, the games it and the control both finished: how many are the
 same move for move, where
 the others part (median move), the four cells of (arm won, control won), and the paired
@@ -84,13 +87,15 @@ from pathlib import Path
 
 from ab_tally import paired_report, played, report, status
 from option_caps import refuse_seconds
-from parallel_match import harness_env
+from parallel_match import CHECKOUT, harness_env, source_fingerprint
 from vs_pachi import FOOGO_GTP, absolute_engine, foogo_command, pachi_command, player_names, refuse_counts
 
 from foogo.gtp.clock import TimeManager
 from foogo.match import MAX_GAMES
 from foogo.playout import MAX_THREADS
 from foogo.search import MAX_PLAYOUTS
+
+HARNESS_CHANGED = 75  # a game's exit code when it was not started because foogo's code changed during the run
 
 
 def _named(values: list[str], what: str, parser: argparse.ArgumentParser) -> dict[str, str]:
@@ -166,10 +171,20 @@ def play_paired(args, arms: dict[str, str], commands: dict[str, str]) -> list[in
     for name in arms:  # where each game's `foogo match --json` goes, which refuses a directory that is not there
         (Path(args.out) / name).mkdir(parents=True, exist_ok=True)
 
+    begun = source_fingerprint()
+    changed: list[bool] = []
+
     def play(job: tuple[str, int]) -> int:
         name, game = job
         if until is not None and time.time() >= until:
             return 0
+        if changed or source_fingerprint() != begun:  # an edit would reach this game's harness and default engine
+            if not changed:
+                print(f"pachi_ab: foogo's code under {CHECKOUT} changed since the run began: no game starts from "
+                      f"game {game} of {name} on (run the script from a clone that nobody edits, then again to go "
+                      "on)", file=sys.stderr, flush=True)
+            changed.append(True)
+            return HARNESS_CHANGED
         with open(Path(args.out) / f"{name}.log", "a") as log:
             return subprocess.call(paired_commands(args, name, arms[name], commands.get(name), game),
                                    stdout=log, stderr=subprocess.STDOUT, cwd=args.out, env=harness_env())

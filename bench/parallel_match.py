@@ -27,6 +27,7 @@ in turn, so with as many jobs as cores and nothing else running each engine has 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import shlex
@@ -42,6 +43,20 @@ from foogo.match_results import format_table
 from foogo.playout import MAX_THREADS
 
 CHECKOUT = Path(__file__).resolve().parent.parent  # the checkout this script belongs to
+
+
+def source_fingerprint(root: Path = CHECKOUT) -> str:
+    """A digest of the foogo package's Python sources under root (names and contents): it changes when any of
+    them is edited, added or removed, so a script that starts `foogo match` again and again for hours can tell
+    that the harness (and the engines it runs from this checkout) is no longer the one it began with."""
+    digest = hashlib.sha256()
+    for path in sorted((root / "foogo").rglob("*.py")):
+        digest.update(str(path.relative_to(root)).encode() + b"\0")
+        try:
+            digest.update(path.read_bytes())
+        except OSError:  # removed while we read: a change too
+            digest.update(b"\1missing")
+    return digest.hexdigest()
 
 
 def harness_env() -> dict[str, str]:

@@ -1594,3 +1594,39 @@ def test_pachi_ab_openings_start_each_pair_of_games_from_one_position_with_both_
     with pytest.raises(SystemExit):  # openings need games started one by one
         ab.main(["--arm", "x=", "--openings", str(openings), "--report-only", "--out", str(tmp_path / "o")])
     assert "--openings is for --paired and --time runs" in capsys.readouterr().err
+
+
+def test_pachi_ab_starts_no_game_once_foogo_s_code_changed_during_the_run(tmp_path, monkeypatch, capsys):
+    """Each game starts `foogo match` afresh from the script's checkout: after an edit there (a refactor made
+    while a block played once broke the end of a game) the run stops starting games, and says why."""
+    import argparse
+
+    ab = load("pachi_ab")
+    pm = load("parallel_match")
+    root = tmp_path / "checkout"
+    (root / "foogo" / "gtp").mkdir(parents=True)
+    (root / "foogo" / "match.py").write_text("A = 1\n")
+    (root / "foogo" / "gtp" / "engine.py").write_text("B = 1\n")
+    (root / "foogo" / "data.json").write_text("{}")
+    first = pm.source_fingerprint(root)
+    (root / "foogo" / "data.json").write_text('{"x": 1}')  # not Python: the same harness
+    assert pm.source_fingerprint(root) == first
+    (root / "foogo" / "gtp" / "engine.py").write_text("B = 2\n")
+    second = pm.source_fingerprint(root)
+    assert second != first
+    (root / "foogo" / "gtp" / "new.py").write_text("")
+    assert pm.source_fingerprint(root) not in (first, second)
+    assert pm.source_fingerprint() == pm.source_fingerprint()  # this checkout, unchanged between two reads
+
+    args = argparse.Namespace(pachi="/p/pachi", pachi_playouts=10000, foogo_playouts=30500, games=3,
+                              seed_base=5000, timeout=120.0, out=str(tmp_path / "out"), jobs=1, time=None,
+                              until=None, openings=None)
+    prints = iter(["before", "before", "before", "after", "after", "after", "after"])
+    monkeypatch.setattr(ab, "source_fingerprint", lambda: next(prints))
+    played = []
+    monkeypatch.setattr(ab.subprocess, "call", lambda command, **kw: played.append(command) or 0)
+    codes = ab.play_paired(args, {"control": "", "rule": "--nakade"}, {})
+    assert len(played) == 2  # control's and rule's game 0; the code changed before control's game 1
+    assert codes == [ab.HARNESS_CHANGED] * 4
+    err = capsys.readouterr().err
+    assert err.count("changed since the run began") == 1 and "game 1 of control" in err
