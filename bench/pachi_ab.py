@@ -81,6 +81,7 @@ import argparse
 import datetime
 import subprocess
 import sys
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -172,18 +173,18 @@ def play_paired(args, arms: dict[str, str], commands: dict[str, str]) -> list[in
         (Path(args.out) / name).mkdir(parents=True, exist_ok=True)
 
     begun = source_fingerprint()
-    changed: list[bool] = []
+    changed = threading.Event()  # set at the first game refused: the pool's other threads refuse theirs at once
 
     def play(job: tuple[str, int]) -> int:
         name, game = job
         if until is not None and time.time() >= until:
             return 0
-        if changed or source_fingerprint() != begun:  # an edit would reach this game's harness and default engine
-            if not changed:
+        if changed.is_set() or source_fingerprint() != begun:  # an edit would reach this game's harness
+            if not changed.is_set():
                 print(f"pachi_ab: foogo's code under {CHECKOUT} changed since the run began: no game starts from "
                       f"game {game} of {name} on (run the script from a clone that nobody edits, then again to go "
                       "on)", file=sys.stderr, flush=True)
-            changed.append(True)
+            changed.set()
             return HARNESS_CHANGED
         with open(Path(args.out) / f"{name}.log", "a") as log:
             return subprocess.call(paired_commands(args, name, arms[name], commands.get(name), game),

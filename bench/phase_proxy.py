@@ -33,7 +33,9 @@ MAX_RESPONSE_LINES = 10_000
 
 
 class Engine:
-    """One engine process: commands in, responses out, stderr shared with this process."""
+    """One engine process: commands in, responses out, stderr shared with this process. Not foogo's GtpClient:
+    that one starts its engine in a session of its own and keeps its stderr, where a match must count this
+    process's CPU with its copies' and read their genmove lines in its own engine log."""
 
     def __init__(self, argv: list[str]):
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=None)

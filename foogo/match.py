@@ -238,11 +238,11 @@ class _Match:
         rec.result, rec.winner, rec.reason, rec.detail = "?", None, "void", _brief(detail)
 
     def _play(self, rec: GameRecord, side: dict[str, _Player]) -> None:
+        st = self.settings
         for color, player in side.items():
             try:
                 if not player.client.alive:
                     self._launch(player)
-                st = self.settings
                 self._setup(player.client, f"engine {player.key} ({player.label})", st.timeout, st.clock)
             except GtpFailure as exc:
                 return self._failure(rec, player, color, exc, "failed at game setup")
@@ -253,22 +253,21 @@ class _Match:
                 except MatchError as exc:
                     return self._void(rec, f"referee failed to restart: {exc}")
             try:
-                self._setup(self.referee, "the referee", max(self.settings.timeout, REFEREE_MIN_TIMEOUT))
+                self._setup(self.referee, "the referee", max(st.timeout, REFEREE_MIN_TIMEOUT))
             except GtpFailure as exc:
                 return self._void(rec, f"referee failed at game setup: {exc}")
 
         color, passes = "b", 0
-        if self.settings.opening:
+        if st.opening:
             if not self._play_opening(rec, side):
                 return None
-            color = "w" if self.settings.opening[-1][0] == "b" else "b"
-            passes = 1 if self.settings.opening[-1][1] is None else 0
-        clocks = {c: GameClock(self.settings.clock) for c in side} if self.settings.clock else {}
+            color = "w" if st.opening[-1][0] == "b" else "b"
+            passes = 1 if st.opening[-1][1] is None else 0
+        clocks = {c: GameClock(st.clock) for c in side} if st.clock else {}
         while True:
             mover, other = side[color], side["w" if color == "b" else "b"]
             # an engine's first move after it starts may take --startup-timeout: an engine that answers the
             # protocol at once may still compile or load what its search needs then (foogo gtp after an install)
-            st = self.settings
             timeout = max(st.timeout, st.startup_timeout) if mover.fresh else st.timeout
             mover.fresh = False
             if clocks:
@@ -283,7 +282,7 @@ class _Match:
             except GtpFailure as exc:
                 if clocks and isinstance(exc, GtpTimeout):  # (the client has stopped the engine: restarted later)
                     return self._forfeit(rec, mover, color, "time", f"{mover.label} ran out of time (no move in "
-                                         f"the {timeout:.2f} s its clock allowed, {self.settings.clock})")
+                                         f"the {timeout:.2f} s its clock allowed, {st.clock})")
                 return self._failure(rec, mover, color, exc, "at genmove")
             except GtpError as exc:
                 return self._forfeit(rec, mover, color, "crash", f"{mover.label} failed genmove: ? {exc}")
@@ -292,7 +291,7 @@ class _Match:
             rec.timings[mover.key].append((wall, None if cpu0 is None or cpu1 is None else cpu1 - cpu0))
             if clocks and not clocks[color].charge(wall):
                 return self._forfeit(rec, mover, color, "time",
-                                     f"{mover.label} ran out of time ({wall:.2f} s on its move, {self.settings.clock})")
+                                     f"{mover.label} ran out of time ({wall:.2f} s on its move, {st.clock})")
 
             word = answer.strip().lower()
             if word == "resign":
@@ -304,7 +303,7 @@ class _Match:
                 move = None
             elif _VERTEX_RE.match(word):
                 row, col = int(word[1:]) - 1, GTP_COLUMNS.index(word[0].upper())
-                if row >= self.settings.size or col >= self.settings.size:
+                if row >= st.size or col >= st.size:
                     return self._forfeit(rec, mover, color, "illegal", f"{mover.label} played off-board {answer}")
                 move = (row, col)
             else:
@@ -314,14 +313,14 @@ class _Match:
             vertex = word.upper() if move is not None else "pass"
             if self.referee is not None:
                 try:
-                    self.referee.send(f"play {color} {vertex}", max(self.settings.timeout, REFEREE_MIN_TIMEOUT))
+                    self.referee.send(f"play {color} {vertex}", max(st.timeout, REFEREE_MIN_TIMEOUT))
                 except GtpError as exc:
                     return self._forfeit(rec, mover, color, "illegal",
                                          f"{mover.label} played {vertex}: referee says ? {exc}")
                 except GtpFailure as exc:
                     return self._void(rec, f"referee failed on play {color} {vertex}: {exc}")
             try:
-                other.client.send(f"play {color} {vertex}", self.settings.timeout)
+                other.client.send(f"play {color} {vertex}", st.timeout)
             except GtpError as exc:
                 return self._forfeit(rec, mover, color, "illegal",
                                      f"{mover.label} played {vertex}: opponent {other.label} says ? {exc}")
@@ -333,9 +332,9 @@ class _Match:
                 rec.clock.append(clocks[color].time_left()[0])
 
             passes = passes + 1 if move is None else 0
-            if passes >= 2 or len(rec.moves) >= self.settings.max_moves:
+            if passes >= 2 or len(rec.moves) >= st.max_moves:
                 if passes < 2:
-                    rec.detail = f"stopped at --max-moves {self.settings.max_moves}; "
+                    rec.detail = f"stopped at --max-moves {st.max_moves}; "
                 return self._score(rec, side)
             color = "w" if color == "b" else "b"
 
