@@ -42,10 +42,10 @@ condition: `--time 5 --threads 2` against the stock Pachi's `-t 5 threads=2`), w
 machinery (game i of every arm in DIR/NAME/job-i, seed --seed-base + i, Pachi black in even games,
 resumable) but never two games at once, as timed games must not share the cores: game by game, the
 arms' games i interleaved, the arm going first turning with i, so that every arm sees the same
-hours of the machine. --until HH:MM (the machine's local time), with --paired or --time, starts no game
-after that time: a part of a block spread over sessions ends at a time fixed before it starts, and the
-games in play then end as they would have. --openings PATH [--opening-moves N] (an SGF file or a directory
-of them), with --paired or --time, starts game i from the first N moves of opening i // 2 (sorted by name),
+hours of the machine. --until HH:MM (the machine's local time; a time already past today is tomorrow's),
+with --paired or --time, starts no game after that time: a part of a block spread over sessions ends at
+a time fixed before it starts, and the games in play then end as they would have. --openings PATH
+[--opening-moves N] (an SGF file or a directory of them), with --paired or --time, starts game i from the first N moves of opening i // 2 (sorted by name),
 played on both engines and the referee (`foogo match --opening`): each opening is played with both colours,
 and a rule that matters late in the game is measured where it plays, in games half as long (the positions of
 5-s games at move 40, say, where those games turn).
@@ -204,13 +204,17 @@ def opening_files(parser: argparse.ArgumentParser, path: str) -> list[Path]:
     return files
 
 
-def clock_time(text: str) -> float:
-    """--until's HH:MM as the epoch seconds of that time today (the machine's local time)."""
+def clock_time(text: str, now: datetime.datetime | None = None) -> float:
+    """--until's HH:MM as the epoch seconds of its next coming (the machine's local time): a time of day
+    already past today is tomorrow's, so a run started at 23:00 with --until 01:00 plays two hours."""
     hours, _, minutes = text.partition(":")
     if not (hours.isdigit() and minutes.isdigit() and int(hours) < 24 and int(minutes) < 60):
         raise argparse.ArgumentTypeError(f"want HH:MM, got {text!r}")
-    now = datetime.datetime.now()
-    return now.replace(hour=int(hours), minute=int(minutes), second=0, microsecond=0).timestamp()
+    now = now or datetime.datetime.now()
+    stop = now.replace(hour=int(hours), minute=int(minutes), second=0, microsecond=0)
+    if stop <= now:
+        stop += datetime.timedelta(days=1)
+    return stop.timestamp()
 
 
 def main(argv=None) -> int:

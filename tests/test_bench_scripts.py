@@ -1,5 +1,6 @@
 """The match scripts in bench/: merging parallel matches, and the equal-CPU calibration against Pachi."""
 
+import datetime
 import importlib.util
 import json
 import math
@@ -914,6 +915,10 @@ def test_pachi_ab_timed_games_interleave_the_arms_one_at_a_time_until_the_stop(t
     args.time, args.jobs, args.foogo_playouts, args.pachi_playouts = None, 2, 1000, 1000  # a --paired run stops too
     assert ab.play_paired(args, {"m64": "", "m512": "--memory 512"}, {}) == [] and played == []
     assert abs(ab.clock_time("14:30") - ab.clock_time("14:29") - 60) < 1e-6
+    evening = datetime.datetime(2026, 12, 5, 22, 55)  # a stop past midnight is tomorrow's, not long past
+    assert ab.clock_time("01:00", evening) - evening.timestamp() == 2 * 3600 + 5 * 60
+    assert ab.clock_time("23:10", evening) - evening.timestamp() == 15 * 60
+    assert ab.clock_time("22:55", evening) - evening.timestamp() == 24 * 3600  # now itself: the next one
     for bad in (["--time", "5", "--foogo-playouts", "100"], ["--time", "0"], ["--threads", "2"],
                 ["--time", "5", "--jobs", "2", "--paired"], ["--time", "5", "--until", "25:00"],
                 ["--foogo-playouts", "100", "--until", "12:00"]):  # --until without --paired or --time
