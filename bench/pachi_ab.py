@@ -37,18 +37,18 @@ on where it stopped (the game in progress then is played again), and a larger --
 an arm added later is measured on the control's games already played. --jobs J plays J games at
 once, of any arm, in order of their index (default: one game an arm at a time).
 
---time S [--threads T] plays at S seconds a move on T threads each instead (the issue's second
-condition: `--time 5 --threads 2` against the stock Pachi's `-t 5 threads=2`), with --paired's
-machinery (game i of every arm in DIR/NAME/job-i, seed --seed-base + i, Pachi black in even games,
-resumable) but never two games at once, as timed games must not share the cores: game by game, the
-arms' games i interleaved, the arm going first turning with i, so that every arm sees the same
-hours of the machine. --until HH:MM (the machine's local time; a time already past today is tomorrow's),
-with --paired or --time, starts no game after that time: a part of a block spread over sessions ends at
-a time fixed before it starts, and the games in play then end as they would have. --openings PATH
-[--opening-moves N] (an SGF file or a directory of them), with --paired or --time, starts game i from the first N moves of opening i // 2 (sorted by name),
-played on both engines and the referee (`foogo match --opening`): each opening is played with both colours,
-and a rule that matters late in the game is measured where it plays, in games half as long (the positions of
-5-s games at move 40, say, where those games turn).
+--time S [--threads T] plays at S seconds a move on T threads each instead (the issue's second condition:
+`--time 5 --threads 2` against the stock Pachi's `-t 5 threads=2`), with --paired's machinery (game i of every
+arm in DIR/NAME/job-i, seed --seed-base + i, Pachi black in even games, resumable) but never two games at
+once, as timed games must not share the cores: game by game, the arms' games i interleaved, the arm going
+first turning with i, so that every arm sees the same hours of the machine. --until HH:MM (the machine's local
+time; a time already past today is tomorrow's), with --paired or --time, starts no game after that time: a
+part of a block spread over sessions ends at a time fixed before it starts, and the games in play then end as
+they would have. --openings PATH [--opening-moves N] (an SGF file or a directory of them), with --paired or
+--time, starts game i from the first N moves of opening i // 2 (sorted by name), played on both engines and
+the referee (`foogo match --opening`): each opening is played with both colours, and a rule that matters late
+in the game is measured where it plays, in games half as long (the positions of 5-s games at move 40, say,
+where those games turn).
 
 --status shows a --paired or --time run's progress blind, for a pre-registered block that is judged only
 at its planned size: each arm's games played to their end and those begun and not, the illegal moves,
