@@ -1,15 +1,17 @@
-"""One GTP engine made of two: the first plays a game's first moves, the second the rest.
+"""One GTP engine made of two: the first plays a game's first moves, the second the rest (or a window of them).
 
-    python bench/phase_proxy.py --switch-at M --late-arg OLD:NEW [--late-arg OLD:NEW ...] -- COMMAND [ARGS ...]
+    python bench/phase_proxy.py --switch-at M [--switch-back N] --late-arg OLD:NEW [--late-arg OLD:NEW ...] \
+        -- COMMAND [ARGS ...]
 
 Starts COMMAND ARGS twice: the early engine as given, and the late engine with each argument equal to OLD
-replaced by NEW (e.g. `--late-arg =40000:=10000` for Pachi's `-t =40000`, `--late-arg 122000:30500` for
-foogo's `--playouts 122000`). Every command goes to both engines, so both hold the game; `genmove` goes to the
-early engine while fewer than M moves have been played since the last `clear_board` or `boardsize` (moves
-given by `play`, by an opening, count), and to the late one after, and the move it returns is then played on
-the other engine. The answer is the playing engine's (for `genmove`) or the early engine's, or the first error.
-Both engines write to this process's stderr, so a match's engine log holds both (foogo's genmove lines
-included), and both run in its session, so a match's CPU count holds both.
+replaced by NEW (e.g. `--late-arg =40000:=10000` for Pachi's `-t =40000`, `--late-arg 122000:30500` for foogo's
+`--playouts 122000`). Every command goes to both engines, so both hold the game; `genmove` goes to the early
+engine while fewer than M moves have been played since the last `clear_board` or `boardsize` (moves given by
+`play`, by an opening, count), and to the late one after (with --switch-back N, only until N moves have been
+played: the early engine plays again from move N + 1, so the late one plays moves M + 1 to N), and the move it
+returns is then played on the other engine. The answer is the playing engine's (for `genmove`) or the early
+engine's, or the first error. Both engines write to this process's stderr, so a match's engine log holds both
+(foogo's genmove lines included), and both run in its session, so a match's CPU count holds both.
 
 What it is for: placing a budget's effect in the game. A match whose two players both run at a large budget for
 the first M moves and at a small one after (or the other way round) shows how much of what the larger budget
@@ -87,15 +89,15 @@ def late_argv(argv: list[str], replacements: list[tuple[str, str]]) -> list[str]
 class Proxy:
     """The two engines and the game's move count."""
 
-    def __init__(self, early: Engine, late: Engine, switch_at: int):
-        self.early, self.late, self.switch_at = early, late, switch_at
+    def __init__(self, early: Engine, late: Engine, switch_at: int, switch_back: int | None = None):
+        self.early, self.late, self.switch_at, self.switch_back = early, late, switch_at, switch_back
         self.moves = 0
 
     def playing(self) -> tuple[Engine, Engine]:
         """(the engine to generate the next move, the other)."""
-        if self.moves < self.switch_at:
-            return self.early, self.late
-        return self.late, self.early
+        if self.switch_at <= self.moves and (self.switch_back is None or self.moves < self.switch_back):
+            return self.late, self.early
+        return self.early, self.late
 
     def both(self, command: str) -> tuple[bool, str]:
         """command on both engines: the early one's answer, or the first error."""
@@ -160,6 +162,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--switch-at", type=int, required=True, metavar="M",
                         help="the late engine plays once M moves have been played")
+    parser.add_argument("--switch-back", type=int, default=None, metavar="N",
+                        help="the early engine plays again once N (more than M) moves have been played")
     parser.add_argument("--late-arg", action="append", default=[], metavar="OLD:NEW",
                         help="the late engine's argument NEW where the command has OLD (repeatable)")
     parser.add_argument("command", nargs=argparse.REMAINDER, help="-- COMMAND [ARGS ...]")
@@ -169,6 +173,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("give the engine's command after --")
     if not 0 <= args.switch_at <= MAX_SWITCH:
         parser.error(f"--switch-at must be 0..{MAX_SWITCH}")
+    if args.switch_back is not None and not args.switch_at < args.switch_back <= MAX_SWITCH:
+        parser.error(f"--switch-back must be more than --switch-at and at most {MAX_SWITCH}")
     replacements = []
     for item in args.late_arg:
         old, sep, new = item.partition(":")
@@ -178,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
     late = late_argv(command, replacements)
     early_engine, late_engine = Engine(command), Engine(late)
     try:
-        serve(Proxy(early_engine, late_engine, args.switch_at), sys.stdin, sys.stdout)
+        serve(Proxy(early_engine, late_engine, args.switch_at, args.switch_back), sys.stdin, sys.stdout)
     finally:
         early_engine.close()
         late_engine.close()

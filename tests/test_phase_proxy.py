@@ -38,10 +38,12 @@ for line in sys.stdin:
 '''
 
 
-def run(tmp_path, commands, switch_at=2, late_args=("early.log:late.log",)):
+def run(tmp_path, commands, switch_at=2, late_args=("early.log:late.log",), switch_back=None):
     fake = tmp_path / "fake.py"
     fake.write_text(FAKE)
     argv = [sys.executable, str(PROXY), "--switch-at", str(switch_at)]
+    if switch_back is not None:
+        argv += ["--switch-back", str(switch_back)]
     for item in late_args:
         argv += ["--late-arg", item]
     argv += ["--", sys.executable, str(fake), "early.log"]
@@ -65,6 +67,18 @@ def test_the_early_copy_plays_the_first_moves_and_both_hold_the_game(tmp_path):
     assert "move 1 by the early engine" in done.stderr and "move 3 by the late engine" in done.stderr
 
 
+def test_switch_back_gives_the_late_copy_a_window_of_moves(tmp_path):
+    done, early, late = run(tmp_path, ["clear_board", "genmove b", "genmove w", "genmove b", "genmove w",
+                                       "genmove b", "quit"], switch_at=1, switch_back=3)
+    assert done.returncode == 0, done.stderr
+    responses = [r for r in done.stdout.split("\n\n") if r.strip()]
+    assert responses == ["=", "= A1", "= B1", "= C1", "= A2", "= B2", "="]  # both copies hold the same game
+    assert early.count("genmove b") == 2 and early.count("genmove w") == 1  # moves 1, 4 and 5
+    assert late.count("genmove w") == 1 and late.count("genmove b") == 1  # moves 2 and 3
+    for n, who in ((1, "early"), (2, "late"), (3, "late"), (4, "early"), (5, "early")):
+        assert f"move {n} by the {who} engine" in done.stderr
+
+
 def test_clear_board_starts_the_count_again(tmp_path):
     done, early, late = run(tmp_path, ["clear_board", "play b A1", "play w B1", "clear_board", "genmove b",
                                        "quit"], switch_at=2)
@@ -85,7 +99,9 @@ def test_a_replacement_that_the_command_lacks_is_refused(tmp_path):
     assert early == [] and late == []
 
 
-@pytest.mark.parametrize("bad", [["--switch-at", "-1"], ["--switch-at", "2", "--late-arg", "nocolon"]])
+@pytest.mark.parametrize("bad", [["--switch-at", "-1"], ["--switch-at", "2", "--late-arg", "nocolon"],
+                                 ["--switch-at", "2", "--switch-back", "2"], ["--switch-at", "2", "--switch-back", "x"],
+                                 ["--switch-at", "2", "--switch-back", "10001"]])
 def test_bad_options_are_refused(bad):
     done = subprocess.run([sys.executable, str(PROXY), *bad, "--", "true"], capture_output=True, text=True,
                           timeout=60)
