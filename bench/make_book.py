@@ -2,7 +2,7 @@
 
     python bench/make_book.py [--playouts 1000000] [--jobs 2] [--out foogo/data/book9.json]
     python bench/make_book.py --from-games PATH [--depth 10] [--min-games 5] [--max-positions 200]
-                              [--extend BOOK] [--playouts N] [--jobs 2] --out FILE
+                              [--extend BOOK] [--player NAME] [--playouts N] [--jobs 2] --out FILE
 
 The positions, each taken up to the board's 8 symmetries (book.key) so that each is searched once:
   1. the empty board, black to move;
@@ -15,7 +15,10 @@ positions with no capture), that at least --min-games games reach, the --max-pos
 earlier in the game, then the key). Files that cannot be read or replayed are counted and skipped. --extend BOOK
 keeps BOOK's entries (its size, komi and playouts must be these) and searches only positions it lacks, so a book
 grows deeper in steps; the positions of a match archive are those its engines reached, and the book changes
-which they reach, so a deeper book is made from games played with the one before it.
+which they reach, so a deeper book is made from games played with the one before it. --player NAME counts only
+the positions whose side to move is played by a player whose name (PB, PW) holds NAME, in any case (as in
+learn_gammas.py): in a match archive, `--player foogo` keeps the positions foogo was asked and leaves those
+only its opponent was (about half the searches).
 Each is searched by `Search` with the settings `foogo gtp` plays with (heavy playouts, the learned
 prior, one thread) for --playouts playouts, once for each of the seeds 0 .. --seeds - 1, and the
 move most of those searches chose is stored (ties: the larger mean share of the root's visits), with
@@ -36,6 +39,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from option_caps import refuse_counts
+from sgfmill import sgf
 
 from foogo import book as bk_
 from foogo.bench import MAX_REPEATS
@@ -111,10 +115,19 @@ def sgf_paths(path: Path) -> list[Path]:
     return found
 
 
-def game_positions(paths, size: int, depth: int) -> tuple[dict, dict, int]:
+def player_colors(path: Path, player: str) -> set[int]:
+    """The colours of the game at path (an SGF file load_sgf has read) whose player's name (PB, PW) holds
+    `player`, in any case."""
+    root = sgf.Sgf_game.from_bytes(path.read_bytes()).get_root()
+    return {c for c, prop in ((BLACK, "PB"), (WHITE, "PW"))
+            if root.has_property(prop) and player.lower() in root.get(prop).lower()}
+
+
+def game_positions(paths, size: int, depth: int, player: str = "") -> tuple[dict, dict, int]:
     """({key: games reaching it}, {key: (moves, color) of its first game}, files skipped) over the positions
     before move `depth` of each game of `size` with no handicap or setup, to its first pass or capture; moves are
-    (color, vertex) pairs from the empty board and color is the side to move."""
+    (color, vertex) pairs from the empty board and color is the side to move. With `player`, only the positions
+    whose side to move is played by a player whose name holds it (any case): those the book's user is asked."""
     counts: dict = {}
     first: dict = {}
     skipped = 0
@@ -122,7 +135,8 @@ def game_positions(paths, size: int, depth: int) -> tuple[dict, dict, int]:
         game = Game(size)
         try:
             game.load_sgf(str(path), move_number=depth + 1)
-        except (SgfError, OSError):
+            asked = player_colors(path, player) if player else {BLACK, WHITE}
+        except (SgfError, OSError, ValueError):
             skipped += 1
             continue
         if game.size != size or game.handicap or any(game.base.color_at(int(p)) for p in game.geometry.points):
@@ -132,9 +146,10 @@ def game_positions(paths, size: int, depth: int) -> tuple[dict, dict, int]:
         for color, p in game.history:
             if color == EMPTY:
                 break  # a setup between moves: the book's positions end here
-            k, _ = bk_.key(board, color)
-            counts[k] = counts.get(k, 0) + 1
-            first.setdefault(k, (list(moves), color))
+            if color in asked:
+                k, _ = bk_.key(board, color)
+                counts[k] = counts.get(k, 0) + 1
+                first.setdefault(k, (list(moves), color))
             if p == PASS:
                 break  # and after a pass
             vertex = board.geometry.name(p)
@@ -166,6 +181,8 @@ def main() -> int:
     parser.add_argument("--min-games", type=int, default=5, help="with --from-games: reached by this many games")
     parser.add_argument("--max-positions", type=int, default=200, help="with --from-games: the most frequent")
     parser.add_argument("--extend", metavar="BOOK", help="with --from-games: keep this book's entries")
+    parser.add_argument("--player", default="", metavar="NAME",
+                        help="with --from-games: only positions whose side to move is played by a NAME player")
     args = parser.parse_args()
     # a search's playouts; a position's searches, like a bench's timed runs (their tasks are listed before the
     # first); worker processes, one a core, like a search's threads
@@ -175,8 +192,9 @@ def main() -> int:
                            ("--max-positions", args.max_positions, bk_.MAX_ENTRIES)))
     if not 2 <= args.size <= 25:
         parser.error(f"--size must be from 2 to 25, got {args.size}")
-    if args.extend and not args.from_games:
-        parser.error("--extend goes with --from-games")
+    for option, value in (("--extend", args.extend), ("--player", args.player)):
+        if value and not args.from_games:
+            parser.error(f"{option} goes with --from-games")
     started = time.perf_counter()
     entries: dict = {}
     base = None
@@ -217,14 +235,15 @@ def main() -> int:
             paths = sgf_paths(args.from_games)
         except ValueError as error:
             parser.error(str(error))
-        counts, first_seen, skipped = game_positions(paths, args.size, args.depth)
+        counts, first_seen, skipped = game_positions(paths, args.size, args.depth, args.player)
         chosen = frequent_positions(counts, first_seen, args.min_games, args.max_positions)
         todo = [k for k in chosen if k not in entries]
         print(f"{len(paths)} files ({skipped} unreadable): {len(counts)} positions before move {args.depth}, "
               f"{len(chosen)} reached by {args.min_games} games or more, {len(todo)} not in the book yet", flush=True)
         run([(args.size, args.komi, first_seen[k][0], first_seen[k][1], args.playouts) for k in todo])
-        source += (f"; the positions before move {args.depth} that {args.min_games} or more of {len(paths)} games "
-                   f"reached ({args.from_games.name}), the {args.max_positions} most frequent")
+        asked = f" with a {args.player} player to move" if args.player else ""
+        source += (f"; the positions before move {args.depth}{asked} that {args.min_games} or more of {len(paths)} "
+                   f"games reached ({args.from_games.name}), the {args.max_positions} most frequent")
         if base is not None:
             source = f"{base.source} | extended: {source}"
     else:

@@ -61,6 +61,21 @@ def test_positions_are_counted_once_a_game_up_to_symmetry_and_end_at_a_pass_or_c
     assert shallow == {key([], BLACK): 3}
 
 
+def test_player_keeps_the_positions_whose_side_to_move_it_plays(tmp_path):
+    mb = load("make_book")
+    (tmp_path / "a.sgf").write_text(sgf(["E5", "C3", "G7"], extra="PB[foogo 0.1]PW[Pachi]"))
+    (tmp_path / "b.sgf").write_text(sgf(["E5", "G7", "C3"], extra="PB[Pachi]PW[FOOGO]"))
+    (tmp_path / "c.sgf").write_text(sgf(["E5", "C3"], extra="PB[GNU Go]PW[Pachi]"))  # no foogo: nothing
+    paths = mb.sgf_paths(tmp_path)
+    counts, first, skipped = mb.game_positions(paths, 9, depth=10, player="Foogo")
+    assert skipped == 0
+    # a.sgf: foogo black, before moves 1 and 3; b.sgf: foogo white, before move 2 (a game's last move ends it)
+    assert counts == {key([], BLACK): 1, key(["E5", "C3"], BLACK): 1, key(["E5"], WHITE): 1}
+    assert first[key(["E5"], WHITE)] == ([(BLACK, "E5")], WHITE)
+    every, _, _ = mb.game_positions(paths, 9, depth=10)
+    assert every[key([], BLACK)] == 3 and every[key(["E5"], WHITE)] == 3
+
+
 def test_a_book_from_games_is_written_and_extended(tmp_path):
     games = tmp_path / "games"
     games.mkdir()
@@ -92,7 +107,8 @@ def test_bad_from_games_options_are_refused(tmp_path):
     for extra, message in ((["--from-games", str(tmp_path / "none")], "no such file or directory"),
                            (["--from-games", str(tmp_path)], "no .sgf file there"),
                            (["--from-games", str(tmp_path), "--depth", "41"], "--depth must be from 1 to 40"),
-                           (["--extend", str(tmp_path / "x.json")], "--extend goes with --from-games")):
+                           (["--extend", str(tmp_path / "x.json")], "--extend goes with --from-games"),
+                           (["--player", "foogo"], "--player goes with --from-games")):
         done = subprocess.run([sys.executable, str(BENCH / "make_book.py"), *extra, "--out", str(tmp_path / "o")],
                               capture_output=True, text=True, timeout=120)
         assert done.returncode == 2 and message in done.stderr, (extra, done.stderr)
