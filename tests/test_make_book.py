@@ -113,3 +113,28 @@ def test_bad_from_games_options_are_refused(tmp_path):
                               capture_output=True, text=True, timeout=120)
         assert done.returncode == 2 and message in done.stderr, (extra, done.stderr)
         assert not (tmp_path / "o").exists()
+
+
+def test_book_coverage_counts_the_positions_a_book_answers_and_out_of_sample(tmp_path):
+    games = tmp_path / "games"
+    games.mkdir()
+    for i, moves in enumerate((["E5", "C3", "G7"], ["E5", "G7", "C3"], ["E5", "C3", "D4"], ["D5", "E5", "F5"])):
+        names = "PB[foogo]PW[Pachi]" if i < 3 else "PB[Pachi]PW[foogo]"
+        (games / f"{i}.sgf").write_text(sgf(moves, extra=names))
+    book = tmp_path / "book.json"  # answers the empty board only
+    book.write_text('{"format": 1, "size": 9, "komi": 7, "playouts": 10, "source": "", "entries": {"'
+                    + key([], BLACK) + '": {"move": "E5", "winrate": 0.5, "visits": 1}}}')
+    done = subprocess.run([sys.executable, str(BENCH / "book_coverage.py"), "--games", str(games), "--player",
+                           "foogo", "--book", str(book), "--min-games", "1", "2"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    # foogo black in games 0-2 before moves 1 and 3 (E5 C3 twice: G7 is C3's image), white in game 3 before move 2
+    assert lines[0] == "4 files (0 unreadable): 1.75 of foogo's positions before move 20 a game, 3 distinct"
+    assert lines[1].endswith("(1 positions): 0.75 a game")  # the empty board in games 0-2
+    # even games 0 and 2 reach the empty board and E5 C3; odd games 1 (both) and 3 (neither)
+    assert lines[2] == "  a book of the positions 1+ of the even games reach (2): 1.00 a game of the odd ones"
+    assert lines[3] == "  a book of the positions 2+ of the even games reach (2): 1.00 a game of the odd ones"
+    bad = subprocess.run([sys.executable, str(BENCH / "book_coverage.py"), "--games", str(games), "--depth", "0"],
+                         capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and "--depth must be from 1 to 40" in bad.stderr
