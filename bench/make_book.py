@@ -238,8 +238,10 @@ def main() -> int:
         counts, first_seen, skipped = game_positions(paths, args.size, args.depth, args.player)
         chosen = frequent_positions(counts, first_seen, args.min_games, args.max_positions)
         todo = [k for k in chosen if k not in entries]
+        frequent = sum(1 for n in counts.values() if n >= args.min_games)
         print(f"{len(paths)} files ({skipped} unreadable): {len(counts)} positions before move {args.depth}, "
-              f"{len(chosen)} reached by {args.min_games} games or more, {len(todo)} not in the book yet", flush=True)
+              f"{frequent} reached by {args.min_games} games or more, {len(chosen)} kept (--max-positions), "
+              f"{len(todo)} not in the book yet", flush=True)
         run([(args.size, args.komi, first_seen[k][0], first_seen[k][1], args.playouts) for k in todo])
         asked = f" with a {args.player} player to move" if args.player else ""
         source += (f"; the positions before move {args.depth}{asked} that {args.min_games} or more of {len(paths)} "

@@ -94,7 +94,7 @@ def test_a_book_from_games_is_written_and_extended(tmp_path):
     assert set(one.entries) == {key([], BLACK), key(["E5"], WHITE)}
     second = make(tmp_path / "two.json", depth=3, extend=tmp_path / "one.json")
     assert second.returncode == 0, second.stderr
-    assert "1 not in the book yet" in second.stdout
+    assert "3 reached by 3 games or more, 3 kept (--max-positions), 1 not in the book yet" in second.stdout
     two = bk.load_book(str(tmp_path / "two.json"))
     assert set(two.entries) == set(one.entries) | {key(["E5", "C3"], BLACK)}
     assert all(two.entries[k] == e for k, e in one.entries.items())  # kept, not searched again
