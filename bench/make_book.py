@@ -45,7 +45,7 @@ from foogo import book as bk_
 from foogo.bench import MAX_REPEATS
 from foogo.board import Board
 from foogo.game import Game
-from foogo.game_sgf import SgfError
+from foogo.game_sgf import SGF_MAX_BYTES, SgfError
 from foogo.geometry import BLACK, EMPTY, PASS, WHITE, geometry
 from foogo.playout import MAX_THREADS
 from foogo.search import MAX_PLAYOUTS, Search, SearchConfig
@@ -118,7 +118,8 @@ def sgf_paths(path: Path) -> list[Path]:
 def player_colors(path: Path, player: str) -> set[int]:
     """The colours of the game at path (an SGF file load_sgf has read) whose player's name (PB, PW) holds
     `player`, in any case."""
-    root = sgf.Sgf_game.from_bytes(path.read_bytes()).get_root()
+    with open(path, "rb") as f:  # load_sgf read it whole, at most SGF_MAX_BYTES: a file grown since is cut here
+        root = sgf.Sgf_game.from_bytes(f.read(SGF_MAX_BYTES)).get_root()
     return {c for c, prop in ((BLACK, "PB"), (WHITE, "PW"))
             if root.has_property(prop) and player.lower() in root.get(prop).lower()}
 
