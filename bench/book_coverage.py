@@ -30,15 +30,6 @@ def covered(counts: dict, keys) -> int:
     return sum(n for k, n in counts.items() if k in keys)
 
 
-def held_out(paths: list[Path], size: int, depth: int, player: str, min_games: int) -> tuple[float, int]:
-    """(positions answered a game, book size) for a book of the positions at least min_games of the
-    even-numbered games reach, counted in the odd-numbered games."""
-    build, _, _ = game_positions(paths[0::2], size, depth, player)
-    test, _, _ = game_positions(paths[1::2], size, depth, player)
-    keys = {k for k, n in build.items() if n >= min_games}
-    return covered(test, keys) / max(1, len(paths[1::2])), len(keys)
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=Path, required=True, metavar="PATH")
@@ -57,7 +48,11 @@ def main() -> int:
         books = [(name, bk_.load_book(name)) for name in args.book]
     except (ValueError, OSError) as error:
         parser.error(str(error))
-    counts, _, skipped = game_positions(paths, args.size, args.depth, args.player)
+    # each file is read once: the even-numbered games build the out-of-sample books, the odd-numbered count them
+    build, _, build_skipped = game_positions(paths[0::2], args.size, args.depth, args.player)
+    test, _, test_skipped = game_positions(paths[1::2], args.size, args.depth, args.player)
+    counts = {k: build.get(k, 0) + test.get(k, 0) for k in build.keys() | test.keys()}
+    skipped = build_skipped + test_skipped
     games = len(paths) - skipped
     whose = f"{args.player}'s " if args.player else ""
     print(f"{len(paths)} files ({skipped} unreadable): {sum(counts.values()) / max(1, games):.2f} of {whose}"
@@ -67,9 +62,12 @@ def main() -> int:
             print(f"  {name}: a {book.size}x{book.size} book, none of these games")
             continue
         print(f"  {name} ({len(book.entries)} positions): {covered(counts, book.entries) / max(1, games):.2f} a game")
+    test_games = len(paths[1::2]) - test_skipped
     for n in args.min_games:
-        answered, size = held_out(paths, args.size, args.depth, args.player, n)
-        print(f"  a book of the positions {n}+ of the even games reach ({size}): {answered:.2f} a game of the odd ones")
+        keys = {k for k, reached in build.items() if reached >= n}
+        answered = covered(test, keys) / max(1, test_games)
+        print(f"  a book of the positions {n}+ of the even games reach ({len(keys)}): {answered:.2f} a game of the "
+              f"odd ones")
     return 0
 
 
