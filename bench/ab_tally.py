@@ -16,22 +16,21 @@ from pathlib import Path
 from sgfmill import sgf
 
 from foogo.intervals import wilson
-from foogo.match_results import black_score
+from foogo.match_results import black_score, named_colour
 
 
 def foogo_score(root, name: str = "foogo") -> tuple[str, float] | None:
-    """(colour "b" or "w", score 1, 0.5 or 0) of the player whose name starts with `name` in a game's
-    SGF root, or None when the game has no such single player or no result (RE[Void], or none)."""
-    players = {c: root.get(k) if root.has_property(k) else "" for c, k in (("b", "PB"), ("w", "PW"))}
-    ours = [c for c, player in players.items() if player.startswith(name)]
+    """(colour "b" or "w", score 1, 0.5 or 0) of the player whose name holds `name` (named_colour's rule) in a
+    game's SGF root, or None when the game has no such single player or no result (RE[Void], or none)."""
+    ours = named_colour(root, name)
     black = black_score(root.get("RE")) if root.has_property("RE") else None
-    if len(ours) != 1 or black is None:
+    if not ours or black is None:
         return None
-    return ours[0], black if ours[0] == "b" else 1.0 - black
+    return ours, black if ours == "b" else 1.0 - black
 
 
 def tally(directory: Path, name: str = "foogo") -> dict:
-    """Wins, losses and draws of the player whose name starts with `name` in directory's game SGFs
+    """Wins, losses and draws of the player whose name holds `name` in directory's game SGFs
     (directly in it or in its job-* directories), overall and by colour; games with no result (a
     game in progress has no file yet; a void game has RE[Void] or none) are counted apart."""
     counts = {"wins": 0, "losses": 0, "draws": 0, "unscored": 0, "black": [0.0, 0], "white": [0.0, 0]}

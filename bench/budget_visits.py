@@ -39,6 +39,7 @@ from sgfmill import sgf
 from foogo.game import Game
 from foogo.gtp.command import add_tuning_options, tuning_fields
 from foogo.match import MAX_MOVES
+from foogo.match_results import named_colour
 from foogo.search import MAX_PLAYOUTS, Search, SearchConfig
 from foogo.tree_layout import HISTORY
 
@@ -52,18 +53,17 @@ def games(dirs: list[Path]) -> list[Path]:
 
 
 def foogo_positions(path: Path, name: str, first: int, every: int) -> list[int]:
-    """The move numbers (1-based: the move about to be played) at which foogo, the player whose name starts
-    with `name`, was to move for its first, first + every, ... time in the game at `path`; none for a game
-    with setup stones or without foogo."""
+    """The move numbers (1-based: the move about to be played) at which foogo, the one player whose name holds
+    `name` (named_colour's rule), was to move for its first, first + every, ... time in the game at `path`;
+    none for a game with setup stones, without foogo, or with foogo on both sides."""
     game = sgf.Sgf_game.from_bytes(path.read_bytes())
     root = game.get_root()
     if root.has_property("AB") or root.has_property("AW"):
         return []
-    colour = next((c for c, tag in (("b", "PB"), ("w", "PW")) if root.has_property(tag)
-                   and root.get(tag).startswith(name)), None)
+    colour = named_colour(root, name)
     numbers, mine = [], 0
     for number, node in enumerate(game.get_main_sequence()[1:], 1):
-        if node.get_move()[0] == colour and colour is not None:
+        if colour and node.get_move()[0] == colour:
             mine += 1
             if mine >= first and (mine - first) % every == 0:
                 numbers.append(number)
@@ -147,7 +147,7 @@ def main(argv=None) -> int:
     parser.add_argument("--positions", type=int, default=40, help="at most this many positions")
     parser.add_argument("--first", type=int, default=6, help="foogo's first move searched in each game")
     parser.add_argument("--every", type=int, default=6, help="then every EVERY-th of its moves")
-    parser.add_argument("--name", default="foogo", help="how foogo's player name starts in the SGFs")
+    parser.add_argument("--name", default="foogo", help="what foogo's player name holds in the SGFs (any case)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--surprises", type=float, default=None, metavar="D",
                         help="search the positions before the replies after which foogo's estimate fell by D "

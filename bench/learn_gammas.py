@@ -64,6 +64,7 @@ from foogo import BLACK, WHITE
 from foogo import features as fe
 from foogo import gamma_table as gt
 from foogo.board import Board
+from foogo.match_results import named_colours
 
 
 def game_positions(path: Path, max_bytes: int = 1 << 20, player: str = ""):
@@ -89,8 +90,7 @@ def game_positions(path: Path, max_bytes: int = 1 << 20, player: str = ""):
         return
     learned = {"b", "w"}
     if player:
-        learned = {c for c, prop in (("b", "PB"), ("w", "PW"))
-                   if root.has_property(prop) and player.lower() in root.get(prop).lower()}
+        learned = named_colours(root, player)
         if not learned:
             return
     board = Board(size)

@@ -47,6 +47,7 @@ from foogo.board import Board
 from foogo.game import Game
 from foogo.game_sgf import SGF_MAX_BYTES, SgfError
 from foogo.geometry import BLACK, EMPTY, PASS, WHITE, geometry
+from foogo.match_results import named_colours
 from foogo.playout import MAX_THREADS
 from foogo.search import MAX_PLAYOUTS, Search, SearchConfig
 
@@ -120,8 +121,7 @@ def player_colors(path: Path, player: str) -> set[int]:
     `player`, in any case."""
     with open(path, "rb") as f:  # load_sgf read it whole, at most SGF_MAX_BYTES: a file grown since is cut here
         root = sgf.Sgf_game.from_bytes(f.read(SGF_MAX_BYTES)).get_root()
-    return {c for c, prop in ((BLACK, "PB"), (WHITE, "PW"))
-            if root.has_property(prop) and player.lower() in root.get(prop).lower()}
+    return {{"b": BLACK, "w": WHITE}[c] for c in named_colours(root, player)}
 
 
 def game_positions(paths, size: int, depth: int, player: str = "") -> tuple[dict, dict, int]:

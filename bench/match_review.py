@@ -50,7 +50,7 @@ from typing import NamedTuple
 
 from sgfmill import sgf
 
-from foogo.match_results import MIN_TIMED_SECONDS, STARVED_SHARE, USUAL_QUANTILE, black_score
+from foogo.match_results import MIN_TIMED_SECONDS, STARVED_SHARE, USUAL_QUANTILE, black_score, named_colour
 
 GENMOVE = re.compile(r"genmove (black|white): (\S+)")
 RATE = re.compile(r"win rate ([\d.]+)%")
@@ -112,15 +112,6 @@ def sgf_moves(game: sgf.Sgf_game, colour: str) -> list[str]:
     return names
 
 
-def foogo_colour(root, name: str) -> str:
-    """foogo's colour in an SGF game by its root node's player names: 'b' or 'w' for the one whose name starts
-    with `name`, '' if neither's does or both do (no side to take for foogo's)."""
-    black, white = (root.get(p) if root.has_property(p) else "" for p in ("PB", "PW"))
-    if black.startswith(name) == white.startswith(name):
-        return ""
-    return "b" if black.startswith(name) else "w"
-
-
 def main_line(path: Path, data: bytes) -> tuple[sgf.Sgf_game, list] | None:
     """An SGF file's game and its main line's moves as sgfmill's (colour, move) pairs; None, named on
     stderr, for a file that is not a readable SGF or whose main line holds a node without a move (the move
@@ -177,8 +168,11 @@ def review(directory: Path, engine: str, name: str) -> list[dict]:
     for path in sorted(directory.glob("game-*.sgf")):
         game = sgf.Sgf_game.from_bytes(path.read_bytes())
         root = game.get_root()
-        black = root.get("PB") if root.has_property("PB") else ""
-        colour = "b" if black.startswith(name) else "w"
+        colour = named_colour(root, name)
+        if not colour:
+            print(f"{path}: neither player's name holds {name!r}, or both do; skipped", file=sys.stderr)
+            games.append(None)
+            continue
         result = root.get("RE") if root.has_property("RE") else "?"
         score = black_score(result)  # 1, 0, 0.5 (a draw) or None (no result)
         won = None if score is None or score == 0.5 else (score == 1.0) == (colour == "b")
@@ -259,7 +253,7 @@ def add_match_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("dirs", nargs="+", type=Path)
     parser.add_argument("--engine", default="auto", choices=("auto", "A", "B"),
                         help="which engine is foogo (default auto: the one whose log has foogo's genmove lines)")
-    parser.add_argument("--name", default="foogo", help="how foogo's player name starts in the SGFs")
+    parser.add_argument("--name", default="foogo", help="what foogo's player name holds in the SGFs (any case)")
 
 
 def reviewed_games(dirs: list[Path], engine: str, name: str):

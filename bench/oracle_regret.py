@@ -47,7 +47,7 @@ import sys
 import threading
 from pathlib import Path
 
-from match_review import foogo_colour, main_line, match_dirs
+from match_review import main_line, match_dirs
 from option_caps import refuse_counts
 from sgfmill import common
 
@@ -55,6 +55,7 @@ from foogo.game import Game
 from foogo.geometry import parse_color
 from foogo.gtp.command import add_tuning_options, tuning_fields
 from foogo.gtp_client import GtpClient, GtpError, GtpFailure
+from foogo.match_results import named_colour
 from foogo.search import HISTORY, Search, SearchConfig
 
 MAX_RECORDS = 100_000  # a file's lines: far beyond any screen
@@ -163,7 +164,7 @@ def game_keys(paths: list[Path]) -> dict[Path, str]:
 
 
 def game_positions(path: Path, key: str, name: str, games: str, first: int, last: int) -> list[dict]:
-    """The positions of one SGF game (ids `key`@moves) where foogo (the player whose name starts with `name`) is
+    """The positions of one SGF game (ids `key`@moves) where foogo (the one player whose name holds `name`) is
     to move after `first` to `last` moves; none for a game foogo did not lose (with games="lost"), with setup stones, or
     that cannot be read (named on stderr)."""
     try:
@@ -176,7 +177,7 @@ def game_positions(path: Path, key: str, name: str, games: str, first: int, last
         print(f"{path}: skipped, not a readable SGF ({str(error)[:100]})", file=sys.stderr)
         return []
     root = game.get_root()
-    me = foogo_colour(root, name)
+    me = named_colour(root, name)
     if not me or root.has_property("AB") or root.has_property("AW"):
         return []
     result = root.get("RE") if root.has_property("RE") else ""

@@ -18,7 +18,7 @@ counts keep each game fair however the arms share the cores, and the arms see th
 for the whole run. The first arm is the control.
 
 Each arm's games go to DIR/NAME. The table is tallied from the SGFs (RE, and the player whose name
-starts with "foogo"), so a run stopped part way, or still running, is read the same way
+holds "foogo"), so a run stopped part way, or still running, is read the same way
 (--report-only reads and does not play): per arm its games, wins and draws (half a win), win rate
 with its 95% Wilson interval, wins as black and as white, and its difference from the control with
 a 95% interval (Newcombe's hybrid score interval from the two Wilson intervals); then each arm's

@@ -26,12 +26,13 @@ import json
 import sys
 from pathlib import Path
 
-from match_review import foogo_colour, main_line, match_dirs
+from match_review import main_line, match_dirs
 from sgfmill import common
 
 from foogo.game import Game
 from foogo.game_sgf import SgfError
 from foogo.geometry import PASS, parse_color
+from foogo.match_results import named_colour
 from foogo.search import HISTORY, Search, SearchConfig
 
 MAX_POSITIONS = 100_000  # a file's lines: far beyond any match's passes
@@ -40,10 +41,10 @@ DIFFERENT = 0.05  # win rates further apart than this count as a difference
 
 
 def positions(root, moves: list, name: str, kind: str) -> tuple[str, list[int]]:
-    """foogo's colour ('b' or 'w'; '' if neither player's name starts with `name`, or both do) in an SGF
+    """foogo's colour ('b' or 'w'; '' if neither player's name holds `name`, or both do) in an SGF
     game (its root node and its moves as sgfmill's (colour, move) pairs), and the move numbers (1-based)
     after which foogo is to move at a position of `kind`."""
-    me = foogo_colour(root, name)
+    me = named_colour(root, name)
     if not me:
         return "", []  # neither player is foogo, or both are: no side to search for
     found = []

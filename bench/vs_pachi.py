@@ -73,7 +73,7 @@ def foogo_command(command: str, options: str, threads: int, size: int) -> str:
 
 
 def player_names(pachi_playouts: int, foogo_playouts: int) -> tuple[str, str]:
-    """The players' names in a match's SGFs: Pachi's, then foogo's, which starts with "foogo" (the name
+    """The players' names in a match's SGFs: Pachi's, then foogo's, which holds "foogo" (the name
     bench/pachi_ab.py's tallies look for)."""
     return f"Pachi 12.90 ={pachi_playouts}", f"foogo ={foogo_playouts}"
 

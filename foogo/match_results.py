@@ -6,8 +6,9 @@ writes: per engine its wins, win rate with a 95% Wilson interval, wins by colour
 seconds per move, starved genmoves (`starved_moves`) and faults; the totals; a line per game),
 `format_table` (that dict as the text table `foogo match` prints, which bench/parallel_match.py
 also prints for merged matches), `game_sgf` (a record as the SGF `foogo match` writes, with the
-clock's times when it had one) and `black_score` (black's score from a
-result as an SGF's RE writes it, for the scripts that tally SGFs). What it is not: the match runner
+clock's times when it had one), `black_score` (black's score from a
+result as an SGF's RE writes it) and `named_colours` / `named_colour` (whose game it is by the PB and
+PW names), for the scripts that tally SGFs. What it is not: the match runner
 (match.py), which plays the games and fills the records.
 """
 
@@ -31,6 +32,20 @@ def black_score(result: str) -> float | None:
     if result[:2] == "W+":
         return 0.0
     return 0.5 if result in ("0", "DRAW", "JIGO") else None
+
+
+def named_colours(root, name: str) -> set[str]:
+    """The colours ("b", "w") of an SGF game whose player's name (the root's PB, PW) holds `name`, in any
+    case: the one rule the scripts that tally or learn from match archives use to find a player."""
+    name = name.lower()
+    return {c for c, prop in (("b", "PB"), ("w", "PW")) if root.has_property(prop) and name in root.get(prop).lower()}
+
+
+def named_colour(root, name: str) -> str:
+    """The colour ("b" or "w") of the one player of an SGF game whose name holds `name` (named_colours' rule),
+    or "" when neither's or both players' names do (no single side to take)."""
+    colours = named_colours(root, name)
+    return colours.pop() if len(colours) == 1 else ""
 
 
 @dataclass

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from pathlib import Path
 
 import pytest
 from sgfmill import sgf
@@ -874,6 +875,29 @@ def test_black_score_reads_an_sgf_result_as_the_tallying_scripts_need():
     assert [black_score(r) for r in ("B+Resign", "b+3.5", " W+R ", "W+Time", "0", "Draw", "jigo")] == \
         [1.0, 1.0, 0.0, 0.0, 0.5, 0.5, 0.5]
     assert [black_score(r) for r in ("Void", "?", "", "B", "1")] == [None] * 5
+
+
+def test_named_colours_find_a_player_by_what_its_name_holds_in_any_case():
+    from foogo.match_results import named_colour, named_colours
+
+    def root(props: str):
+        return sgf.Sgf_game.from_bytes(f"(;FF[4]SZ[9]{props};B[ee])".encode()).get_root()
+
+    match = root("PB[Pachi 12.90 =10000]PW[foogo =30500]")
+    assert named_colours(match, "foogo") == {"w"} and named_colour(match, "foogo") == "w"
+    assert named_colour(match, "PACHI") == "b" and named_colour(match, "12.90") == "b"  # any case, anywhere
+    assert named_colour(match, "gnugo") == "" and named_colours(match, "gnugo") == set()
+    self_play = root("PB[foogo-A]PW[Foogo-B]")
+    assert named_colours(self_play, "foogo") == {"b", "w"} and named_colour(self_play, "foogo") == ""
+    assert named_colours(root("PW[foogo]"), "foogo") == {"w"}  # no PB at all
+    assert named_colour(root(""), "foogo") == ""
+
+
+def test_bench_scripts_find_players_only_through_named_colours():
+    """One rule for whose game it is: no bench script reads PB or PW itself (they drifted apart before)."""
+    readers = [path.name for path in sorted((Path(__file__).parent.parent / "bench").glob("*.py"))
+               if '"PB"' in path.read_text() or '"PW"' in path.read_text()]
+    assert readers == []
 
 
 # -- game clocks (--time-settings) -------------------------------------------------
