@@ -78,8 +78,9 @@ class Board:
     # ------------------------------------------------------------ moves
 
     def play(self, color, vertex) -> MoveResult:
-        """Play a stone (or pass) for `color` ("b", "white", BLACK, ...) at `vertex` ("D4", "pass" or
-        (row, col) from A1); IllegalMove leaves the board unchanged."""
+        """Play a stone (or pass) for `color` ("b", "white", BLACK, ...) at `vertex` ("D4", "pass", (row, col)
+        from A1, or an int: a padded point, the kernels' layer, not a point set's bit: bit i is
+        divmod(i, size)); IllegalMove leaves the board unchanged."""
         c = parse_color(color)
         p = self._point(vertex)
         if p == PASS:
@@ -181,7 +182,8 @@ class Board:
         return _to_bitarray(self._colors()[self.geometry.points] == c)
 
     def playable(self, color) -> bitarray:
-        """Empty points `color` may pick in a random playout (the card's rule; the ko point included)."""
+        """Empty points `color` may pick in a random playout (the card's rule; the ko point included), bit
+        row * size + col: play(color, divmod(i, size)) plays bit i."""
         c = parse_color(color)
         words = np.zeros(self.geometry.nwords, dtype=np.uint64)
         bk.playable_set(self._s, self._z, c, words)

@@ -176,7 +176,8 @@ class Game(GameScoring, SgfRecord):
     # ------------------------------------------------------------ moves
 
     def play(self, color, vertex) -> MoveResult:
-        """Play `vertex` ("D4", "pass" or a padded point) for `color`, in turn or not.
+        """Play `vertex` ("D4", "pass", (row, col) from A1, or a padded point: see Board.play) for `color`, in
+        turn or not.
 
         IllegalMove (reason "occupied", "off board", "ko", "suicide" or "superko") or ValueError
         (malformed input) leave the game unchanged."""

@@ -21,6 +21,7 @@ of trees or of GTP.
 
 from __future__ import annotations
 
+import inspect
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -42,6 +43,7 @@ def move_cap(size: int) -> int:
     return 3 * size * size
 
 
+POLICY_ARGUMENTS = 5  # a custom policy's (s, z, color, rng, table)
 BROKEN = 2  # a playout's `capped` when a custom policy chose a point it may not take (see custom_batch)
 NO_REPLIES = np.zeros((0, 0), dtype=np.int32)  # play_out_with's replies for playouts without them: a
 # constant in the kernels, so that the reply test compiles away
@@ -202,7 +204,7 @@ def custom_batch(policy):
     use (numba cannot cache kernels specialised on a function, so each process compiles it once).
 
     A custom policy is a numba function `policy(s, z, color, rng, table) -> point` (policy.py's
-    seam, as choose_light and choose_heavy): s and z the position (read them with
+    seam, as choose_heavy; choose_light takes no table): s and z the position (read them with
     board_kernels' accessors), color the side to move, rng the random stream (random_below),
     table the heavy policy's patterns; it answers a padded point or PASS. The point must be empty,
     not the ko point and not a single-stone suicide (bk.legality with suicide allowed): a policy
@@ -241,6 +243,11 @@ def custom_policy_function(policy):
     if not callable(policy) or not hasattr(policy, "py_func"):
         raise ValueError(f"a playout policy is 'light', 'heavy', 'module:function' or a numba function, "
                          f"not {policy!r}")
+    try:  # checked here: numba's typing error for a wrong argument count is a page of compiler output
+        inspect.signature(policy.py_func).bind(*range(POLICY_ARGUMENTS))
+    except (TypeError, ValueError):
+        raise ValueError(f"a playout policy takes (s, z, color, rng, table); {policy.py_func.__name__} takes "
+                         f"{inspect.signature(policy.py_func)}") from None
     return policy
 
 

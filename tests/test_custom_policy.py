@@ -88,6 +88,22 @@ def test_a_policy_that_breaks_the_rule_is_an_error():
     board.check_consistency()
 
 
+def test_a_policy_with_the_wrong_arguments_is_named_before_anything_compiles():
+    from foogo.policy import choose_light
+
+    @njit
+    def three(s, z, color):
+        return PASS
+
+    for policy in (choose_light, three, "foogo.policy:choose_light"):
+        with pytest.raises(ValueError, match=r"takes \(s, z, color, rng, table\); .* takes \(s, z, c"):
+            run_playouts(Board(5), 3, policy=policy)
+        with pytest.raises(ValueError, match="takes"):
+            SearchConfig(policy=policy)
+    with pytest.raises(ValueError, match="numba function"):
+        run_playouts(Board(5), 3, policy=lambda s, z, color, rng, table: PASS)
+
+
 def test_bench_and_search_take_a_custom_policy(monkeypatch, capsys):
     # as the `foogo` script runs it from the repository's root: the current directory not on sys.path
     monkeypatch.chdir(ROOT)
