@@ -254,11 +254,11 @@ class Board:
 
 
 def board_from_ascii(text: str, to_move=BLACK, allow_suicide: bool = False) -> Board:
-    """A board from a square diagram, top row first: X black, O white, '.' or '+' empty; spaces ignored.
+    """A board from a square diagram, top row first: X black, O white, '.' or '+' empty; spaces ignored, and
+    the coordinate frame str(board) draws (column letters above and below, row numbers either side) too.
 
     ValueError for a diagram that is not square, has other characters, or holds a string without liberties."""
-    rows = ["".join(line.split()) for line in text.strip("\n").splitlines()]
-    rows = [row for row in rows if row]
+    rows = [row for row in map(_diagram_row, text.strip("\n").splitlines()) if row]
     size = len(rows)
     if size == 0 or any(len(row) != size for row in rows):
         wrong = next((i for i, row in enumerate(rows) if len(row) != size), 0)
@@ -281,6 +281,19 @@ def board_from_ascii(text: str, to_move=BLACK, allow_suicide: bool = False) -> B
     s[bk.M_LAST] = s[bk.M_LAST2] = bk.NO_MOVE
     board.to_move = to_move
     return board
+
+
+def _diagram_row(line: str) -> str:
+    """A diagram line's points with spaces and str(Board)'s frame taken off: "" for a line of column letters
+    (A B C ..., in order from A), and a row number at either end dropped."""
+    tokens = line.split()
+    if len(tokens) > 1 and "".join(tokens) == COLUMNS[:len(tokens)]:
+        return ""
+    if len(tokens) > 1 and tokens[0].isdecimal():
+        tokens = tokens[1:]
+    if len(tokens) > 1 and tokens[-1].isdecimal():
+        tokens = tokens[:-1]
+    return "".join(tokens)
 
 
 def _to_bitarray(flags: np.ndarray) -> bitarray:

@@ -368,6 +368,24 @@ def test_diagram_round_trips_through_str():
     assert [row[0] for row in rows] == ["5", "4", "3", "2", "1"] == [row[-1] for row in rows]
     want = "\n".join(" ".join(line.split()) for line in KO.strip().splitlines())
     assert "\n".join(" ".join(row[1:-1]) for row in rows) == want
+    assert str(board_from_ascii(str(board))) == str(board)  # and it reads its own printed form back
+
+
+@pytest.mark.parametrize("size", [2, 5, 9, 10, 19, 25])
+def test_a_printed_board_reads_back_as_the_same_position(size):
+    import random
+    board, rng = Board(size), random.Random(size)
+    for _ in range(size * size):
+        moves = [i for i, bit in enumerate(board.playable(board.to_move)) if bit]
+        if not moves:
+            break
+        try:
+            board.play(board.to_move, divmod(rng.choice(moves), size))
+        except IllegalMove:  # the ko point is in playable()
+            board.play(board.to_move, "pass")
+    again = board_from_ascii(str(board))
+    assert str(again) == str(board) and again.size == size
+    again.check_consistency()
 
 
 # ---------------------------------------------------------------- eyes and playable sets
