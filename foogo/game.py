@@ -126,6 +126,14 @@ class Game(GameScoring, SgfRecord):
         """The position as an SVG picture (Jupyter shows it): its board with the last move and ko point."""
         return self.board._repr_svg_()
 
+    def __repr__(self) -> str:
+        return (f"Game(size={self.size}, komi={self.komi:g}, rules={self.rules}, moves={self.move_count()}, "
+                f"to_move={'black' if self.to_move == BLACK else 'white'})")
+
+    def __str__(self) -> str:
+        """The position as str(Board) draws it, under the game's one-line summary."""
+        return f"{self!r}\n{self.board}"
+
     def copy(self) -> "Game":
         """An independent copy (snapshot boards are shared: they are never mutated)."""
         other = Game.__new__(Game)

@@ -9,7 +9,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .geometry import BLACK, RESIGN, geometry
+from .geometry import BLACK, PASS, RESIGN, geometry
 
 
 @dataclass
@@ -37,6 +37,17 @@ class SearchResult:
     # this (black's area had to pass it); > 0 where black gives komi, < 0 where white does
     collections: int = 0  # full trees collected during this search (SearchTree.collect): the memory cap
     # bound it, and the expansion threshold rose for the rest of the search (SearchConfig.memory_mb)
+
+    def __repr__(self) -> str:
+        """One line: who searched, the move, its win rate, the budget spent, the principal variation's start and
+        how many root moves were searched (the fields hold the rest: a dataclass's repr printed every one)."""
+        if self.size:
+            move, pv = self.vertex, " ".join(self.pv_vertices[:8]) + (" ..." if len(self.pv) > 8 else "")
+        else:  # no GTP names without the size
+            move, pv = {PASS: "pass", RESIGN: "resign"}.get(self.move, f"point {self.move}"), f"{len(self.pv)} moves"
+        return (f"SearchResult({'black' if self.color == BLACK else 'white'} {move}, win rate {self.winrate:.3f}, "
+                f"{self.playouts} playouts in {self.seconds:.2f} s, pv {pv or '-'}, {len(self.visits)} root moves, "
+                f"stopped: {self.stopped or '-'})")
 
     @property
     def playouts_per_second(self) -> float:

@@ -759,3 +759,11 @@ def test_a_rollback_over_a_setup_between_moves_restores_the_game_and_its_superko
     assert (game.state_key(), game._seen) == before and game.board.color_at("G3") == EMPTY
     game.play(WHITE, "C7")  # and the game goes on as if nothing had happened
     assert game._seen == {**before[1], game.board.hash: 1}
+
+
+def test_a_game_prints_its_summary_and_its_board():
+    game = Game(5, komi=6.5, rules="tromp-taylor")
+    game.play("b", "C3")
+    game.play("w", "pass")
+    assert repr(game) == "Game(size=5, komi=6.5, rules=tromp-taylor, moves=2, to_move=black)"
+    assert str(game) == repr(game) + "\n" + str(game.board)
