@@ -1384,6 +1384,26 @@ def test_the_input_read_ahead_is_bounded():
     assert [inbox.take(), inbox.take()] == [1, 2]
 
 
+def test_a_full_read_ahead_never_keeps_the_taker_out():
+    # a put that waited for room held the handover lock: the next take then waited for it for ever
+    inbox = _Inbox(2)
+    producer = threading.Thread(target=lambda: [inbox.put(k) for k in range(50)], daemon=True)
+    producer.start()
+    taken = []
+    taker = threading.Thread(target=lambda: taken.extend(inbox.take() for _ in range(50)), daemon=True)
+    taker.start()
+    taker.join(10)
+    assert taken == list(range(50))
+
+
+def test_many_lines_sent_at_once_are_all_answered_in_order():
+    # a GUI or a script that sends without waiting (foogo gtp < file): 65 lines at once hung the engine
+    lines = [f"{i} name" for i in range(1, 301)] + ["301 quit"]
+    out, _ = _serve_lines(make_engine(), lines, wait_for="=1 ")
+    answers = out.split("\n\n")[:-1]
+    assert answers == [f"={i} foogo" for i in range(1, 301)] + ["=301"]
+
+
 @pytest.mark.parametrize("pieces", [
     [b"1 name #" + b"z" * 9000 + b"\n2 version\n"],  # one read
     [b"1 name #", b"z" * 9000, b"\n2 version\n"],  # the comment's end in a later read

@@ -179,12 +179,16 @@ class _Inbox:
     analysis streams until (engine.execute's interrupt)."""
 
     def __init__(self, size: int) -> None:
-        self._lines: queue.Queue = queue.Queue(size)
+        self._lines: queue.Queue = queue.Queue()  # bounded by _room, not by itself: see put
+        self._room = threading.Semaphore(size)
         self.arrived = threading.Event()
         self._handover = threading.Lock()  # a line's put with its set, against take's get with its clear
 
     def put(self, line) -> None:
-        """Queue a line (the reader's thread); waits while `size` lines wait."""
+        """Queue a line (the reader's thread); waits while `size` lines wait. It waits for room before the
+        handover, never inside it: a put that waited for room holding the lock kept take from it, and 65
+        lines sent at once hung the engine."""
+        self._room.acquire()
         with self._handover:
             self._lines.put(line)
             self.arrived.set()
@@ -194,6 +198,7 @@ class _Inbox:
         `arrived` inside the handover, so a late set of the line taken cannot follow the clear and
         stop the next command's analysis before it streams."""
         line = self._lines.get()
+        self._room.release()
         with self._handover:
             self.arrived.clear()
             if not self._lines.empty():
