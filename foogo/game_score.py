@@ -70,10 +70,14 @@ def diagram(size: int, stones: dict[int, int], g: Geometry) -> str:
 
 
 def format_score(score: float) -> str:
-    """GTP's form of a black-minus-white score: "B+3.5", "W+0.5" or "0"."""
+    """GTP's form of a black-minus-white score: "B+3.5", "W+0.5" or "0"; one decimal as GNU Go writes it
+    ("W+3.0"), more where a komi such as 0.75 needs them (one decimal wrote W+0.8, and W+0.0 for komi 0.01)."""
     if abs(score) < 1e-9:
         return "0"
-    return f"{'B' if score > 0 else 'W'}+{abs(score):.1f}"
+    margin = f"{abs(score):.1f}"
+    if abs(float(margin) - abs(score)) > 1e-9:
+        margin = f"{abs(score):.6f}".rstrip("0")
+    return f"{'B' if score > 0 else 'W'}+{margin}"
 
 
 

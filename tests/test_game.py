@@ -295,6 +295,8 @@ def test_format_score():
     assert format_score(3.5) == "B+3.5"
     assert format_score(-0.5) == "W+0.5"
     assert format_score(0.0) == "0"
+    assert format_score(-3.0) == "W+3.0" and format_score(-0.75) == "W+0.75" and format_score(-0.01) == "W+0.01"
+    assert format_score(2.125) == "B+2.125"
 
 
 def test_unknown_status_is_refused():

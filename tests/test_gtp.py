@@ -1521,3 +1521,12 @@ def test_loadsgf_counts_an_sgfs_nodes_before_sgfmill_builds_them(tmp_path):
     comment = tmp_path / "comment.sgf"  # what a property value holds is text: its ";" and "(" are no nodes
     comment.write_bytes(b"(;SZ[9]C[" + b";(" * 200_000 + b"\\]];B[ee];W[cc])")
     assert engine.execute(f"loadsgf {comment}").startswith("=") and engine.game.board.color_at("C7") == WHITE
+
+
+def test_fixed_handicap_on_a_board_too_small_says_it_has_none():
+    engine = make_engine()
+    engine.execute("boardsize 6")
+    assert engine.execute("fixed_handicap 2") == \
+        "? invalid number of stones: fixed placement takes none (boards of 7x7 and up have it) on 6x6\n\n"
+    engine.execute("boardsize 9")
+    assert "takes 2 to 9 on 9x9" in engine.execute("fixed_handicap 10")

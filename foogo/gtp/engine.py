@@ -288,9 +288,10 @@ class GtpEngine(AnalysisCommands, InspectionCommands, TimeCommands, MoveCommands
     def cmd_fixed_handicap(self, args):
         """fixed_handicap N: GTP's fixed placement on an empty board -> the vertices."""
         n = self._handicap_count(args)
-        if not 2 <= n <= max_fixed_handicap(self.game.size):
-            raise GtpError(f"invalid number of stones: fixed placement takes 2 to "
-                           f"{max_fixed_handicap(self.game.size)} on {self.game.size}x{self.game.size}")
+        most, size = max_fixed_handicap(self.game.size), self.game.size
+        if not 2 <= n <= most:
+            room = f"2 to {most}" if most else "none (boards of 7x7 and up have it)"
+            raise GtpError(f"invalid number of stones: fixed placement takes {room} on {size}x{size}")
         vertices = self.game.fixed_handicap(n)
         self._new_position()
         return " ".join(vertices)
