@@ -130,3 +130,32 @@ def test_no_module_imports_a_module_to_its_right(path):
         assert target in LAYERS, f"{path.name} imports {target}, which has no place in LAYERS"
         same = LAYERS[target] == LAYERS[module] and GROUPS.get(target, target) == group
         assert LAYERS[target] < LAYERS[module] or same, f"{'/'.join(rel)} imports {target}, to its right"
+
+
+def test_the_package_imports_its_engine_only_when_a_name_of_it_is_used():
+    """`import foogo` and `foogo match` start without numba; every public name still resolves, and
+    foogo.geometry stays the function even after its module is imported by the board."""
+    import subprocess
+    import sys
+    script = """
+import sys, foogo
+assert "numba" not in sys.modules, "import foogo loaded numba"
+import foogo.match_command
+assert "numba" not in sys.modules, "foogo match's modules loaded numba"
+from foogo import Board, geometry
+assert callable(geometry) and geometry(9).size == 9 and Board(5).size == 5
+import foogo.board_kernels
+assert foogo.geometry is geometry
+assert all(hasattr(foogo, name) for name in foogo.__all__)
+assert set(foogo.__all__) == set(foogo._EXPORTS) | {"BLACK", "WHITE", "EMPTY", "PASS", "geometry", "opponent",
+                                                    "parse_color", "__version__"}
+try:
+    foogo.nothing
+except AttributeError:
+    pass
+else:
+    raise AssertionError("foogo.nothing")
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300,
+                          cwd=pathlib.Path(__file__).resolve().parent.parent)
+    assert done.returncode == 0, done.stderr
