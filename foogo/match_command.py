@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import signal
 import sys
-import threading
 
+from .interrupts import sigterm_as_interrupt
 from .match import DEFAULT_REFEREE, MAX_GAMES, MAX_MOVES, MatchError, _Match
 from .match_files import write_json
 from .match_results import format_table
@@ -68,23 +67,13 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", action="store_true", help="print nothing but errors (and --json's output)")
 
 
-def _interrupt(signum, frame) -> None:
-    """SIGTERM handler: stop as Ctrl-C does (KeyboardInterrupt), so that the games so far are written."""
-    raise KeyboardInterrupt
-
-
 def run(args: argparse.Namespace) -> int:
     """Run the match described by `args`; print the table; return 0, 1 (match failed), 2 (bad options) or 130.
 
     Ctrl-C (SIGINT) or `kill` (SIGTERM) stops it after writing the games played so far: a match run in
     the background (nohup, a script's `&`) ignores SIGINT, as the shell makes background jobs do."""
-    if threading.current_thread() is threading.main_thread():
-        previous = signal.signal(signal.SIGTERM, _interrupt)
-        try:
-            return _run(args)
-        finally:
-            signal.signal(signal.SIGTERM, previous)
-    return _run(args)
+    with sigterm_as_interrupt():
+        return _run(args)
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -309,6 +310,51 @@ def test_kill_9_mid_run_then_rerun_gives_the_uninterrupted_figures(tmp_path):
     assert stats("--out", killed, *argv) == 0
     assert stats("--out", tmp_path / "whole", *argv) == 0
     assert results(killed) == results(tmp_path / "whole")
+
+
+def _children(pid: int) -> set[int]:
+    """The processes whose parent is `pid` (Linux's /proc)."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rpartition(")")[2].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.add(int(stat.parent.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process tree from /proc")
+def test_kill_stops_a_self_play_run_and_its_workers(tmp_path):
+    # a SIGTERM to the command alone (how a background run is stopped) left its pool's workers running for ever
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.dirname(os.path.dirname(__file__)),
+                                                        os.environ.get("PYTHONPATH", "")]))
+    child = subprocess.Popen([sys.executable, "-m", "foogo", "stats", "--out", str(tmp_path / "run"), "--selfplay",
+                              "--size", "9", "--playouts-per-move", "20000", "--games", "8", "--chunk", "2",
+                              "--threads", "2", "--quiet"], env=env, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.time() + 120
+        workers: set[int] = set()
+        while time.time() < deadline and child.poll() is None and len(workers) < 3:  # two workers, a tracker
+            workers = _children(child.pid)
+            time.sleep(0.2)
+        assert len(workers) >= 3, "the pool's workers never started"
+        time.sleep(1)
+        child.send_signal(signal.SIGTERM)
+        assert child.wait(timeout=60) == 130
+        deadline = time.time() + 20
+        while time.time() < deadline and any(Path(f"/proc/{w}").exists() for w in workers):
+            time.sleep(0.2)
+        left = [w for w in workers if Path(f"/proc/{w}").exists()
+                and Path(f"/proc/{w}/stat").read_text().rpartition(")")[2].split()[0] != "Z"]
+        assert left == []
+        assert "interrupted" in child.stderr.read()
+    finally:
+        child.kill()
+        for w in _children(child.pid):
+            os.kill(w, signal.SIGKILL)
 
 
 # ---------------------------------------------------------------- refusing other runs

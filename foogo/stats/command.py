@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..interrupts import sigterm_as_interrupt
 from ..numbers import whole_number
 from ..playout import MAX_THREADS, default_threads
 from ..search_config import MAX_PLAYOUTS
@@ -134,9 +135,11 @@ def _require_search() -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run (or continue) `foogo stats` as parsed by configure_parser; returns the exit code."""
+    """Run (or continue) `foogo stats` as parsed by configure_parser; returns the exit code. Ctrl-C or `kill`
+    (SIGTERM) stops it with its chunks so far kept, and its self-play workers stopped."""
     try:
-        return _run(args)
+        with sigterm_as_interrupt():
+            return _run(args)
     except StatsError as error:
         print(f"foogo stats: error: {error}", file=sys.stderr)
         return 2

@@ -33,7 +33,20 @@ def run_local(manifest: dict, todo: list, threads: int, on_done) -> None:
         except BaseException:
             for future in pending:
                 future.cancel()
+            _stop_workers(pool)
             raise
+
+
+def _stop_workers(pool) -> None:
+    """Stop a process pool's workers at once: the pool's exit would wait for every self-play chunk under way
+    (minutes long; the next run computes them again), and a `kill` of this process alone left them running
+    after it. ProcessPoolExecutor has no public way to do it before Python 3.14's terminate_workers."""
+    terminate = getattr(pool, "terminate_workers", None)
+    if terminate is not None:
+        terminate()
+        return
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.terminate()
 
 
 def connect_dask(address: str, manifest: dict):
