@@ -18,6 +18,7 @@ from .interrupts import sigterm_as_interrupt
 from .match import DEFAULT_REFEREE, MAX_GAMES, MAX_MOVES, MatchError, _Match
 from .match_files import write_json
 from .match_results import format_table
+from .match_settings import MAX_KEPT_MOVES
 from .numbers import float_option, int_option
 
 
@@ -28,7 +29,8 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--white", required=True, metavar="CMD",
                         help="engine B's command (white in game 1)")
     parser.add_argument("--games", type=int_option, default=10,
-                        help=f"number of games (default 10, at most {MAX_GAMES:,})")
+                        help=f"number of games (default 10, at most {MAX_GAMES:,}, and at most "
+                             f"{MAX_KEPT_MOVES:,} games times --max-moves: 16,460 on 9x9 by default)")
     parser.add_argument("--size", type=int_option, default=9, help="board size (default 9)")
     parser.add_argument("--komi", type=float_option, default=7.0, help="komi (default 7)")
     parser.add_argument("--alternate", action="store_true", help="swap colours every game")

@@ -71,8 +71,10 @@ def read_settings(args: argparse.Namespace) -> MatchSettings:
     if not 1 <= max_moves <= MAX_MOVES:
         raise ValueError(f"--max-moves must be from 1 to {MAX_MOVES:,}")
     if games * max_moves > MAX_KEPT_MOVES:
+        implied = " (--max-moves' default, 3*size*size)" if args.max_moves is None else ""
         raise ValueError(f"--games times --max-moves must be at most {MAX_KEPT_MOVES:,} (a match keeps every "
-                         f"move and its timing), got {games:,} x {max_moves:,}")
+                         f"move and its timing), got {games:,} x {max_moves:,}{implied}: at most "
+                         f"{MAX_KEPT_MOVES // max_moves:,} games of {max_moves:,} moves")
     opening_file, opening_moves = args.opening, args.opening_moves
     if opening_file is None and opening_moves is not None:
         raise ValueError("--opening-moves needs --opening")

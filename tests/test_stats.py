@@ -113,6 +113,10 @@ def test_counts_are_positive_whole_numbers():
     (["--chunk", "1e9"], "chunk must be at most 10,000,000"),  # a chunk's playouts are held at once
     (["--selfplay", "--games", "1e12"], "at most 100,000 chunks"),
     (["--selfplay", "--playouts-per-move", "2000000000000", "--games", "1"], "playouts per move must be at most"),
+    # an empty value given is refused, not read as the default (it ran a 9x9 run of 100,000 playouts)
+    (["--sizes", ""], "bad size ''"), (["--playouts", ""], "playouts must be"), (["--chunk", ""], "chunk must be"),
+    (["--selfplay", "--games", ""], "games must be"), (["--selfplay", "--playouts-per-move", ""], "per move must be"),
+    (["--selfplay", "--chunk", ""], "chunk must be"),
 ])
 def test_bad_input_is_a_clear_error_and_writes_nothing(tmp_path, capsys, argv, message):
     out = tmp_path / "run"

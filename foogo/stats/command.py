@@ -76,11 +76,11 @@ def make_manifest(args: argparse.Namespace) -> dict:
         game_komi = parse_komi(args.game_komi if args.game_komi is not None else "7.5")
         if len(game_komi) != 1:
             raise StatsError("--game-komi takes one value")
-        strengths = parse_counts(args.playouts_per_move or "100,1000", "playouts per move")
+        strengths = parse_counts(_given(args.playouts_per_move, "100,1000"), "playouts per move")
         if max(strengths) > MAX_PLAYOUTS:  # checked before DIR is made: each game's search would refuse it
             raise StatsError(f"playouts per move must be at most {MAX_PLAYOUTS:.0e}, got {max(strengths):,}")
-        games = parse_count(args.games or "100", "games")
-        chunk = parse_count(args.chunk or str(DEFAULT_CHUNK["selfplay"]), "chunk")
+        games = parse_count(_given(args.games, "100"), "games")
+        chunk = parse_count(_given(args.chunk, str(DEFAULT_CHUNK["selfplay"])), "chunk")
         check_run_size("selfplay", [games] * len(strengths), chunk)
         return {"format": FORMAT, "mode": "selfplay", "seed": seed, "size": sizes[0], "groups": strengths,
                 "games": games, "game_komi": game_komi[0], "rules": "chinese", "chunk": chunk}
@@ -88,9 +88,9 @@ def make_manifest(args: argparse.Namespace) -> dict:
             or args.game_komi is not None:
         raise StatsError("--size, --playouts-per-move, --games and --game-komi need --selfplay "
                          "(random playouts take --sizes and --playouts)")
-    board_sizes = parse_sizes(args.sizes or "9")
-    playouts = parse_count(args.playouts or "100000", "playouts")
-    chunk = parse_count(args.chunk or str(DEFAULT_CHUNK["random"]), "chunk")
+    board_sizes = parse_sizes(_given(args.sizes, "9"))
+    playouts = parse_count(_given(args.playouts, "100000"), "playouts")
+    chunk = parse_count(_given(args.chunk, str(DEFAULT_CHUNK["random"])), "chunk")
     check_run_size("random", [playouts] * len(board_sizes), chunk)
     return {"format": FORMAT, "mode": "random", "seed": seed, "groups": board_sizes, "playouts": playouts,
             "chunk": chunk}
@@ -114,6 +114,11 @@ def stored_request(stored: dict) -> argparse.Namespace:
             game_komi=f"{float(stored['game_komi']):g}" if selfplay else None)
     except (KeyError, TypeError, ValueError, OverflowError) as error:
         raise StatsError(f"the run's manifest.json is not a foogo stats manifest ({error!r})") from None
+
+
+def _given(value, default):
+    """An option's text, or `default` when it was not given; an empty one given ("") stays, to be refused."""
+    return default if value is None else value
 
 
 def _seed(text) -> int:
