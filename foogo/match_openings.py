@@ -4,13 +4,14 @@ two matches, start from the same position: a late-game rule is measured where it
 
 The file is read as the match reads everything, without the engine: sgfmill parses it (regular files of at
 most OPENING_MAX_BYTES), its board size must be the match's, its main line must be moves only from the empty
-board (no setup stones, no handicap), and it must hold at least N moves. Legality is the referee's and the
-engines': a move they refuse makes the game void, as any move they refuse ends a game.
+board (no setup stones, no handicap), and it must hold at least N moves. Its moves are played on sgfmill's
+board first: one on a stone, a suicide or a retaking of a simple ko is refused with the file. Superko is left
+to the referee and the engines: a move they refuse makes the game void, as any move they refuse ends a game.
 """
 
 from __future__ import annotations
 
-from sgfmill import sgf
+from sgfmill import boards, sgf
 
 from .files import open_regular
 
@@ -41,22 +42,40 @@ def load_opening(path: str, moves: int, size: int, max_moves: int) -> list[tuple
     if file_size != size:
         raise ValueError(f"--opening {path}: a {file_size}x{file_size} game, not {size}x{size} as --size")
     found: list[tuple[str, tuple[int, int] | None]] = []
+    board, ko = boards.Board(size), None  # the opening's position, and the point simple ko forbids next
     for number, node in enumerate(nodes):
         if any(node.has_property(p) for p in ("AB", "AW", "AE")):
             raise ValueError(f"--opening {path}: setup stones (AB, AW or AE) in node {number}; an opening is "
                              "moves from the empty board")
         try:
             colour, move = node.get_move()
-        except ValueError as error:
-            raise ValueError(f"--opening {path}: node {number}: {str(error)[:200]}") from None
+        except ValueError as error:  # sgfmill's own for a point off the board has no text
+            told = str(error)[:200] or f"a move off the {size}x{size} board or malformed"
+            raise ValueError(f"--opening {path}: node {number}: {told}") from None
         if colour is None:
             continue  # the root, or a node without a move (a comment)
         if move is None and found and found[-1][1] is None:
             raise ValueError(f"--opening {path}: two passes in a row at node {number}: the game ends there")
+        ko = _play(board, colour, move, ko, f"--opening {path}: node {number}")
         found.append((colour, move))
         if len(found) == moves:
             return found
     raise ValueError(f"--opening {path}: its main line has {len(found)} moves, fewer than --opening-moves {moves}")
+
+
+def _play(board: boards.Board, colour: str, move: tuple[int, int] | None, ko, where: str):
+    """Play an opening's move on sgfmill's board; -> the point simple ko forbids next (None if none).
+    ValueError, saying `where`, for a move on a stone, a suicide or a retaking of the ko."""
+    if move is None:
+        return None
+    if move == ko:
+        raise ValueError(f"{where}: {colour.upper()} {vertex(move)} retakes a ko at once (illegal)")
+    if board.get(*move) is not None:
+        raise ValueError(f"{where}: {colour.upper()} {vertex(move)} is on a stone (illegal)")
+    forbidden = board.play(*move, colour)
+    if board.get(*move) is None:  # sgfmill plays a suicide by taking the string off
+        raise ValueError(f"{where}: {colour.upper()} {vertex(move)} is a suicide (illegal)")
+    return forbidden
 
 
 def vertex(move: tuple[int, int] | None) -> str:

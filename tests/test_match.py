@@ -996,11 +996,23 @@ def test_an_opening_is_played_on_the_referee_and_both_engines_before_the_first_g
     ("(;SZ[5];B[cc]", ["--opening-moves", "1"], "corrupt SGF"),
     ("(;SZ[5];B[cc];W[dd])", ["--opening-moves", "0"], "--opening-moves must be from 1 to 74"),
     ("(;SZ[5];B[cc];W[dd])", ["--opening-moves", "2", "--max-moves", "2"], "--opening-moves must be from 1 to 1"),
+    # illegal moves: the games were played and each was void (the README says refused before anything starts)
+    ("(;SZ[5];B[cc];W[cc])", ["--opening-moves", "2"], "node 2: W C3 is on a stone"),
+    ("(;SZ[5];B[ba];W[ee];B[ab];W[aa])", ["--opening-moves", "4"], "node 4: W A5 is a suicide"),
+    ("(;SZ[5];B[bc];W[cc];B[ad];W[bd];B[be];W[dd];B[ea];W[ce];B[cd];W[bd])", ["--opening-moves", "10"],
+     "node 10: W B2 retakes a ko at once"),
+    ("(;SZ[5];B[bc];W[cc];B[ad];W[bd];B[be];W[dd];B[ea];W[ce];B[cd];W[ee];B[aa];W[bd])", ["--opening-moves", "12"],
+     None),  # the same ko taken back after a move elsewhere each: legal
+    ("(;SZ[5];B[cc];W[zz])", ["--opening-moves", "2"], "node 2: a move off the 5x5 board or malformed"),
 ])
 def test_an_opening_that_cannot_start_a_game_is_refused_before_anything_starts(tmp_path, fake, capsys, text, argv,
                                                                                message):
     opening = tmp_path / "opening.sgf"
     opening.write_text(text)
+    if message is None:  # a legal opening: the loader takes it
+        from foogo.match_openings import load_opening
+        assert len(load_opening(str(opening), int(argv[1]), 5, 75)) == int(argv[1])
+        return
     code, s = play_match(tmp_path, "--black", fake(), "--white", fake(), "--size", "5", "--referee", "none",
                          "--opening", str(opening), *argv, "--sgf-dir", str(tmp_path / "sgf"))
     assert code == 2 and s is None
