@@ -42,7 +42,8 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
                              "that holds one of this match's file names already, or that another match is writing to, "
                              "is refused")
     parser.add_argument("--overwrite", action="store_true",
-                        help="let --sgf-dir's games replace an earlier match's files of the same names")
+                        help="let --sgf-dir's games and --json's file replace an earlier match's files of the "
+                             "same names")
     parser.add_argument("--max-moves", type=int_option, default=None,
                         help=f"score the game after this many moves (default 3*size*size, at most {MAX_MOVES:,})")
     parser.add_argument("--timeout", type=float_option, default=60.0,

@@ -88,15 +88,19 @@ def refuse_earlier_games(directory: Path, games: int) -> None:
                              "another directory, or --overwrite to replace them")
 
 
-def json_path(option: str | None) -> Path | None:
+def json_path(option: str | None, overwrite: bool = False) -> Path | None:
     """--json's file, checked before any game: None for none or '-' (stdout); ValueError if write_json could
     not write it then (files.writable: a directory, a FIFO or a device, a file or a directory this process may
-    not write, a directory missing, also behind a symbolic link), so that no match is played for nothing."""
+    not write, a directory missing, also behind a symbolic link), so that no match is played for nothing, or
+    if it exists and `overwrite` is not given (as --sgf-dir's files: an earlier match's results are kept)."""
     if option is None or option == "-":
         return None
     path = Path(option)
     if not option.strip() or path.is_dir():
         raise ValueError(f"--json {option!r}: not a file name")
+    if os.path.lexists(path) and not overwrite:
+        raise ValueError(f"--json {option} exists (an earlier match's results?): give another file, or "
+                         "--overwrite to replace it")
     try:
         writable(option)
     except OSError as error:

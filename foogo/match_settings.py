@@ -88,5 +88,6 @@ def read_settings(args: argparse.Namespace) -> MatchSettings:
     return MatchSettings(size=size, games=games, komi=komi, names={"A": args.black_name, "B": args.white_name},
                          timeout=timeout, startup_timeout=startup_timeout, clock=clock, max_moves=max_moves,
                          opening=opening, alternate=bool(args.alternate), quiet=bool(args.quiet),
-                         json_path=json_path(args.json), sgf_dir=Path(args.sgf_dir) if args.sgf_dir else None,
+                         json_path=json_path(args.json, bool(args.overwrite)),
+                         sgf_dir=Path(args.sgf_dir) if args.sgf_dir else None,
                          overwrite=bool(args.overwrite), referee_command=referee)

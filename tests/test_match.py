@@ -156,6 +156,7 @@ def play_match(tmp_path, *argv: str):
     parser = argparse.ArgumentParser()
     configure_parser(parser)
     out = tmp_path / "result.json"
+    out.unlink(missing_ok=True)  # each call's own summary (--json refuses an existing file without --overwrite)
     try:
         args = parser.parse_args([*argv, "--json", str(out), "--quiet"])
     except SystemExit as refused:  # argparse's own one-line error (a number it cannot read)
@@ -630,6 +631,16 @@ def test_an_engine_exiting_at_once_stops_the_match_saying_its_exit_code(tmp_path
                          "--games", "2", "--referee", "none")
     err = capsys.readouterr().err
     assert code == 1 and s is None and "failed to start" in err and "code 3" in err
+
+
+def test_json_keeps_an_earlier_matchs_results_unless_told_to_overwrite(tmp_path, fake, capsys):
+    earlier = tmp_path / "earlier.json"
+    earlier.write_text('{"old": true}')
+    common = ["--black", fake(), "--white", fake(), "--games", "1", "--size", "5", "--referee", "none", "--quiet"]
+    assert run_match(*common, "--json", str(earlier)) == 2
+    assert "exists" in capsys.readouterr().err and earlier.read_text() == '{"old": true}'
+    assert run_match(*common, "--json", str(earlier), "--overwrite") == 0
+    assert json.loads(earlier.read_text())["games"] == 1
 
 
 def test_json_to_stdout_puts_the_table_on_stderr_and_quiet_prints_nothing(tmp_path, fake, capfd):
