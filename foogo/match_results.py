@@ -173,9 +173,10 @@ def summarize(records: list[GameRecord], players: dict, settings: dict) -> dict:
 def format_table(summary: dict) -> str:
     """The results table of a `summary` dict as plain text lines."""
     s = summary
+    referee = s["referee"] or (f"{s['referee_command']} (stopped before it started)" if s.get("referee_command")
+                               else "none (engines must agree on the score)")
     head = (f"{s['games']} games on {s['size']}x{s['size']}, komi {s['komi']:g}, "
-            f"{'colours alternating' if s['alternate'] else 'colours fixed'}, "
-            f"referee: {s['referee'] or 'none (engines must agree on the score)'}")
+            f"{'colours alternating' if s['alternate'] else 'colours fixed'}, referee: {referee}")
     if s.get("time_settings"):  # absent from summaries written before matches had clocks
         head += f", clock: {s['time_settings']} each"
     if s["interrupted"]:

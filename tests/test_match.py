@@ -1061,3 +1061,12 @@ def test_an_openings_moves_are_on_no_clock_and_the_times_after_it_follow_the_mov
     assert nodes[1].get("C") == "the opening's last move (2 moves)"
     assert nodes[2].has_property("BL") and 119 < nodes[2].get("BL") <= 120  # black's first genmove: its time left
     assert all(n.has_property("WL" if n.get_move()[0] == "w" else "BL") for n in nodes[2:])
+
+
+def test_the_table_of_a_match_stopped_before_its_referee_started_names_the_referee_asked(tmp_path, fake):
+    from foogo.match_results import format_table
+    code, s = play_match(tmp_path, "--black", fake(), "--white", fake(), "--games", "1", "--size", "5",
+                         "--referee", "none")
+    assert code == 0 and "referee: none (engines must agree" in format_table(s)
+    stopped = {**s, "referee": None, "referee_command": "gnugo --mode gtp"}  # a Ctrl-C before it answered `name`
+    assert "referee: gnugo --mode gtp (stopped before it started)" in format_table(stopped)
