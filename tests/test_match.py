@@ -4,6 +4,7 @@ moves, hang or crash)."""
 
 import argparse
 import errno
+import io
 import json
 import os
 import shlex
@@ -258,6 +259,10 @@ FLOOD_ENGINE = textwrap.dedent('''
             sys.stdout.write(f"={cid} " + "x" * 5000 + "\\n\\n")
         elif command == "endless":
             sys.stdout.write(f"={cid} a\\n" + "b\\n" * 100000 + "\\n")
+        elif command == "chatter":  # 3 MB of stderr before the answer
+            sys.stderr.write(("y" * 99 + "\\n") * 30000)
+            sys.stderr.flush()
+            sys.stdout.write(f"={cid} said\\n\\n")
         elif command == "spew":
             sys.stdout.write(f"={cid} ok\\n\\n")
             sys.stdout.flush()
@@ -287,6 +292,22 @@ def test_client_cuts_a_long_line_and_stays_in_step(flood):
     with GtpClient(flood) as client:
         assert client.send("long", 5) == "x" * (1000 - len("=1 "))
         assert client.send("name", 5) == "Flood"
+
+
+def test_an_engines_stderr_log_stops_at_its_bound_and_its_answers_go_on(flood, tmp_path, monkeypatch):
+    import foogo.gtp_client as gtp_client
+    monkeypatch.setattr(gtp_client, "LOG_MAX_BYTES", 1 << 20)
+    log = tmp_path / "engine.log"
+    log.write_bytes(b"z" * 1000)  # an earlier start's lines count
+    with GtpClient(flood, log_path=log) as client:
+        assert client.send("chatter", 30) == "said"
+        assert client.send("chatter", 30) == "said"
+        assert client.send("name", 5) == "Flood"
+    text = log.read_bytes()
+    assert len(text) <= (1 << 20) + 200 and text.startswith(b"z" * 1000) and text.count(b"not logged") == 1
+    assert text.count(b"y" * 99 + b"\n") == ((1 << 20) - 1000) // 100
+    with open(log, "rb", buffering=0) as raw:  # a raw pipe is read through a buffer, not a byte a call
+        assert isinstance(gtp_client._buffered(raw), io.BufferedReader)
 
 
 def test_client_refuses_a_response_without_end(flood):
