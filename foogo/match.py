@@ -197,12 +197,19 @@ class _Match:
                 raise MatchError(f"{who} rejected {cmd!r}: {exc}") from exc
 
     def close(self) -> None:
-        """Quit all engines and let another match have the SGF directory."""
+        """Quit all engines and let another match have the SGF directory. A Ctrl-C while an engine is asked to
+        quit (a second one, or the first during the last game's end) kills them all instead and marks the match
+        interrupted: the games so far are still written (it skipped the summary and its --json)."""
+        clients = [client for client in [p.client for p in self.players.values()] + [self.referee]
+                   if client is not None]
         try:
-            for client in [p.client for p in self.players.values()] + [self.referee]:
-                if client is not None:
-                    client.close()
-        finally:  # even when quitting an engine is interrupted (a second Ctrl-C)
+            for client in clients:
+                client.close()
+        except KeyboardInterrupt:
+            self.interrupted = True
+            for client in clients:
+                client.kill()
+        finally:  # even when killing them is interrupted (a third Ctrl-C)
             release_sgf_dir(self._sgf_lock)
             self._sgf_lock = None
 

@@ -1091,3 +1091,25 @@ def test_the_table_of_a_match_stopped_before_its_referee_started_names_the_refer
     assert code == 0 and "referee: none (engines must agree" in format_table(s)
     stopped = {**s, "referee": None, "referee_command": "gnugo --mode gtp"}  # a Ctrl-C before it answered `name`
     assert "referee: gnugo --mode gtp (stopped before it started)" in format_table(stopped)
+
+
+def test_a_ctrl_c_while_the_engines_quit_still_writes_the_games_so_far(tmp_path, fake, monkeypatch):
+    # a second Ctrl-C while close() waited for an engine to quit skipped the summary and its --json
+    import foogo.gtp_client as gtp_client
+    real_close = gtp_client.GtpClient.close
+    calls = []
+
+    def interrupted_close(self, *args, **kwargs):
+        calls.append(self)
+        if len(calls) == 1:
+            raise KeyboardInterrupt
+        return real_close(self, *args, **kwargs)
+
+    monkeypatch.setattr(gtp_client.GtpClient, "close", interrupted_close)
+    try:
+        code, s = play_match(tmp_path, "--black", fake(), "--white", fake(), "--games", "2", "--size", "5",
+                             "--referee", "none")
+    except KeyboardInterrupt:  # not let through to stop the test session
+        pytest.fail("the Ctrl-C in close() escaped the match, its summary unwritten")
+    assert code == 130 and s is not None and s["games"] == 2 and s["interrupted"]
+    assert not any(client.alive for client in calls)
