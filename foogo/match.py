@@ -153,14 +153,17 @@ class _Match:
             player.version = ""
 
     def start(self) -> None:
-        """Start both engines and the referee, and give the players distinct labels."""
+        """Start the referee and both engines, and give the players distinct labels. The referee first, asked
+        the board size at once: one that cannot referee the match (GNU Go past 19x19) stops it before the
+        engines start and write their logs."""
+        if self.referee is not None:
+            self.referee_name = self._start_referee()
+            self._setup(self.referee, "the referee", max(self.settings.timeout, REFEREE_MIN_TIMEOUT))
         for player in self.players.values():
             try:
                 self._launch(player)
             except GtpFailure as exc:
                 raise MatchError(f"engine {player.key} ({player.command}) failed to start: {exc}") from exc
-        if self.referee is not None:
-            self.referee_name = self._start_referee()
         a, b = self.players["A"], self.players["B"]
         for p in (a, b):
             if p.version.endswith(DIRTY):

@@ -611,6 +611,15 @@ def test_refused_board_size_stops_the_match(tmp_path, fake, capsys):
     assert "unacceptable size" in capsys.readouterr().err
 
 
+def test_a_referee_that_refuses_the_board_size_stops_the_match_before_the_engines_start(tmp_path, fake, capsys):
+    sgf_dir = tmp_path / "sgf"
+    code, s = play_match(tmp_path, "--black", fake(), "--white", fake(), "--games", "1", "--size", "5",
+                         "--referee", fake("--reject-boardsize"), "--sgf-dir", str(sgf_dir))
+    assert code == 1 and s is None
+    assert "the referee rejected 'boardsize 5'" in capsys.readouterr().err
+    assert [p.name for p in sgf_dir.glob("*.log")] == ["referee.stderr.log"]  # no engine started, none logged
+
+
 def test_missing_engine_stops_the_match(tmp_path, fake, capsys):
     code, s = play_match(tmp_path, "--black", str(tmp_path / "nothing"), "--white", fake(),
                          "--games", "1", "--referee", "none")
@@ -832,11 +841,12 @@ def test_a_match_lets_its_sgf_dir_go_whatever_stops_it(tmp_path, fake, monkeypat
         with pytest.raises(KeyboardInterrupt):
             _Match(parser.parse_args(argv))
     os.close(lock_directory(sgf_dir))
-    # Ctrl-C while close quits the engines: the lock goes all the same
+    # Ctrl-C while close quits the engines: they are killed, the match is marked interrupted (its games so
+    # far still to be written) and the lock goes all the same
     match = _Match(parser.parse_args(argv))
     monkeypatch.setattr(match.players["A"].client, "close", interrupt)
-    with pytest.raises(KeyboardInterrupt):
-        match.close()
+    match.close()
+    assert match.interrupted
     os.close(lock_directory(sgf_dir))
 
 
