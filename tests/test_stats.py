@@ -257,6 +257,10 @@ def test_report_only_reads_the_runs_options_from_its_directory(tmp_path, capsys)
     assert results(part) == expected
     assert stats("--out", part, "--sizes", "5", "--report-only", "--quiet") == 2
     assert "holds another run" in capsys.readouterr().err
+    # one option given, the run's own: the rest are the run's too, not the defaults (it was refused)
+    assert stats("--out", part, "--chunk", "1000", "--report-only", "--quiet") == 0
+    assert stats("--out", part, "--sizes", "5,7", "--seed", "0", "--report-only", "--quiet") == 0
+    assert results(part) == expected
     manifest = json.loads((part / "manifest.json").read_text())
     manifest["fingerprint"] = "made by older code"
     (part / "manifest.json").write_text(json.dumps(manifest))

@@ -175,13 +175,19 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _report_stored(args: argparse.Namespace, run_dir: RunDir, komi: list[float]) -> int:
-    """--report-only: report DIR's run, with the options given or, if none, those DIR was made with. The
-    run's own code fingerprint stands: a report reads its chunks and mixes in no new one."""
+    """--report-only: report DIR's run, with the options given and, for the others, those DIR was made with
+    (one option given took the defaults for the rest, and a run made with other ones was refused). The run's
+    own code fingerprint stands: a report reads its chunks and mixes in no new one."""
     if not run_dir.holds_run():
         raise StatsError(f"{args.out} holds no run to report")
     stored = run_dir.stored_manifest()
-    given = args.selfplay or any(getattr(args, name) is not None for name in RUN_OPTIONS)
-    manifest = make_manifest(args if given else stored_request(stored))
+    request = stored_request(stored)
+    if args.selfplay and not request.selfplay:  # --selfplay for a run of random playouts: refused below
+        request = args
+    else:  # each option not given is the run's own (it was the default)
+        request = argparse.Namespace(**{**vars(request), **{name: getattr(args, name) for name in RUN_OPTIONS
+                                                            if getattr(args, name) is not None}})
+    manifest = make_manifest(request)
     manifest["fingerprint"] = stored.get("fingerprint")
     run_dir.check(manifest)
     return _report(run_dir, manifest, run_dir.load(manifest), komi, args.quiet)
