@@ -25,6 +25,9 @@ PARALLEL = ("root", "tree")  # SearchConfig.parallel
 MAX_SECONDS = 86400.0  # SearchConfig.seconds: a day (foogo gtp's --time and clocks stop at an hour); a search
 #                        of a playout count, or an open-ended analysis, also ends after this long
 MAX_PLAYOUTS = 10**12  # SearchConfig.playouts: more than a day of a 256-thread search (2e11 at 9x9's light rate)
+MAX_PRIOR = 1e6  # SearchConfig.prior: the tree counts visits in float32 (exact to 2**24); a prior of 1e7 virtual
+#                  visits drowned every playout (the search passed at move 1), 1e40 overflowed
+MAX_EQUIV = 1e12  # SearchConfig.equiv: far past any AMAF weighting (3000 is tuned); 1e40 overflowed float32
 EXPAND_HEAVY_SMALL = 3.0  # the expansion threshold of heavy searches on boards up to SMALL_BOARD x SMALL_BOARD ...
 SMALL_BOARD = 9  # ... and search_room.EXPAND on the others (default_expand_threshold)
 
@@ -129,7 +132,9 @@ class SearchConfig:
             raise ConfigError("knowledge", f"must be one of {', '.join(tk.KNOWLEDGE)}, got {self.knowledge!r}")
         if self.parallel not in PARALLEL:
             raise ConfigError("parallel", f"must be one of {', '.join(PARALLEL)}, got {self.parallel!r}")
-        if not (math.isfinite(self.equiv) and self.equiv > 0):
-            raise ConfigError("equiv", f"must be a finite number > 0, got {self.equiv}")
+        if not (math.isfinite(self.equiv) and 0 < self.equiv <= MAX_EQUIV):
+            raise ConfigError("equiv", f"must be a number > 0 and at most {MAX_EQUIV:.0e}, got {self.equiv}")
+        if self.prior > MAX_PRIOR:
+            raise ConfigError("prior", f"must be at most {MAX_PRIOR:.0e} (virtual visits), got {self.prior}")
         if not 0.0 <= self.score_weight < 0.5:  # below 0.5: every win counts more than every loss
             raise ConfigError("score_weight", f"must be a number in [0, 0.5), got {self.score_weight}")

@@ -88,6 +88,7 @@ class Run:
         tree, worker = (search._trees[0], k) if self.shared_tree else (search._trees[k], 0)
         last_check = self.start
         adjusted = 0  # thread 0's iterations at the last dynamic komi step
+        first = k == 0  # thread 0 runs one batch whatever the time: a search of no playouts passed (--time 0.001)
         while not self.ended.is_set():
             if self.stop is not None and self.stop.is_set():
                 self.why = "stop"
@@ -95,7 +96,7 @@ class Run:
             now = time.perf_counter()
             if k == 0:
                 self._extend_while_close(now)
-            if self._past_end(k, now):
+            if not first and self._past_end(k, now):
                 self.why = "limit" if self.ends == self.hard else ("extended" if self.extended else "budget")
                 self.ended.set()
                 return
@@ -112,6 +113,7 @@ class Run:
                 self.ended.set()
                 return
             n = self._batch(k, tree, worker)
+            first = False
             if n <= 0:
                 return
             if tree.run(n, self.params, worker) == 0 and tree.meta[tk.NODES] == 0:  # (a full tree is collected there)

@@ -631,9 +631,11 @@ def test_rejects_bad_configuration():
     for seconds in (float("inf"), 1e300, float("nan")):
         with pytest.raises(ValueError, match="seconds"):
             SearchConfig(seconds=seconds)
-    for field, value in (("equiv", 0.0), ("prior", -1.0), ("uct", float("nan")), ("expand_threshold", 0.5)):
+    for field, value in (("equiv", 0.0), ("prior", -1.0), ("uct", float("nan")), ("expand_threshold", 0.5),
+                         ("prior", 1e7), ("equiv", 1e40)):  # past float32's visit counts: the search passed at once
         with pytest.raises(ValueError, match=field):
             SearchConfig(**{field: value})
+    SearchConfig(prior=1e6, equiv=1e12)  # the bounds themselves
     with pytest.raises(ValueError, match="playouts must be from 1 to 1e\\+12"):
         SearchConfig(playouts=10**27)
     with pytest.raises(ValueError, match="memory_mb must be at most this machine's memory"):
@@ -1358,3 +1360,9 @@ def test_a_search_result_prints_as_one_line_in_gtp_names():
     assert repr(SearchResult(move=RESIGN, winrate=0.01, playouts=9, seconds=0.0)).startswith(
         "SearchResult(black resign, win rate 0.010, 9 playouts in 0.00 s, pv 0 moves")
     assert "point 42" in repr(SearchResult(move=42, winrate=0.5, playouts=1, seconds=0.0))
+
+
+def test_a_search_of_too_little_time_still_plays_a_batch_not_a_pass():
+    # the deadline was checked before the first batch: --time 0.001 searched nothing and passed at move 1
+    result = Search(SearchConfig(seconds=1e-9, policy="light", threads=1, seed=3)).genmove(Board(9), BLACK, 7)
+    assert result.playouts > 0 and result.vertex != "pass" and result.stopped == "budget"
