@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import inspect
 import os
+import re
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -195,8 +196,28 @@ def checked_chooser(policy):
             return PASS - 1
         return p
 
+    _compile_or_refuse(checked, policy)
     _CHECKED[policy] = checked
     return checked
+
+
+def _compile_or_refuse(checked, policy) -> None:
+    """Compile a custom policy's checked chooser now, for a position's argument types; ValueError with numba's
+    own reason in a line for a policy that does not type as one (a point that is no integer, say): the batch
+    or tree kernel around it printed a page of compiler output."""
+    from numba import typeof, types
+    from numba.core.errors import NumbaError
+
+    s, z, rng = np.zeros(1, dtype=np.int32), np.zeros(1, dtype=np.uint64), np.zeros(1, dtype=np.uint64)  # types only
+    try:
+        checked.compile((typeof(s), typeof(z), types.int64, typeof(rng), types.int64, typeof(PATTERN_TABLE)))
+    except NumbaError as error:
+        text = re.sub(r"\x1b\[[0-9;]*m", "", str(error))  # numba's highlighting
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        at = next((i for i, line in enumerate(lines) if not line.startswith(("Failed in", "During:", "File"))), 0)
+        reason = " ".join(lines[at:at + 2])  # numba's reason, and the signature it names
+        raise ValueError(f"the playout policy {policy.py_func.__name__} does not compile as one (it answers a "
+                         f"point, an integer): {reason[:300]}") from None
 
 
 def custom_batch(policy):

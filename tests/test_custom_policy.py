@@ -104,6 +104,19 @@ def test_a_policy_with_the_wrong_arguments_is_named_before_anything_compiles():
         run_playouts(Board(5), 3, policy=lambda s, z, color, rng, table: PASS)
 
 
+@njit
+def half_point(s, z, color, rng, table):
+    return 1.5
+
+
+def test_a_policy_that_does_not_answer_a_point_is_one_line_not_a_page_of_compiler_output():
+    for attempt in (lambda: run_playouts(Board(5), 3, policy=half_point),
+                lambda: Search(SearchConfig(playouts=20, policy=half_point)).genmove(Board(5), BLACK, 0.5)):
+        with pytest.raises(ValueError, match="half_point does not compile as one .*float64") as refused:
+            attempt()
+        assert "\n" not in str(refused.value) and "\x1b" not in str(refused.value)
+
+
 def test_bench_and_search_take_a_custom_policy(monkeypatch, capsys):
     # as the `foogo` script runs it from the repository's root: the current directory not on sys.path
     monkeypatch.chdir(ROOT)
