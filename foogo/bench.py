@@ -30,7 +30,7 @@ import time
 
 from .board import Board
 from .geometry import MAX_SIZE, MIN_SIZE
-from .numbers import float_option, int_option
+from .numbers import check_komi, float_option, int_option, shown
 from .playout import MAX_BATCH, MAX_SEED, MAX_THREADS, default_threads, policy_kind, run_playouts
 
 JSON_KEYS = ("size", "threads", "playouts", "repeats", "playouts_per_second", "playouts_per_second_min",
@@ -190,7 +190,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the benchmark described by parsed arguments; return the exit code."""
     if not MIN_SIZE <= args.size <= MAX_SIZE:
-        print(f"foogo bench: --size must be from {MIN_SIZE} to {MAX_SIZE}, got {args.size}", file=sys.stderr)
+        print(f"foogo bench: --size must be from {MIN_SIZE} to {MAX_SIZE}, got {shown(args.size)}", file=sys.stderr)
         return 2
     if (args.playouts is not None and args.playouts < 1) or args.threads < 1 or args.repeats < 1:
         print("foogo bench: --playouts, --threads and --repeats must be at least 1", file=sys.stderr)
@@ -202,8 +202,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"foogo bench: --playouts must be at most {MAX_BATCH:,} (a batch keeps each playout's result) "
               f"and --repeats at most {MAX_REPEATS}", file=sys.stderr)
         return 2
-    if not math.isfinite(args.komi):
-        print(f"foogo bench: --komi must be a finite number, got {args.komi}", file=sys.stderr)
+    try:
+        check_komi(args.komi)  # the one komi rule (at most 1000 either way): 1e30 counted every playout for white
+    except ValueError as error:
+        print(f"foogo bench: --{error}", file=sys.stderr)
         return 2
     if not -MAX_SEED - 1 <= args.seed <= MAX_SEED - 2:  # the warm-up and calibration runs take seed + 1 and + 2
         print("foogo bench: --seed must be from -2**63 to 2**63 - 3", file=sys.stderr)

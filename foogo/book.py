@@ -143,7 +143,7 @@ def _number(value, name: str, low: float, high: float) -> float:
 def parse_book(data: bytes) -> Book:
     """A Book from the bytes of a book file; ValueError naming the problem for anything malformed."""
     if len(data) > MAX_BOOK_BYTES:
-        raise ValueError(f"book: {len(data)} bytes, more than the {MAX_BOOK_BYTES} a book may have")
+        raise ValueError(f"book: more than the {MAX_BOOK_BYTES} bytes a book may have")
     try:
         raw = json.loads(data)
     except ValueError as error:  # bad UTF-8 or JSON, or an integer past Python's 4,300 digits

@@ -14,7 +14,7 @@ from pathlib import Path
 from .match_clock import TimeControl
 from .match_files import json_path
 from .match_openings import load_opening
-from .numbers import check_komi
+from .numbers import check_komi, shown
 
 DEFAULT_REFEREE = "/usr/games/gnugo --mode gtp --chinese-rules --level 0"
 MAX_TIMEOUT = 7 * 24 * 3600.0  # --timeout, --startup-timeout: a week; a wait past ~3e9 s overflows the clock
@@ -50,7 +50,7 @@ def read_settings(args: argparse.Namespace) -> MatchSettings:
     an opening that cannot start a game (match_openings), or --opening-moves without --opening."""
     size = int(args.size)
     if not 2 <= size <= 25:
-        raise ValueError(f"--size must be from 2 to 25, got {size}")
+        raise ValueError(f"--size must be from 2 to 25, got {shown(size)}")
     games = int(args.games)
     if not 1 <= games <= MAX_GAMES:
         raise ValueError(f"--games must be from 1 to {MAX_GAMES:,}")

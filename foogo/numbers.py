@@ -24,10 +24,10 @@ def finite_number(text: str) -> float:
     0.0); ValueError saying why not (not such a number, or beyond a float's range)."""
     word = str(text).strip()
     if not _NUMBER.fullmatch(word):
-        raise ValueError(f"{word!r} is not a number")
+        raise ValueError(f"{shown(word)} is not a number")
     value = float(word)
     if not math.isfinite(value):
-        raise ValueError(f"{word!r} is not a finite number")
+        raise ValueError(f"{shown(word)} is not a finite number")
     return value + 0.0
 
 
@@ -39,7 +39,7 @@ def whole_number(text: str) -> int:
     int() also reads "1_000" and other scripts' digits)."""
     word = str(text).strip()
     if not _WHOLE.fullmatch(word) or len(word) > 4300:  # int()'s own limit on digits
-        raise ValueError(f"{word!r} is not a whole number")
+        raise ValueError(f"{shown(word)} is not a whole number")
     return int(word)
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from . import tree as tk
 from .gamma_table import LEARNED_PATTERN_TABLE
+from .numbers import shown
 from .patterns import PATTERN_TABLE
 from .playout import MAX_THREADS, policy_kind
 from .policy import LIGHT
@@ -101,30 +102,30 @@ class SearchConfig:
     def __post_init__(self):
         policy_kind(self.policy)  # ValueError naming the policies for an unknown one
         if self.playouts is not None and not 1 <= self.playouts <= MAX_PLAYOUTS:
-            raise ConfigError("playouts", f"must be from 1 to {MAX_PLAYOUTS:.0e}, got {self.playouts}")
+            raise ConfigError("playouts", f"must be from 1 to {MAX_PLAYOUTS:.0e}, got {shown(self.playouts)}")
         if self.seconds is not None and not 0 < self.seconds <= MAX_SECONDS:
             raise ConfigError("seconds", f"must be positive and at most {MAX_SECONDS:g} (a day), got {self.seconds}")
         if self.resign_threshold is not None and not 0.0 <= self.resign_threshold < 1.0:  # 1: resign every move
             raise ConfigError("resign_threshold", f"must be a win rate in [0, 1), got {self.resign_threshold}")
         if not 1 <= self.threads <= MAX_THREADS:
-            raise ConfigError("threads", f"must be from 1 to {MAX_THREADS}, got {self.threads}")
+            raise ConfigError("threads", f"must be from 1 to {MAX_THREADS}, got {shown(self.threads)}")
         if not 0.0 <= self.late_nakade <= 1.0:
             raise ConfigError("late_nakade", f"must be a share of the board's points in [0, 1], "
                                               f"got {self.late_nakade}")
         if self.memory_mb is not None:
             machine = machine_memory_mb()
             if not self.memory_mb >= 1:
-                raise ConfigError("memory_mb", f"must be at least 1, got {self.memory_mb}")
+                raise ConfigError("memory_mb", f"must be at least 1, got {shown(self.memory_mb)}")
             if machine is not None and self.memory_mb > machine:  # a tree grown to it would exhaust the machine
                 raise ConfigError("memory_mb", f"must be at most this machine's memory, {int(machine)} MB, "
-                                                 f"got {self.memory_mb}")
+                                                 f"got {shown(self.memory_mb)}")
         for name, low in (("prior", 0.0), ("uct", 0.0), ("expand_threshold", 1.0), ("crit", 0.0),
                           ("crit_min_visits", 0)):
             value = getattr(self, name)
             if value is None and name == "expand_threshold":
                 continue
             if not (math.isfinite(value) and value >= low):
-                raise ConfigError(name, f"must be a finite number >= {low:g}, got {value}")
+                raise ConfigError(name, f"must be a finite number >= {low:g}, got {shown(value)}")
         if self.playout_patterns not in PLAYOUT_PATTERNS:
             raise ConfigError("playout_patterns", f"must be one of {', '.join(PLAYOUT_PATTERNS)}, "
                                                   f"got {self.playout_patterns!r}")

@@ -61,6 +61,7 @@ def test_a_long_min_seconds_runs_at_most_a_batch_of_playouts(monkeypatch):
 
 
 @pytest.mark.parametrize("args", [["--komi", "nan"], ["--komi", "inf"], ["--min-seconds", "0"],
+                                  ["--komi", "1e30"],  # past the one komi rule: every playout white's
                                   ["--repeats", "0"], ["--playouts", "0"], ["--size", "26"],
                                   ["--threads", "1000000000"],
                                   ["--playouts", "1000000000000"],  # was a 3.6 TiB allocation and a traceback

@@ -869,7 +869,10 @@ def test_tuning_options_reach_the_search_config_and_bad_ones_are_refused(monkeyp
 def test_thread_counts_and_move_times_without_end_are_refused(capsys):
     for flags, message in ((["--threads", "1000000"], "--threads must be from 1 to 256"),
                            (["--time", "inf"], "argument --time: 'inf' is not a number"),
-                           (["--time", "1e300"], "--time must be positive seconds"), (["--time", "nan"], "--time")):
+                           (["--time", "1e300"], "--time must be positive seconds"), (["--time", "nan"], "--time"),
+                           (["--seed", str(2**64)], "--seed must be from -2**63"),  # it played as seed 0 did
+                           (["--threads", "9" * 4000], "got an integer of 4000 digits"),  # not echoed whole
+                           (["--prior", "1e7"], "--prior must be at most 1e+06")):
         assert main(["--no-warm-up", *flags]) == 2
         assert message in capsys.readouterr().err
 
