@@ -134,7 +134,7 @@ class SearchConfig:
         if self.parallel not in PARALLEL:
             raise ConfigError("parallel", f"must be one of {', '.join(PARALLEL)}, got {self.parallel!r}")
         if not (math.isfinite(self.equiv) and 0 < self.equiv <= MAX_EQUIV):
-            raise ConfigError("equiv", f"must be a number > 0 and at most {MAX_EQUIV:.0e}, got {self.equiv}")
+            raise ConfigError("equiv", f"must be a finite number > 0 and at most {MAX_EQUIV:.0e}, got {self.equiv}")
         if self.prior > MAX_PRIOR:
             raise ConfigError("prior", f"must be at most {MAX_PRIOR:.0e} (virtual visits), got {self.prior}")
         if not 0.0 <= self.score_weight < 0.5:  # below 0.5: every win counts more than every loss
