@@ -31,6 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import board_kernels as bk
+from .geometry import geometry
 from .jit import inline, jit_nogil, kernel, uncached_nogil
 from .numbers import whole_value
 from .patterns import PATTERN_TABLE  # noqa: F401 (read as playout.PATTERN_TABLE too)
@@ -208,7 +209,8 @@ def _compile_or_refuse(checked, policy) -> None:
     from numba import typeof, types
     from numba.core.errors import NumbaError
 
-    s, z, rng = np.zeros(1, dtype=np.int32), np.zeros(1, dtype=np.uint64), np.zeros(1, dtype=np.uint64)  # types only
+    g = geometry(2)  # a batch's own scratch arrays (their owners' types): the smallest board's
+    s, z, rng, _, _ = _batch_scratch(*bk.new_state(g.size, g.width, g.npoints, g.nwords))
     try:
         checked.compile((typeof(s), typeof(z), types.int64, typeof(rng), types.int64, typeof(PATTERN_TABLE)))
     except NumbaError as error:

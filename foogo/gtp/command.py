@@ -12,7 +12,7 @@ from ..book import BOOK_PATH, load_book
 from ..game import RULES, SGF_MAX_BYTES, SGF_MAX_MOVES
 from ..geometry import BLACK
 from ..numbers import float_option, int_option, shown
-from ..playout import default_threads
+from ..playout import MAX_SEED, default_threads
 from ..search import ConfigError, SearchConfig
 from .clock import TimeManager
 from .engine import POLICIES, GtpEngine
@@ -149,7 +149,7 @@ def run(args) -> int:
     if args.memory is not None and args.memory < MIN_MEMORY_MB:
         print(f"foogo gtp: --memory must be at least {MIN_MEMORY_MB} (MB), got {shown(args.memory)}", file=sys.stderr)
         return 2
-    if not -2**63 <= args.seed < 2**63:  # the searches' seeds are taken modulo 2**64: 2**64 played as 0 did
+    if not -MAX_SEED - 1 <= args.seed <= MAX_SEED:  # the searches' seeds are taken modulo 2**64: 2**64 played as 0
         print("foogo gtp: --seed must be from -2**63 to 2**63 - 1", file=sys.stderr)
         return 2
     if args.sgf_max_bytes < 1 or args.sgf_max_moves < 1:

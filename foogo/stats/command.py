@@ -69,11 +69,11 @@ def make_manifest(args: argparse.Namespace) -> dict:
         if args.sizes is not None or args.playouts is not None:
             raise StatsError("with --selfplay give --size, --playouts-per-move and --games "
                              "(not --sizes or --playouts)")
-        sizes = parse_sizes(args.size if args.size is not None else "9")
+        sizes = parse_sizes(_given(args.size, "9"))
         if len(sizes) != 1:
             raise StatsError("--size takes one board size")
         _require_search()
-        game_komi = parse_komi(args.game_komi if args.game_komi is not None else "7.5")
+        game_komi = parse_komi(_given(args.game_komi, "7.5"))
         if len(game_komi) != 1:
             raise StatsError("--game-komi takes one value")
         strengths = parse_counts(_given(args.playouts_per_move, "100,1000"), "playouts per move")
