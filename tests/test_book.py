@@ -140,6 +140,20 @@ def test_gtp_book_is_not_used_under_another_komi(tmp_path):
     engine = book_engine(one_entry_book(tmp_path, [], BLACK, "E5"), script=["C3"])
     ok(engine, "komi 0.5")
     assert body(engine.execute("genmove b")) == "C3"
+    # the user hears why, once for each other setting (it was silent: a 19x19 game just never used the book)
+    assert engine.log.getvalue().count("is for 9x9, komi 7: not used on 9x9, komi 0.5") == 1
+
+
+def test_gtp_book_for_another_size_is_logged_once_per_setting(tmp_path):
+    engine = book_engine(one_entry_book(tmp_path, [], BLACK, "C7"), script=["C3", "D4", "E5", "F6"])
+    ok(engine, "boardsize 13")
+    assert body(engine.execute("genmove b")) == "C3"
+    assert body(engine.execute("genmove w")) == "D4"
+    ok(engine, "boardsize 9")
+    ok(engine, "clear_board")
+    assert body(engine.execute("genmove b")) == "C7"  # back on the book's setting: the book answers
+    log = engine.log.getvalue()
+    assert log.count("not used on 13x13, komi 7") == 1, log
 
 
 def test_foogo_gtp_reads_a_book_only_when_asked():

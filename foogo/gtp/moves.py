@@ -35,6 +35,7 @@ class MoveCommands(Arguments):
         time: TimeManager
         book_path: str | None
         _book: Book | None
+        _book_idle: tuple[int, float] | None
         search_options: dict
         last_result: Any
 
@@ -107,7 +108,8 @@ class MoveCommands(Arguments):
     def _book_move(self, color: int) -> tuple[int, str] | None:
         """(point, what the book says of it) of the opening book's move for color here, if there is a
         book, it has this position (board size, komi, no capture so far) and the move is legal; else
-        None. A book that cannot be read is logged once and not used."""
+        None. A book that cannot be read is logged once and not used; so is a book for another size or komi,
+        once for each."""
         if self.book_path is None:
             return None
         book = self._book
@@ -119,6 +121,13 @@ class MoveCommands(Arguments):
                 self._log(f"opening book {self.book_path} not used: {error}")
                 self.book_path = None
                 return None
+        setting = (self.game.size, self.game.komi)
+        if setting != (book.size, book.komi):
+            if setting != self._book_idle:  # once for each other size and komi, not at every genmove
+                self._book_idle = setting
+                self._log(f"opening book {self.book_path} is for {book.size}x{book.size}, komi {book.komi:g}: not "
+                          f"used on {setting[0]}x{setting[0]}, komi {setting[1]:g}")
+            return None
         found = book.lookup(self.game.board, color, self.game.komi)
         if found is None or found[0] not in self.game.legal_points(color):
             return None
