@@ -26,7 +26,7 @@ total, and the +1 / 2 / (gamma_i + 1) terms are one virtual win and one virtual 
 move of gamma 1 (Coulom's prior, which keeps rare features near 1). After each update the group is
 scaled so that its mean log gamma over the candidates is 0 (which changes no probability: every
 candidate has one feature of each group), so gamma 1 stands for an average feature of the group.
-3x3 patterns are folded by the 8 symmetries first (features.pattern_classes); a class never seen
+3x3 patterns are folded by the 8 symmetries first (gamma_table.pattern_classes); a class never seen
 among the candidates gets gamma 1, an average shape. The spatial patterns (spatial_patterns.RING: the 5x5
 square less its corners, and its inner 12 points) are a sixth group: each candidate's is its
 level-2 pattern if that was seen at least --min-count (features.SPATIAL_MIN_COUNT) times among the
@@ -149,7 +149,7 @@ def class_index(classes: np.ndarray, codes: np.ndarray) -> np.ndarray:
 
 
 def spatial_levels(raw: np.ndarray) -> list[np.ndarray]:
-    """The canonical level-1 and level-2 keys (features.spatial_keys) of each row's spatial code."""
+    """The canonical level-1 and level-2 keys (gamma_table.spatial_keys) of each row's spatial code."""
     return [gt.spatial_keys(raw[:, SPATIAL], level) for level in (1, 2)]
 
 

@@ -6,7 +6,7 @@
 Coulom's 2007 move model has a feature the engine's prior lacks: the Monte-Carlo owner, the share of
 playouts from the position that leave the candidate point the mover's. This script reads the same moves
 as bench/learn_gammas.py (game_positions: the candidates the tree would consider, the move played, only
-`--player`'s moves), runs --playouts heavy playouts from each position (playout.ownership) and puts each
+`--player`'s moves), runs --playouts heavy playouts from each position (playout_ownership.ownership) and puts each
 candidate's ownership for the mover, -1 (the opponent's every time) .. +1 (the mover's), in one of --buckets
 equal bins. It then fits learn_gammas' model twice on the same training positions, without the owner group
 and with it as a seventh group, and rates the --test games' moves with each: the mean log probability of
@@ -37,7 +37,7 @@ from learn_gammas import (
 )
 from option_caps import refuse_counts
 
-from foogo import BLACK, playout
+from foogo import BLACK, playout_ownership
 from foogo import features as fe
 from foogo import gamma_table as gt
 
@@ -55,7 +55,7 @@ def owner_samples(path: Path, player: str, playouts: int, buckets: int, seed: in
     more column: each candidate's owner bucket, from `playouts` heavy playouts from the position."""
     out = []
     for k, (board, c, moves, feats, chosen) in enumerate(game_positions(path, player=player)):
-        own = playout.ownership(board, playouts=playouts, seed=seed + k, policy="heavy")  # row * size + col
+        own = playout_ownership.ownership(board, playouts=playouts, seed=seed + k, policy="heavy")  # row * size + col
         mine = own[board.geometry.bit_of[moves]] * (1 if c == BLACK else -1)
         columns = [feats.astype(np.int64), fe.spatial_codes(board, c, moves)[:, None],
                    owner_bucket(mine, buckets)[:, None]]

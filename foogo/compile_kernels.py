@@ -17,7 +17,7 @@ are by far the largest kernels, so each has a part:
               iteration compiled again with atomic updates;
 * ``board``   the board, the game, scoring, ownership, ladders, the learned prior's features, the
               playout batches of each built-in policy (foogo bench, run_playouts), single playouts
-              and the playouts checked after every move (playout.checked_playouts).
+              and the playouts checked after every move (playout_check.checked_playouts).
 
 Custom playout policies compile when they are made (playout.custom_batch) and are never cached.
 """
@@ -34,7 +34,6 @@ from .geometry import BLACK, WHITE
 from .numbers import int_option
 
 PARTS = ("search", "shared", "board")  # the largest first, so that N processes finish close together
-POLICIES = ("light", "heavy", "heavy-nakade", "heavy-race")
 
 
 def _board() -> None:
@@ -44,7 +43,10 @@ def _board() -> None:
     from .game import Game
     from .gamma_table import move_gammas
     from .ladders import ladder_captured
-    from .playout import checked_playouts, move_cap, ownership, play_out, run_playouts
+    from .playout import move_cap, play_out, run_playouts
+    from .playout_check import checked_playouts
+    from .playout_ownership import ownership
+    from .policy import POLICIES  # every built-in policy, from its owner: a new one is compiled too
 
     game = Game(5)
     game.play(BLACK, "C3")

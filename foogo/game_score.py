@@ -24,7 +24,7 @@ import numpy as np
 
 from .board import Board, board_from_ascii
 from .geometry import BLACK, EMPTY, WHITE, Geometry
-from .playout import owner_shares
+from .playout_ownership import owner_shares
 
 SCORE_PLAYOUTS = 400  # playouts behind a dead-stone estimate, of each policy
 DEAD_THRESHOLD = 0.0  # a string is dead if the opponent's mean ownership of it is above this

@@ -94,7 +94,8 @@ from .files import write_whole
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 KERNEL_MODULES = (
     "jit.py", "bits.py", "board_layout.py", "board_moves.py", "board_playable.py", "board_liberties.py",
-    "board_score.py", "board_check.py", "board_kernels.py", "playout.py", "patterns.py", "nakade.py",
+    "board_score.py", "board_check.py", "board_kernels.py", "playout.py", "playout_ownership.py",
+    "playout_check.py", "patterns.py", "nakade.py",
     "random_stream.py", "policy_light.py", "tactics.py", "policy_heavy.py", "policy.py",
     "ladders.py", "features.py", "spatial_patterns.py", "spatial_table.py",
     "tree_layout.py", "tree_priors.py", "tree_select.py", "tree_grow.py", "tree_superko.py", "tree_score.py", "tree.py",

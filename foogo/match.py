@@ -45,8 +45,9 @@ of an interrupted match, and no rules knowledge of its own: legality is whatever
 (and the opponent) accept, and without a referee the result is the engines'
 `final_score` when both agree. Seconds per move count answered `genmove`s
 only; where /proc is missing (not Linux) CPU seconds are left unknown. It
-imports nothing of the engine (only the arithmetic of foogo.intervals, shared
-with `foogo stats`, and foogo.files' whole writes), so it can pit any two GTP engines against each other.
+imports nothing of the engine (its own match_* modules, the GTP client, foogo.files'
+whole writes and, through match_results, the interval arithmetic of foogo.intervals
+shared with `foogo stats`), so it can pit any two GTP engines against each other.
 """
 
 from __future__ import annotations

@@ -14,8 +14,8 @@ count or the order in which threads run.
 Policies sit behind one seam, `policy.choose(s, z, c, rng, policy, table)`:
 the light (uniform) and heavy choosers live in policy_light.py and
 policy_heavy.py, and the random stream in random_stream.py, below this
-module. Kernels take the policy id (policy.LIGHT or policy.HEAVY); the
-Python API takes its name ("light" or "heavy"). This module knows nothing
+module. Kernels take the policy id (policy.LIGHT, HEAVY, HEAVY_NAKADE or
+HEAVY_RACE); the Python API takes its name (one of policy.POLICIES). This module knows nothing
 of trees or of GTP.
 """
 
@@ -53,8 +53,8 @@ NO_REPLIES = np.zeros((0, 0), dtype=np.int32)  # play_out_with's replies for pla
 
 @kernel
 def playout(s, z, zob, rng, cap, trace, owners, policy, table):
-    """Play position (s, z) out in place with policy LIGHT or HEAVY (table: the heavy
-    policy's patterns, see patterns.py), side to move first.
+    """Play position (s, z) out in place with a built-in policy id (policy.LIGHT, HEAVY...; table: the
+    heavy policies' patterns, see patterns.py), side to move first.
 
     trace (int32) receives point * 2 + colour - 1 of each stone played while it has room;
     owners (int8[P]) receives the final owner of each point (see board_kernels.area); pass
@@ -66,7 +66,7 @@ def playout(s, z, zob, rng, cap, trace, owners, policy, table):
 @inline
 def last_good_reply(s, z, c, replies):
     """c's stored reply to the last move (replies[c - 1, last move]; -1 for none), if c may take it
-    now (policy.allowed), else PASS: the last-good-reply rule (Drake's LGRF-1, whose table the
+    now (policy_light.allowed), else PASS: the last-good-reply rule (Drake's LGRF-1, whose table the
     search keeps; see learn_replies)."""
     last = np.int64(s[bk.M_LAST])
     if last < 0:
@@ -140,7 +140,7 @@ def play_out_with(s, z, zob, rng, cap, trace, owners, chooser, policy, table, re
 @jit_nogil
 def playout_batch(s0, z0, zob, seed, first, cap, scores, moves, capped, policy, table):
     """Run playouts first .. first + len(scores) - 1 of a seeded run from (s0, z0), filling the arrays."""
-    s, z, rng, no_trace, no_owners = _batch_scratch(s0, z0)
+    s, z, rng, no_trace, no_owners = batch_scratch(s0, z0)
     _batch_into(s0, z0, s, z, rng, no_trace, no_owners, zob, seed, first, cap, scores, moves, capped, choose,
                 policy, table, False)
 
@@ -150,13 +150,13 @@ def light_batch(s0, z0, zob, seed, first, cap, scores, moves, capped, policy, ta
     """playout_batch for policy LIGHT (run_playouts' and `foogo bench`'s light playouts, the same playouts):
     its own kernel, with none of the heavy rules in it, so that a fresh install compiles it in a
     fraction of playout_batch's time."""
-    s, z, rng, no_trace, no_owners = _batch_scratch(s0, z0)
+    s, z, rng, no_trace, no_owners = batch_scratch(s0, z0)
     _batch_into(s0, z0, s, z, rng, no_trace, no_owners, zob, seed, first, cap, scores, moves, capped,
                 choose_light_only, policy, table, False)
 
 
 @jit_nogil
-def _batch_scratch(s0, z0):
+def batch_scratch(s0, z0):
     """A batch's scratch arrays: copies of the position, a random stream, no trace and no owners.
     Allocated here, outside the kernels, which do not allocate; shared by every batch driver."""
     return (s0.copy(), z0.copy(), np.zeros(1, dtype=np.uint64), np.empty(0, dtype=np.int32),
@@ -210,7 +210,7 @@ def _compile_or_refuse(checked, policy) -> None:
     from numba.core.errors import NumbaError
 
     g = geometry(2)  # a batch's own scratch arrays (their owners' types): the smallest board's
-    s, z, rng, _, _ = _batch_scratch(*bk.new_state(g.size, g.width, g.npoints, g.nwords))
+    s, z, rng, _, _ = batch_scratch(*bk.new_state(g.size, g.width, g.npoints, g.nwords))
     try:
         checked.compile((typeof(s), typeof(z), types.int64, typeof(rng), types.int64, typeof(PATTERN_TABLE)))
     except NumbaError as error:
@@ -241,7 +241,7 @@ def custom_batch(policy):
     # miss its cache and add a file to it at every start)
     @uncached_nogil
     def batch(s0, z0, zob, seed, first, cap, scores, moves, capped, _policy, table):
-        s, z, rng, no_trace, no_owners = _batch_scratch(s0, z0)
+        s, z, rng, no_trace, no_owners = batch_scratch(s0, z0)
         _batch_into(s0, z0, s, z, rng, no_trace, no_owners, zob, seed, first, cap, scores, moves, capped, checked,
                     0, table, True)  # a custom policy may read the hash and the empty set
 
@@ -251,7 +251,7 @@ def custom_batch(policy):
 
 def custom_policy_function(policy):
     """The custom policy function (see custom_batch) that `policy` is or names ("module:function"),
-    or None for the built-in "light" and "heavy"; ValueError for anything else."""
+    or None for a built-in one (a name of policy.POLICIES); ValueError for anything else."""
     if isinstance(policy, str) and ":" not in policy:
         policy_id(policy)  # ValueError naming the built-in policies
         return None
@@ -275,7 +275,7 @@ def custom_policy_function(policy):
 
 
 def policy_kind(policy) -> int:
-    """The policy id the kernels take for any policy run_playouts accepts: LIGHT or HEAVY for the
+    """The policy id the kernels take for any policy run_playouts accepts: policy_id's for the
     built-in ones, LIGHT for a custom one (its tree priors are light's); ValueError otherwise.
     Builds no kernel."""
     return LIGHT if custom_policy_function(policy) is not None else policy_id(policy)
@@ -289,91 +289,6 @@ def resolve_policy(policy):
         kind = policy_id(policy)
         return kind, light_batch if kind == LIGHT else playout_batch
     return LIGHT, custom_batch(function)
-
-
-CHOSE_UNPLAYABLE, CHOSE_KO = 100, 101  # checked_playouts: the chooser broke the card's rule
-
-
-def checked_playouts(s0, z0, zob, seed, count, cap, policy: str = "light"):
-    """Run `count` playouts calling bk.check after every move; return (0, 0, 0) or the first
-    failure as (problem code, playout index, move number): a bk.check code, CHOSE_UNPLAYABLE
-    or CHOSE_KO."""
-    return _checked_playouts(s0, z0, zob, seed, count, cap, policy_id(policy), PATTERN_TABLE)
-
-
-@jit_nogil
-def _checked_playouts(s0, z0, zob, seed, count, cap, policy, table):
-    s = s0.copy()
-    z = z0.copy()
-    rng = np.zeros(1, dtype=np.uint64)
-    for i in range(count):
-        s[:] = s0
-        z[:] = z0
-        seed_rng(rng, seed, i)
-        c = np.int64(s[bk.M_TO_MOVE])
-        passes = 0
-        for move in range(cap):
-            p = choose(s, z, c, rng, policy, table)
-            if p == PASS:
-                bk.play_pass(s, c)
-                passes += 1
-                if passes == 2:
-                    break
-            else:
-                if not bk.is_playable(s, p, c):
-                    return CHOSE_UNPLAYABLE, i, move
-                if p == bk.ko_point_for(s, c):
-                    return CHOSE_KO, i, move
-                bk.play(s, z, zob, p, c)
-                passes = 0
-            code, _ = bk.check(s, z, zob)
-            if code != bk.CHECK_OK:
-                return code, i, move
-            c = 3 - c
-    return 0, 0, 0
-
-
-@jit_nogil
-def ownership_batch(s0, z0, zob, seed, first, count, cap, total, neutral, policy, table):
-    """Add to total (float64[P]) the final owner (+1 black, -1 white) of each point over
-    playouts first .. first + count - 1 of the run seeded `seed`, and to neutral (float64[P]) 1 for
-    each playout that left the point owned by neither colour."""
-    s, z, rng, no_trace, owners = _owner_scratch(s0, z0)
-    _owners_into(s0, z0, s, z, rng, no_trace, owners, zob, seed, first, count, cap, total, neutral, choose, policy,
-                 table)
-
-
-@jit_nogil
-def light_ownership_batch(s0, z0, zob, seed, first, count, cap, total, neutral, policy, table):
-    """ownership_batch for policy LIGHT (ownership's default, which foogo gtp loads at its start): its own
-    kernel, with none of the heavy rules in it, as light_batch."""
-    s, z, rng, no_trace, owners = _owner_scratch(s0, z0)
-    _owners_into(s0, z0, s, z, rng, no_trace, owners, zob, seed, first, count, cap, total, neutral,
-                 choose_light_only, policy, table)
-
-
-@jit_nogil
-def _owner_scratch(s0, z0):
-    """An ownership batch's scratch arrays: _batch_scratch's, with owners (int8[P]) for its empty array."""
-    s, z, rng, no_trace, _ = _batch_scratch(s0, z0)
-    return s, z, rng, no_trace, np.zeros(s0[bk.M_P], dtype=np.int8)
-
-
-@inline
-def _owners_into(s0, z0, s, z, rng, no_trace, owners, zob, seed, first, count, cap, total, neutral, chooser, policy,
-                 table):
-    """The loop of an ownership batch, with a built-in chooser, on the caller's scratch arrays."""
-    for i in range(count):
-        bk.copy_position(s0, z0, s, z)
-        seed_rng(rng, seed, first + i)
-        play_out_with(s, z, zob, rng, cap, no_trace, owners, chooser, policy, table, NO_REPLIES, True)
-        for p in range(owners.shape[0]):
-            if owners[p] == bk.BLACK:
-                total[p] += 1.0
-            elif owners[p] == bk.WHITE:
-                total[p] -= 1.0
-            else:
-                neutral[p] += 1.0
 
 
 # ---------------------------------------------------------------- the Python API
@@ -399,7 +314,7 @@ MAX_BATCH = 100_000_000  # playouts one run_playouts may hold: 9 bytes of result
 MAX_SEED = 2**63 - 1  # seeds and playout indices are int64 in the kernels (a negative seed wraps, as the search's)
 
 
-def _run_numbers(count, threads, seed, first) -> tuple[int, int, int, int]:
+def run_numbers(count, threads, seed, first) -> tuple[int, int, int, int]:
     """A run's playout count, threads, seed and first playout index, checked before any work: whole numbers,
     count 0 .. MAX_BATCH, threads 1 .. MAX_THREADS, seed an int64, first .. first + count within 0 .. MAX_SEED."""
     count, threads, seed, first = (whole_value(name, value) for name, value in
@@ -416,6 +331,19 @@ def _run_numbers(count, threads, seed, first) -> tuple[int, int, int, int]:
     return count, threads, seed, first
 
 
+def fan_out(count: int, threads: int, work) -> None:
+    """Call work(k, a, b) for playouts a .. b - 1 of 0 .. count - 1 cut into `threads` near-equal slices
+    (slice k; the empty ones skipped), each on a thread of its own when there are two or more."""
+    bounds = np.linspace(0, count, threads + 1).astype(int)
+    jobs = [(k, a, b) for k, (a, b) in enumerate(zip(bounds[:-1].tolist(), bounds[1:].tolist())) if b > a]
+    if len(jobs) <= 1:
+        for job in jobs:
+            work(*job)
+    else:
+        with ThreadPoolExecutor(max_workers=len(jobs)) as pool:
+            list(pool.map(lambda job: work(*job), jobs))
+
+
 def default_threads() -> int:
     """The number of cores this process may use."""
     try:
@@ -426,7 +354,7 @@ def default_threads() -> int:
 
 def play_out(board, seed: int = 0, index: int = 0, policy: str = "light"):
     """Play a copy of `board` out with the named policy; return (copy, score, stones played, capped)."""
-    _, _, seed, index = _run_numbers(1, 1, seed, index)
+    _, _, seed, index = run_numbers(1, 1, seed, index)
     kind = policy_id(policy)
     result = board.copy()
     rng = np.zeros(1, dtype=np.uint64)
@@ -440,12 +368,12 @@ def play_out(board, seed: int = 0, index: int = 0, policy: str = "light"):
 def run_playouts(board, count: int, seed: int = 0, threads: int = 1, first: int = 0,
                  policy="light") -> PlayoutBatch:
     """Playouts first .. first + count - 1 of the run seeded `seed` from `board`, on `threads` threads,
-    with a playout policy: "light", "heavy", a custom policy (a numba function, see custom_batch)
-    or "module:function" naming one.
+    with a playout policy: a built-in one's name (policy.POLICIES), a custom policy (a numba function,
+    see custom_batch) or "module:function" naming one.
 
     The results depend only on (board, seed, first, count, policy), never on the thread count.
     ValueError if a custom policy chose a point it may not take."""
-    count, threads, seed, first = _run_numbers(count, threads, seed, first)
+    count, threads, seed, first = run_numbers(count, threads, seed, first)
     kind, batch = resolve_policy(policy)
     s0, z0 = board._state()
     zob = board.geometry.zobrist
@@ -454,55 +382,14 @@ def run_playouts(board, count: int, seed: int = 0, threads: int = 1, first: int 
     moves = np.zeros(count, dtype=np.int32)
     capped = np.zeros(count, dtype=np.int8)
     start = time.perf_counter()
-    bounds = np.linspace(0, count, threads + 1).astype(int)
-    jobs = [(a, b) for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
 
-    def work(job):
-        a, b = job
+    def work(k, a, b):
         batch(s0, z0, zob, seed, first + a, cap, scores[a:b], moves[a:b], capped[a:b], kind, PATTERN_TABLE)
 
-    if len(jobs) <= 1:
-        for job in jobs:
-            work(job)
-    else:
-        with ThreadPoolExecutor(max_workers=len(jobs)) as pool:
-            list(pool.map(work, jobs))
+    fan_out(count, threads, work)
     seconds = time.perf_counter() - start
     broken = np.flatnonzero(capped == BROKEN)
     if broken.size:
         raise ValueError(f"the playout policy {policy!r} chose a point it may not take (occupied, ko or a "
                          f"single-stone suicide) in playout {first + int(broken[0])}")
     return PlayoutBatch(scores, moves, capped, seconds, threads)
-
-
-def ownership(board, playouts: int = 300, seed: int = 0, threads: int = 1, policy: str = "light") -> np.ndarray:
-    """Mean final owner of each point (+1 black, -1 white) over playouts from `board` with a built-in
-    policy ("light": uniform, or "heavy"), as float64[size * size] indexed row * size + col."""
-    return owner_shares(board, playouts, seed, threads, policy)[0]
-
-
-def owner_shares(board, playouts: int = 300, seed: int = 0, threads: int = 1,
-                 policy: str = "light") -> tuple[np.ndarray, np.ndarray]:
-    """(ownership's mean final owner, the share of the playouts that left each point owned by
-    neither colour), both float64[size * size] indexed row * size + col. The counts are checked as
-    run_playouts' (a thread count of 200,000 started as many threads, each with its own sums)."""
-    playouts, threads, seed, _ = _run_numbers(playouts, threads, seed, 0)
-    kind = policy_id(policy)  # ValueError naming the built-in policies
-    s0, z0 = board._state()
-    geo = board.geometry
-    counts = np.linspace(0, playouts, threads + 1).astype(int)
-    totals = [np.zeros((2, geo.npoints)) for _ in range(threads)]
-
-    batch = light_ownership_batch if kind == LIGHT else ownership_batch
-
-    def work(k):
-        batch(s0, z0, geo.zobrist, seed, counts[k], counts[k + 1] - counts[k], move_cap(board.size),
-              totals[k][0], totals[k][1], kind, PATTERN_TABLE)
-
-    if threads == 1:
-        work(0)
-    else:
-        with ThreadPoolExecutor(max_workers=threads) as pool:
-            list(pool.map(work, range(threads)))
-    total = np.sum(totals, axis=0)[:, geo.points] / max(playouts, 1)
-    return total[0], total[1]

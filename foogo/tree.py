@@ -421,7 +421,7 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, work, params, table, 
     (play_out_with; False only with the built-in choose: the tree's own moves always do, and each iteration
     starts from a fresh copy of the root). shared: other threads run iterate on the tree at the same time
     (params[P_SHARED]; see "threads sharing the tree" above), a constant in the built-in kernels. Returns
-    the number of iterations run: `count` less the descents refused for repeating a position (_refuse),
+    the number of iterations run: `count` less the descents refused for repeating a position (tree_superko.refuse),
     which are not iterations (each disables an edge, so they are few), and less the ones never run because
     the tree filled (its FULL flag: the run ends there, after one iteration at least, for its caller to
     collect the tree); 0 also if the tree is empty; -1 if a custom policy's chooser broke the rule."""

@@ -184,9 +184,6 @@ LEARNED_SCALE = 15.0
 # (a floor of 500, or a pass counted as a move of gamma 50, changed the search's moves there);
 # below 20 every move is poor
 LEARNED_FLOOR = 20.0
-KIND_NAMES = ("plain", "pass", "capture", "save", "self-atari", "near last move", "pattern",
-              "empty first line", "empty second line", "disabled") + tuple(
-              f"learned {j}" for j in range(LEARNED_LEVELS))
 KIND_WEIGHT = np.array([1.0, 1.0, 2.0, 2.0, 2.0, 1.0, 1.0, 1.0, 1.0, 0.0]
                        + [1.0 + j for j in range(LEARNED_LEVELS)])
 KIND_VALUE = np.array([0.5, 0.1, 0.9, 0.8, 0.2, 0.6, 0.7, 0.3, 0.45, 0.0]

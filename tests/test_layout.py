@@ -63,7 +63,7 @@ LAYERS = {
     "board_layout": 3, "board_moves": 3, "board_playable": 3, "board_liberties": 3, "board_score": 3, "board_check": 3,
     "board_kernels": 3, "board": 3,
     "patterns": 4, "nakade": 4, "random_stream": 4, "policy_light": 4, "tactics": 4, "policy_heavy": 4,
-    "policy": 4, "playout": 5, "features": 5, "spatial_patterns": 5, "spatial_table": 5, "gamma_table": 5, "ladders": 5,
+    "policy": 4, "playout": 5, "playout_ownership": 5, "playout_check": 5, "features": 5, "spatial_patterns": 5, "spatial_table": 5, "gamma_table": 5, "ladders": 5,
     "game": 6, "game_handicap": 6, "game_score": 6, "game_sgf": 6, "book": 6,
     "tree_layout": 7, "tree_priors": 7, "tree_select": 7, "tree_grow": 7, "tree_superko": 7, "tree_score": 7,
     "tree": 7,
@@ -83,6 +83,7 @@ GROUPS = {**{name: "board" for name in BOARD_KERNELS}, **{name: "search" for nam
           "bits": "jit",
           "ladders": "features", "spatial_patterns": "features", "spatial_table": "features",
           "gamma_table": "features",
+          "playout_ownership": "playout", "playout_check": "playout",
           "patterns": "policy", "nakade": "policy",
           "random_stream": "policy", "policy_light": "policy", "tactics": "policy", "policy_heavy": "policy",
           "game_handicap": "game", "game_score": "game", "game_sgf": "game", "match_results": "match",
@@ -93,6 +94,7 @@ GROUPS = {**{name: "board" for name in BOARD_KERNELS}, **{name: "search" for nam
 # reader, the move's spatial codes and their gammas' hash table with the features that read them, and
 # the shipped gamma table with them; the 3x3 pattern table, the nakade test, the random stream,
 # self-atari and the light and heavy choosers with the policy seam;
+# the playouts' ownership sums and move-by-move checked playouts with the playout loop;
 # the game's scoring, SGF and handicap modules with the game;
 # a match's results, clocks, files, openings, settings and command line with the match runner
 

@@ -8,6 +8,7 @@ plain-Python rules of the `rules` fixture (tests/conftest.py) and sgfmill.
 
 import math
 import os
+import pathlib
 import re
 
 import numpy as np
@@ -23,6 +24,8 @@ from foogo import BLACK, WHITE, Board, board_from_ascii
 from foogo import board_kernels as bk
 from foogo import patterns as pa
 from foogo import playout as po
+from foogo import playout_check as pc
+from foogo import playout_ownership as pown
 from foogo import policy as pol
 from foogo import policy_light as pli
 from foogo import random_stream as rs
@@ -101,7 +104,7 @@ def test_playouts_stay_consistent_after_every_move(size):
     board = Board(size)
     s, z = board._state()
     count = checked_count(size)
-    assert po.checked_playouts(s, z, board.geometry.zobrist, 11, count, po.move_cap(size)) == (0, 0, 0)
+    assert pc.checked_playouts(s, z, board.geometry.zobrist, 11, count, po.move_cap(size)) == (0, 0, 0)
     events = replay_events(board, 11, count)  # the same playouts: same seeds, same chooser
     assert events["capture"] > 0 and events["long"] > 0
     assert events["lone suicide"] == 0  # such a point is eye-like for the opponent: never chosen
@@ -124,7 +127,7 @@ def test_playouts_from_a_middle_game_position_stay_consistent(size):
     board.check_consistency()
     assert board.stones(BLACK).count() and board.stones(WHITE).count()
     s, z = board._state()
-    assert po.checked_playouts(s, z, board.geometry.zobrist, 5, 200, po.move_cap(size)) == (0, 0, 0)
+    assert pc.checked_playouts(s, z, board.geometry.zobrist, 5, 200, po.move_cap(size)) == (0, 0, 0)
 
 
 @pytest.mark.slow
@@ -133,7 +136,7 @@ def test_many_playouts_stay_consistent_after_every_move(size):
     board = Board(size)
     s, z = board._state()
     count = 20 * checked_count(size)
-    assert po.checked_playouts(s, z, board.geometry.zobrist, 12345, count, po.move_cap(size)) == (0, 0, 0)
+    assert pc.checked_playouts(s, z, board.geometry.zobrist, 12345, count, po.move_cap(size)) == (0, 0, 0)
 
 
 # ---------------------------------------------------------------- batches: determinism and sanity
@@ -181,7 +184,7 @@ def test_playouts_leave_the_starting_board_unchanged():
     before = (board.hash, board.to_move, board.playable(BLACK), board.playable(WHITE), board.passes)
     po.run_playouts(board, 20, threads=2)
     po.play_out(board)
-    po.ownership(board, playouts=20, threads=2)
+    pown.ownership(board, playouts=20, threads=2)
     assert (board.hash, board.to_move, board.playable(BLACK), board.playable(WHITE), board.passes) == before
     board.check_consistency()
 
@@ -253,8 +256,8 @@ TWO_EYES = """
 
 def test_ownership_is_in_range_and_independent_of_threads():
     board, _, _ = position(empty_diagram(9), [(BLACK, "E5"), (WHITE, "C7")])
-    one = po.ownership(board, playouts=60, seed=4, threads=1)
-    two = po.ownership(board, playouts=60, seed=4, threads=2)
+    one = pown.ownership(board, playouts=60, seed=4, threads=1)
+    two = pown.ownership(board, playouts=60, seed=4, threads=2)
     assert one.shape == (81,)
     assert np.all(one >= -1) and np.all(one <= 1)
     assert np.array_equal(one, two)
@@ -264,7 +267,7 @@ def test_ownership_is_in_range_and_independent_of_threads():
 def test_a_group_with_two_real_eyes_is_owned_in_every_playout(rules):
     board, ref, _ = position(TWO_EYES, to_move=WHITE)
     assert rules.eyes(ref.board, "b") == rules.bits(7, ["A1", "C1"])
-    owned = po.ownership(board, playouts=100, seed=8)
+    owned = pown.ownership(board, playouts=100, seed=8)
     for name in ["A1", "B1", "C1", "D1", "A2", "B2", "C2", "D2"]:
         row, col = rules.point(name)
         assert owned[row * 7 + col] == 1.0
@@ -590,13 +593,10 @@ def test_playout_moves_are_playable_and_never_fill_an_own_eye(diagram, to_move, 
 # ---------------------------------------------------------------- the numba cache stamp
 
 def test_every_module_with_kernels_is_in_the_cache_stamp():
-    package = os.path.dirname(foogo.__file__)
     decorated = set()
-    for name in os.listdir(package):
-        if name.endswith(".py"):
-            with open(os.path.join(package, name), encoding="utf-8") as handle:
-                if re.search(r"^\s*@(kernel|inline|jit|jit_nogil)\b", handle.read(), re.MULTILINE):
-                    decorated.add(name)
+    for name, source in package_sources():
+        if re.search(r"^\s*@(kernel|inline|jit|jit_nogil)\b", source, re.MULTILINE):
+            decorated.add(name)
     assert {"board_moves.py", "playout.py", "bits.py"} <= decorated  # the scan finds what we know
     from foogo import jit
     assert decorated <= set(jit.KERNEL_MODULES)
@@ -604,12 +604,19 @@ def test_every_module_with_kernels_is_in_the_cache_stamp():
 
 
 def test_no_module_bypasses_the_stamped_decorators():
-    package = os.path.dirname(foogo.__file__)
-    for name in os.listdir(package):
-        if name.endswith(".py") and name != "jit.py":
-            with open(os.path.join(package, name), encoding="utf-8") as handle:
-                source = handle.read()
+    names = set()
+    for name, source in package_sources():
+        names.add(name)
+        if name != "jit.py":
             assert not re.search(r"\bnjit\b|numba\.jit\b|from numba import .*\bjit\b", source), name
+    assert {"jit.py", "gtp/engine.py", "stats/command.py"} <= names  # the scan reaches the subpackages
+
+
+def package_sources():
+    """(path relative to the package, source) of every module of foogo, its subpackages' included."""
+    package = pathlib.Path(foogo.__file__).parent
+    for path in sorted(package.rglob("*.py")):
+        yield path.relative_to(package).as_posix(), path.read_text(encoding="utf-8")
 
 
 def test_a_kernel_outside_the_package_is_stamped_with_the_kernel_sources(tmp_path, monkeypatch):
@@ -732,7 +739,7 @@ def test_ownership_and_runs_check_their_counts_and_seeds_before_any_work():
             (dict(playouts="5"), TypeError, "playout count must be a whole number, got '5'"),
             (dict(seed=2**70), ValueError, "seed must be from -2**63 to 2**63 - 1")):
         with pytest.raises(error, match=re.escape(message)):
-            po.ownership(board, **kwargs)
+            pown.ownership(board, **kwargs)
     for kwargs, error, message in (
             (dict(seed="x"), TypeError, "seed must be a whole number, got 'x'"),
             (dict(seed=1.5), TypeError, "seed must be a whole number, got 1.5"),
@@ -742,8 +749,8 @@ def test_ownership_and_runs_check_their_counts_and_seeds_before_any_work():
         with pytest.raises(error, match=re.escape(message)):
             po.run_playouts(board, 5, **kwargs)
     assert po.run_playouts(board, np.int64(3), seed=np.uint32(7), threads=np.int8(2)).scores.shape == (3,)
-    assert po.ownership(board, playouts=0).tolist() == [0.0] * 81
-    assert po.ownership(board, playouts=4, seed=-1).shape == (81,)  # foogo gtp --seed -1's: a negative seed wraps
+    assert pown.ownership(board, playouts=0).tolist() == [0.0] * 81
+    assert pown.ownership(board, playouts=4, seed=-1).shape == (81,)  # foogo gtp --seed -1's: a negative seed wraps
 
 
 @pytest.mark.parametrize("size", [5, 9, 13])
@@ -762,7 +769,7 @@ def test_the_light_kernels_play_the_general_kernels_light_playouts(size):
         batches.append(out)
     assert all(np.array_equal(a, b) for a, b in zip(*batches)) and batches[0][1].min() > 0
     sums = []
-    for kernel in (po.light_ownership_batch, po.ownership_batch):
+    for kernel in (pown.light_ownership_batch, pown.ownership_batch):
         total = np.zeros((2, board.geometry.npoints))
         kernel(s0, z0, zob, 11, 3, count, cap, total[0], total[1], pol.LIGHT, pa.PATTERN_TABLE)
         sums.append(total)

@@ -22,6 +22,7 @@ from foogo import BLACK, PASS, WHITE, Board, bits, board_from_ascii, run_playout
 from foogo import board_kernels as bk
 from foogo import patterns as pa
 from foogo import playout as po
+from foogo import playout_check as pc
 from foogo import policy as pol
 from foogo import policy_heavy as ph
 from foogo import policy_light as pli
@@ -672,7 +673,7 @@ def midgame(size, moves, seed):
 def test_heavy_playouts_stay_consistent_after_every_move(size, count, moves):
     board = midgame(size, moves, seed=size)
     s0, z0 = board._state()
-    result = po.checked_playouts(s0, z0, board.geometry.zobrist, 17, count, po.move_cap(size), "heavy")
+    result = pc.checked_playouts(s0, z0, board.geometry.zobrist, 17, count, po.move_cap(size), "heavy")
     assert tuple(result) == (0, 0, 0)
 
 

@@ -11,6 +11,7 @@ from foogo import BLACK, PASS, WHITE, Board, board_from_ascii
 from foogo import board_kernels as bk
 from foogo import patterns as pa
 from foogo import playout as po
+from foogo import playout_check as pc
 from foogo import policy_heavy as ph
 from foogo import policy_light as pli
 from foogo import random_stream as rs
@@ -155,7 +156,7 @@ def test_the_approach_agrees_with_a_slow_recomputation_on_random_positions(size)
 def test_heavy_race_playouts_stay_consistent_after_every_move(size, count):
     board = Board(size)
     s0, z0 = board._state()
-    result = po.checked_playouts(s0, z0, board.geometry.zobrist, 17, count, po.move_cap(size), "heavy-race")
+    result = pc.checked_playouts(s0, z0, board.geometry.zobrist, 17, count, po.move_cap(size), "heavy-race")
     assert tuple(result) == (0, 0, 0)
 
 

@@ -70,7 +70,7 @@ class AnalysisCommands(Arguments):
     def cmd_foogo_ownership(self, args):
         """foogo-ownership -> dboard of mean playout ownership, +1 black to -1 white."""
         self._arity(args, 0)
-        from ..playout import ownership
+        from ..playout_ownership import ownership
         own = ownership(self.game.board, playouts=ANALYSIS_OWNERSHIP_PLAYOUTS, seed=self.seed)
         return self._dboard([f"{v:.2f}" for v in own])
 

@@ -10,7 +10,7 @@ import traceback
 
 from ..book import BOOK_PATH, load_book
 from ..game import RULES, SGF_MAX_BYTES, SGF_MAX_MOVES
-from ..geometry import BLACK
+from ..geometry import BLACK, WHITE
 from ..numbers import float_option, int_option, shown
 from ..playout import MAX_SEED, default_threads
 from ..search import ConfigError, SearchConfig
@@ -207,12 +207,12 @@ def warm_up(policy: str = "light", threads: int = 1, parallel: str = "root") -> 
     on time under byo-yomi. With a warm cache this takes about a second."""
     start = time.perf_counter()
     from ..game import Game
-    from ..playout import ownership
+    from ..playout_ownership import ownership
     from ..search import warm_up_search
 
     game = Game(5)  # first what play, undo, legality and showboard use, so that they wait least
     game.play(BLACK, "C3")
-    game.legal_points(3 - BLACK)
+    game.legal_points(WHITE)
     str(game.board)
     game.undo()
     ownership(game.board, playouts=2)
