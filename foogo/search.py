@@ -262,7 +262,7 @@ class Search:
                     # a report every `interval`, until the threads end (stopped, or at the search's end): a
                     # sleep of the interval kept a stopped analysis, or a genmove's, waiting its whole length
                     while progress is not None and wait(futures, timeout=interval).not_done:
-                        progress(self._result(board, color, start, decide=False))
+                        progress(self._result(board, color, start, decide=False, lines=True))
                     for f in futures:
                         f.result()
         finally:
@@ -272,7 +272,7 @@ class Search:
         if run.banking:
             self.bank.settle(color, playouts, sum(tree.iterations for tree in self._trees))
         extra = float(params[tk.P_EXTRA])
-        result = self._result(board, color, start, decide=decide, giving=extra != 0)
+        result = self._result(board, color, start, decide=decide, giving=extra != 0, lines=progress is not None)
         result.stopped = run.why
         result.extra_komi = extra
         result.collections = sum(tree.collections for tree in self._trees) - collected
@@ -368,8 +368,9 @@ class Search:
         iterations = sum(tree.iterations for tree in self._trees)
         return early_stop(visits, wins, iterations, elapsed, remaining, past_soft)
 
-    def _result(self, board, color, start, decide: bool, giving: bool = False) -> SearchResult:
-        """The search's result so far; with `decide`, RESIGN below the threshold, unless `giving` komi."""
+    def _result(self, board, color, start, decide: bool, giving: bool = False, lines: bool = False) -> SearchResult:
+        """The search's result so far; with `decide`, RESIGN below the threshold, unless `giving` komi; with
+        `lines`, the principal variation of every root move visited (`pvs`: what analysis reports show)."""
         visits, wins, per_tree = self._root_totals()
         total = int(sum(tree.iterations for tree in self._trees))
         elapsed = time.perf_counter() - start
@@ -383,8 +384,12 @@ class Search:
         priors, scores = self._root_knowledge()
         best = max(visits, key=lambda m: (visits[m], wins[m]))
         winrate = wins[best] / visits[best]
-        best_tree = max(range(len(self._trees)), key=lambda k: per_tree[k].get(best, 0.0))
-        pv = self._trees[best_tree].principal_variation(best)
+        def line(m: int) -> list[int]:  # m's principal variation in the tree that visited it most
+            k = max(range(len(self._trees)), key=lambda k: per_tree[k].get(m, 0.0))
+            return self._trees[k].principal_variation(m)
+
+        pv = line(best)
+        pvs = {m: pv if m == best else line(m) for m, n in visits.items() if n > 0} if lines else {}
         move = best
         threshold = self.config.resign_threshold
         if decide and threshold is not None and winrate < threshold and total >= 200 and not giving:
@@ -393,7 +398,7 @@ class Search:
             move=move, winrate=winrate, playouts=total, seconds=elapsed, pv=pv,
             visits={m: int(n) for m, n in visits.items() if n > 0},
             winrates={m: wins[m] / visits[m] for m in visits if visits[m] > 0},
-            ownership=ownership, color=color, priors=priors, scores=scores, size=board.size,
+            ownership=ownership, color=color, priors=priors, scores=scores, size=board.size, pvs=pvs,
         )
 
     @staticmethod

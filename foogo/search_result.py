@@ -35,6 +35,8 @@ class SearchResult:
     size: int = 0  # the board's size, for the GTP names (0: unknown)
     extra_komi: float = 0.0  # dynamic komi at the search's end: the win rates are at the game's komi plus
     # this (black's area had to pass it); > 0 where black gives komi, < 0 where white does
+    pvs: dict[int, list[int]] = field(default_factory=dict)  # root move -> its principal variation (the
+    # most visited reply at each step in the tree that visited the move most), in analysis reports only
     collections: int = 0  # full trees collected during this search (SearchTree.collect): the memory cap
     # bound it, and the expansion threshold rose for the rest of the search (SearchConfig.memory_mb)
 

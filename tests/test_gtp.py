@@ -42,13 +42,15 @@ class ScriptedSearch:
         else:
             move = legal[0] if legal else PASS
         others = [p for p in legal if p != move][:2]
+        unvisited = [p for p in legal if p != move and p not in others][:2]  # root moves the search never tried
         visits = {p: 10 - i for i, p in enumerate([move] + others) if p >= 0}
         n = board.size
         return SearchResult(move=move, winrate=0.6, playouts=100, seconds=0.01,
                             pv=[move] + others[:1] if move >= 0 else [], visits=visits,
                             winrates={p: 0.6 - 0.1 * i for i, p in enumerate(visits)},
                             ownership=np.linspace(-1.0, 1.0, n * n), color=color,
-                            priors={p: 0.5 ** (i + 1) for i, p in enumerate(visits)},
+                            priors={**{p: 0.5 ** (i + 1) for i, p in enumerate(visits)},
+                                    **{p: 0.01 / (i + 1) for i, p in enumerate(unvisited)}},
                             scores={p: (2.5 - i, 10.0) for i, p in enumerate(visits)})
 
     def genmove(self, board, color, komi, legal_moves, time_budget=None, stop=None, progress=None, interval=0.5,
@@ -634,7 +636,8 @@ def test_gogui_analyze_commands_and_their_handlers():
     assert len(rows) == 9 and all(len(row.split()) == 9 for row in rows)
     assert all(-1 <= float(v) <= 1 for row in rows for v in row.split())
     visits = engine.execute("foogo-visits")[2:-2].split("\n")
-    assert visits[8].split()[0] == "10"  # A1 is the double's first choice for white
+    # shares of the most visited move's (GoGui cuts a dboard's values to [-1, 1]: raw counts were all 1)
+    assert visits[8].split()[:4] == ["1.000", "0.900", "0.800", "0.000"]  # the double's A1, B1, C1 for white
 
 
 def test_lz_analyze_without_a_stream_answers_one_snapshot():
@@ -719,13 +722,35 @@ def test_lz_analyze_follows_leela_zeros_format():
     assert infos[0]["pv"] == ["A1", "B1"]
 
 
-def test_maxmoves_keeps_the_most_visited_moves_and_minmoves_is_accepted():
+def test_maxmoves_keeps_the_most_visited_moves_and_minmoves_adds_unvisited_ones_as_katago():
     engine = make_engine()
     infos = check_lz(engine.execute("lz-analyze b 10 maxmoves 2").split("\n")[1])
     assert [f["move"] for f in infos] == ["A1", "B1"]
     infos = check_lz(engine.execute("lz-analyze b interval 10 minmoves 5 maxmoves 1").split("\n")[1])
     assert [f["move"] for f in infos] == ["A1"]
+    # minmoves 5: the double's three visited moves, then its two unvisited root moves by prior, with visits 0,
+    # the root's win rate (visit-weighted: (10 * 0.6 + 9 * 0.5 + 8 * 0.4) / 27) and the move alone as pv
+    infos, _ = check_kata(body(engine.execute("kata-analyze b 10 minmoves 5")))
+    assert [f["move"] for f in infos] == ["A1", "B1", "C1", "D1", "E1"]
+    assert [int(f["visits"]) for f in infos] == [10, 9, 8, 0, 0]
+    assert [float(f["winrate"]) for f in infos[3:]] == [round(13.7 / 27, 6)] * 2
+    assert [float(f["lcb"]) for f in infos[3:]] == [0.0, 0.0] and infos[3]["pv"] == ["D1"]
+    assert float(infos[3]["prior"]) > float(infos[4]["prior"]) > 0
+    assert len(check_lz(body(engine.execute("lz-analyze b 10 minmoves 2")))) == 3  # never fewer than visited
     assert engine.execute("lz-analyze b 10 maxmoves 0").startswith("? syntax error: maxmoves")
+    assert engine.execute("lz-analyze b 10 minmoves -1").startswith("? syntax error: minmoves")
+
+
+@pytest.mark.parametrize("line, message", [
+    ("kata-analyze avoid b D4 1 10", "'avoid' is not supported"),  # was "invalid color 'avoid'"
+    ("kata-analyze b 10 pvVisits true", "unexpected analysis argument 'pvVisits'"),
+    ("lz-analyze b 10 ownership true", "ownership is kata-analyze's"),  # was accepted and never shown
+])
+def test_analysis_options_foogo_lacks_are_refused_by_name(line, message):
+    engine = make_engine()
+    response = engine.execute(line)
+    assert response.startswith("? syntax error") and message in response, response
+    assert engine.game.to_move == BLACK
     assert engine.execute("boardsize 99999999999") == "? unacceptable size\n\n"  # a GTP integer, too large
 
 
@@ -923,6 +948,19 @@ def test_japanese_byoyomi_uses_most_of_a_period():
     assert tm.budget(WHITE, 81) == pytest.approx((60 - 0.3) / 27 + 0.8 * 10 - 0.3)
     tm.time_left(WHITE, 7, 3)  # in byo-yomi, 7 s left in the period, 3 periods
     assert tm.budget(WHITE, 81) == pytest.approx(0.8 * 7 - 0.3)
+
+
+@pytest.mark.parametrize("periods, seconds", [(0, 30), (5, 0)])
+def test_japanese_byoyomi_without_a_period_is_sudden_death(periods, seconds):
+    # KGS's "byoyomi 4 2 0": main time and no period after it; budgeted with a period's share on top (1.33 s
+    # with 1 s left), foogo used 4.32 s of its 4 over five moves and lost on time
+    engine = make_engine()
+    ok(engine, f"kgs-time_settings byoyomi 4 {seconds} {periods}")
+    assert engine.time.system == "absolute" and engine.time.budget(BLACK, 81) == pytest.approx((4 - 0.3) / 27)
+    ok(engine, "time_left b 3 0")
+    assert engine.time.budget(BLACK, 81) == pytest.approx((3 - 0.3) / 27)
+    ok(engine, f"kgs-time_settings byoyomi 0 {seconds} {periods}")
+    assert engine.time.system == "none"
 
 
 def test_canadian_byoyomi_divides_the_period_by_the_stones_left():
@@ -1144,6 +1182,16 @@ def test_real_search_lz_analyze_streams(real_engine_factory):
     infos = check_lz(text.split("\n")[1])
     assert infos and int(infos[0]["visits"]) >= max(int(f["visits"]) for f in infos)
     assert sum(int(f["prior"]) for f in infos) <= 10000 + len(infos)  # shares of one prior, rounded
+
+
+def test_real_search_analysis_of_a_colour_with_only_pass_reports_pass(real_engine_factory):
+    engine = real_engine_factory(seed=5)
+    for line in ("boardsize 2", "play b A1", "play b B2"):
+        ok(engine, line)
+    assert body(engine.execute("all_legal w")) == ""  # A2 and B1 are suicides for white: pass alone is legal
+    infos, ownership = check_kata(body(engine.execute("kata-analyze w 10 ownership true")), size=2)
+    assert [f["move"] for f in infos] == ["pass"] and int(infos[0]["visits"]) > 0  # was no info line at all
+    assert ownership is not None and len(ownership) == 4
 
 
 def test_real_search_kata_analyze_reports_scores_and_ownership(real_engine_factory):
@@ -1501,7 +1549,7 @@ def test_the_visits_board_with_no_legal_point_is_empty_not_an_error():
     for line in ("boardsize 2", "play b A1", "play b A2", "play b B1", "play w pass"):
         ok(engine, line)
     response = engine.execute("foogo-visits")  # black to move: B2 would be suicide
-    assert response.startswith("=") and response.split() == ["=", "0", "0", "0", "0"], response
+    assert response.startswith("=") and response.split() == ["=", "0.000", "0.000", "0.000", "0.000"], response
 
 
 def test_loadsgf_counts_an_sgfs_nodes_before_sgfmill_builds_them(tmp_path):

@@ -581,6 +581,28 @@ def test_stop_event_ends_analysis():
     assert result.playouts >= seen[0]
 
 
+def test_analysis_reports_carry_a_principal_variation_for_every_move_visited():
+    # kata-analyze's pv follows every candidate, not the best only (Sabaki and Lizzie draw the hovered one's);
+    # a genmove without reports computes the best move's alone
+    board = Board(9)
+    board.play(BLACK, "E5")
+    stop = threading.Event()
+    reports = []
+
+    def progress(result):
+        reports.append(result)
+        if result.playouts >= 3000:
+            stop.set()
+
+    Search(SearchConfig(seed=12, threads=2)).analyze(board, WHITE, 7.0, legal(board, WHITE), stop, progress, 0.05)
+    last = reports[-1]
+    assert set(last.pvs) == set(last.visits) and last.pvs[last.move] == last.pv
+    assert all(line[0] == move and len(set(line)) == len(line) for move, line in last.pvs.items())
+    deep = [move for move, n in last.visits.items() if n >= 50 and move != last.move]
+    assert deep and all(len(last.pvs[move]) >= 2 for move in deep)  # an expanded move has a reply
+    assert Search(SearchConfig(seed=12, playouts=200)).genmove(board, WHITE, 7.0).pvs == {}
+
+
 TWO_WALLS = """
     . X . O .
     X X . O O

@@ -75,29 +75,36 @@ class AnalysisCommands(Arguments):
         return self._dboard([f"{v:.2f}" for v in own])
 
     def cmd_foogo_visits(self, args):
-        """foogo-visits -> dboard of the root visit counts of a search for the side to move."""
+        """foogo-visits -> dboard of the root visits of a search for the side to move, as shares of the most
+        visited move's (1.000 for it): GoGui draws a dboard's values in [-1, 1], cutting larger ones to 1."""
         self._arity(args, 0)
         color = self.game.to_move
         result, _ = self._think(color, None, commit=False)
         visits = result.visits if result is not None else {}  # None: no legal point to search
+        most = max(visits.values(), default=0) or 1
         g = self.game.geometry
-        return self._dboard([str(visits.get(int(p), 0)) for p in g.points])
+        return self._dboard([f"{visits.get(int(p), 0) / most:.3f}" for p in g.points])
 
-    def _parse_analyze_args(self, args) -> tuple[int, int, bool, int | None]:
-        """[COLOR] [INTERVAL] then key-value pairs (interval N, minmoves N, maxmoves N, ownership
-        true|false) -> (colour, interval in centiseconds, ownership wanted, the most moves a report
-        names: maxmoves, None for all). minmoves asks KataGo for at least N moves "if possible":
-        foogo reports every move its search visited, which is what it can."""
-        color, interval, ownership, most = self.game.to_move, DEFAULT_INTERVAL, False, None
+    def _parse_analyze_args(self, args, kata: bool) -> tuple[int, int, bool, int | None, int]:
+        """[COLOR] [INTERVAL] then key-value pairs (interval N, minmoves N, maxmoves N, and for kata-analyze
+        ownership true|false) -> (colour, interval in centiseconds, ownership wanted, the most moves a report
+        names: maxmoves, None for all; the fewest: minmoves, filled as KataGo does with unvisited moves).
+        KataGo's other options (avoid, allow, pvVisits...) are refused by name: a GUI probes them."""
+        color, interval, ownership, most, least = self.game.to_move, DEFAULT_INTERVAL, False, None, 0
         rest = list(args)
         if rest and not rest[0].isdigit() and rest[0] not in ANALYZE_KEYS:
+            if rest[0].lower() not in ("b", "w", "black", "white"):
+                raise GtpError(f"syntax error: {rest[0][:40]!r} is not supported (foogo's analysis takes a colour, "
+                               f"an interval, and {', '.join(ANALYZE_KEYS)})")
             color = self._color(rest.pop(0))
         if rest and rest[0].isdigit():
             interval = self._int(rest.pop(0))
         while rest:
             key = rest.pop(0)
             if key not in ANALYZE_KEYS or not rest:
-                raise GtpError(f"syntax error: unexpected analysis argument {key!r}")
+                raise GtpError(f"syntax error: unexpected analysis argument {key[:40]!r}")
+            if key == "ownership" and not kata:
+                raise GtpError("syntax error: ownership is kata-analyze's (lz-analyze has no ownership field)")
             value = rest.pop(0)
             if key == "interval":
                 interval = self._int(value)
@@ -109,31 +116,42 @@ class AnalysisCommands(Arguments):
                 most = self._int(value)
                 if most < 1:
                     raise GtpError("syntax error: maxmoves must be >= 1")
-            else:  # minmoves: every move visited is reported
-                self._int(value)
+            else:
+                least = self._int(value)
+                if least < 0:
+                    raise GtpError("syntax error: minmoves must be >= 0")
         if interval < 0:
             raise GtpError("syntax error: interval must be >= 0")
-        return color, interval, ownership, most
+        return color, interval, ownership, most, least
 
-    def info_line(self, result, kata: bool = False, ownership: bool = False, most: int | None = None) -> str:
+    def info_line(self, result, kata: bool = False, ownership: bool = False, most: int | None = None,
+                  least: int = 0) -> str:
         """One analysis report for a SearchResult: `info move V visits N ...` per root move, most
-        visited first (the `most` most visited only, if given), from the point of view of the side
-        that searched. Leela Zero's format (winrate, prior, lcb in 0..10000) or, with kata,
+        visited first (the `most` most visited only, if given; at least `least` if the root has that many,
+        the unvisited ones by prior with the root's values and visits 0, as KataGo's minmoves), from the
+        point of view of the side that searched. Leela Zero's format (winrate, prior, lcb in 0..10000) or, with kata,
         KataGo's (floats in [0, 1], scoreMean, scoreStdev, scoreLead in points; with ownership, an
         `ownership` list of size*size values in [-1, 1], rows from the top left). prior: the move's
         share of foogo's prior (Go knowledge: captures, atari escapes, ...); lcb: the lower end of
         the win rate's 95% Wilson interval; scores come from the playouts' final margins."""
         sign = 1.0 if result.color == BLACK else -1.0
-        ranked = sorted(((n, p) for p, n in result.visits.items() if n > 0), key=lambda t: -t[0])[:most]
+        visited = sorted(((n, p) for p, n in result.visits.items() if n > 0), key=lambda t: -t[0])
+        if not visited:
+            return ""
+        total = sum(n for n, _ in visited)  # the root's values, an unvisited move's (KataGo gives its parent's)
+        root_rate = sum(n * result.winrates.get(p, result.winrate) for n, p in visited) / total
+        root_score = (sum(n * result.scores.get(p, (0.0, 0.0))[0] for n, p in visited) / total, 0.0)
+        unvisited = sorted((p for p in result.priors if result.visits.get(p, 0) <= 0), key=lambda p: -result.priors[p])
+        ranked = (visited + [(0, p) for p in unvisited[:max(0, least - len(visited))]])[:most]
         parts = []
         for order, (n, p) in enumerate(ranked):
-            line = result.pv if result.pv and result.pv[0] == p else [p]
-            rate = min(1.0, max(0.0, result.winrates.get(p, result.winrate)))
+            line = result.pvs.get(p) or (result.pv if result.pv and result.pv[0] == p else [p])
+            rate = min(1.0, max(0.0, result.winrates.get(p, result.winrate) if n else root_rate))
             prior = result.priors.get(p, 0.0)
-            lcb = wilson(rate * n, n)[0]
+            lcb = wilson(rate * n, n)[0] if n else 0.0
             pv = " ".join(self._name(q) for q in line)
             if kata:
-                mean, stdev = result.scores.get(p, (0.0, 0.0))
+                mean, stdev = result.scores.get(p, root_score)
                 lead = sign * mean
                 parts.append(f"info move {self._name(p)} visits {n} winrate {rate:.6f} scoreMean {lead:.3f} "
                              f"scoreStdev {stdev:.3f} scoreLead {lead:.3f} prior {prior:.6f} lcb {lcb:.6f} "
@@ -149,16 +167,16 @@ class AnalysisCommands(Arguments):
         return " ".join(parts)
 
     def cmd_lz_analyze(self, args):
-        """lz-analyze [COLOR] [INTERVAL] [interval N] [maxmoves N]: `=` then an info line every INTERVAL centiseconds
-        until the next input line arrives, then the empty line that ends the response."""
+        """lz-analyze [COLOR] [INTERVAL] [interval N] [minmoves N] [maxmoves N]: `=` then an info line every INTERVAL
+        centiseconds until the next input line arrives, then the empty line that ends the response."""
         return self._analyze(args, kata=False)
 
     def cmd_kata_analyze(self, args):
-        """kata-analyze [COLOR] [INTERVAL] [interval N] [maxmoves N] [ownership true]: as lz-analyze, in
-        KataGo's format."""
+        """kata-analyze [COLOR] [INTERVAL] [interval N] [minmoves N] [maxmoves N] [ownership true]: as lz-analyze,
+        in KataGo's format."""
         return self._analyze(args, kata=True)
 
-    def _reports(self, kata: bool, want_ownership: bool, most: int | None):
+    def _reports(self, kata: bool, want_ownership: bool, most: int | None, least: int):
         """Where an analysis command's info lines go: `=id` and each line written at once when the
         server streams, else kept for the response. Returns (report(result) -> True if it gave a
         line, close(tail) -> the response with `tail` as its last line(s))."""
@@ -169,7 +187,7 @@ class AnalysisCommands(Arguments):
             stream(head)
 
         def report(result) -> bool:
-            text = self.info_line(result, kata, want_ownership, most)
+            text = self.info_line(result, kata, want_ownership, most, least)
             if text and stream is not None:
                 stream(text + "\n")
             elif text:
@@ -182,11 +200,11 @@ class AnalysisCommands(Arguments):
         return report, close
 
     def _analyze(self, args, kata: bool):
-        color, interval, want_ownership, most = self._parse_analyze_args(args)
-        legal = self.game.legal_points(color)
+        color, interval, want_ownership, most, least = self._parse_analyze_args(args, kata)
+        legal = self.game.legal_points(color)  # empty: pass is searched alone, and reported
         interrupt = self._interrupt
         stop = interrupt if interrupt is not None else threading.Event()
-        report, close = self._reports(kata, want_ownership, most)
+        report, close = self._reports(kata, want_ownership, most, least)
         emitted = [0]
 
         def progress(result):
@@ -195,7 +213,7 @@ class AnalysisCommands(Arguments):
                 stop.set()  # no input to wait for: answer one snapshot
 
         try:
-            if legal and self._ready_unless(stop):
+            if self._ready_unless(stop):
                 final = self.search.analyze(self.game.board.copy(), color, self.game.komi, legal, stop=stop,
                                             progress=progress, interval=max(interval, 1) / 100.0,
                                             history=self.game.recent_positions(HISTORY))
@@ -224,8 +242,8 @@ class AnalysisCommands(Arguments):
         return self._genmove_analyze(args, kata=True)
 
     def _genmove_analyze(self, args, kata: bool):
-        color, interval, want_ownership, most = self._parse_analyze_args(args)
-        report, close = self._reports(kata, want_ownership, most)
+        color, interval, want_ownership, most, least = self._parse_analyze_args(args, kata)
+        report, close = self._reports(kata, want_ownership, most, least)
         emitted = [0]
 
         def counted(result) -> bool:

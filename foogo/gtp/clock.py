@@ -34,7 +34,8 @@ class TimeManager:
     The controller's `time_left` is the truth; between two of them `spend` keeps a local estimate.
 
     Allocation: in main time (main left - SAFETY) / max(MIN_MOVES, empty points / EMPTY_PER_MOVE),
-    the moves still to come as games go, plus the byo-yomi share that follows it; in byo-yomi
+    the moves still to come as games go, plus the share of the byo-yomi that follows it (a move in main
+    time uses no period: the sooner the main time is spent, the more moves get a period's time); in byo-yomi
     BYO_FRACTION of the period (per stone, for Canadian) minus SAFETY; never below MIN_BUDGET, nor
     above MAX_BUDGET (a controller may grant any finite time: a time_settings of years would
     otherwise hold one genmove for years).
@@ -100,8 +101,9 @@ class TimeManager:
                 raise ValueError(f"time must be a finite number of seconds >= 0, got {value}")
         if byo_stones < 0 or periods < 0:
             raise ValueError("stones and periods must be >= 0")
-        if system == "japanese" and (periods == 0 or byo_time == 0) and main == 0:
-            system = "none"
+        if system == "japanese" and (periods == 0 or byo_time == 0):  # no period follows the main time: it is
+            # sudden death (KGS's "byoyomi 300 30 0" was budgeted as if a period followed, and lost on time)
+            system, byo_time, periods = ("none" if main == 0 else "absolute"), 0.0, 0
         self.system, self.main_time, self.byo_time = system, float(main), float(byo_time)
         self.byo_stones, self.periods = int(byo_stones), int(periods)
         self.reset_clocks()
