@@ -160,7 +160,7 @@ class Board:
 
     def captures(self, color) -> int:
         """Stones captured by `color` since the board was made (suicided stones count for the opponent)."""
-        return int(self._s[bk.M_CAPTURES + parse_color(color)])
+        return int(self._s[bk.M_CAPTURES + parse_color(color)])  # from Python: an inline accessor would compile
 
     def color_at(self, vertex) -> int:
         """EMPTY, BLACK or WHITE at an on-board vertex; ValueError otherwise."""
@@ -276,9 +276,7 @@ def board_from_ascii(text: str, to_move=BLACK, allow_suicide: bool = False) -> B
                 # partial string still touches an unplaced stone or one of its liberties).
                 if bk.play(s, z, board.geometry.zobrist, board.geometry.point(size - 1 - i, col), color) != 0:
                     raise ValueError(f"diagram has a string without liberties (near row {i + 1}, column {col + 1})")
-    s[bk.M_KO] = s[bk.M_LAST_KO] = bk.NO_KO
-    s[bk.M_MOVES] = s[bk.M_PASSES] = s[bk.M_CAPTURES + BLACK] = s[bk.M_CAPTURES + WHITE] = 0
-    s[bk.M_LAST] = s[bk.M_LAST2] = bk.NO_MOVE
+    bk.forget_history(s)
     board.to_move = to_move
     return board
 

@@ -82,9 +82,8 @@ def new_state(size: int, width: int, npoints: int, nwords: int):
     z = np.zeros(1 + nwords, dtype=np.uint64)
     assert width < ROW_OF.shape[0] and npoints <= ROW_OF.shape[1], "row_col's table is too small"
     s[M_SIZE], s[M_W], s[M_P], s[M_NW] = size, width, npoints, nwords
-    s[M_KO] = s[M_LAST_KO] = NO_KO
+    forget_history(s)
     s[M_TO_MOVE] = BLACK
-    s[M_LAST] = s[M_LAST2] = NO_MOVE
     color = colors_view(s)
     color[:] = OFFBOARD
     for row in range(size):
@@ -95,6 +94,14 @@ def new_state(size: int, width: int, npoints: int, nwords: int):
         nbr[p] = sum(NBR_ONE[color[p + d]] for d in (-width, -1, 1, width))
     refresh_empty(s, z)
     return s, z
+
+
+def forget_history(s: np.ndarray) -> None:
+    """A position with no past: no ko, no moves, passes or captures so far, no last move (a new board's,
+    and a position set up from a diagram's)."""
+    s[M_KO] = s[M_LAST_KO] = NO_KO
+    s[M_MOVES] = s[M_PASSES] = s[M_CAPTURES + BLACK] = s[M_CAPTURES + WHITE] = 0
+    s[M_LAST] = s[M_LAST2] = NO_MOVE
 
 
 def section_view(s: np.ndarray, section: int) -> np.ndarray:
@@ -131,6 +138,12 @@ def _at(P, field, p):
     if field < POINT_FIELDS:
         return META + p * POINT_FIELDS + field
     return META + POINT_FIELDS * P + (field - POINT_FIELDS) * P + p
+
+
+@inline
+def captured_total(s):
+    """Stones captured by both colours so far."""
+    return np.int64(s[M_CAPTURES + BLACK]) + np.int64(s[M_CAPTURES + WHITE])
 
 
 @inline

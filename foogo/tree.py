@@ -273,7 +273,7 @@ def _descend(ni, nh, ei, ef, ek, meta, zob, work, params, table, gammas, root, b
             bk.play_inline(s, z, zob, move, color)
             # stones captured since the root, from the colours' capture counts (a `for` over the iterations
             # and no use of play's result: measured 1-2% faster from the empty 9x9 board than either)
-            captured = np.int64(s[bk.M_CAPTURES + 1]) + np.int64(s[bk.M_CAPTURES + 2]) - taken
+            captured = bk.captured_total(s) - taken
             if repeats(earlier, nhist + depth, s, z, captured, floor):
                 refuse(ni, ei, ef, ek, node, e, path, depth, shared)
                 return depth, ntrace, False, True
@@ -441,7 +441,7 @@ def iterate(ni, nh, ei, ef, ek, meta, root_s, root_z, zob, work, params, table, 
     nhist = np.int64(params[P_HISTORY])
     floor = history_floor(earlier, nhist)
     note_position(earlier, nhist, root_s, root_z)
-    taken = np.int64(root_s[bk.M_CAPTURES + 1]) + np.int64(root_s[bk.M_CAPTURES + 2])  # stones captured so far
+    taken = bk.captured_total(root_s)  # stones captured so far
     refused = 0
     ran = 0
     for _ in range(count):

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..geometry import BLACK, COLOR_NAMES
 from ..intervals import wilson
-from ..tree_layout import HISTORY
+from ..search import HISTORY
 from .arguments import Arguments
 from .protocol import GtpError, _frame, _Streamed
 

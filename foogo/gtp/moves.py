@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..game import board_strings
 from ..geometry import BLACK, COLOR_NAMES, PASS, RESIGN, WHITE
-from ..tree_layout import HISTORY
+from ..search import HISTORY
 from .analysis import collected_note
 from .arguments import Arguments
 
