@@ -773,6 +773,39 @@ def test_consistency_check_catches_a_head_entry_off_the_array_at_an_empty_point(
         board.check_consistency()
 
 
+def _break_ring(board, s):
+    bk.colors_view(s)[0] = EMPTY  # a sentinel point made empty
+
+
+def _break_counts(board, s):
+    bk.section_view(s, bk.NBR)[board.geometry.parse("C3")] += 1
+
+
+def _break_list(board, s):
+    p = board.geometry.parse("C4")
+    bk.section_view(s, bk.NEXT)[p] = board.geometry.parse("B3")  # a stone of another string
+
+
+def _break_size(board, s):
+    bk.section_view(s, bk.SSIZE)[bk.section_view(s, bk.HEAD)[board.geometry.parse("C4")]] += 1
+
+
+def _break_ko(board, s):
+    s[bk.M_KO] = board.geometry.parse("C4")  # a stone
+
+
+@pytest.mark.parametrize("damage, message", [
+    (_break_ring, "colour array"), (_break_counts, "neighbour counts"), (_break_list, "stone list"),
+    (_break_size, "string size"), (_break_ko, "ko point"),
+])
+def test_consistency_check_names_each_field_it_finds_wrong(damage, message):
+    board = board_from_ascii(EYE_MIDDLE)
+    board.check_consistency()
+    damage(board, board._state()[0])
+    with pytest.raises(BoardInconsistent, match=message):
+        board.check_consistency()
+
+
 # ---------------------------------------------------------------- liberties on demand (pseudo-liberty kernel)
 
 def test_a_liberty_touching_three_stones_of_a_string_counts_once():
