@@ -71,7 +71,7 @@ LAYERS = {
     "shared_root": 7, "search_tree": 7, "dynamic_komi": 7, "search_bank": 7, "search_room": 7, "search_time": 7,
     "search_config": 7, "search_result": 7, "search_run": 7, "search": 7,
     "gtp": 8, "match": 8, "match_command": 8, "match_files": 8, "match_results": 8, "match_clock": 8,
-    "match_openings": 8, "match_settings": 8, "stats": 8,
+    "match_openings": 8, "match_settings": 8, "match_engines": 8, "match_game": 8, "stats": 8,
     "bench": 8, "compile_kernels": 8, "cli": 9,
 }
 TREE_KERNELS = ("tree_layout", "tree_priors", "tree_select", "tree_grow", "tree_superko", "tree_score", "tree")
@@ -89,7 +89,7 @@ GROUPS = {**{name: "board" for name in BOARD_KERNELS}, **{name: "search" for nam
           "random_stream": "policy", "policy_light": "policy", "tactics": "policy", "policy_heavy": "policy",
           "game_handicap": "game", "game_score": "game", "game_sgf": "game", "match_results": "match",
           "match_clock": "match", "match_command": "match", "match_files": "match", "match_openings": "match",
-          "match_settings": "match"}
+          "match_settings": "match", "match_engines": "match", "match_game": "match"}
 # kernels with their drivers (the board's in one module per job, board_kernels their namespace), and
 # root sharing with the search that drives it; bit intrinsics with the compiler set-up; the ladder
 # reader, the move's spatial codes and their gammas' hash table with the features that read them, and
