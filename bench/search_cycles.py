@@ -194,7 +194,7 @@ def main() -> None:
         parts["search"] = whole / n
         parts["stones"] = tk.playout_stones(meta) / n
         parts["nodes"] = meta[tk.CREATED] / n  # the root's among them: set_root creates it
-        ni = search._trees[0].arrays[0]  # a node's visits: the iterations whose backup and AMAF passed it
+        ni = search._trees[0].arrays.ni  # a node's visits: the iterations whose backup and AMAF passed it
         parts["path nodes"] = ni[:meta[tk.NODES], tk.VISITS].sum() / n
         parts["bench playout"] = bench[0] / bench[1]
         parts["bench per stone"] = bench[0] / bench[2]

@@ -153,7 +153,8 @@ class SearchTree:
 
     @property
     def meta(self):
-        return self.arrays[5]
+        """The tree's counters and flags (tree_layout's META fields: ROOT, NODES, EDGES, FULL...)."""
+        return self.arrays.meta
 
     def clear(self):
         """An empty tree, in the same arrays: their counts go back to zero. Not fresh arrays: the old

@@ -38,6 +38,8 @@ An edge's kind (K_*) is part of the layout: its prior's virtual visits and wins
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from . import board_kernels as bk
@@ -152,7 +154,18 @@ def playout_stones(meta) -> int:
     return int(meta[PLAYOUT_STONES])
 
 
-def new_tree(max_nodes: int, max_edges: int):
+class TreeArrays(NamedTuple):
+    """A tree's arrays, as the kernels take them one by one (unpack it: `ni, nh, ei, ef, ek, meta = arrays`)."""
+
+    ni: np.ndarray  # int32[nodes, NODE_COLUMNS]: each node's record
+    nh: np.ndarray  # uint64[nodes]: each node's position hash
+    ei: np.ndarray  # int32[1, edges]: each edge's child node (CHILD)
+    ef: np.ndarray  # float32[4, edges]: each edge's statistics (N, W, AN, AW)
+    ek: np.ndarray  # uint8[edges]: each edge's prior kind
+    meta: np.ndarray  # int64[META_SIZE]: the tree's counters and flags (ROOT, NODES, EDGES, FULL...)
+
+
+def new_tree(max_nodes: int, max_edges: int) -> TreeArrays:
     """Empty tree arrays (ni, nh, ei, ef, ek, meta) with the given capacities."""
     ni = np.zeros((max_nodes, NODE_COLUMNS), dtype=np.int32)
     nh = np.zeros(max_nodes, dtype=np.uint64)
@@ -160,7 +173,7 @@ def new_tree(max_nodes: int, max_edges: int):
     ef = np.zeros((4, max_edges), dtype=np.float32)
     ek = np.zeros(max_edges, dtype=np.uint8)
     meta = np.zeros(META_SIZE, dtype=np.int64)
-    return ni, nh, ei, ef, ek, meta
+    return TreeArrays(ni, nh, ei, ef, ek, meta)
 
 
 # ---------------------------------------------------------------- prior kinds

@@ -441,13 +441,13 @@ def test_tree_is_reused_for_the_next_move():
     tree = search._trees[0]
     expected = tree._find(board.hash, BLACK)
     assert expected >= 0, "the position two plies down is in the tree"
-    visits_before = int(tree.arrays[0][expected, tk.VISITS])
+    visits_before = int(tree.arrays.ni[expected, tk.VISITS])
     nodes_before = int(tree.meta[tk.NODES])
     assert visits_before > 0
     result = search.genmove(board, BLACK, 7.0, legal(board, BLACK))
     # the reused subtree became the whole tree (pruned: node 0 is the root) and kept its visits
     assert tree.meta[tk.ROOT] == 0
-    assert tree.arrays[0][0, tk.VISITS] == visits_before + result.playouts
+    assert tree.arrays.ni[0, tk.VISITS] == visits_before + result.playouts
     assert tree.meta[tk.NODES] < nodes_before + result.playouts
 
 
@@ -460,7 +460,7 @@ def test_the_same_position_again_grows_the_same_tree():
     nodes = int(tree.meta[tk.NODES])
     second = search.genmove(board, BLACK, 7.0, legal(board, BLACK))
     assert tree.meta[tk.ROOT] == 0
-    assert tree.arrays[0][0, tk.VISITS] == first.playouts + second.playouts
+    assert tree.arrays.ni[0, tk.VISITS] == first.playouts + second.playouts
     assert sum(second.visits.values()) == first.playouts + second.playouts
     assert tree.meta[tk.CREATED] > 1.5 * nodes  # grown, not built again
 
@@ -507,7 +507,7 @@ def test_each_thread_continues_its_own_tree_on_the_same_position():
     search = Search(SearchConfig(playouts=600, seed=4, threads=2))
     first = search.genmove(board, BLACK, 7.0, legal(board, BLACK))
     second = search.genmove(board, BLACK, 7.0, legal(board, BLACK))
-    assert sum(tree.arrays[0][0, tk.VISITS] for tree in search._trees) == first.playouts + second.playouts
+    assert sum(tree.arrays.ni[0, tk.VISITS] for tree in search._trees) == first.playouts + second.playouts
     assert sum(second.visits.values()) == first.playouts + second.playouts
 
 
@@ -517,7 +517,7 @@ def test_a_new_komi_drops_the_tree():
     search = Search(SearchConfig(playouts=600, seed=4))
     search.genmove(board, BLACK, 7.0, legal(board, BLACK))
     second = search.genmove(board, BLACK, 0.5, legal(board, BLACK))
-    assert search._trees[0].arrays[0][0, tk.VISITS] == second.playouts
+    assert search._trees[0].arrays.ni[0, tk.VISITS] == second.playouts
     assert sum(second.visits.values()) == second.playouts
 
 
@@ -1039,7 +1039,7 @@ def test_a_grown_tree_keeps_its_nodes_and_the_next_search_reuses_them():
     tree.grow(capacity[0], capacity[1])  # never smaller
     assert tree.capacity == (2 * capacity[0], 2 * capacity[1])
     result = search.genmove(board, BLACK, 7.0, legal(board, BLACK))  # the PV's grandchild: reused
-    assert tree.arrays[0][int(tree.meta[tk.ROOT]), tk.VISITS] > result.playouts
+    assert tree.arrays.ni[int(tree.meta[tk.ROOT]), tk.VISITS] > result.playouts
 
 
 def test_a_tree_grown_between_moves_searches_as_one_made_at_that_size():

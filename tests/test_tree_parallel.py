@@ -85,7 +85,7 @@ def test_two_threads_grow_one_whole_tree(policy):
     assert len(search._trees) == 1 and len(search._trees[0].workers) == 2
     assert result.playouts == 20000 and sum(result.visits.values()) == 20000
     assert all(w.iterations == 10000 for w in search._trees[0].workers)
-    ni, meta = search._trees[0].arrays[0], search._trees[0].meta
+    ni, meta = search._trees[0].arrays.ni, search._trees[0].meta
     assert ni[meta[tk.ROOT], tk.VISITS] == 20000
     assert check_tree(search) > 100
     assert result.move in board.geometry.points
@@ -101,7 +101,7 @@ def test_the_shared_tree_is_reused_for_the_next_move():
     board.play(WHITE, reply)
     search.genmove(board, BLACK, 7.0)
     check_tree(search)
-    ni, meta = search._trees[0].arrays[0], search._trees[0].meta
+    ni, meta = search._trees[0].arrays.ni, search._trees[0].meta
     assert ni[meta[tk.ROOT], tk.VISITS] > 6000  # the reused subtree's visits and this search's
 
 
