@@ -52,7 +52,7 @@ def node_positions(game: Game, playouts: int, limit: int) -> tuple[np.ndarray, n
     position, breadth first, as stacked (s, z) arrays, each checked against its node's hash."""
     search = Search(SearchConfig(playouts=playouts, policy="light", seed=1, threads=1, resign_threshold=None))
     search.genmove(game.board, game.to_move, game.komi, game.legal_points(game.to_move))
-    tree = search._trees[0]
+    tree = search.trees[0]
     ni, nh, ei, _, ek, meta = tree.arrays
     frontier = [(int(meta[tk.ROOT]), game.board.copy())]
     states, zs, colours = [], [], []

@@ -67,7 +67,7 @@ def leaf_boards(search, board, count: int, seed: int) -> list:
 
     from foogo import tree as tk
 
-    tree = search._trees[0]
+    tree = search.trees[0]
     ni, _, ei, ef, ek, meta = tree.arrays
     n0 = search.config.prior
     base = tk.edge_base_of(tree.geometry)
@@ -188,13 +188,13 @@ def main() -> None:
             iterations += analyze_for(search, game, legal, seconds / slices).playouts
             whole += cycles() - start
         n = max(iterations, 1)
-        meta = search._trees[0].meta  # the counts of every slice: each continued the same tree
+        meta = search.trees[0].meta  # the counts of every slice: each continued the same tree
         parts = {name: value / n for name, value in tk.cycle_counts(meta).items()}
         parts["descent"] -= parts["expansion"]
         parts["search"] = whole / n
         parts["stones"] = tk.playout_stones(meta) / n
         parts["nodes"] = meta[tk.CREATED] / n  # the root's among them: set_root creates it
-        ni = search._trees[0].arrays.ni  # a node's visits: the iterations whose backup and AMAF passed it
+        ni = search.trees[0].arrays.ni  # a node's visits: the iterations whose backup and AMAF passed it
         parts["path nodes"] = ni[:meta[tk.NODES], tk.VISITS].sum() / n
         parts["bench playout"] = bench[0] / bench[1]
         parts["bench per stone"] = bench[0] / bench[2]

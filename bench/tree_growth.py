@@ -46,7 +46,7 @@ def main() -> None:
     def progress(result) -> None:
         if marks and result.playouts >= marks[0]:
             marks.pop(0)
-            metas = [tree.meta for tree in search._trees]
+            metas = [tree.meta for tree in search.trees]
             threshold = max(max(int(m[tk.EXPAND_AT]) for m in metas), int(search.expand_threshold(args.size)))
             print(f"{result.playouts:>10} {sum(int(m[tk.NODES]) for m in metas):>9} "
                   f"{sum(int(m[tk.CREATED]) for m in metas):>10} {sum(int(m[tk.COLLECTIONS]) for m in metas):>11} "

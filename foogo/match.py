@@ -1,6 +1,6 @@
 """Match runner: two GTP engines play a series of games, gogui-twogtp style.
 
-The runner (`_Match`, here: the series of games, their SGF files and the summary) is built from
+The runner (`Match`, here: the series of games, their SGF files and the summary) is built from
 match_engines (`MatchEngines`: starting, setting up and quitting the engines and the referee) and
 match_game (`MatchGame`: one game, move by move, to its result).
 
@@ -75,7 +75,7 @@ __all__ = ["DEFAULT_REFEREE", "MAX_GAMES", "MAX_MOVES", "MAX_TIMEOUT", "MatchErr
 # imported from here by match_command and the bench scripts
 
 
-class _Match(MatchGame):
+class Match(MatchGame):
     """The state of one match: two players, the referee, settings and finished games."""
 
     def __init__(self, args: argparse.Namespace) -> None:

@@ -1,7 +1,7 @@
 """The `foogo match` command: its options, and a match run from them to its table and --json summary.
 
 What it is: `configure_parser` (the options, each capped where it sizes memory or time) and `run`,
-which builds the match (match._Match, where the options are checked and the rules of adjudication
+which builds the match (match.Match, where the options are checked and the rules of adjudication
 live), plays it, prints its table (match_results.format_table) and writes its --json summary
 (match_files.write_json), and stops cleanly on Ctrl-C or SIGTERM after writing the games so far.
 
@@ -15,7 +15,7 @@ import json
 import sys
 
 from .interrupts import sigterm_as_interrupt
-from .match import DEFAULT_REFEREE, MAX_GAMES, MAX_MOVES, MatchError, _Match
+from .match import DEFAULT_REFEREE, MAX_GAMES, MAX_MOVES, Match, MatchError
 from .match_files import write_json
 from .match_results import format_table
 from .match_settings import MAX_KEPT_MOVES
@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     try:
-        match = _Match(args)
+        match = Match(args)
     except ValueError as exc:
         print(f"foogo match: {exc}", file=sys.stderr)
         return 2

@@ -1,6 +1,6 @@
 """A match's engines: starting them (the referee first), telling them the board, and quitting them.
 
-What it is: `MatchEngines`, the part of the match runner (match.py's `_Match`) that owns the GTP
+What it is: `MatchEngines`, the part of the match runner (match.py's `Match`) that owns the GTP
 clients: the two players (`Player`, "A" for --black and "B" for --white) and the referee, each
 launched and asked its name and version, set up for a game (boardsize, clear_board, komi, the
 clock's time_settings), restarted after a crash, and quit (or killed on a second Ctrl-C) at the end.
@@ -48,7 +48,7 @@ class Player:
 
 
 class MatchEngines:
-    """The match's engines (a base of match._Match, which sets its players, referee, settings and lock)."""
+    """The match's engines (a base of match.Match, which sets its players, referee, settings and lock)."""
 
     players: dict[str, Player]
     referee: GtpClient | None

@@ -1,6 +1,6 @@
 """One game of a match: from the engines' setup to the result, with the referee judging every move.
 
-What it is: `MatchGame`, the part of the match runner (match.py's `_Match`) that plays a game:
+What it is: `MatchGame`, the part of the match runner (match.py's `Match`) that plays a game:
 the opening's moves, then genmove and play in turn, each move checked by the referee (an illegal
 move, a timeout or a crash forfeits the game; a referee that cannot follow voids it), the clocks
 (match_clock.py) charged and told, and the end scored by the referee (or by both engines when they
@@ -36,7 +36,7 @@ def parse_vertex(word: str) -> tuple[int, int] | None:
 
 
 class MatchGame(MatchEngines):
-    """A match's games (a base of match._Match: it uses the engines, the referee and the settings)."""
+    """A match's games (a base of match.Match: it uses the engines, the referee and the settings)."""
 
     def play_game(self, number: int, black: Player, white: Player) -> GameRecord:
         """Play game `number` from setup to adjudication and return its record."""

@@ -84,7 +84,7 @@ class Search:
 
     def __init__(self, config: SearchConfig | None = None):
         self.config = config or SearchConfig()
-        self._trees: list[SearchTree] = []
+        self.trees: list[SearchTree] = []
         self._shared: SharedRoot | None = None  # while a search shares its trees' roots
         self._geometry = None
         self.dynamic_komi = DynamicKomi()  # each colour's extra komi in this game (SearchConfig.dynamic_komi)
@@ -92,7 +92,7 @@ class Search:
 
     def new_game(self) -> None:
         """Forget the trees (no reuse across games), the game's dynamic komi and its playout banks."""
-        for tree in self._trees:
+        for tree in self.trees:
             tree.clear()
         self.dynamic_komi.new_game()
         self.bank.new_game()
@@ -174,7 +174,7 @@ class Search:
         if c.policy == "heavy" and board.empty_points <= c.late_nakade * board.size * board.size:
             params[tk.P_POLICY] = policy_id("heavy-nakade")  # SearchConfig.late_nakade
         params[tk.P_KNOWLEDGE] = tk.KNOWLEDGE.index(c.knowledge)
-        params[tk.P_SHARED] = 1.0 if self._tree_parallel() else 0.0
+        params[tk.P_SHARED] = 1.0 if self.tree_parallel() else 0.0
         params[tk.P_CRIT] = c.crit
         params[tk.P_CRIT_MIN] = c.crit_min_visits
         params[tk.P_SCORE] = c.score_weight
@@ -190,7 +190,7 @@ class Search:
         """default_memory_mb for this search's trees on a board of `size`, which expand at expand_threshold(size)."""
         return default_memory_mb(size, seconds, self.expand_threshold(size), playouts)
 
-    def _tree_parallel(self) -> bool:
+    def tree_parallel(self) -> bool:
         """True if the threads grow one tree (SearchConfig.parallel "tree" with more than one thread)."""
         return self.config.parallel == "tree" and self.config.threads > 1
 
@@ -202,12 +202,12 @@ class Search:
         3.0 and 4.3), where trees sized for two budgets were collected 25 and 17 times in 80 and 63 moves
         (bench/RESULTS.md, "A tree's room")."""
         threads = self.config.threads
-        trees, workers = (1, threads) if self._tree_parallel() else (threads, 1)
-        if self._geometry is geometry and len(self._trees) == trees:
+        trees, workers = (1, threads) if self.tree_parallel() else (threads, 1)
+        if self._geometry is geometry and len(self.trees) == trees:
             return
         memory_mb = self.config.memory_mb or self._default_memory_mb(geometry.size)
         max_nodes, max_edges = self._tree_size(geometry, memory_mb)
-        self._trees = [SearchTree(geometry, max_nodes, max_edges, self.config.seed * 1000 + k + 1, self.config.prior,
+        self.trees = [SearchTree(geometry, max_nodes, max_edges, self.config.seed * 1000 + k + 1, self.config.prior,
                              self.expand_threshold(geometry.size), self.config.policy,
                              PLAYOUT_PATTERNS[self.config.playout_patterns], self.config.replies, workers)
                        for k in range(trees)]
@@ -215,7 +215,7 @@ class Search:
 
     def _tree_size(self, geometry, memory_mb: float) -> tuple[int, int]:
         """(nodes, edges) of each tree when the trees share memory_mb (search_room.tree_size)."""
-        return tree_size(geometry, memory_mb, 1 if self._tree_parallel() else self.config.threads)
+        return tree_size(geometry, memory_mb, 1 if self.tree_parallel() else self.config.threads)
 
     def _size_trees(self, geometry, seconds: float | None, open_ended: bool, playouts: int | None = None) -> None:
         """Without SearchConfig.memory_mb, give the trees default_memory_mb for a search of `seconds` or `playouts` if
@@ -225,11 +225,11 @@ class Search:
         allowed = (0, 0)  # no more than each tree has
         if not self.config.memory_mb:
             nodes, edges = self._tree_size(geometry, self._default_memory_mb(geometry.size, seconds, playouts))
-            for tree in self._trees:
+            for tree in self.trees:
                 tree.grow(nodes, edges)
             if open_ended:
                 allowed = self._tree_size(geometry, memory_ceiling_mb())
-        for tree in self._trees:
+        for tree in self.trees:
             tree.allowed = (max(allowed[0], tree.capacity[0]), max(allowed[1], tree.capacity[1]))
 
     def _search(self, board, color, komi, legal, seconds, playouts, stop, progress, interval, start,
@@ -246,10 +246,10 @@ class Search:
         params[tk.P_HISTORY] = len(rows)
         self._ensure_trees(board.geometry)
         self._size_trees(board.geometry, seconds, open_ended=seconds is None and playouts is None, playouts=playouts)
-        for tree in self._trees:
+        for tree in self.trees:
             tree.set_root(board, color, legal, params, rows)
-        collected = sum(tree.collections for tree in self._trees)
-        shared = SharedRoot(self._trees) if self.config.share_root and len(self._trees) > 1 else None
+        collected = sum(tree.collections for tree in self.trees)
+        shared = SharedRoot(self.trees) if self.config.share_root and len(self.trees) > 1 else None
         self._shared = shared
         run = Run(self, board, color, params, shared, stop, start, seconds, playouts, time_limit, decide, dynamic)
         threads = self.config.threads
@@ -270,15 +270,15 @@ class Search:
                 shared.end()
             self._shared = None
         if run.banking:
-            self.bank.settle(color, playouts, sum(tree.iterations for tree in self._trees))
+            self.bank.settle(color, playouts, sum(tree.iterations for tree in self.trees))
         extra = float(params[tk.P_EXTRA])
         result = self._result(board, color, start, decide=decide, giving=extra != 0, lines=progress is not None)
         result.stopped = run.why
         result.extra_komi = extra
-        result.collections = sum(tree.collections for tree in self._trees) - collected
+        result.collections = sum(tree.collections for tree in self.trees) - collected
         return result
 
-    def _adjust_komi(self, color: int, params) -> None:
+    def adjust_komi(self, color: int, params) -> None:
         """One dynamic komi step from the root's win rate over all its moves (once it has MIN_VISITS)."""
         visits, wins, _ = self._root_totals()
         total = sum(visits.values())
@@ -292,7 +292,7 @@ class Search:
         wins: dict[int, float] = {}
         per_tree = []
         shared = self._shared  # while a shared search runs, each tree's own statistics
-        for k, tree in enumerate(self._trees):
+        for k, tree in enumerate(self.trees):
             moves, rn, rw = tree.root_edges() if shared is None else shared.own_root_edges(k)
             own = dict(zip(moves.tolist(), rn.tolist()))
             per_tree.append(own)
@@ -307,7 +307,7 @@ class Search:
         if self._geometry is None:
             return {}
         sums: dict[int, np.ndarray] = {}
-        for tree in self._trees:
+        for tree in self.trees:
             moves, rows = tree.root_rows()
             for m, row in zip(moves.tolist(), rows):
                 sums[m] = sums[m] + row if m in sums else row
@@ -321,11 +321,11 @@ class Search:
             out[self._geometry.name(m)] = RaveRow(n, w, an, aw, beta, (1.0 - beta) * q + beta * qa)
         return out
 
-    def _root_visits(self) -> list[float]:
+    def root_visits(self) -> list[float]:
         """The root moves' real visits, summed over the trees (in no particular order): with one tree, a
         third of _root_totals' cost, which a banking search pays CHECKS times."""
-        if len(self._trees) == 1:
-            return self._trees[0].root_edges()[1].tolist()
+        if len(self.trees) == 1:
+            return self.trees[0].root_edges()[1].tolist()
         return list(self._root_totals()[0].values())
 
     def _root_knowledge(self) -> tuple[dict[int, float], dict[int, tuple[float, float]]]:
@@ -336,7 +336,7 @@ class Search:
         playouts, the position's: a single playout's margin, with a deviation of 0, read as a sure score."""
         prior_wins: dict[int, float] = {}
         stats: dict[int, np.ndarray] = {}
-        for tree in self._trees:
+        for tree in self.trees:
             moves, kinds, scores = tree.root_knowledge()
             for m, kind, row in zip(moves.tolist(), kinds.tolist(), scores):
                 prior_wins[m] = float(tk.KIND_WEIGHT[kind] * tk.KIND_VALUE[kind])
@@ -357,27 +357,27 @@ class Search:
                 scores[m] = mean_and_deviation(*pooled)
         return priors, scores
 
-    def _close(self) -> bool:
+    def is_close(self) -> bool:
         """True while the search is close (search_time.close) by the root's statistics over the trees."""
         visits, wins, _ = self._root_totals()
         return close(visits, wins)
 
-    def _early_stop(self, elapsed: float, remaining: float, past_soft: bool) -> str:
+    def stop_reason(self, elapsed: float, remaining: float, past_soft: bool) -> str:
         """Why a timed search should end now ("settled" or "clear"), or "" to go on (search_time.early_stop)."""
         visits, wins, _ = self._root_totals()
-        iterations = sum(tree.iterations for tree in self._trees)
+        iterations = sum(tree.iterations for tree in self.trees)
         return early_stop(visits, wins, iterations, elapsed, remaining, past_soft)
 
     def _result(self, board, color, start, decide: bool, giving: bool = False, lines: bool = False) -> SearchResult:
         """The search's result so far; with `decide`, RESIGN below the threshold, unless `giving` komi; with
         `lines`, the principal variation of every root move visited (`pvs`: what analysis reports show)."""
         visits, wins, per_tree = self._root_totals()
-        total = int(sum(tree.iterations for tree in self._trees))
+        total = int(sum(tree.iterations for tree in self.trees))
         elapsed = time.perf_counter() - start
         # the samples the sums hold, counted with them: a report read while a batch runs (kata-analyze's)
         # found up to a batch's samples more in the sums than its iterations so far said (owners of -9);
         # a read torn between a sample's points and its count is off by one sample at most, hence the clip
-        sums = np.sum([tree.ownership for tree in self._trees], axis=0)
+        sums = np.sum([tree.ownership for tree in self.trees], axis=0)
         ownership = np.clip(sums[board.geometry.points] / max(sums[-1], 1.0), -1.0, 1.0)
         if not visits or max(visits.values()) <= 0:
             return SearchResult(PASS, 0.5, total, elapsed, [PASS], {}, {}, ownership, color=color, size=board.size)
@@ -385,8 +385,8 @@ class Search:
         best = max(visits, key=lambda m: (visits[m], wins[m]))
         winrate = wins[best] / visits[best]
         def line(m: int) -> list[int]:  # m's principal variation in the tree that visited it most
-            k = max(range(len(self._trees)), key=lambda k: per_tree[k].get(m, 0.0))
-            return self._trees[k].principal_variation(m)
+            k = max(range(len(self.trees)), key=lambda k: per_tree[k].get(m, 0.0))
+            return self.trees[k].principal_variation(m)
 
         pv = line(best)
         pvs = {m: pv if m == best else line(m) for m, n in visits.items() if n > 0} if lines else {}

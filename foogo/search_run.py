@@ -5,7 +5,7 @@ runs batches of compiled iterations on its tree (or, with one shared tree, on it
 `Run.work` until the run ends, and `why` says why: the budget, the time limit, a settled or clear best
 move (search_time.py), a banking search's settled count (search_bank.py), out of playouts, a stop, or an
 empty tree. Thread 0 alone decides what needs the whole search's root statistics (it asks the Search:
-`_close`, `_early_stop`, `_root_visits`, `_adjust_komi`); the others read what it decided.
+`is_close`, `stop_reason`, `root_visits`, `adjust_komi`); the others read what it decided.
 
 It knows the search's trees and clocks, not the game: the Search gives it the position's parameters and
 its config.
@@ -77,7 +77,7 @@ class Run:
         # batch ends: they keep the batch they were measured with
         light = config.policy == "light" and not config.dynamic_komi and threads == 1
         self.batch = max(8, (65536 if light else 16384) // (board.size * board.size))
-        self.shared_tree = search._tree_parallel()
+        self.shared_tree = search.tree_parallel()
         self.ended = threading.Event()  # set by the thread that ends the search before the others see it end
         self.why = "playouts" if playouts is not None else "budget"
 
@@ -85,7 +85,7 @@ class Run:
         """Thread k's batches, until the search ends: stopped, past its end, stopping early, settled, out
         of playouts or with an empty tree."""
         search = self.search
-        tree, worker = (search._trees[0], k) if self.shared_tree else (search._trees[k], 0)
+        tree, worker = (search.trees[0], k) if self.shared_tree else (search.trees[k], 0)
         last_check = self.start
         adjusted = 0  # thread 0's iterations at the last dynamic komi step
         first = k == 0  # thread 0 runs one batch whatever the time: a search of no playouts passed (--time 0.001)
@@ -104,7 +104,7 @@ class Run:
             if k == 0 and self.check_early and tree.iterations > 0 and now - last_check >= EARLY_CHECK_SECONDS:
                 last_check = now
                 past_soft = self.soft is not None and now >= self.soft
-                reason = search._early_stop(now - self.start, self.ends - now, past_soft)
+                reason = search.stop_reason(now - self.start, self.ends - now, past_soft)
                 if reason:
                     self.why = reason
                     self.ended.set()
@@ -123,7 +123,7 @@ class Run:
                 self.shared.turn(k)
             if self.dynamic and k == 0 and tree.workers[worker].iterations - adjusted >= STEP:
                 adjusted = tree.workers[worker].iterations
-                search._adjust_komi(self.color, self.params)
+                search.adjust_komi(self.color, self.params)
 
     def _extend_while_close(self, now: float) -> None:
         """Thread 0, near the deadline of a timed search with a limit beyond it: every EARLY_CHECK_SECONDS,
@@ -133,7 +133,7 @@ class Run:
             return
         if now >= self.due - EARLY_CHECK_SECONDS and now - self.closed >= EARLY_CHECK_SECONDS:
             self.closed = now
-            self.ends = self.hard if self.search._close() else self.due
+            self.ends = self.hard if self.search.is_close() else self.due
         if self.ends == self.hard and now >= self.due:
             self.extended = True
 
@@ -147,12 +147,12 @@ class Run:
     def _settles(self) -> bool:
         """Thread 0 of a banking search, every check_every playouts: True if its best move can no longer be
         overtaken within the playout limit (search_bank.settled)."""
-        done = sum(tree.iterations for tree in self.search._trees)
+        done = sum(tree.iterations for tree in self.search.trees)
         if done - self.checked < self.check_every:
             return False
         self.checked = done
         assert self.playout_limit is not None  # a banking search has a count
-        if bank_settled(self.search._root_visits(), self.playout_limit - done):
+        if bank_settled(self.search.root_visits(), self.playout_limit - done):
             self.why = "settled"
             return True
         return False

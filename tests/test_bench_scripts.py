@@ -128,7 +128,7 @@ def test_search_speed_slices_one_search_between_bench_runs():
     search = Search(SearchConfig(seed=1))
     ratio, playouts = module.sliced_ratio(Game(5), 0.2, 3, "light", 0, search=search)
     assert ratio > 0
-    ni = search._trees[0].arrays.ni
+    ni = search.trees[0].arrays.ni
     assert ni[0, tk.VISITS] == playouts  # one tree grown across the slices
 
 
@@ -158,7 +158,7 @@ def test_search_cycles_draws_leaves_as_deep_as_the_search_reached_them():
     game = Game(5)
     search = Search(SearchConfig(threads=1, seed=4, policy="light", playouts=3000, resign_threshold=None))
     result = search.genmove(game.board, game.to_move, 7.5, game.legal_points(game.to_move))
-    tree = search._trees[0]
+    tree = search.trees[0]
     ni, meta = tree.arrays.ni, tree.arrays.meta
     path = ni[:meta[tk.NODES], tk.VISITS].sum() / ni[meta[tk.ROOT], tk.VISITS]
     leaves = module.leaf_boards(search, game.board, 400, seed=1)

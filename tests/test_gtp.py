@@ -547,12 +547,12 @@ def test_loadsgf_refuses_what_is_not_a_regular_file_without_reading_it(tmp_path)
 
 
 def test_a_failure_reply_is_cut_to_max_failure_characters():
-    from foogo.gtp.protocol import MAX_FAILURE, _frame
+    from foogo.gtp.protocol import MAX_FAILURE, frame
 
-    reply = _frame(False, "7", "word " * 10_000)
+    reply = frame(False, "7", "word " * 10_000)
     assert reply.startswith("?7 word word") and reply.endswith("...\n\n") and len(reply) == len("?7 ") + MAX_FAILURE + 2
-    assert _frame(False, None, "short") == "? short\n\n"
-    assert _frame(True, None, "x" * 5000) == "= " + "x" * 5000 + "\n\n"  # a success (showboard, printsgf) whole
+    assert frame(False, None, "short") == "? short\n\n"
+    assert frame(True, None, "x" * 5000) == "= " + "x" * 5000 + "\n\n"  # a success (showboard, printsgf) whole
 
 
 def test_printsgf_refuses_what_is_not_a_regular_file_without_waiting(tmp_path):

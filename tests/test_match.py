@@ -20,7 +20,7 @@ from sgfmill import sgf
 from foogo import match_files
 from foogo.gtp_client import GtpClient, GtpCrash, GtpError, GtpTimeout, session_cpu_seconds
 from foogo.intervals import wilson as wilson_interval
-from foogo.match import _Match
+from foogo.match import Match
 from foogo.match_command import configure_parser, run
 from foogo.match_files import lock_directory
 from foogo.match_results import GameRecord, format_table, starved_moves, summarize, usual_share
@@ -788,7 +788,7 @@ def test_an_sgf_dir_another_match_is_writing_to_is_refused(tmp_path, fake, capsy
             "--referee", "none", "--sgf-dir", str(sgf_dir))
     parser = argparse.ArgumentParser()
     configure_parser(parser)
-    first = _Match(parser.parse_args([*argv, "--quiet"]))  # checked the directory, holds it until close
+    first = Match(parser.parse_args([*argv, "--quiet"]))  # checked the directory, holds it until close
     try:
         with pytest.raises(ValueError, match="in use by another match"):
             lock_directory(sgf_dir)
@@ -839,11 +839,11 @@ def test_a_match_lets_its_sgf_dir_go_whatever_stops_it(tmp_path, fake, monkeypat
     with monkeypatch.context() as patch:
         patch.setattr(match_files, "refuse_earlier_games", interrupt)
         with pytest.raises(KeyboardInterrupt):
-            _Match(parser.parse_args(argv))
+            Match(parser.parse_args(argv))
     os.close(lock_directory(sgf_dir))
     # Ctrl-C while close quits the engines: they are killed, the match is marked interrupted (its games so
     # far still to be written) and the lock goes all the same
-    match = _Match(parser.parse_args(argv))
+    match = Match(parser.parse_args(argv))
     monkeypatch.setattr(match.players["A"].client, "close", interrupt)
     match.close()
     assert match.interrupted

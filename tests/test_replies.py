@@ -95,7 +95,7 @@ def test_a_search_with_replies_learns_them_and_forgets_them_with_the_game():
     result = search.genmove(board, WHITE, 7.0)
     assert result.move == PASS or board.is_legal(WHITE, result.move)
     assert result.playouts == 2000
-    replies = search._trees[0].replies
+    replies = search.trees[0].replies
     assert (replies >= 0).sum() > 50  # learned from the iterations
     points = replies[replies >= 0]
     assert all(board.geometry.name(int(q)) for q in points)  # every stored reply is a point of the board
@@ -111,7 +111,7 @@ def test_replies_change_the_search_and_off_they_cost_nothing_in_its_arrays():
     plain = Search(SearchConfig(playouts=1500, seed=5)).genmove(board, WHITE, 7.0)
     replying = Search(SearchConfig(playouts=1500, seed=5, replies=True)).genmove(board, WHITE, 7.0)
     assert plain.visits != replying.visits
-    assert Search(SearchConfig(playouts=10, seed=5))._trees == []  # no trees before a search
+    assert Search(SearchConfig(playouts=10, seed=5)).trees == []  # no trees before a search
     off = Search(SearchConfig(playouts=10, seed=5))
     off.genmove(board, WHITE, 7.0)
-    assert off._trees[0].replies.size == 0
+    assert off.trees[0].replies.size == 0

@@ -303,7 +303,7 @@ def two_plies_down(size, seed, **config):
 
 def test_an_edge_move_is_its_position_and_the_root_children_hold_the_position_after_it():
     board, search = two_plies_down(7, 3)  # the tree's root is still the empty board, black to move
-    tree = search._trees[0]
+    tree = search.trees[0]
     ni, nh, ei, ef, ek, meta = tree.arrays
     g = board.geometry
     for node in range(int(meta[tk.NODES])):
@@ -378,7 +378,7 @@ def retake_kind(search, game):
 def edge_kind(search, game, vertices):
     """The prior kind of the last of `vertices`' edges along that line from the root of the search's (first)
     tree; every node before it must have been reached."""
-    tree = search._trees[0]
+    tree = search.trees[0]
     ni, nh, ei, ef, ek, meta = tree.arrays
     node = int(meta[tk.ROOT])
     for i, vertex in enumerate(vertices):
@@ -430,15 +430,15 @@ def test_root_rave_gives_the_values_the_tree_chose_by(policy):
         assert 0 < row.amaf_visits and 0 <= row.amaf_wins <= row.amaf_visits and 0 < row.beta < 1
         assert all(type(x) is float for x in row)  # not numpy scalars
     # the root's kept best edge (select_edge after the last AMAF update) has the highest value
-    ni, _, _, _, ek, meta = search._trees[0].arrays
+    ni, _, _, _, ek, meta = search.trees[0].arrays
     root = int(meta[tk.ROOT])
-    best = name(board, int(tk.node_moves(ni, ek, root, search._trees[0].base)[ni[root, tk.BEST]]))
+    best = name(board, int(tk.node_moves(ni, ek, root, search.trees[0].base)[ni[root, tk.BEST]]))
     assert rows[best].value == pytest.approx(max(r.value for r in rows.values()), abs=1e-12)
 
 
 def test_tree_is_reused_for_the_next_move():
     board, search = two_plies_down(9, 8)
-    tree = search._trees[0]
+    tree = search.trees[0]
     expected = tree._find(board.hash, BLACK)
     assert expected >= 0, "the position two plies down is in the tree"
     visits_before = int(tree.arrays.ni[expected, tk.VISITS])
@@ -456,7 +456,7 @@ def test_the_same_position_again_grows_the_same_tree():
     board = Board(9)
     search = Search(SearchConfig(playouts=600, seed=4))
     first = search.genmove(board, BLACK, 7.0, legal(board, BLACK))
-    tree = search._trees[0]
+    tree = search.trees[0]
     nodes = int(tree.meta[tk.NODES])
     second = search.genmove(board, BLACK, 7.0, legal(board, BLACK))
     assert tree.meta[tk.ROOT] == 0
@@ -507,7 +507,7 @@ def test_each_thread_continues_its_own_tree_on_the_same_position():
     search = Search(SearchConfig(playouts=600, seed=4, threads=2))
     first = search.genmove(board, BLACK, 7.0, legal(board, BLACK))
     second = search.genmove(board, BLACK, 7.0, legal(board, BLACK))
-    assert sum(tree.arrays.ni[0, tk.VISITS] for tree in search._trees) == first.playouts + second.playouts
+    assert sum(tree.arrays.ni[0, tk.VISITS] for tree in search.trees) == first.playouts + second.playouts
     assert sum(second.visits.values()) == first.playouts + second.playouts
 
 
@@ -517,7 +517,7 @@ def test_a_new_komi_drops_the_tree():
     search = Search(SearchConfig(playouts=600, seed=4))
     search.genmove(board, BLACK, 7.0, legal(board, BLACK))
     second = search.genmove(board, BLACK, 0.5, legal(board, BLACK))
-    assert search._trees[0].arrays.ni[0, tk.VISITS] == second.playouts
+    assert search.trees[0].arrays.ni[0, tk.VISITS] == second.playouts
     assert sum(second.visits.values()) == second.playouts
 
 
@@ -531,7 +531,7 @@ def test_the_same_stones_with_the_other_colour_to_move_are_a_new_tree():
 
 def test_pruning_keeps_the_subtree_exactly():
     board, search = two_plies_down(9, 8)
-    tree = search._trees[0]
+    tree = search.trees[0]
     old = tree._find(board.hash, BLACK)
     ni, nh, ei, ef, ek, meta = (a.copy() for a in tree.arrays)
     tree._prune(old)
@@ -628,7 +628,7 @@ def test_an_ownership_report_read_while_a_batch_runs_stays_a_map():
     board = board_from_ascii(TWO_WALLS, to_move=BLACK)
     search = Search(SearchConfig(playouts=160, seed=12, policy="light"))
     before = search.genmove(board, BLACK, 0.5, legal(board, BLACK)).ownership
-    tree = search._trees[0]
+    tree = search.trees[0]
     assert tree.ownership[-1] == 160 // tk.OWNERSHIP_EVERY
     assert np.all(np.abs(before) <= 1)
     worker = tree.workers[0]
@@ -718,12 +718,12 @@ def test_reused_root_never_plays_a_move_the_game_forbids(uct):
     # with an exploration term, a disabled edge's value -1 alone would not keep it out
     board, search = two_plies_down(7, 15, uct=uct)
     allowed = legal(board, BLACK)
-    ni, nh, ei, ef, ek, meta = search._trees[0].arrays
-    node = search._trees[0]._find(board.hash, BLACK)
+    ni, nh, ei, ef, ek, meta = search.trees[0].arrays
+    node = search.trees[0]._find(board.hash, BLACK)
     assert node >= 0, "the position two plies down is in the tree"
     first, count = ni[node, tk.FIRST], ni[node, tk.COUNT]
     visits = tk.real_stats(ef, ek, first, count, search.config.prior)[0]
-    moves = tk.node_moves(ni, ek, node, search._trees[0].base)
+    moves = tk.node_moves(ni, ek, node, search.trees[0].base)
     favourite_edge = max((e for e in range(first, first + count) if moves[e - first] >= 0),
                          key=lambda e: visits[e - first])
     favourite = int(moves[favourite_edge - first])
@@ -735,10 +735,10 @@ def test_reused_root_never_plays_a_move_the_game_forbids(uct):
     result = search.genmove(board, BLACK, 7.0, [p for p in allowed if p not in forbidden])
     assert result.move not in forbidden
     assert not set(result.visits) & set(forbidden)
-    ni, nh, ei, ef, ek, meta = search._trees[0].arrays
+    ni, nh, ei, ef, ek, meta = search.trees[0].arrays
     root = int(meta[tk.ROOT])
     first, count = ni[root, tk.FIRST], ni[root, tk.COUNT]
-    assert list(tk.node_moves(ni, ek, root, search._trees[0].base)).count(tk.DISABLED) == disabled + 1
+    assert list(tk.node_moves(ni, ek, root, search.trees[0].base)).count(tk.DISABLED) == disabled + 1
     # never selected: every visit of the root since the favourite was disabled went to an enabled edge
     enabled_visits = tk.real_stats(ef, ek, first, count, search.config.prior)[0].sum()
     assert ni[root, tk.VISITS] == enabled_visits + favourite_visits
@@ -813,8 +813,8 @@ def test_a_search_extended_while_close_ends_when_it_no_longer_is(monkeypatch, wa
     search = warm_search(SearchConfig(seconds=0.4, seed=22))
     # asked every 0.05 s from 0.35 s on: close at 0.35 s and at 0.4 s or later, it runs past its budget
     answers = iter([True, True])
-    monkeypatch.setattr(search, "_close", lambda: next(answers, False))
-    monkeypatch.setattr(search, "_early_stop", lambda *args: "")  # never settled or clear before
+    monkeypatch.setattr(search, "is_close", lambda: next(answers, False))
+    monkeypatch.setattr(search, "stop_reason", lambda *args: "")  # never settled or clear before
     result = search.genmove(board, BLACK, 4.5, legal(board, BLACK), time_limit=1.0)
     assert result.stopped == "extended" and 0.4 <= result.seconds < 0.8
 
@@ -828,7 +828,7 @@ def test_extended_means_past_the_deadline_not_close_just_before_it(monkeypatch):
 
     search = Search(SearchConfig(seconds=0.4))
     answers = iter([True])
-    monkeypatch.setattr(search, "_close", lambda: next(answers, False))
+    monkeypatch.setattr(search, "is_close", lambda: next(answers, False))
     run = Run(search, Board(9), BLACK, np.zeros(tk.NPARAMS), None, None, 0.0, 0.4, None, 1.0, True, False)
     run._extend_while_close(0.36)  # close: the end moves to the limit
     assert run.ends == 1.0 and not run.extended
@@ -856,7 +856,7 @@ def test_close_means_the_best_move_has_less_than_the_ratio_times_the_next_s_visi
     for case, want in [("even", True), ("ahead", False), ("clear", False), ("alone", False)]:
         visits, wins = totals[case]
         monkeypatch.setattr(search, "_root_totals", lambda v=visits, w=wins: (v, w, []))
-        assert search._close() is want, case
+        assert search.is_close() is want, case
 
 
 def test_a_playout_count_search_says_so():
@@ -874,14 +874,14 @@ def test_the_trees_fit_in_the_memory_option_with_prune_scratch(threads):
     board.play(BLACK, "E5")
     board.play(WHITE, "C3")
     search.genmove(board, BLACK, 7.0, legal(board, BLACK))  # reuses and prunes
-    total = sum(a.nbytes for tree in search._trees for a in tree.arrays)
-    total += sum(tree._rank.nbytes for tree in search._trees if tree._rank is not None)
+    total = sum(a.nbytes for tree in search.trees for a in tree.arrays)
+    total += sum(tree._rank.nbytes for tree in search.trees if tree._rank is not None)
     assert 8 * 2**20 < total <= 16 * 2**20
 
 
 def test_pruning_with_a_visit_floor_keeps_exactly_the_nodes_above_it():
     board, search = two_plies_down(9, 8)
-    tree = search._trees[0]
+    tree = search.trees[0]
     ni, nh, ei, ef, ek, meta = tree.arrays
     root = int(meta[tk.ROOT])
     # nodes at or above the floor, found by walking the tree from the root
@@ -911,13 +911,13 @@ def test_a_full_tree_is_collected_and_keeps_growing():
     seen = []
 
     def progress(result):
-        meta = search._trees[0].meta
+        meta = search.trees[0].meta
         seen.append((result.playouts, int(meta[tk.CREATED])))
         if result.playouts >= 40000:
             stop.set()
 
     result = search.genmove(board, BLACK, 7.0, legal(board, BLACK), stop=stop, progress=progress, interval=0.05)
-    tree = search._trees[0]
+    tree = search.trees[0]
     capacity = tree.capacity[1] // (9 * 9 + 1)  # nodes the edge room holds
     assert tree.meta[tk.COLLECTIONS] >= 2
     assert tree.meta[tk.CREATED] > 2 * capacity
@@ -929,7 +929,7 @@ def test_a_full_tree_is_collected_and_keeps_growing():
     # the next move starts from the configured threshold again (a budget too short for a batch)
     board.play(BLACK, result.move)
     search.genmove(board, WHITE, 7.0, legal(board, WHITE), time_budget=1e-9)
-    assert search._trees[0].meta[tk.EXPAND_AT] == 0
+    assert search.trees[0].meta[tk.EXPAND_AT] == 0
 
 
 def test_the_default_tree_memory_grows_with_the_board_and_fits_the_machine(monkeypatch):
@@ -941,7 +941,7 @@ def test_the_default_tree_memory_grows_with_the_board_and_fits_the_machine(monke
     assert search_room.default_memory_mb(19) == 128
     search = Search(SearchConfig(seconds=0.01))
     search._ensure_trees(Board(19).geometry)
-    tree_bytes = sum(a.nbytes for a in search._trees[0].arrays) + search._trees[0].capacity[0] * 4
+    tree_bytes = sum(a.nbytes for a in search.trees[0].arrays) + search.trees[0].capacity[0] * 4
     assert 100 * 2**20 < tree_bytes <= 128 * 2**20
 
 
@@ -968,11 +968,11 @@ def test_the_default_tree_memory_past_two_seconds_follows_the_nodes_a_playout_ma
         search._ensure_trees(geometry)
         search._size_trees(geometry, 5.0, False)
         memory = search_room.default_memory_mb(9, 5.0, threshold)
-        assert all(tree.capacity == search._tree_size(geometry, memory) for tree in search._trees)
+        assert all(tree.capacity == search._tree_size(geometry, memory) for tree in search.trees)
     explicit = Search(SearchConfig(seconds=5.0, policy="heavy", expand_threshold=8.0))
     explicit._ensure_trees(geometry)
     explicit._size_trees(geometry, 5.0, False)
-    assert explicit._trees[0].capacity == explicit._tree_size(geometry, 448)
+    assert explicit.trees[0].capacity == explicit._tree_size(geometry, 448)
 
 
 def test_the_default_tree_memory_of_a_playout_count_holds_several_searches_nodes(monkeypatch):
@@ -990,41 +990,41 @@ def test_the_default_tree_memory_of_a_playout_count_holds_several_searches_nodes
     search._ensure_trees(geometry)
     search._size_trees(geometry, None, False, 137_600)
     assert search_room.default_memory_mb(9, None, 3.0, 137_600) == int(want * 5 / 3) == 552
-    assert search._trees[0].capacity == search._tree_size(geometry, 552)
+    assert search.trees[0].capacity == search._tree_size(geometry, 552)
     given = Search(SearchConfig(playouts=137_600, policy="heavy", memory_mb=64))  # --memory stays the cap
     given._ensure_trees(geometry)
     given._size_trees(geometry, None, False, 137_600)
-    assert given._trees[0].capacity == given._tree_size(geometry, 64)
+    assert given.trees[0].capacity == given._tree_size(geometry, 64)
 
 
 def test_a_search_of_a_large_playout_count_sizes_its_trees_for_it():
     board = Board(9)
     search = Search(SearchConfig(playouts=120_000, policy="light", resign_threshold=None))
     search.genmove(board, BLACK, 7.0)
-    assert search._trees[0].capacity == search._tree_size(board.geometry, search_room.default_memory_mb(
-        9, None, 8.0, 120_000)) and search._trees[0].collections == 0
+    assert search.trees[0].capacity == search._tree_size(board.geometry, search_room.default_memory_mb(
+        9, None, 8.0, 120_000)) and search.trees[0].collections == 0
 
 
 def test_a_longer_budget_gives_the_trees_more_memory_and_a_shorter_one_takes_none_back():
     geometry = Board(9).geometry
     search = Search(SearchConfig(seconds=2.0, threads=2))
     search._ensure_trees(geometry)
-    assert all(tree.capacity == search._tree_size(geometry, 64) for tree in search._trees)
+    assert all(tree.capacity == search._tree_size(geometry, 64) for tree in search.trees)
     search._size_trees(geometry, 3.0, False)
-    assert all(tree.capacity == search._tree_size(geometry, 192) for tree in search._trees)
+    assert all(tree.capacity == search._tree_size(geometry, 192) for tree in search.trees)
     search._size_trees(geometry, 1.0, False)
-    assert all(tree.capacity == search._tree_size(geometry, 192) for tree in search._trees)
-    total = sum(a.nbytes for tree in search._trees for a in tree.arrays)
+    assert all(tree.capacity == search._tree_size(geometry, 192) for tree in search.trees)
+    total = sum(a.nbytes for tree in search.trees for a in tree.arrays)
     assert 180 * 2**20 < total <= 192 * 2**20
     given = Search(SearchConfig(seconds=5.0, memory_mb=32))  # an explicit cap, whatever the budget
     given._ensure_trees(geometry)
     given._size_trees(geometry, 60.0, False)
-    assert given._trees[0].capacity == given._tree_size(geometry, 32)
+    assert given.trees[0].capacity == given._tree_size(geometry, 32)
 
 
 def test_a_grown_tree_keeps_its_nodes_and_the_next_search_reuses_them():
     board, search = two_plies_down(9, 8)
-    tree = search._trees[0]
+    tree = search.trees[0]
     nodes, edges = int(tree.meta[tk.NODES]), int(tree.meta[tk.EDGES])
     tree.meta[tk.FULL] = 1  # as if the last search had filled it
     ni, nh, ei, ef, ek, meta = (a.copy() for a in tree.arrays)
@@ -1050,7 +1050,7 @@ def test_a_tree_grown_between_moves_searches_as_one_made_at_that_size():
         for k in range(3):
             if grow and k == 1:
                 nodes, edges = search._tree_size(board.geometry, 96)
-                for tree in search._trees:
+                for tree in search.trees:
                     tree.grow(nodes, edges)
             result = search.genmove(board, color, 7.0)
             seen.append((result.move, result.playouts, result.winrate, sorted(result.visits.items())))
@@ -1075,19 +1075,19 @@ def test_an_analysis_grows_its_full_trees_up_to_the_ceiling_before_it_collects_t
     seen = []
 
     def progress(result):
-        seen.extend((tree.capacity, tree.collections) for tree in search._trees)
+        seen.extend((tree.capacity, tree.collections) for tree in search.trees)
         if result.playouts >= 60000:
             stop.set()
 
     search.analyze(board, BLACK, 7.0, legal(board, BLACK), stop=stop, progress=progress, interval=0.02)
-    assert all(tree.capacity == ceiling and tree.allowed == ceiling for tree in search._trees)
+    assert all(tree.capacity == ceiling and tree.allowed == ceiling for tree in search.trees)
     assert seen[0][0] < ceiling  # it started small ...
     assert all(capacity == ceiling for capacity, collections in seen if collections)  # ... grew, then collected
-    assert sum(tree.collections for tree in search._trees) > 0
+    assert sum(tree.collections for tree in search.trees) > 0
     # a move's search keeps what the analysis grew, and collects rather than grows
     result = search.genmove(board, BLACK, 7.0, legal(board, BLACK), time_budget=0.3)
     assert result.move in legal(board, BLACK) or result.move == PASS
-    assert all(tree.capacity == ceiling and tree.allowed == ceiling for tree in search._trees)
+    assert all(tree.capacity == ceiling and tree.allowed == ceiling for tree in search.trees)
     assert small[0] < ceiling[0]
 
 
@@ -1195,7 +1195,7 @@ def test_criticality_counts_each_iteration_through_a_node_that_ended_with_a_winn
     game = Game(7)
     search = Search(SearchConfig(playouts=3000, seed=5, crit=1.1, crit_min_visits=100, resign_threshold=None))
     search.genmove(game.board, "b", 0.5)  # komi 0.5: no draws, so every iteration counts
-    ni, nh, ei, ef, ek, meta = search._trees[0].arrays
+    ni, nh, ei, ef, ek, meta = search.trees[0].arrays
     nodes = int(meta[tk.NODES])
     root = int(meta[tk.ROOT])
     for node in range(nodes):
@@ -1231,7 +1231,7 @@ def test_a_score_weight_reaches_the_tree_and_keeps_its_values_in_range():
         search = Search(SearchConfig(playouts=400, seed=3, score_weight=weight, resign_threshold=None))
         result = search.genmove(board, BLACK, 0.5, legal(board, BLACK))
         assert result.winrates and all(0.0 <= rate <= 1.0 for rate in result.winrates.values())
-        ni, nh, ei, ef, ek, meta = search._trees[0].arrays
+        ni, nh, ei, ef, ek, meta = search.trees[0].arrays
         root = int(meta[tk.ROOT])
         first, count = int(ni[root, tk.FIRST]), int(ni[root, tk.COUNT])
         wins = ef[tk.W, first:first + count][ek[first:first + count] != tk.K_DISABLED]
@@ -1248,7 +1248,7 @@ def test_an_ordinary_build_counts_no_cycles():
     board = Board(9)
     search = Search(SearchConfig(playouts=300, seed=1))
     search.genmove(board, BLACK, 7.0, legal(board, BLACK))
-    meta = search._trees[0].meta
+    meta = search.trees[0].meta
     assert not jit.PROFILE
     assert meta[tk.NODES] > 1
     assert not any(tk.cycle_counts(meta).values()) and tk.playout_stones(meta) == 0
@@ -1283,8 +1283,8 @@ def test_a_game_s_budgeted_searches_have_room_for_the_subtree_they_reuse(memory_
         if result.vertex in ("pass", "resign"):
             break
         game.play(color, result.vertex)
-    assert least <= search._trees[0].collections <= most
-    assert counted == search._trees[0].collections
+    assert least <= search.trees[0].collections <= most
+    assert counted == search.trees[0].collections
 
 
 def test_late_nakade_plays_heavy_nakades_playouts_once_the_board_is_full_enough():
@@ -1332,7 +1332,7 @@ def test_a_root_move_with_few_score_samples_reports_the_searchs_pooled_score():
             return np.array([10, 11, 12]), np.array([0, 0, 0]), rows
 
     search = Search(SearchConfig(playouts=10))
-    search._trees = [Tree()]
+    search.trees = [Tree()]
     _, scores = search._root_knowledge()
     assert SCORE_MIN_SAMPLES > 1
     assert scores[10] == pytest.approx((3.0, 1.0))  # its own 100 playouts: mean 3, variance 10 - 9

@@ -34,9 +34,9 @@ def two_trees(playouts=200):
 def test_a_turn_adds_the_other_trees_own_statistics_and_end_takes_them_out():
     board, search = two_trees()
     params = search._params(board, 7.0)
-    a, b = search._trees
+    a, b = search.trees
     before_a, before_b = root_real(a), root_real(b)
-    shared = SharedRoot(search._trees)
+    shared = SharedRoot(search.trees)
     a.run(120, params)
     shared.turn(0)  # a publishes 120 iterations and has nothing to take in
     assert root_real(a)[0] == before_a[0] + 120
@@ -63,10 +63,10 @@ def test_a_turn_adds_the_other_trees_own_statistics_and_end_takes_them_out():
 def test_own_statistics_are_what_the_search_reports_while_it_runs():
     board, search = two_trees()
     params = search._params(board, 7.0)
-    shared = SharedRoot(search._trees)
+    shared = SharedRoot(search.trees)
     search._shared = shared
     before, _, _ = search._root_totals()
-    for k, tree in enumerate(search._trees):
+    for k, tree in enumerate(search.trees):
         tree.run(100, params)
         shared.turn(k)
     shared.turn(0)
@@ -82,10 +82,10 @@ def test_a_shared_search_counts_every_playout_once_and_keeps_own_statistics():
     search = Search(SearchConfig(playouts=3000, threads=2, seed=5, share_root=True))
     first = search.genmove(board, BLACK, 7.0, legal(board, BLACK))
     assert first.playouts == 3000 and sum(first.visits.values()) == 3000
-    assert [root_real(tree)[0] for tree in search._trees] == [1500, 1500]
+    assert [root_real(tree)[0] for tree in search.trees] == [1500, 1500]
     second = search.genmove(board, BLACK, 7.0, legal(board, BLACK))  # the same roots, continued
     assert sum(second.visits.values()) == 6000
-    assert [root_real(tree)[0] for tree in search._trees] == [3000, 3000]
+    assert [root_real(tree)[0] for tree in search.trees] == [3000, 3000]
 
 
 def test_shared_trees_agree_more_on_their_best_move():
@@ -100,7 +100,7 @@ def test_shared_trees_agree_more_on_their_best_move():
         search = Search(SearchConfig(playouts=2, threads=2, seed=7, share_root=False, policy="light"))
         search.genmove(board, BLACK, 7.0, legal(board, BLACK))  # sets both trees' roots
         params = search._params(board, 7.0)
-        trees = search._trees
+        trees = search.trees
         shared = SharedRoot(trees) if share else None
         for _ in range(60):  # 15,000 playouts a tree in batches of 250, about as a threaded search's
             for k, tree in enumerate(trees):

@@ -55,7 +55,7 @@ def check_tree(search) -> int:
     """Assert the shared tree is whole: every node reached once from the root, each child's colour the
     other one, no edge left claimed (GROWING), and every node's visits the sum of its edges' real visits
     (each virtual loss turned into a result). Returns the nodes reached."""
-    tree = search._trees[0]
+    tree = search.trees[0]
     ni, nh, ei, ef, ek, meta = tree.arrays
     root = int(meta[tk.ROOT])
     seen = {root}
@@ -82,10 +82,10 @@ def test_two_threads_grow_one_whole_tree(policy):
     search = Search(SearchConfig(playouts=20000, threads=2, seed=4, policy=policy, parallel="tree",
                                  resign_threshold=None))
     result = search.genmove(board, BLACK, 7.0)
-    assert len(search._trees) == 1 and len(search._trees[0].workers) == 2
+    assert len(search.trees) == 1 and len(search.trees[0].workers) == 2
     assert result.playouts == 20000 and sum(result.visits.values()) == 20000
-    assert all(w.iterations == 10000 for w in search._trees[0].workers)
-    ni, meta = search._trees[0].arrays.ni, search._trees[0].meta
+    assert all(w.iterations == 10000 for w in search.trees[0].workers)
+    ni, meta = search.trees[0].arrays.ni, search.trees[0].meta
     assert ni[meta[tk.ROOT], tk.VISITS] == 20000
     assert check_tree(search) > 100
     assert result.move in board.geometry.points
@@ -97,11 +97,11 @@ def test_the_shared_tree_is_reused_for_the_next_move():
     search = Search(SearchConfig(playouts=6000, threads=2, seed=6, parallel="tree"))
     first = search.genmove(board, BLACK, 7.0)
     board.play(BLACK, first.move)
-    reply = search._trees[0].principal_variation(first.move)[1]
+    reply = search.trees[0].principal_variation(first.move)[1]
     board.play(WHITE, reply)
     search.genmove(board, BLACK, 7.0)
     check_tree(search)
-    ni, meta = search._trees[0].arrays.ni, search._trees[0].meta
+    ni, meta = search.trees[0].arrays.ni, search.trees[0].meta
     assert ni[meta[tk.ROOT], tk.VISITS] > 6000  # the reused subtree's visits and this search's
 
 
@@ -110,7 +110,7 @@ def test_a_full_shared_tree_is_collected_while_no_thread_runs():
     search = Search(SearchConfig(playouts=30000, threads=2, seed=8, parallel="tree", memory_mb=1,
                                  expand_threshold=2.0, resign_threshold=None))
     result = search.genmove(board, BLACK, 7.0)
-    tree = search._trees[0]
+    tree = search.trees[0]
     assert tree.meta[tk.COLLECTIONS] >= 1
     assert result.playouts == 30000
     check_tree(search)  # collection dropped nodes, never a virtual loss

@@ -17,7 +17,7 @@ from ..geometry import BLACK, COLOR_NAMES
 from ..intervals import wilson
 from ..search import HISTORY
 from .arguments import Arguments
-from .protocol import GtpError, _frame, _Streamed
+from .protocol import GtpError, Streamed, frame
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -180,7 +180,7 @@ class AnalysisCommands(Arguments):
         """Where an analysis command's info lines go: `=id` and each line written at once when the
         server streams, else kept for the response. Returns (report(result) -> True if it gave a
         line, close(tail) -> the response with `tail` as its last line(s))."""
-        head = _frame(True, self._cid, "")[:-1]  # "=id\n": the response stays open
+        head = frame(True, self._cid, "")[:-1]  # "=id\n": the response stays open
         stream = self._stream
         lines: list[str] = []
         if stream is not None:
@@ -194,8 +194,8 @@ class AnalysisCommands(Arguments):
                 lines.append(text)
             return bool(text)
 
-        def close(tail: str) -> _Streamed:
-            return _Streamed(tail if stream is not None else head + "".join(line + "\n" for line in lines) + tail)
+        def close(tail: str) -> Streamed:
+            return Streamed(tail if stream is not None else head + "".join(line + "\n" for line in lines) + tail)
 
         return report, close
 

@@ -39,7 +39,7 @@ from .analysis import AnalysisCommands
 from .clock import TimeManager
 from .inspection import InspectionCommands
 from .moves import MoveCommands
-from .protocol import MAX_LINE, PROTOCOL_VERSION, GtpError, _frame, _leading_id, _Streamed, preprocess
+from .protocol import MAX_LINE, PROTOCOL_VERSION, GtpError, Streamed, frame, leading_id, preprocess
 from .time_commands import TimeCommands
 
 if TYPE_CHECKING:
@@ -165,23 +165,23 @@ class GtpEngine(AnalysisCommands, InspectionCommands, TimeCommands, MoveCommands
                 line = head.decode("utf-8")
             except UnicodeDecodeError:
                 text = head.decode("utf-8", errors="replace")
-                return _frame(False, _leading_id(text), "syntax error: line is not UTF-8 text")
+                return frame(False, leading_id(text), "syntax error: line is not UTF-8 text")
         processed = preprocess(line)
         if processed is None:  # empty, white space (GTP's: space and tab) or a comment: never answered
             return None
         text = processed
         if cut or len(text) > MAX_LINE:
-            return _frame(False, _leading_id(text), f"syntax error: line longer than {MAX_LINE} characters")
+            return frame(False, leading_id(text), f"syntax error: line longer than {MAX_LINE} characters")
         tokens = [token for token in text.split(" ") if token]
         cid = None
         if tokens[0].isascii() and tokens[0].isdigit():
             cid = tokens.pop(0)
             if not tokens:
-                return _frame(False, cid, "syntax error: id without a command")
+                return frame(False, cid, "syntax error: id without a command")
         name, args = tokens[0], tokens[1:]
         handler = self.commands.get(name)
         if handler is None:
-            return _frame(False, cid, "unknown command")
+            return frame(False, cid, "unknown command")
         # the state to put back if the handler fails (a checkpoint costs the same at any game length)
         saved = (self.game, self.game.checkpoint(), copy.deepcopy(self.time))
         self._stream, self._interrupt, self._cid = stream, interrupt, cid
@@ -189,17 +189,17 @@ class GtpEngine(AnalysisCommands, InspectionCommands, TimeCommands, MoveCommands
             result = handler(args)
         except GtpError as error:
             self._restore(saved)
-            return _frame(False, cid, str(error))
+            return frame(False, cid, str(error))
         except Exception as error:  # a bug: report it, keep serving
             self._restore(saved)
             self._log(f"internal error in {name!r}:\n{traceback.format_exc()}")
             message = " ".join(f"{type(error).__name__}: {error}".split())
-            return _frame(False, cid, f"internal error: {message}"[:500])
+            return frame(False, cid, f"internal error: {message}"[:500])
         finally:
             self._stream = self._interrupt = None
-        if isinstance(result, _Streamed):
+        if isinstance(result, Streamed):
             return result.tail
-        return _frame(True, cid, result or "")
+        return frame(True, cid, result or "")
 
     def _restore(self, saved) -> None:
         self.game, token, self.time = saved
@@ -325,7 +325,7 @@ class GtpEngine(AnalysisCommands, InspectionCommands, TimeCommands, MoveCommands
         try:
             self.game.load_sgf(args[0], move_number, **self.sgf_limits)
         except SgfError as error:
-            raise GtpError(f"cannot load file: {error}") from None  # one line: _frame
+            raise GtpError(f"cannot load file: {error}") from None  # one line: frame
         self.time.reset_clocks()
         self._new_position()
         return COLOR_NAMES[self.game.to_move]

@@ -1,7 +1,7 @@
 """GTP's wire: preprocessing, framing and serving (Go Text Protocol version 2, ../shared/GTP.md).
 
 `preprocess` turns an input line into a command or None (blank and comment lines are never
-answered); `_frame` makes `=id text` / `?id text` responses ended by an empty line; `serve` reads
+answered); `frame` makes `=id text` / `?id text` responses ended by an empty line; `serve` reads
 input in a thread (so that an analysis command can stream until the next line arrives) and
 writes only responses to stdout. Knows nothing of Go: it hands each line to an engine's
 `execute(line, stream, interrupt)` (engine.py).
@@ -20,7 +20,7 @@ from ..numbers import cut
 
 PROTOCOL_VERSION = "2"
 MAX_LINE = 8192  # longer command lines are refused ("syntax error"), the rest of the line drained
-MAX_FAILURE = 1000  # a failure reply's text is cut to this many characters (_frame)
+MAX_FAILURE = 1000  # a failure reply's text is cut to this many characters (frame)
 QUEUED = 64  # input lines serve reads ahead of the command being answered
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")  # control characters except HT (LF is cut before)
 # what preprocessing removes or turns into a space, as bytes: the leading run of these in a line says
@@ -34,7 +34,7 @@ class GtpError(Exception):
 
 
 @dataclass
-class _Streamed:
+class Streamed:
     """A response already written (or assembled) by a streaming handler; `tail` is what remains to return."""
 
     tail: str
@@ -49,12 +49,12 @@ def preprocess(line: str) -> str | None:
     return line or None
 
 
-def _leading_id(text: str) -> str | None:
+def leading_id(text: str) -> str | None:
     match = re.match(r"[ \t]*([0-9]+)[ \t]", text)
     return match.group(1) if match else None
 
 
-def _frame(ok: bool, cid: str | None, text: str) -> str:
+def frame(ok: bool, cid: str | None, text: str) -> str:
     """`=id text` or `?id text`, no empty line inside, ended by an empty line; a failure's text is one
     line of printable characters (_one_line), at most MAX_FAILURE of them (an error that echoes an SGF's
     value could be a megabyte long)."""
@@ -249,7 +249,7 @@ def serve(engine, stdin, stdout) -> int:
             response = engine.execute(line, stream=write, interrupt=inbox.arrived)
         except Exception:  # execute guards its handlers; this is the last line of defence
             engine._log(f"internal error:\n{traceback.format_exc()}")
-            response = _frame(False, None, "internal error")
+            response = frame(False, None, "internal error")
         if response:
             try:
                 write(response)
