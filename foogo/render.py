@@ -49,6 +49,8 @@ class Shape:
 
 @dataclass
 class Scene:
+    """A picture as shapes on a canvas of width x height pixels, drawn in order: what both SVG and PNG draw."""
+
     width: float
     height: float
     shapes: list[Shape] = field(default_factory=list)
