@@ -129,7 +129,8 @@ def main() -> None:
     from foogo import tree as tk
     from foogo.board import Board
     from foogo.game import Game
-    from foogo.jit import PROFILE, rdtsc
+    from foogo.intrinsics import rdtsc
+    from foogo.jit import PROFILE
     from foogo.playout import run_playouts
     from foogo.search import Search, SearchConfig
 

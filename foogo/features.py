@@ -62,7 +62,8 @@ import numpy as np
 from . import board_kernels as bk
 from .bits import ONE
 from .geometry import parse_color
-from .jit import inline, kernel, prefetch
+from .intrinsics import prefetch
+from .jit import inline, kernel
 from .ladders import captured_after, default_plies
 from .nakade import nakade
 from .spatial_patterns import mover_code, spatial_code, spatial_code_at

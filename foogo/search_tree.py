@@ -153,7 +153,7 @@ class SearchTree:
 
     @property
     def meta(self):
-        """The tree's counters and flags (tree_layout's META fields: ROOT, NODES, EDGES, FULL...)."""
+        """The tree's counters and flags (its ROOT, NODES, EDGES and FULL fields: tree_layout.py)."""
         return self.arrays.meta
 
     def clear(self):

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .jit import inline, kernel, prefetch
+from .intrinsics import prefetch
+from .jit import inline, kernel
 from .spatial_patterns import LEVEL_MASKS
 
 # The SPATIAL feature (spatial_patterns.spatial_code) at its two sizes: a key is a level's bits with

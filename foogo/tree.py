@@ -30,7 +30,8 @@ import collections
 import numpy as np
 
 from . import board_kernels as bk
-from .jit import PROFILE, atomic_add, atomic_cas, inline, kernel, rdtsc, step, uncached_nogil
+from .intrinsics import atomic_add, atomic_cas, rdtsc
+from .jit import PROFILE, inline, kernel, step, uncached_nogil
 from .playout import BROKEN, checked_chooser, learn_replies, play_out_with
 from .policy import choose
 from .tree_grow import disable, expand, prune, real_stats  # noqa: F401 (disable, prune, real_stats: tree API)

@@ -16,7 +16,8 @@ import numpy as np
 from . import board_kernels as bk
 from . import features as fe
 from .bits import ONE, trailing_zeros
-from .jit import atomic_cas, inline, kernel
+from .intrinsics import atomic_cas
+from .jit import inline, kernel
 from .spatial_patterns import spatial_code_at
 from .tree_layout import (
     AN,

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .jit import fast_inline, inline, kernel, screen_max
+from .intrinsics import screen_max
+from .jit import fast_inline, inline, kernel
 from .tree_layout import (
     AN,
     AW,

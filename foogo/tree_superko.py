@@ -18,7 +18,8 @@ from __future__ import annotations
 import numpy as np
 
 from . import board_kernels as bk
-from .jit import atomic_add, inline
+from .intrinsics import atomic_add
+from .jit import inline
 from .tree_grow import mark_disabled
 from .tree_layout import BEST, VIRTUAL_LOSS, N
 

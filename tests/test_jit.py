@@ -13,7 +13,7 @@ import pytest
 from numba import njit
 from numba.np import arrayobj
 
-from foogo import jit
+from foogo import intrinsics, jit
 
 
 def test_the_hook_is_active_with_this_numba():
@@ -89,8 +89,8 @@ def test_the_pass_over_the_screen_compiles_to_vector_code():
 def test_prefetch_is_a_hint_that_changes_nothing():
     @njit
     def touch(a, i):
-        jit.prefetch(a, i)
-        jit.prefetch(a, a.shape[0] + 1000)  # past the end: a hint, never a load
+        intrinsics.prefetch(a, i)
+        intrinsics.prefetch(a, a.shape[0] + 1000)  # past the end: a hint, never a load
         return a[i]
 
     for dtype in (np.int32, np.float32, np.uint8):

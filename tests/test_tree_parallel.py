@@ -12,7 +12,8 @@ import pytest
 from foogo import BLACK, WHITE, Board
 from foogo import tree as tk
 from foogo.game import Game
-from foogo.jit import atomic_add, atomic_cas, kernel
+from foogo.intrinsics import atomic_add, atomic_cas
+from foogo.jit import kernel
 from foogo.search import Search, SearchConfig
 
 
