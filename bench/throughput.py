@@ -20,6 +20,7 @@ from option_caps import refuse_counts, refuse_seconds
 
 from foogo.bench import MAX_REPEATS, headline, machine, measure
 from foogo.playout import MAX_THREADS
+from foogo.policy import POLICIES
 from foogo.search import MAX_SECONDS
 
 
@@ -29,7 +30,7 @@ def main() -> None:
     parser.add_argument("--threads", default="1,2")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--min-seconds", type=float, default=2.0)
-    parser.add_argument("--policy", default="light", choices=("light", "heavy"))
+    parser.add_argument("--policy", default="light", choices=POLICIES)  # every built-in policy, from its owner
     args = parser.parse_args()
     try:
         counts = [int(x) for x in args.threads.split(",")]
