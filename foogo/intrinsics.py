@@ -5,8 +5,8 @@
             which LLVM leaves scalar, and with it the whole loop.
 * `prefetch`  ask the memory system for an array element before it is needed (LLVM's
             llvm.prefetch, into L2): a hint that never faults and changes no result. The
-            tree asks for the statistics of the nodes it descends through, which its
-            AMAF update reads after the playout.
+            learned prior asks for the gamma table's slots of a node's candidates before
+            it rates them (features.prefetch_gammas, spatial_table.prefetch_slots).
 * `atomic_add`, `atomic_cas`  an array element's atomic add (LLVM's atomicrmw, integers
             and floats) and compare-and-swap (cmpxchg): for the tree that several
             threads grow at once (tree.iterate with params[P_SHARED]).
@@ -75,7 +75,7 @@ def prefetch(typingctx, a, i):
 @intrinsic
 def rdtsc(typingctx):
     """The processor's cycle counter (llvm.readcyclecounter: the TSC on x86-64, which counts at a fixed
-    rate, idle or not), as an int64: for profiling builds (PROFILE)."""
+    rate, idle or not), as an int64: for profiling builds (jit.PROFILE)."""
 
     def codegen(context, builder, signature, args):
         i64 = ir.IntType(64)

@@ -71,7 +71,7 @@ from .match_game import MatchGame
 from .match_results import GameRecord, game_sgf, summarize
 from .match_settings import DEFAULT_REFEREE, MAX_GAMES, MAX_MOVES, MAX_TIMEOUT, read_settings
 
-__all__ = ["DEFAULT_REFEREE", "MAX_GAMES", "MAX_MOVES", "MAX_TIMEOUT", "MatchError"]  # match_settings' limits,
+__all__ = ["DEFAULT_REFEREE", "MAX_GAMES", "MAX_MOVES", "MAX_TIMEOUT", "Match", "MatchError"]  # match_settings' limits,
 # imported from here by match_command and the bench scripts
 
 

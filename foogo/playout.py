@@ -1,4 +1,4 @@
-"""Random playouts: the playout loop for either policy, batches of playouts on threads, ownership maps.
+"""Random playouts: the playout loop any policy drives, and batches of playouts over threads (fan_out).
 
 A playout continues a position to the end with the design card's rule: each
 side picks uniformly among its playable points (never its own eyes; the

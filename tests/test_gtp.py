@@ -1192,6 +1192,9 @@ def test_real_search_analysis_of_a_colour_with_only_pass_reports_pass(real_engin
     infos, ownership = check_kata(body(engine.execute("kata-analyze w 10 ownership true")), size=2)
     assert [f["move"] for f in infos] == ["pass"] and int(infos[0]["visits"]) > 0  # was no info line at all
     assert ownership is not None and len(ownership) == 4
+    lines = engine.execute("kata-genmove_analyze w 10").split("\n")  # the same for a move played (a review)
+    assert lines[-3:] == ["play pass", "", ""] and check_kata(lines[1], size=2)[0][0]["move"] == "pass"
+    assert engine.game.to_move == BLACK
 
 
 def test_real_search_kata_analyze_reports_scores_and_ownership(real_engine_factory):

@@ -3,7 +3,7 @@
 Diagrams are read with `board_from_ascii`; the last move, which the rules look
 around, is played with `board.play`. The pattern table is held against a slow
 matcher written here from the diagrams in `patterns.PATTERNS` alone, and heavy
-playouts are checked move by move (`playout.checked_playouts` with policy "heavy") and replayed from
+playouts are checked move by move (`playout_check.checked_playouts` with policy "heavy") and replayed from
 their traces.
 """
 

@@ -94,8 +94,9 @@ class AnalysisCommands(Arguments):
         rest = list(args)
         if rest and not rest[0].isdigit() and rest[0] not in ANALYZE_KEYS:
             if rest[0].lower() not in ("b", "w", "black", "white"):
+                keys = [key for key in ANALYZE_KEYS if kata or key != "ownership"]
                 raise GtpError(f"syntax error: {rest[0][:40]!r} is not supported (foogo's analysis takes a colour, "
-                               f"an interval, and {', '.join(ANALYZE_KEYS)})")
+                               f"an interval and the pairs {', '.join(keys)})")
             color = self._color(rest.pop(0))
         if rest and rest[0].isdigit():
             interval = self._int(rest.pop(0))

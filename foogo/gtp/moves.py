@@ -48,9 +48,10 @@ class MoveCommands(Arguments):
         """Run the search for `color` on the current position -> (SearchResult or None, legal moves);
         progress(result) is called about every `interval` seconds while it searches; limit: the most a
         close search may take (Search.genmove's time_limit); commit=False: a search for a move not played,
-        which leaves the game's playout bank and dynamic komi as they were."""
+        which leaves the game's playout bank and dynamic komi as they were. No legal point: None, unless
+        progress reports are wanted (genmove_analyze), which then come from a search of pass alone."""
         legal = self.game.legal_points(color)
-        if not legal:
+        if not legal and progress is None:
             return None, legal
         board = self.game.board.copy()
         history = self.game.recent_positions(HISTORY)  # the tree's moves may not repeat them (superko)
