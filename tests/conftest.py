@@ -219,3 +219,21 @@ def small_game_dirs(tmp_path):
     (train / "b.sgf").write_text("(;GM[1]FF[4]SZ[9];B[dd];W[ff];B[fd];W[df];B[ed];W[ec];B[fc])")
     (test / "c.sgf").write_text("(;GM[1]FF[4]SZ[9];B[ee];W[de];B[ed];W[cd];B[dc])")
     return train, test
+
+
+@pytest.fixture(scope="module")
+def real_engine_factory():
+    """GtpEngine(**kwargs) on the real search, its kernels compiled first, outside any test's clock (the
+    GTP tests that need the real search: test_gtp*.py)."""
+    import io
+
+    pytest.importorskip("foogo.search")
+    from foogo.gtp import GtpEngine
+
+    warm = GtpEngine(log=io.StringIO(), playouts=50)
+    assert warm.execute("reg_genmove b").startswith("=")  # compile the kernels outside any clock
+
+    def make(**kwargs):
+        return GtpEngine(log=io.StringIO(), **kwargs)
+
+    return make

@@ -1,5 +1,5 @@
 """The opening book: symmetric lookup, what it refuses to answer, damaged files, the shipped book,
-and `foogo gtp`'s use of it (with the scripted search double of test_gtp)."""
+and `foogo gtp`'s use of it (with the scripted search double of gtp_double.py)."""
 
 import argparse
 import io
@@ -7,7 +7,7 @@ import json
 import os
 
 import pytest
-from test_gtp import ScriptedSearch, body, ok
+from gtp_double import ScriptedSearch, body, ok
 
 from foogo import book as bk_
 from foogo.board import Board

@@ -1,7 +1,7 @@
 """GTP conformance: framing, ids, preprocessing, every error word, state unchanged after errors,
-colours out of turn, undo, handicap, SGF round trip, analysis streaming, time management, and a
-hypothesis fuzz test. Move generation uses a scripted search double, so these tests do not
-depend on the search's strength or speed."""
+colours out of turn, undo, handicap, showboard, scoring, SGF, options, and a hypothesis fuzz test.
+Move generation uses a scripted search double (gtp_double.py), so these tests do not depend on the
+search's strength or speed. Analysis, clocks and serving over pipes have files of their own."""
 
 import argparse
 import io
@@ -12,115 +12,20 @@ import sys
 import threading
 import time
 
-import numpy as np
 import pytest
+from gtp_double import (
+    body,
+    make_engine,
+    ok,
+    state,
+    well_framed,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from foogo.geometry import BLACK, EMPTY, PASS, RESIGN, WHITE
-from foogo.gtp import MAX_LINE, GtpEngine, TimeManager, configure_parser, main, preprocess, serve
-from foogo.gtp.protocol import _Inbox
-from foogo.search import SearchResult
+from foogo.geometry import BLACK, EMPTY, WHITE
+from foogo.gtp import MAX_LINE, configure_parser, main, preprocess
 
-# ---------------------------------------------------------------- a search double
-
-
-class ScriptedSearch:
-    """Plays the scripted moves (GTP names, "pass" or "resign") in order, then the first legal move."""
-
-    def __init__(self, options, script=()):
-        self.options = options
-        self.script = list(script)
-        self.calls = []
-        self.new_games = 0
-
-    def _result(self, board, color, legal):
-        g = board.geometry
-        if self.script:
-            word = self.script.pop(0)
-            move = RESIGN if word == "resign" else g.parse(word)
-        else:
-            move = legal[0] if legal else PASS
-        others = [p for p in legal if p != move][:2]
-        unvisited = [p for p in legal if p != move and p not in others][:2]  # root moves the search never tried
-        visits = {p: 10 - i for i, p in enumerate([move] + others) if p >= 0}
-        n = board.size
-        return SearchResult(move=move, winrate=0.6, playouts=100, seconds=0.01,
-                            pv=[move] + others[:1] if move >= 0 else [], visits=visits,
-                            winrates={p: 0.6 - 0.1 * i for i, p in enumerate(visits)},
-                            ownership=np.linspace(-1.0, 1.0, n * n), color=color,
-                            priors={**{p: 0.5 ** (i + 1) for i, p in enumerate(visits)},
-                                    **{p: 0.01 / (i + 1) for i, p in enumerate(unvisited)}},
-                            scores={p: (2.5 - i, 10.0) for i, p in enumerate(visits)})
-
-    def genmove(self, board, color, komi, legal_moves, time_budget=None, stop=None, progress=None, interval=0.5,
-                history=(), handicap=0, moves=0, time_limit=None, commit=True):
-        self.calls.append(dict(board=board, color=color, komi=komi, legal=list(legal_moves),
-                               time_budget=time_budget, history=list(history), handicap=handicap, moves=moves,
-                               time_limit=time_limit, commit=commit))
-        result = self._result(board, color, legal_moves)
-        if progress is not None:
-            progress(result)
-        return result
-
-    def analyze(self, board, color, komi, legal_moves, stop, progress, interval, history=()):
-        result = self._result(board, color, legal_moves)
-        while not stop.is_set():
-            progress(result)
-            stop.wait(interval)
-        return result
-
-    def new_game(self):
-        self.new_games += 1
-
-
-def make_engine(script=(), **kwargs):
-    holder = {}
-
-    def factory(options):
-        holder["search"] = ScriptedSearch(options, script)
-        return holder["search"]
-
-    engine = GtpEngine(search_factory=factory, log=io.StringIO(), **kwargs)
-    engine.holder = holder
-    return engine
-
-
-def send(engine, *lines):
-    """The responses to lines (skipped lines give None)."""
-    return [engine.execute(line) for line in lines]
-
-
-def ok(engine, line):
-    response = engine.execute(line)
-    assert response.startswith("="), f"{line!r} -> {response!r}"
-    return response[1:].split(" ", 1)[-1].rstrip("\n") if response.startswith("= ") else response[1:].rstrip("\n")
-
-
-def error(engine, line):
-    response = engine.execute(line)
-    assert response.startswith("?"), f"{line!r} -> {response!r}"
-    return response
-
-
-def body(response):
-    """The text of a one-line '= text' response."""
-    assert response.startswith("=") and response.endswith("\n\n")
-    return response.rstrip("\n")[1:].lstrip("0123456789").strip()
-
-
-def state(engine):
-    return engine.game.state_key(), repr(engine.time)
-
-
-FRAME = re.compile(r"^[=?][0-9]*( [^\n]*)?(\n[^\n]+)*\n\n$", re.S)
-
-
-def well_framed(response):
-    return bool(FRAME.match(response)) and "\n\n" not in response[:-2]
-
-
-# ---------------------------------------------------------------- framing and preprocessing
 
 def test_success_and_failure_framing_with_ids():
     engine = make_engine()
@@ -170,8 +75,6 @@ def test_known_command_and_list_commands_agree():
         assert engine.execute(f"known_command {command}") == "= true\n\n"
     assert engine.execute("known_command foo") == "= false\n\n"
 
-
-# ---------------------------------------------------------------- error words
 
 def test_error_words_are_exact():
     engine = make_engine()
@@ -260,8 +163,6 @@ def test_state_is_unchanged_after_each_error():
         assert response.startswith("?"), line
         assert state(engine) == before, line
 
-
-# ---------------------------------------------------------------- moves, colours, undo
 
 def test_colours_are_honoured_out_of_turn():
     engine = make_engine()
@@ -354,8 +255,6 @@ def test_boardsize_and_clear_board_empty_the_board_and_keep_komi():
     assert engine.game.size == 13 and engine.game.is_empty() and engine.game.history == []
 
 
-# ---------------------------------------------------------------- showboard and scoring
-
 GNUGO_SHOWBOARD = """=
    A B C D E F G H J
  9 . . . . . . . . . 9
@@ -420,8 +319,6 @@ def test_kgs_genmove_cleanup_captures_dead_stones_instead_of_passing():
     assert body(engine.execute("genmove b")) == "pass"  # plain genmove keeps the search's pass
 
 
-# ---------------------------------------------------------------- handicap
-
 def test_genmove_tells_the_search_the_handicap_and_the_moves_since_it():
     engine = make_engine()
     ok(engine, "fixed_handicap 3")
@@ -460,8 +357,6 @@ def test_place_and_set_free_handicap():
     assert engine.execute("set_free_handicap D4 Q16").startswith("? syntax error")
     assert engine.game.is_empty()
 
-
-# ---------------------------------------------------------------- SGF
 
 def test_printsgf_and_loadsgf_round_trip(tmp_path):
     engine = make_engine()
@@ -521,19 +416,6 @@ def test_a_failure_that_echoes_a_files_bytes_is_one_printable_line(tmp_path):
     assert state(engine) == before
 
 
-def test_serve_escapes_what_its_stdout_cannot_encode():
-    # on a cp1252 or ASCII stdout (Windows, a C locale) an echoed word raised UnicodeEncodeError, a ValueError,
-    # which serve read as a closed stdout: the engine quit unanswered
-    for encoding in ("cp1252", "ascii"):
-        raw = io.BytesIO()
-        out = io.TextIOWrapper(raw, encoding=encoding, newline="\n")
-        serve(make_engine(), io.StringIO("1 play b \u70b9\n2 name\n"), out)
-        out.flush()
-        responses = raw.getvalue().decode(encoding).split("\n\n")
-        assert responses[0] == "?1 syntax error: invalid vertex '\\u70b9'"
-        assert responses[1:] == ["=2 foogo", ""]
-
-
 def test_loadsgf_refuses_what_is_not_a_regular_file_without_reading_it(tmp_path):
     engine = make_engine()
     ok(engine, "play b D4")
@@ -556,7 +438,6 @@ def test_a_failure_reply_is_cut_to_max_failure_characters():
 
 
 def test_printsgf_refuses_what_is_not_a_regular_file_without_waiting(tmp_path):
-    import threading
 
     engine = make_engine()
     ok(engine, "play b D4")
@@ -619,220 +500,6 @@ def test_gtp_plays_its_strongest_setting_by_default(monkeypatch):
     assert (args.policy, args.threads) == ("heavy", 3)
     args = configure_parser(argparse.ArgumentParser()).parse_args(["--policy", "light", "--threads", "1"])
     assert (args.policy, args.threads) == ("light", 1)
-
-
-# ---------------------------------------------------------------- analysis
-
-def test_gogui_analyze_commands_and_their_handlers():
-    engine = make_engine()
-    lines = body(engine.execute("gogui-analyze_commands")).split("\n")
-    assert "dboard/Ownership/foogo-ownership" in lines and "dboard/Visits/foogo-visits" in lines
-    for line in lines:
-        kind, label, command = line.split("/", 2)
-        response = engine.execute(command)
-        assert response.startswith("=") and well_framed(response), line
-    ok(engine, "play b E5")
-    rows = engine.execute("foogo-ownership")[2:-2].split("\n")
-    assert len(rows) == 9 and all(len(row.split()) == 9 for row in rows)
-    assert all(-1 <= float(v) <= 1 for row in rows for v in row.split())
-    visits = engine.execute("foogo-visits")[2:-2].split("\n")
-    # shares of the most visited move's (GoGui cuts a dboard's values to [-1, 1]: raw counts were all 1)
-    assert visits[8].split()[:4] == ["1.000", "0.900", "0.800", "0.000"]  # the double's A1, B1, C1 for white
-
-
-def test_lz_analyze_without_a_stream_answers_one_snapshot():
-    engine = make_engine()
-    response = engine.execute("3 lz-analyze b 10")
-    assert response.startswith("=3\ninfo move A1 visits 10 winrate 6000 prior 5000 lcb ")
-    assert response.endswith("\n\n") and well_framed(response)
-
-
-# Parsers written from the published formats (KataGo's docs/GTP_Extensions.md, which documents
-# Leela Zero's lz-analyze line too), not from foogo's output. A report is one line of `info`
-# sections (and, for kata-analyze with `ownership true`, one `ownership` section); a section is
-# key-value pairs in any order, `pv` taking every token up to the next section.
-
-VERTEX = re.compile(r"(pass|resign|[A-HJ-Z]([1-9]|1[0-9]|2[0-5]))$")
-
-
-def parse_report(line, size=9):
-    """The sections of one analysis line: [(kind, {key: value or [tokens]})]; AssertionError if malformed."""
-    tokens = line.split()
-    sections = []
-    i = 0
-    while i < len(tokens):
-        kind = tokens[i]
-        assert kind in ("info", "ownership"), f"a section starts with info or ownership, got {kind!r}"
-        i += 1
-        if kind == "ownership":
-            values = [float(v) for v in tokens[i:i + size * size]]
-            assert len(values) == size * size and all(-1 <= v <= 1 for v in values)
-            sections.append(("ownership", values))
-            i += size * size
-            continue
-        fields = {}
-        while i < len(tokens) and tokens[i] not in ("info", "ownership"):
-            key = tokens[i]
-            if key == "pv":
-                j = i + 1
-                while j < len(tokens) and tokens[j] not in ("info", "ownership"):
-                    j += 1
-                fields["pv"] = tokens[i + 1:j]
-                assert all(VERTEX.match(v) for v in fields["pv"])
-                i = j
-            else:
-                fields[key] = tokens[i + 1]
-                i += 2
-        assert VERTEX.match(fields["move"]) and int(fields["visits"]) >= 0
-        sections.append(("info", fields))
-    return sections
-
-
-def check_lz(line, size=9):
-    """Leela Zero's fields: winrate, prior and lcb integers in [0, 10000], order 0, 1, 2, ..."""
-    infos = [f for kind, f in parse_report(line, size) if kind == "info"]
-    for order, f in enumerate(infos):
-        for key in ("winrate", "prior", "lcb"):
-            assert re.fullmatch(r"\d+", f[key]) and 0 <= int(f[key]) <= 10000, (key, f[key])
-        assert int(f["order"]) == order
-    return infos
-
-
-def check_kata(line, size=9):
-    """KataGo's fields: winrate, prior, lcb floats in [0, 1], scores in points, order 0, 1, 2, ..."""
-    sections = parse_report(line, size)
-    infos = [f for kind, f in sections if kind == "info"]
-    for order, f in enumerate(infos):
-        for key in ("winrate", "prior", "lcb"):
-            assert 0 <= float(f[key]) <= 1, (key, f[key])
-        for key in ("scoreMean", "scoreLead", "scoreStdev"):
-            float(f[key])
-        assert float(f["scoreStdev"]) >= 0 and int(f["order"]) == order
-    ownership = [values for kind, values in sections if kind == "ownership"]
-    return infos, ownership[0] if ownership else None
-
-
-def test_lz_analyze_follows_leela_zeros_format():
-    engine = make_engine()
-    infos = check_lz(engine.execute("lz-analyze b 10").split("\n")[1])
-    assert [f["move"] for f in infos] == ["A1", "B1", "C1"]
-    assert [int(f["winrate"]) for f in infos] == [6000, 5000, 4000]
-    assert [int(f["prior"]) for f in infos] == [5000, 2500, 1250]
-    assert all(int(f["lcb"]) < int(f["winrate"]) for f in infos)  # a lower bound, 10 visits: well below
-    assert infos[0]["pv"] == ["A1", "B1"]
-
-
-def test_maxmoves_keeps_the_most_visited_moves_and_minmoves_adds_unvisited_ones_as_katago():
-    engine = make_engine()
-    infos = check_lz(engine.execute("lz-analyze b 10 maxmoves 2").split("\n")[1])
-    assert [f["move"] for f in infos] == ["A1", "B1"]
-    infos = check_lz(engine.execute("lz-analyze b interval 10 minmoves 5 maxmoves 1").split("\n")[1])
-    assert [f["move"] for f in infos] == ["A1"]
-    # minmoves 5: the double's three visited moves, then its two unvisited root moves by prior, with visits 0,
-    # the root's win rate (visit-weighted: (10 * 0.6 + 9 * 0.5 + 8 * 0.4) / 27) and the move alone as pv
-    infos, _ = check_kata(body(engine.execute("kata-analyze b 10 minmoves 5")))
-    assert [f["move"] for f in infos] == ["A1", "B1", "C1", "D1", "E1"]
-    assert [int(f["visits"]) for f in infos] == [10, 9, 8, 0, 0]
-    assert [float(f["winrate"]) for f in infos[3:]] == [round(13.7 / 27, 6)] * 2
-    assert [float(f["lcb"]) for f in infos[3:]] == [0.0, 0.0] and infos[3]["pv"] == ["D1"]
-    assert float(infos[3]["prior"]) > float(infos[4]["prior"]) > 0
-    assert len(check_lz(body(engine.execute("lz-analyze b 10 minmoves 2")))) == 3  # never fewer than visited
-    assert engine.execute("lz-analyze b 10 maxmoves 0").startswith("? syntax error: maxmoves")
-    assert engine.execute("lz-analyze b 10 minmoves -1").startswith("? syntax error: minmoves")
-
-
-@pytest.mark.parametrize("line, message", [
-    ("kata-analyze avoid b D4 1 10", "'avoid' is not supported"),  # was "invalid color 'avoid'"
-    ("kata-analyze b 10 pvVisits true", "unexpected analysis argument 'pvVisits'"),
-    ("lz-analyze b 10 ownership true", "ownership is kata-analyze's"),  # was accepted and never shown
-])
-def test_analysis_options_foogo_lacks_are_refused_by_name(line, message):
-    engine = make_engine()
-    response = engine.execute(line)
-    assert response.startswith("? syntax error") and message in response, response
-    assert engine.game.to_move == BLACK
-    assert engine.execute("boardsize 99999999999") == "? unacceptable size\n\n"  # a GTP integer, too large
-
-
-@pytest.mark.parametrize("color, sign", [("b", 1), ("w", -1)])
-def test_kata_analyze_follows_katagos_format_from_the_movers_side(color, sign):
-    engine = make_engine()
-    response = engine.execute(f"kata-analyze {color} 10 ownership true")
-    assert well_framed(response) and response.count("\n") == 3
-    infos, ownership = check_kata(response.split("\n")[1])
-    assert [float(f["winrate"]) for f in infos] == [0.6, 0.5, 0.4]
-    # the double's black margins are 2.5, 1.5, 0.5: the lead is the mover's
-    assert [float(f["scoreLead"]) for f in infos] == [sign * 2.5, sign * 1.5, sign * 0.5]
-    assert float(infos[0]["scoreStdev"]) == 10.0
-    # row-major from the top left (A9): the double's ownership rises from A1 (-1) to J9 (+1) row by row
-    expected = np.linspace(-1.0, 1.0, 81).reshape(9, 9)[::-1].ravel() * sign
-    assert np.allclose(ownership, expected, atol=1e-4)
-    assert check_kata(body(engine.execute("kata-analyze b 10")))[1] is None  # no ownership unless asked
-
-
-@pytest.mark.parametrize("command, check", [("lz-genmove_analyze", check_lz), ("kata-genmove_analyze", check_kata)])
-def test_genmove_analyze_reports_then_plays(command, check):
-    engine = make_engine(script=["E5"])
-    response = engine.execute(f"4 {command} b 10")
-    lines = response.split("\n")
-    assert lines[0] == "=4" and response.endswith("\nplay E5\n\n")
-    assert all(check(line) for line in lines[1:-3])  # the info lines between
-    assert engine.game.board.color_at("E5") == BLACK and engine.game.to_move == WHITE
-    bad = engine.execute(f"{command} b 10 ownership maybe")
-    assert bad.startswith("? syntax error") and engine.game.to_move == WHITE
-
-
-def test_gogui_lists_the_analysis_commands():
-    engine = make_engine()
-    listed = body(engine.execute("list_commands")).split("\n")
-    assert {"lz-analyze", "kata-analyze", "lz-genmove_analyze", "kata-genmove_analyze"} <= set(listed)
-
-
-def test_lz_analyze_streams_until_the_next_line_arrives():
-    engine = make_engine()
-    read_fd, write_fd = os.pipe()
-    stdin = os.fdopen(read_fd, "rb")
-    out = io.StringIO()
-    writer = os.fdopen(write_fd, "wb", buffering=0)
-    thread = threading.Thread(target=serve, args=(engine, stdin, out), daemon=True)
-    thread.start()
-    writer.write(b"1 lz-analyze 1\n")
-    deadline = time.time() + 10
-    while out.getvalue().count("\ninfo move") < 3 and time.time() < deadline:
-        time.sleep(0.01)
-    writer.write(b"2 name\n")
-    writer.close()
-    thread.join(10)
-    assert not thread.is_alive()
-    text = out.getvalue()
-    head, rest = text.split("\n", 1)
-    assert head == "=1"
-    stream, after = rest.split("\n\n", 1)
-    assert all(line.startswith("info move ") for line in stream.split("\n"))
-    assert len(stream.split("\n")) >= 3
-    assert after == "=2 foogo\n\n"
-
-
-# ---------------------------------------------------------------- serving
-
-def test_serve_answers_until_quit():
-    engine = make_engine()
-    out = io.StringIO()
-    assert serve(engine, io.StringIO("1 name\n\n# comment\n2 quit\n3 name\n"), out) == 0
-    assert out.getvalue() == "=1 foogo\n\n=2\n\n"
-
-
-def test_serve_stops_at_end_of_input_and_survives_binary_and_long_lines():
-    engine = make_engine()
-    out = io.StringIO()
-    data = b"name\n\xff\xfe\x00binary\n" + b"x" * (3 * MAX_LINE) + b"\n1 version\n"
-    serve(engine, io.BytesIO(data), out)
-    responses = out.getvalue().split("\n\n")[:-1]
-    assert responses[0] == "= foogo"
-    assert responses[1].startswith("? syntax error")
-    assert responses[2].startswith("? syntax error")
-    assert responses[3].startswith("=1 ")
-    assert len(responses) == 4
 
 
 def test_command_line_options_reach_the_engine(monkeypatch, capsys):
@@ -921,158 +588,6 @@ def test_playout_counts_and_memory_without_end_are_refused(capsys, monkeypatch):
     assert main(["--no-warm-up", "--memory", "1000", "--playouts", str(10**12)]) == 0
 
 
-# ---------------------------------------------------------------- time management
-
-def test_time_manager_has_no_budget_without_limits():
-    tm = TimeManager()
-    assert tm.budget(BLACK, 81) is None
-    tm.set_gtp(60, 10, 0)  # byo-yomi time with 0 stones: no limit
-    assert tm.budget(BLACK, 81) is None
-
-
-def test_absolute_time_spreads_the_main_time():
-    tm = TimeManager()
-    tm.set_absolute(300)
-    assert tm.budget(BLACK, 81) == pytest.approx((300 - 0.3) / 27)  # a move still to come for 3 empty points
-    assert tm.budget(BLACK, 45) == pytest.approx((300 - 0.3) / 15)
-    assert tm.budget(BLACK, 10) == pytest.approx((300 - 0.3) / 10)  # never more than a tenth of it
-    tm.time_left(BLACK, 0.2, 0)
-    assert tm.budget(BLACK, 60) == TimeManager.MIN_BUDGET
-
-
-def test_japanese_byoyomi_uses_most_of_a_period():
-    tm = TimeManager()
-    tm.set_japanese(0, 10, 5)
-    assert tm.budget(WHITE, 81) == pytest.approx(0.8 * 10 - 0.3)
-    tm.set_japanese(60, 10, 5)
-    assert tm.budget(WHITE, 81) == pytest.approx((60 - 0.3) / 27 + 0.8 * 10 - 0.3)
-    tm.time_left(WHITE, 7, 3)  # in byo-yomi, 7 s left in the period, 3 periods
-    assert tm.budget(WHITE, 81) == pytest.approx(0.8 * 7 - 0.3)
-
-
-@pytest.mark.parametrize("periods, seconds", [(0, 30), (5, 0)])
-def test_japanese_byoyomi_without_a_period_is_sudden_death(periods, seconds):
-    # KGS's "byoyomi 4 2 0": main time and no period after it; budgeted with a period's share on top (1.33 s
-    # with 1 s left), foogo used 4.32 s of its 4 over five moves and lost on time
-    engine = make_engine()
-    ok(engine, f"kgs-time_settings byoyomi 4 {seconds} {periods}")
-    assert engine.time.system == "absolute" and engine.time.budget(BLACK, 81) == pytest.approx((4 - 0.3) / 27)
-    ok(engine, "time_left b 3 0")
-    assert engine.time.budget(BLACK, 81) == pytest.approx((3 - 0.3) / 27)
-    ok(engine, f"kgs-time_settings byoyomi 0 {seconds} {periods}")
-    assert engine.time.system == "none"
-
-
-def test_canadian_byoyomi_divides_the_period_by_the_stones_left():
-    tm = TimeManager()
-    tm.set_canadian(0, 100, 25)
-    assert tm.budget(BLACK, 81) == pytest.approx(0.8 * 100 / 25 - 0.3)
-    tm.time_left(BLACK, 30, 3)
-    assert tm.budget(BLACK, 81) == pytest.approx(0.8 * 30 / 3 - 0.3)
-
-
-def test_spending_time_moves_into_byoyomi():
-    tm = TimeManager()
-    tm.set_canadian(5, 30, 5)
-    tm.spend(BLACK, 6)  # 1 s into the first period, one stone played
-    clock = tm.clocks[BLACK]
-    assert clock.in_byo and clock.period_left == pytest.approx(29) and clock.stones_left == 4
-    tm.set_japanese(1, 10, 3)
-    tm.spend(WHITE, 1.5)
-    assert tm.clocks[WHITE].in_byo and tm.clocks[WHITE].periods_left == 3
-    tm.spend(WHITE, 12)  # overran a period
-    assert tm.clocks[WHITE].periods_left == 2
-
-
-def test_allocations_never_exceed_the_time_left():
-    for main_time, byo, stones in [(0, 5, 1), (10, 5, 1), (0, 60, 25), (1, 1, 1), (600, 30, 10)]:
-        tm = TimeManager()
-        tm.set_canadian(main_time, byo, stones)
-        for empty in (0, 20, 81, 361):
-            budget = tm.budget(BLACK, empty)
-            assert 0 < budget <= max(TimeManager.MIN_BUDGET, main_time + 0.8 * byo / stones)
-
-
-def test_genmove_gets_its_budget_from_the_clock():
-    engine = make_engine(script=["E5", "D4"])
-    ok(engine, "time_settings 0 10 1")
-    engine.execute("genmove b")
-    assert engine.holder["search"].calls[-1]["time_budget"] == pytest.approx(0.8 * 10 - 0.3)
-    ok(engine, "kgs-time_settings byoyomi 0 5 3")
-    ok(engine, "time_left w 4 2")
-    engine.execute("genmove w")
-    assert engine.holder["search"].calls[-1]["time_budget"] == pytest.approx(0.8 * 4 - 0.3)
-
-
-def test_a_close_move_may_take_twice_its_budget_in_main_time_and_never_more_than_a_quarter_of_it():
-    tm = TimeManager()
-    assert tm.limit(BLACK, 81) is None  # no clock, no limit (a --time budget is strict)
-    tm.set_absolute(300)
-    budget = tm.budget(BLACK, 81)
-    assert tm.limit(BLACK, 81) == pytest.approx(TimeManager.EXTEND * budget)
-    tm.time_left(BLACK, 20, 0)
-    assert tm.limit(BLACK, 10) == pytest.approx(TimeManager.EXTEND * (20 - 0.3) / 10)
-    tm.time_left(BLACK, 0.4, 0)  # a quarter of what is left is below the least budget: the limit is the budget
-    assert tm.limit(BLACK, 10) == tm.budget(BLACK, 10) == TimeManager.MIN_BUDGET
-    tm.set_canadian(20, 10, 5)  # main time's budget includes a stone's share of a period ...
-    tm.time_left(BLACK, 8, 0)  # ... so with 8 s of main time left, a quarter of it is less than two budgets
-    assert tm.budget(BLACK, 81) < tm.limit(BLACK, 81) == pytest.approx(0.25 * (8 - 0.3))
-    tm.set_canadian(0, 10, 1)  # one stone a period: nothing to save for, the limit is the budget
-    assert tm.limit(BLACK, 81) == tm.budget(BLACK, 81)
-    tm.set_japanese(0, 10, 5)  # nor is a Japanese period's time saved for later
-    assert tm.limit(BLACK, 81) == tm.budget(BLACK, 81)
-    tm.set_canadian(0, 100, 25)  # 25 stones in 100 s: a close stone may take two budgets ...
-    assert tm.limit(BLACK, 81) == pytest.approx(TimeManager.EXTEND * tm.budget(BLACK, 81))
-    tm.time_left(BLACK, 10, 5)  # ... but leaves the period's other stones the least budget and the margin
-    assert tm.budget(BLACK, 81) < tm.limit(BLACK, 81) <= 0.8 * 10 - 0.3 - 4 * (TimeManager.MIN_BUDGET + 0.3)
-
-
-def test_genmove_gives_the_search_the_clock_s_limit():
-    engine = make_engine(script=["E5", "D4"])
-    engine.execute("genmove b")
-    assert engine.holder["search"].calls[-1]["time_limit"] is None
-    ok(engine, "time_settings 300 0 0")
-    engine.execute("genmove w")
-    call = engine.holder["search"].calls[-1]
-    assert call["time_limit"] == pytest.approx(TimeManager.EXTEND * call["time_budget"])
-
-
-def test_genmove_gives_the_search_the_game_s_recent_positions():
-    engine = make_engine(script=["E5", "D4", "C3"])
-    ok(engine, "play b E5")
-    empty = engine.game.recent_positions(1)[0]
-    ok(engine, "play w pass")
-    expected = engine.game.recent_positions(8)
-    engine.execute("genmove b")
-    assert engine.holder["search"].calls[-1]["history"] == expected
-    assert len(expected) == 2 and expected[0] == empty and empty[1] == 81
-
-
-def test_a_clock_of_years_still_ends_each_move_within_the_cap():
-    engine = make_engine(script=["E5", "D4", "C3"])
-    for command in ("time_settings 999999999999 1 1", "time_settings 0 1e300 1", "time_left b 1e300 0"):
-        ok(engine, command)
-        engine.execute("genmove b")
-        assert engine.holder["search"].calls[-1]["time_budget"] == TimeManager.MAX_BUDGET
-    ok(engine, "time_settings 600 30 10")  # an ordinary clock is not capped
-    engine.execute("genmove w")
-    assert engine.holder["search"].calls[-1]["time_budget"] < 60
-
-
-def test_kgs_time_settings_systems():
-    engine = make_engine()
-    ok(engine, "kgs-time_settings none")
-    assert engine.time.system == "none"
-    ok(engine, "kgs-time_settings absolute 300")
-    assert engine.time.system == "absolute"
-    ok(engine, "kgs-time_settings byoyomi 300 30 5")
-    assert (engine.time.system, engine.time.periods) == ("japanese", 5)
-    ok(engine, "kgs-time_settings canadian 300 300 25")
-    assert (engine.time.system, engine.time.byo_stones) == ("canadian", 25)
-
-
-# ---------------------------------------------------------------- fuzz
-
 CORPUS = [
     "play b D4", "play w E5", "play black pass", "genmove w", "undo", "boardsize 5", "boardsize 9",
     "clear_board", "komi 6.5", "fixed_handicap 2", "place_free_handicap 3", "set_free_handicap A1 B2",
@@ -1080,6 +595,8 @@ CORPUS = [
     "kgs-time_settings byoyomi 10 5 3", "known_command play", "final_status_list dead", "reg_genmove b",
     "10 play b A1", "loadsgf /nonexistent.sgf 3", "lz-analyze b 1", "name", "version", "printsgf",
 ]
+
+
 ALPHABET = "abcdefghjklmnopqrstuvwxyzABCDEFGHJKLMNOPQRSTUVWXYZ0123456789 \t#-+._/=\x00\x01\x7f\u00e9\ufffd"
 
 
@@ -1127,21 +644,6 @@ def test_no_resign_turns_a_resignation_into_a_pass():
     assert body(engine.execute("genmove b")) == "pass"
 
 
-# ---------------------------------------------------------------- with the real search
-
-
-@pytest.fixture(scope="module")
-def real_engine_factory():
-    pytest.importorskip("foogo.search")
-    warm = GtpEngine(log=io.StringIO(), playouts=50)
-    assert warm.execute("reg_genmove b").startswith("=")  # compile the kernels outside any clock
-
-    def make(**kwargs):
-        return GtpEngine(log=io.StringIO(), **kwargs)
-
-    return make
-
-
 def test_real_search_genmove_plays_a_legal_move_and_reports(real_engine_factory):
     engine = real_engine_factory(playouts=300, seed=1)
     legal = set(body(engine.execute("all_legal b")).split())
@@ -1151,147 +653,6 @@ def test_real_search_genmove_plays_a_legal_move_and_reports(real_engine_factory)
     report = engine.log.getvalue().splitlines()[-1]
     assert "playouts" in report and "/s" in report and "win rate" in report and "pv" in report
     assert re.search(r"/s, CPU \d+\.\d\d s", report)  # the process's CPU time: bench/match_review.py reads it
-
-
-def test_real_search_genmove_under_time_left_returns_inside_its_budget(real_engine_factory):
-    engine = real_engine_factory(seconds=30, seed=2)  # the clock, not --time, must decide
-    ok(engine, "time_settings 0 1 1")  # Canadian: 1 s for every stone
-    for color in "bw":
-        ok(engine, f"time_left {color} 1 1")
-        start = time.perf_counter()
-        engine.execute(f"genmove {color}")
-        assert time.perf_counter() - start < 1.0
-
-
-def test_real_search_lz_analyze_streams(real_engine_factory):
-    engine = real_engine_factory(seed=3)
-    read_fd, write_fd = os.pipe()
-    out = io.StringIO()
-    writer = os.fdopen(write_fd, "wb", buffering=0)
-    thread = threading.Thread(target=serve, args=(engine, os.fdopen(read_fd, "rb"), out), daemon=True)
-    thread.start()
-    writer.write(b"lz-analyze b 5\n")
-    deadline = time.time() + 20
-    while out.getvalue().count("\ninfo move") < 2 and time.time() < deadline:
-        time.sleep(0.01)
-    writer.write(b"1 name\n")
-    writer.close()
-    thread.join(20)
-    text = out.getvalue()
-    assert text.startswith("=\ninfo move ") and text.endswith("\n\n=1 foogo\n\n")
-    infos = check_lz(text.split("\n")[1])
-    assert infos and int(infos[0]["visits"]) >= max(int(f["visits"]) for f in infos)
-    assert sum(int(f["prior"]) for f in infos) <= 10000 + len(infos)  # shares of one prior, rounded
-
-
-def test_real_search_analysis_of_a_colour_with_only_pass_reports_pass(real_engine_factory):
-    engine = real_engine_factory(seed=5)
-    for line in ("boardsize 2", "play b A1", "play b B2"):
-        ok(engine, line)
-    assert body(engine.execute("all_legal w")) == ""  # A2 and B1 are suicides for white: pass alone is legal
-    infos, ownership = check_kata(body(engine.execute("kata-analyze w 10 ownership true")), size=2)
-    assert [f["move"] for f in infos] == ["pass"] and int(infos[0]["visits"]) > 0  # was no info line at all
-    assert ownership is not None and len(ownership) == 4
-    lines = engine.execute("kata-genmove_analyze w 10").split("\n")  # the same for a move played (a review)
-    assert lines[-3:] == ["play pass", "", ""] and check_kata(lines[1], size=2)[0][0]["move"] == "pass"
-    assert engine.game.to_move == BLACK
-
-
-def test_real_search_kata_analyze_reports_scores_and_ownership(real_engine_factory):
-    engine = real_engine_factory(seed=4)
-    ok(engine, "play b E5")
-    response = engine.execute("kata-analyze w 10 ownership true")  # one snapshot: no input stream
-    infos, ownership = check_kata(response.split("\n")[1])
-    assert infos and ownership is not None
-    # white to move after black's centre stone: black owns the centre, so white sees it negative
-    assert ownership[4 * 9 + 4] < 0
-    assert all(abs(float(f["scoreLead"])) <= 81 + 7 for f in infos)
-    logged = engine.log.getvalue().splitlines()[-1]  # the analysis, once it ended
-    assert re.fullmatch(r"kata-analyze white: \d+ playouts in \d+\.\d\d s \(\d+/s\)", logged)
-
-
-def test_serve_reads_a_pipe_and_cuts_long_lines():
-    engine = make_engine()
-    read_fd, write_fd = os.pipe()
-    data = b"1 name\n" + b"2 " + b"y" * (5 * MAX_LINE) + b"\n3 version\n4 name"  # last line unterminated
-    writer = threading.Thread(target=lambda: (os.write(write_fd, data), os.close(write_fd)))
-    writer.start()
-    out = io.StringIO()
-    with os.fdopen(read_fd, "rb") as stdin:
-        serve(engine, stdin, out)
-    writer.join()
-    responses = out.getvalue().split("\n\n")[:-1]
-    assert responses[0] == "=1 foogo"
-    assert responses[1].startswith("?2 syntax error")
-    assert responses[2].startswith("=3 ")
-    assert responses[3] == "=4 foogo"
-
-
-FRAMING_INPUT = [  # (line, answered?): the spec's white space is space and HT only (GTP 2, 2.2-2.3)
-    ("\u00a0", True), ("\u3000", True), ("\u2028", True), ("\u0085", True), ("1 \u00a0name", True),
-    ("# " + "c" * (3 * MAX_LINE), False), (" " * (3 * MAX_LINE), False),
-    ("\t" * (2 * MAX_LINE) + "# late comment", False), (" " * (2 * MAX_LINE) + "5 name", True),
-    ("# caf\xe9 in Latin-1", False), ("2 name # caf\xe9", True),
-]
-
-
-def _framing_bytes(text):
-    return text.encode("utf-8") if "caf" not in text else text.encode("latin-1")
-
-
-@pytest.mark.parametrize("reader", ["pipe", "stream"])
-def test_every_line_but_blank_and_comment_lines_gets_exactly_one_answer(reader):
-    engine = make_engine()
-    data = b"".join(_framing_bytes(line) + b"\n" for line, _ in FRAMING_INPUT) + b"9 name\n"
-    out = io.StringIO()
-    if reader == "pipe":
-        read_fd, write_fd = os.pipe()
-        writer = threading.Thread(target=lambda: (os.write(write_fd, data), os.close(write_fd)))
-        writer.start()
-        with os.fdopen(read_fd, "rb") as stdin:
-            serve(engine, stdin, out)
-        writer.join()
-    else:
-        serve(engine, io.BytesIO(data), out)
-    responses = out.getvalue().split("\n\n")[:-1]
-    assert len(responses) == sum(answered for _, answered in FRAMING_INPUT) + 1, responses
-    assert all(well_framed(r + "\n\n") for r in responses)
-    assert responses[:4] == ["? unknown command"] * 4
-    assert responses[4] == "?1 unknown command"  # id 1, command "\u00a0name"
-    assert responses[-3] == "=5 foogo"  # a long blank run before a command says nothing
-    assert responses[-2] == "=2 foogo" and responses[-1] == "=9 foogo"
-
-
-def test_a_line_of_unicode_spaces_is_a_command():
-    engine = make_engine()
-    for space in ("\u00a0", "\u3000", "\u2028", "\u0085", "\u200b"):
-        assert engine.execute(space) == "? unknown command\n\n"
-    assert engine.execute("1\u00a0name") == "? unknown command\n\n"  # no id: "1\u00a0name" is one word
-
-
-def test_a_comment_is_never_decoded_or_measured():
-    engine = make_engine()
-    assert engine.execute(b"# \xff\xfe not UTF-8\n") is None
-    assert engine.execute("#" + "x" * (4 * MAX_LINE)) is None
-    assert engine.execute(b"3 name # \xff\n") == "=3 foogo\n\n"
-
-
-def test_the_engine_process_exits_cleanly_on_quit_with_stdin_still_open():
-    import subprocess
-    import sys
-    proc = subprocess.Popen([sys.executable, "-m", "foogo", "gtp", "--playouts", "50"], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    proc.stdin.write(b"1 name\n2 quit\n")
-    proc.stdin.flush()
-    try:
-        proc.wait(timeout=60)  # stdin stays open: the engine must leave on quit alone
-        out, err = proc.stdout.read(), proc.stderr.read()
-    finally:
-        proc.stdin.close()
-        proc.kill()
-    assert out == b"=1 foogo\n\n=2\n\n"
-    assert proc.returncode == 0, err
-    assert b"Fatal" not in err
 
 
 @pytest.mark.parametrize("threads, parallel, iterations", [(1, "root", "run_iterations"),
@@ -1341,218 +702,6 @@ def test_nothing_compiles_after_the_warm_up_in_a_whole_session():
     out = subprocess.run([sys.executable, "-c", NO_COMPILE_SESSION], capture_output=True, text=True, timeout=900,
                          check=True)
     assert out.stdout.strip().splitlines()[-1] == "[]", out.stdout
-
-
-def warming_engine(monkeypatch):
-    """An engine (scripted to answer E5) whose background warm-up has started and holds until the
-    returned Event is set: (engine, release)."""
-    from foogo.gtp import command
-    started, release = threading.Event(), threading.Event()
-
-    def slow_warm_up(policy, threads=1, parallel="root"):
-        started.set()
-        release.wait(30)
-
-    monkeypatch.setattr(command, "warm_up", slow_warm_up)
-    engine = make_engine(script=["E5"])
-    engine.kernels_ready = command.start_warm_up("heavy")
-    assert started.wait(10)
-    return engine, release
-
-
-def test_the_protocol_answers_while_the_kernels_warm_up_and_the_search_waits(monkeypatch):
-    engine, release = warming_engine(monkeypatch)
-    assert send(engine, "name", "protocol_version", "play b D4") == ["= foogo\n\n", "= 2\n\n", "=\n\n"]
-    answers = []
-    thread = threading.Thread(target=lambda: answers.append(engine.execute("genmove w")))
-    thread.start()
-    thread.join(0.5)
-    assert thread.is_alive() and not answers  # genmove waits for the kernels
-    release.set()
-    thread.join(10)
-    assert answers == ["= E5\n\n"]
-
-
-def test_an_analysis_sent_while_the_kernels_load_ends_when_the_next_command_arrives(monkeypatch):
-    # Lizzie sends lz-analyze and then play: the play must not wait for the kernels behind the analysis
-    engine, release = warming_engine(monkeypatch)
-    interrupt, streamed, answers = threading.Event(), [], []
-    thread = threading.Thread(target=lambda: answers.append(
-        engine.execute("lz-analyze b 10", stream=streamed.append, interrupt=interrupt)))
-    thread.start()
-    thread.join(0.3)
-    assert thread.is_alive()  # the analysis waits for the kernels ...
-    interrupt.set()
-    thread.join(2)
-    try:
-        assert not thread.is_alive()  # ... until the next command arrives, not until they are loaded
-        assert "".join(streamed) + "".join(answers) == "=\n\n" and "search" not in engine.holder
-        assert send(engine, "play b D4") == ["=\n\n"]
-    finally:
-        release.set()
-        thread.join(10)
-
-
-class _GatedEvent(threading.Event):
-    """An Event whose set() from a thread named "gated" waits at `gate` first: the moment, between
-    a line's put and its set, that once let the line's late set stop the next command's analysis."""
-
-    def __init__(self, gate):
-        super().__init__()
-        self.gate = gate
-
-    def set(self):
-        if threading.current_thread().name == "gated":
-            self.gate.wait(5)
-        super().set()
-
-
-def test_a_taken_line_leaves_no_late_arrival_behind():
-    inbox = _Inbox(4)
-    gate = threading.Event()
-    inbox.arrived = _GatedEvent(gate)
-    producer = threading.Thread(target=inbox.put, args=("1 name\n",), name="gated")
-    producer.start()
-    taken = []
-    taker = threading.Thread(target=lambda: taken.append(inbox.take()))
-    taker.start()
-    time.sleep(0.1)  # the taker has the line by now (and waits for the handover)
-    gate.set()
-    producer.join(5)
-    taker.join(5)
-    assert taken == ["1 name\n"]
-    assert not inbox.arrived.is_set()  # nothing waits: an analysis begun now streams
-    inbox.put("2 name\n")
-    assert inbox.arrived.is_set()
-
-
-def test_the_input_read_ahead_is_bounded():
-    inbox = _Inbox(2)
-    producer = threading.Thread(target=lambda: [inbox.put(k) for k in range(3)])
-    producer.start()
-    producer.join(0.2)
-    assert producer.is_alive()  # the third line waits for room
-    assert inbox.take() == 0
-    producer.join(5)
-    assert not producer.is_alive()
-    assert [inbox.take(), inbox.take()] == [1, 2]
-
-
-def test_a_full_read_ahead_never_keeps_the_taker_out():
-    # a put that waited for room held the handover lock: the next take then waited for it for ever
-    inbox = _Inbox(2)
-    producer = threading.Thread(target=lambda: [inbox.put(k) for k in range(50)], daemon=True)
-    producer.start()
-    taken = []
-    taker = threading.Thread(target=lambda: taken.extend(inbox.take() for _ in range(50)), daemon=True)
-    taker.start()
-    taker.join(10)
-    assert taken == list(range(50))
-
-
-def test_many_lines_sent_at_once_are_all_answered_in_order():
-    # a GUI or a script that sends without waiting (foogo gtp < file): 65 lines at once hung the engine
-    lines = [f"{i} name" for i in range(1, 301)] + ["301 quit"]
-    out, _ = _serve_lines(make_engine(), lines, wait_for="=1 ")
-    answers = out.split("\n\n")[:-1]
-    assert answers == [f"={i} foogo" for i in range(1, 301)] + ["=301"]
-
-
-@pytest.mark.parametrize("pieces", [
-    [b"1 name #" + b"z" * 9000 + b"\n2 version\n"],  # one read
-    [b"1 name #", b"z" * 9000, b"\n2 version\n"],  # the comment's end in a later read
-    [b"1 name #" + b"z" * 70000, b"z" * 100, b"\n2 version\n"],  # longer than a read
-])
-def test_a_long_comment_after_a_command_is_cut_however_the_input_splits_it(pieces):
-    for reader in ("pipe", "stream"):
-        engine = make_engine()
-        out = io.StringIO()
-        if reader == "pipe":
-            read_fd, write_fd = os.pipe()
-
-            def write_pieces(fd):
-                for piece in pieces:
-                    os.write(fd, piece)
-                    time.sleep(0.05)  # each piece in a read of its own
-                os.close(fd)
-            writer = threading.Thread(target=write_pieces, args=(write_fd,))
-            writer.start()
-            with os.fdopen(read_fd, "rb") as stdin:
-                serve(engine, stdin, out)
-            writer.join()
-        else:
-            serve(engine, io.BytesIO(b"".join(pieces)), out)
-        assert out.getvalue().split("\n\n")[:-1] == ["=1 foogo", "=2 " + engine.execute("version")[2:-2]], reader
-
-
-# ---------------------------------------------------------------- found by a review (2026-12-02)
-
-def _serve_lines(engine, lines, wait_for="=", timeout=20.0, then=0.0):
-    """Serve `engine` over a pipe: send the first line, wait until `wait_for` shows in the output and `then`
-    seconds more, send the rest; -> (the output, seconds from sending the rest to the end of serving)."""
-    read_fd, write_fd = os.pipe()
-    out = io.StringIO()
-    writer = os.fdopen(write_fd, "wb", buffering=0)
-    thread = threading.Thread(target=serve, args=(engine, os.fdopen(read_fd, "rb"), out), daemon=True)
-    thread.start()
-    writer.write(lines[0].encode() + b"\n")
-    deadline = time.time() + timeout
-    while wait_for not in out.getvalue() and time.time() < deadline:
-        time.sleep(0.01)
-    time.sleep(then)
-    start = time.perf_counter()
-    writer.write("".join(line + "\n" for line in lines[1:]).encode())
-    writer.close()
-    thread.join(timeout)
-    assert not thread.is_alive()
-    return out.getvalue(), time.perf_counter() - start
-
-
-def test_an_analysis_with_a_long_interval_ends_when_the_next_line_arrives(real_engine_factory):
-    # each report waited out a sleep of the whole interval: `lz-analyze 2000` answered the next line 20 s late
-    engine = real_engine_factory(seed=5)
-    assert engine._ready_unless(threading.Event())  # kernels loaded: the analysis searches, and is stopped
-    text, seconds = _serve_lines(engine, ["1 lz-analyze b 2000", "2 name", "3 quit"], wait_for="=1\n", then=1.0)
-    assert text.startswith("=1\n") and text.endswith("\n\n=2 foogo\n\n=3\n\n") and seconds < 5.0, (text, seconds)
-
-
-@pytest.mark.parametrize("command", ["lz-genmove_analyze", "kata-genmove_analyze"])
-def test_a_genmove_with_analysis_ends_with_its_search_whatever_the_interval(real_engine_factory, command):
-    engine = real_engine_factory(seed=6, playouts=300)
-    start = time.perf_counter()
-    response = engine.execute(f"1 {command} b 3000")  # 30 s between reports; the search takes far less
-    assert time.perf_counter() - start < 5.0 and well_framed(response), response
-    lines = response.split("\n")
-    assert lines[0] == "=1" and lines[1].startswith("info move ") and lines[-3].startswith("play ")
-
-
-def test_a_byo_yomi_period_too_small_to_divide_by_still_lets_the_engine_move():
-    engine = make_engine(script=["E5", "C3"])
-    ok(engine, "kgs-time_settings byoyomi 0 5e-324 1")  # seconds // 5e-324 is inf: int() of it failed
-    assert ok(engine, "genmove b") == "E5"
-    engine.time.spend(WHITE, 0.5)  # past the period: a period lost, not an OverflowError
-    assert ok(engine, "genmove w") == "C3"
-
-
-def test_a_genmove_with_analysis_that_fails_once_streaming_sends_one_response(monkeypatch):
-    engine = make_engine(script=["E5"])
-
-    def failing(*args, **kwargs):
-        raise RuntimeError("a bug inside the search")
-
-    monkeypatch.setattr(engine, "_genmove", failing)
-    text, _ = _serve_lines(engine, ["1 lz-genmove_analyze b 10", "2 name"], wait_for="\n\n")
-    assert text == "=1\n\n=2 foogo\n\n", text  # not "=1", then "?1 internal error": two answers to one command
-    assert "genmove failed after its response began" in engine.log.getvalue()
-    assert engine.game.to_move == BLACK  # nothing played
-
-
-def test_the_visits_board_with_no_legal_point_is_empty_not_an_error():
-    engine = make_engine()
-    for line in ("boardsize 2", "play b A1", "play b A2", "play b B1", "play w pass"):
-        ok(engine, line)
-    response = engine.execute("foogo-visits")  # black to move: B2 would be suicide
-    assert response.startswith("=") and response.split() == ["=", "0.000", "0.000", "0.000", "0.000"], response
 
 
 def test_loadsgf_counts_an_sgfs_nodes_before_sgfmill_builds_them(tmp_path):
