@@ -47,7 +47,7 @@ class ScriptedSearch:
                 history=(), handicap=0, moves=0, time_limit=None, commit=True):
         self.calls.append(dict(board=board, color=color, komi=komi, legal=list(legal_moves),
                                time_budget=time_budget, history=list(history), handicap=handicap, moves=moves,
-                               time_limit=time_limit, commit=commit))
+                               time_limit=time_limit, commit=commit, stop=stop))
         result = self._result(board, color, legal_moves)
         if progress is not None:
             progress(result)

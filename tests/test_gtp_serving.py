@@ -11,6 +11,7 @@ import time
 import pytest
 from gtp_double import (
     make_engine,
+    ok,
     send,
     serve_lines,
     warming_engine,
@@ -239,3 +240,17 @@ def test_a_long_comment_after_a_command_is_cut_however_the_input_splits_it(piece
         else:
             serve(engine, io.BytesIO(b"".join(pieces)), out)
         assert out.getvalue().split("\n\n")[:-1] == ["=1 foogo", "=2 " + engine.execute("version")[2:-2]], reader
+
+
+def test_a_search_ends_at_once_when_the_engines_parent_is_gone():
+    # a GUI killed during a genmove left the search running out its budget (up to an hour) for nobody
+    from foogo.gtp.protocol import watch_parent
+
+    parents = iter([100, 100, 1])  # the parent's id, then the one an orphan gets
+    orphaned = threading.Event()
+    watch_parent(orphaned, poll=0.01, parent_of=lambda: next(parents, 1))
+    assert orphaned.wait(5)
+    engine = make_engine()
+    engine.orphaned.set()
+    ok(engine, "genmove b")
+    assert engine.holder["search"].calls[-1]["stop"] is engine.orphaned  # what the search polls to end

@@ -125,6 +125,9 @@ class GtpEngine(AnalysisCommands, InspectionCommands, TimeCommands, MoveCommands
         }
         self._stream = None  # set by execute for streaming commands
         self._interrupt = None
+        # set when the process that started the engine is gone (serve's watch): a search then ends at once
+        # instead of running out its budget, up to MAX_BUDGET, for a GUI that no longer reads the answer
+        self.orphaned = threading.Event()
 
     # ------------------------------------------------------------ plumbing
 

@@ -20,6 +20,8 @@ from .analysis import collected_note
 from .arguments import Arguments
 
 if TYPE_CHECKING:
+    import threading
+
     from ..book import Book
     from ..game import Game
     from ..search import SearchResult
@@ -34,6 +36,7 @@ class MoveCommands(Arguments):
         seed: int
         time: TimeManager
         book_path: str | None
+        orphaned: threading.Event
         _book: Book | None
         _book_idle: tuple[int, float] | None
         search_options: dict
@@ -57,7 +60,7 @@ class MoveCommands(Arguments):
         history = self.game.recent_positions(HISTORY)  # the tree's moves may not repeat them (superko)
         # the handicap and the moves since it: dynamic komi's handicap phase (when the search has it on)
         game = dict(history=history, handicap=self.game.handicap, moves=self.game.move_count(), time_limit=limit,
-                    commit=commit)
+                    commit=commit, stop=self.orphaned)
         if progress is None:
             result = self.search.genmove(board, color, self.game.komi, legal, time_budget=budget, **game)
         else:

@@ -206,9 +206,26 @@ class _Inbox:
         return line
 
 
+PARENT_POLL = 1.0  # seconds between two looks at whether the engine's parent process is still there
+
+
+def watch_parent(orphaned: threading.Event, poll: float = PARENT_POLL, parent_of=os.getppid) -> None:
+    """Set `orphaned` once the process that started this one is gone (its parent id changes: the orphan is
+    adopted by init or a subreaper), looking every `poll` seconds from a daemon thread. A GUI killed during a
+    genmove left the search running out its budget, up to an hour, for nobody."""
+    parent = parent_of()
+
+    def watch() -> None:
+        while not orphaned.wait(poll):
+            if parent_of() != parent:
+                orphaned.set()
+
+    threading.Thread(target=watch, name="gtp-parent", daemon=True).start()
+
+
 def serve(engine, stdin, stdout) -> int:
     """Answer GTP commands from stdin (text or binary) on stdout until `quit` or end of input; returns 0.
-    engine: a GtpEngine (its execute, quit_requested and _log)."""
+    engine: a GtpEngine (its execute, quit_requested, orphaned and _log)."""
     try:
         fd = stdin.fileno()
     except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is an OSError
@@ -241,6 +258,7 @@ def serve(engine, stdin, stdout) -> int:
             inbox.put(_EOF)
 
     threading.Thread(target=reader, name="gtp-input", daemon=True).start()
+    watch_parent(engine.orphaned)
     while not engine.quit_requested:
         line = inbox.take()
         if line is _EOF:
