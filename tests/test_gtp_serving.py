@@ -247,9 +247,13 @@ def test_a_search_ends_at_once_when_the_engines_parent_is_gone():
     from foogo.gtp.protocol import watch_parent
 
     parents = iter([100, 100, 1])  # the parent's id, then the one an orphan gets
-    orphaned = threading.Event()
-    watch_parent(orphaned, poll=0.01, parent_of=lambda: next(parents, 1))
+    orphaned, done = threading.Event(), threading.Event()
+    watch_parent(orphaned, done, poll=0.01, parent_of=lambda: next(parents, 1))
     assert orphaned.wait(5)
+    quiet = threading.Event()
+    watch_parent(quiet, done, poll=0.01, parent_of=lambda: 100)  # the same parent: never set
+    assert not quiet.wait(0.1)
+    done.set()  # the watch ends with the serving
     engine = make_engine()
     engine.orphaned.set()
     ok(engine, "genmove b")

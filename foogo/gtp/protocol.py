@@ -209,16 +209,18 @@ class _Inbox:
 PARENT_POLL = 1.0  # seconds between two looks at whether the engine's parent process is still there
 
 
-def watch_parent(orphaned: threading.Event, poll: float = PARENT_POLL, parent_of=os.getppid) -> None:
+def watch_parent(orphaned: threading.Event, done: threading.Event, poll: float = PARENT_POLL,
+                 parent_of=os.getppid) -> None:
     """Set `orphaned` once the process that started this one is gone (its parent id changes: the orphan is
-    adopted by init or a subreaper), looking every `poll` seconds from a daemon thread. A GUI killed during a
-    genmove left the search running out its budget, up to an hour, for nobody."""
+    adopted by init or a subreaper), looking every `poll` seconds from a daemon thread until `done` is set.
+    A GUI killed during a genmove left the search running out its budget, up to an hour, for nobody."""
     parent = parent_of()
 
     def watch() -> None:
-        while not orphaned.wait(poll):
+        while not done.wait(poll):
             if parent_of() != parent:
                 orphaned.set()
+                return
 
     threading.Thread(target=watch, name="gtp-parent", daemon=True).start()
 
@@ -258,7 +260,16 @@ def serve(engine, stdin, stdout) -> int:
             inbox.put(_EOF)
 
     threading.Thread(target=reader, name="gtp-input", daemon=True).start()
-    watch_parent(engine.orphaned)
+    served = threading.Event()
+    watch_parent(engine.orphaned, served)
+    try:
+        return _answer(engine, inbox, write)
+    finally:
+        served.set()
+
+
+def _answer(engine, inbox: _Inbox, write) -> int:
+    """serve's command loop: each line's response written, until quit, end of input or a closed stdout."""
     while not engine.quit_requested:
         line = inbox.take()
         if line is _EOF:
