@@ -212,6 +212,20 @@ def test_figures_equal_a_direct_computation_from_run_playouts(tmp_path):
         assert g["win"][0]["black_wins"] == int((batch.scores > 0).sum())
 
 
+def test_a_size_whose_playouts_reach_the_move_cap_is_flagged_and_intervals_are_ranges(tmp_path, capsys):
+    # 2x2's light playouts cycle: 44% reached the cap and were averaged in unfinished (mean +0.47 where a
+    # finished playout scores +4) without a word; and results.md printed Wilson intervals as "±" (a review)
+    assert stats("--out", tmp_path, "--sizes", "2,5", "--playouts", "1000", "--chunk", "1000", "--komi", "0.5") == 0
+    out = capsys.readouterr().out
+    flagged = [line for line in out.splitlines() if line.startswith("WARNING")]
+    assert len(flagged) == 1 and "of size 2 reached the move cap" in flagged[0], out
+    table = (tmp_path / "results.md").read_text()
+    assert "±" not in table and "WARNING" in table
+    report = results(tmp_path)
+    low, high = report["groups"][1]["win"][0]["wilson95"]
+    assert f"[{100 * low:.2f}, {100 * high:.2f}]" in table
+
+
 def test_a_run_writes_every_report(tmp_path, capsys):
     assert stats("--out", tmp_path, "--sizes", "5", "--playouts", "500", "--chunk", "200") == 0
     shown = capsys.readouterr()
@@ -407,6 +421,24 @@ def test_chunks_outside_the_plan_are_refused(tmp_path, capsys):
     assert stats("--out", tmp_path, *SMALL) == 2
     assert "not in this run's plan" in capsys.readouterr().err
     assert snapshot(tmp_path) == before
+
+
+def test_chunks_of_another_run_are_refused_not_summed(tmp_path, capsys):
+    # seed 1's chunk lines copied into seed 0's directory were summed and reported as seed 0's (a review)
+    mine, other = tmp_path / "seed0", tmp_path / "seed1"
+    assert stats("--out", mine, *SMALL, "--max-chunks", 2) == 0
+    assert stats("--out", other, *SMALL, "--seed", 1) == 0
+    lines = (other / CHUNKS).read_text().splitlines()
+    with open(mine / CHUNKS, "a") as handle:
+        handle.write(lines[-1] + "\n")  # a chunk seed 0 has not played yet, in seed 0's plan
+    before = snapshot(mine)
+    assert stats("--out", mine, *SMALL) == 2
+    assert "belongs to another run" in capsys.readouterr().err
+    assert snapshot(mine) == before
+    legacy = json.loads(lines[-1])  # a line written before the run mark: read as before
+    del legacy["run"], legacy["sha"]
+    (mine / CHUNKS).write_text((mine / CHUNKS).read_text().splitlines(True)[0] + signed(legacy) + "\n")
+    assert stats("--out", mine, *SMALL, "--report-only") == 0
 
 
 def _alter(record, how):

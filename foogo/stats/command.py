@@ -210,7 +210,7 @@ def _compute(args, run_dir: RunDir, manifest: dict, komi: list[float], threads: 
               disable=args.quiet or not todo, desc="foogo stats") as bar:
         def on_done(record):
             key = (record["group"], record["first"])
-            run_dir.append(record)
+            run_dir.append(record, manifest)
             chunks[key] = record
             bar.update(weights[key])
 

@@ -180,9 +180,10 @@ class RunDir:
             raise StatsError(f"cannot read {path}: {error.strerror or error}") from None
         return chunks
 
-    def append(self, record: dict) -> None:
-        """Append one chunk record, with its checksum, as a line and fsync it before returning;
-        StatsError (one line) if the disk refuses."""
+    def append(self, record: dict, manifest: dict) -> None:
+        """Append one chunk record of the run `manifest` describes, marked with that run (run_mark) and with its
+        checksum, as a line and fsync it before returning; StatsError (one line) if the disk refuses."""
+        record = {**record, "run": run_mark(manifest)}
         line = json.dumps({**record, "sha": checksum(record)}, separators=(",", ":")) + "\n"
         try:
             with open(self.file(CHUNKS), "a") as handle:
@@ -191,6 +192,14 @@ class RunDir:
                 os.fsync(handle.fileno())
         except OSError as error:
             raise StatsError(f"cannot write {self.file(CHUNKS)}: {error.strerror or error}") from None
+
+
+def run_mark(manifest: dict) -> str:
+    """The first 16 hex digits of the SHA-256 of the run's request (its manifest less CODE_KEYS): what each chunk
+    line carries, so that a line of another run (another seed, komi or size, copied in) is refused, not summed
+    as this one's. Lines written before the mark existed carry none and are read as before."""
+    request = {k: v for k, v in manifest.items() if k not in CODE_KEYS}
+    return hashlib.sha256(json.dumps(request, sort_keys=True, separators=(",", ":")).encode()).hexdigest()[:16]
 
 
 def _essential(record: dict) -> dict:
@@ -220,6 +229,8 @@ def _problem(record, manifest: dict, expected: dict) -> str:
         return "has no list of non-negative counts"
     if record.get("sha") != checksum(record):
         return "fails its checksum"
+    if "run" in record and record["run"] != run_mark(manifest):
+        return "belongs to another run (another seed, komi, size or mode: its run mark differs)"
     key = (record["group"], record["first"])
     if expected.get(key) != record["count"]:
         return f"holds chunk {key} of {record['count']}, which is not in this run's plan"
