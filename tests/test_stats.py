@@ -547,7 +547,7 @@ def test_a_selfplay_chunks_line_at_the_largest_chunk_is_read_back(tmp_path):
     counts = [7] * 1250 + [10_000 - 7 * 1250]  # every score from -625 to 625
     record = {"group": 8, "first": 0, "count": 10_000, "lo": -625, "counts": counts, "moves": 10_000 * 1875,
               "capped": 10_000, "seconds": 1.0, "games": [[-625, 1875, 1]] * 10_000}
-    run_dir.append(record)
+    run_dir.append(record, manifest)
     assert len((tmp_path / CHUNKS).read_bytes()) > 1 << 17
     assert run_dir.load(manifest)[(8, 0)]["games"] == record["games"]
 
