@@ -107,11 +107,15 @@ class Book:
     source: str
     entries: dict
 
+    def fits(self, size: int, komi: float) -> bool:
+        """Whether the book is for games of this board size and komi (it answers no other)."""
+        return size == self.size and komi == self.komi
+
     def lookup(self, board: Board, color, komi: float) -> tuple[int, Entry] | None:
         """(padded point, entry) of the book move for color in this position, or None when the book
         has none: another size or komi, a capture so far, or a position not in the book."""
         color = parse_color(color)
-        if board.size != self.size or komi != self.komi or board.captures(BLACK) or board.captures(WHITE):
+        if not self.fits(board.size, komi) or board.captures(BLACK) or board.captures(WHITE):
             return None
         k_key, k = key(board, color)
         entry = self.entries.get(k_key)

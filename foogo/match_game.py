@@ -15,24 +15,15 @@ import time
 from .gtp_client import GtpError, GtpFailure, GtpTimeout
 from .match_clock import GameClock
 from .match_engines import MatchEngines, MatchError, Player, brief
-from .match_openings import GTP_COLUMNS, vertex
+from .match_openings import parse_vertex, vertex
 from .match_results import GameRecord
 
-_VERTEX_RE = re.compile(r"^[a-hj-z][1-9][0-9]?$", re.IGNORECASE)
 _SCORE_RE = re.compile(r"^([BW])\+([0-9]+(?:\.[0-9]+)?)$", re.IGNORECASE)
 
 
 def other_colour(color: str) -> str:
     """The other of GTP's colours "b" and "w"."""
     return "w" if color == "b" else "b"
-
-
-def parse_vertex(word: str) -> tuple[int, int] | None:
-    """(row, col) from 0 of a GTP vertex ("c4", any case; no I column), or None for anything else: the
-    inverse of match_openings.vertex, with no board size (an off-board move is the caller's to judge)."""
-    if not _VERTEX_RE.match(word):
-        return None
-    return int(word[1:]) - 1, GTP_COLUMNS.index(word[0].upper())
 
 
 class MatchGame(MatchEngines):

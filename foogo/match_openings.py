@@ -11,11 +11,14 @@ to the referee and the engines: a move they refuse makes the game void, as any m
 
 from __future__ import annotations
 
+import re
+
 from sgfmill import boards, sgf
 
 from .files import open_regular
 
 OPENING_MAX_BYTES = 1024 * 1024  # an opening's SGF file, read whole
+_VERTEX_RE = re.compile(r"^[a-hj-z][1-9][0-9]?$", re.IGNORECASE)  # a GTP vertex, any case
 GTP_COLUMNS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"  # a vertex's column letters: no "I"
 
 
@@ -84,3 +87,11 @@ def vertex(move: tuple[int, int] | None) -> str:
         return "pass"
     row, col = move
     return f"{GTP_COLUMNS[col]}{row + 1}"
+
+
+def parse_vertex(word: str) -> tuple[int, int] | None:
+    """(row, col) from 0 of a GTP vertex ("c4", any case; no I column), or None for anything else: the
+    inverse of vertex, with no board size (an off-board move is the caller's to judge)."""
+    if not _VERTEX_RE.match(word):
+        return None
+    return int(word[1:]) - 1, GTP_COLUMNS.index(word[0].upper())

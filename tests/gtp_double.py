@@ -193,8 +193,10 @@ def warming_engine(monkeypatch):
 
 
 def serve_lines(engine, lines, wait_for="=", timeout=20.0, then=0.0):
-    """Serve `engine` over a pipe: send the first line, wait until `wait_for` shows in the output and `then`
-    seconds more, send the rest; -> (the output, seconds from sending the rest to the end of serving)."""
+    """Serve `engine` over a pipe: send the first line, wait until `wait_for` shows in the output (a string,
+    or a test of the output so far) and `then` seconds more, send the rest; -> (the output, seconds from sending
+    the rest to the end of serving)."""
+    ready = wait_for if callable(wait_for) else (lambda text: wait_for in text)
     read_fd, write_fd = os.pipe()
     out = io.StringIO()
     writer = os.fdopen(write_fd, "wb", buffering=0)
@@ -202,7 +204,7 @@ def serve_lines(engine, lines, wait_for="=", timeout=20.0, then=0.0):
     thread.start()
     writer.write(lines[0].encode() + b"\n")
     deadline = time.time() + timeout
-    while wait_for not in out.getvalue() and time.time() < deadline:
+    while not ready(out.getvalue()) and time.time() < deadline:
         time.sleep(0.01)
     time.sleep(then)
     start = time.perf_counter()

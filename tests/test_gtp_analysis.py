@@ -2,8 +2,6 @@
 formats (parsed as those documents describe them), their options and refusals, streaming until the
 next line, and the genmove_analyze commands; with the search double and with the real search."""
 
-import io
-import os
 import re
 import threading
 import time
@@ -23,7 +21,6 @@ from gtp_double import (
 )
 
 from foogo.geometry import BLACK, WHITE
-from foogo.gtp import serve
 
 
 def test_gogui_analyze_commands_and_their_handlers():
@@ -127,22 +124,8 @@ def test_gogui_lists_the_analysis_commands():
 
 
 def test_lz_analyze_streams_until_the_next_line_arrives():
-    engine = make_engine()
-    read_fd, write_fd = os.pipe()
-    stdin = os.fdopen(read_fd, "rb")
-    out = io.StringIO()
-    writer = os.fdopen(write_fd, "wb", buffering=0)
-    thread = threading.Thread(target=serve, args=(engine, stdin, out), daemon=True)
-    thread.start()
-    writer.write(b"1 lz-analyze 1\n")
-    deadline = time.time() + 10
-    while out.getvalue().count("\ninfo move") < 3 and time.time() < deadline:
-        time.sleep(0.01)
-    writer.write(b"2 name\n")
-    writer.close()
-    thread.join(10)
-    assert not thread.is_alive()
-    text = out.getvalue()
+    text, _ = serve_lines(make_engine(), ["1 lz-analyze 1", "2 name"], timeout=10,
+                          wait_for=lambda out: out.count("\ninfo move") >= 3)  # serve_lines: the thread ended
     head, rest = text.split("\n", 1)
     assert head == "=1"
     stream, after = rest.split("\n\n", 1)
@@ -152,20 +135,8 @@ def test_lz_analyze_streams_until_the_next_line_arrives():
 
 
 def test_real_search_lz_analyze_streams(real_engine_factory):
-    engine = real_engine_factory(seed=3)
-    read_fd, write_fd = os.pipe()
-    out = io.StringIO()
-    writer = os.fdopen(write_fd, "wb", buffering=0)
-    thread = threading.Thread(target=serve, args=(engine, os.fdopen(read_fd, "rb"), out), daemon=True)
-    thread.start()
-    writer.write(b"lz-analyze b 5\n")
-    deadline = time.time() + 20
-    while out.getvalue().count("\ninfo move") < 2 and time.time() < deadline:
-        time.sleep(0.01)
-    writer.write(b"1 name\n")
-    writer.close()
-    thread.join(20)
-    text = out.getvalue()
+    text, _ = serve_lines(real_engine_factory(seed=3), ["lz-analyze b 5", "1 name"],
+                          wait_for=lambda out: out.count("\ninfo move") >= 2)
     assert text.startswith("=\ninfo move ") and text.endswith("\n\n=1 foogo\n\n")
     infos = check_lz(text.split("\n")[1])
     assert infos and int(infos[0]["visits"]) >= max(int(f["visits"]) for f in infos)

@@ -13,7 +13,7 @@ import threading
 import traceback
 from typing import TYPE_CHECKING, Any
 
-from ..geometry import BLACK, COLOR_NAMES
+from ..geometry import BLACK, COLOR_NAMES, parse_color
 from ..intervals import wilson
 from ..search import HISTORY
 from .arguments import Arguments
@@ -93,11 +93,13 @@ class AnalysisCommands(Arguments):
         color, interval, ownership, most, least = self.game.to_move, DEFAULT_INTERVAL, False, None, 0
         rest = list(args)
         if rest and not rest[0].isdigit() and rest[0] not in ANALYZE_KEYS:
-            if rest[0].lower() not in ("b", "w", "black", "white"):
+            try:
+                color = parse_color(rest[0])
+            except ValueError:  # not a colour: an option foogo lacks (avoid, allow...), named as such
                 keys = [key for key in ANALYZE_KEYS if kata or key != "ownership"]
                 raise GtpError(f"syntax error: {rest[0][:40]!r} is not supported (foogo's analysis takes a colour, "
-                               f"an interval and the pairs {', '.join(keys)})")
-            color = self._color(rest.pop(0))
+                               f"an interval and the pairs {', '.join(keys)})") from None
+            rest.pop(0)
         if rest and rest[0].isdigit():
             interval = self._int(rest.pop(0))
         while rest:

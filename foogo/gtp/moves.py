@@ -126,7 +126,7 @@ class MoveCommands(Arguments):
                 self.book_path = None
                 return None
         setting = (self.game.size, self.game.komi)
-        if setting != (book.size, book.komi):
+        if not book.fits(*setting):
             if setting != self._book_idle:  # once for each other size and komi, not at every genmove
                 self._book_idle = setting
                 self._log(f"opening book {self.book_path} is for {book.size}x{book.size}, komi {book.komi:g}: not "

@@ -135,6 +135,7 @@ class RunDir:
         if not os.path.lexists(path):
             return {}
         expected = {(g, f): c for g, f, c in plan(manifest)}
+        mark = run_mark(manifest)  # what each line of this run carries
         longest = max((line_limit(manifest, c) for c in expected.values()), default=CHUNK_LINE_MAX_BYTES)
         limit = sum(line_limit(manifest, c) for c in expected.values()) + longest  # a line a chunk, a torn one
         chunks: dict[tuple[int, int], dict] = {}
@@ -162,7 +163,7 @@ class RunDir:
                             raise StatsError(f"{path}: line {number} is damaged and not the last one: nothing "
                                              "is summed (remove the line to recompute that chunk)") from None
                         break  # the torn tail of an interrupted write
-                    problem = _problem(record, manifest, expected)
+                    problem = _problem(record, manifest, expected, mark)
                     if problem:  # a whole line that is wrong was altered, not cut short
                         raise StatsError(f"{path}: line {number} {problem}: nothing is summed (remove the "
                                          "line to recompute that chunk)")
@@ -198,8 +199,12 @@ def run_mark(manifest: dict) -> str:
     """The first 16 hex digits of the SHA-256 of the run's request (its manifest less CODE_KEYS): what each chunk
     line carries, so that a line of another run (another seed, komi or size, copied in) is refused, not summed
     as this one's. Lines written before the mark existed carry none and are read as before."""
-    request = {k: v for k, v in manifest.items() if k not in CODE_KEYS}
-    return hashlib.sha256(json.dumps(request, sort_keys=True, separators=(",", ":")).encode()).hexdigest()[:16]
+    return _digest({k: v for k, v in manifest.items() if k not in CODE_KEYS})
+
+
+def _digest(value) -> str:
+    """The first 16 hex digits of the SHA-256 of `value` as canonical JSON (sorted keys, no spaces)."""
+    return hashlib.sha256(json.dumps(value, sort_keys=True, separators=(",", ":")).encode()).hexdigest()[:16]
 
 
 def _essential(record: dict) -> dict:
@@ -208,17 +213,17 @@ def _essential(record: dict) -> dict:
 
 def checksum(record: dict) -> str:
     """The first 16 hex digits of the SHA-256 of a record's essential fields as canonical JSON."""
-    text = json.dumps(_essential(record), sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+    return _digest(_essential(record))
 
 
 def _is_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _problem(record, manifest: dict, expected: dict) -> str:
+def _problem(record, manifest: dict, expected: dict, mark: str) -> str:
     """What is wrong with a chunk record read back ("" if nothing): its fields and types, its
-    checksum, its place in the plan, and every value against its range."""
+    checksum, its run (`mark`: run_mark of the manifest, when the line carries one), its place in the plan,
+    and every value against its range."""
     if not isinstance(record, dict):
         return "is not a chunk record"
     for name in ("group", "first", "count", "lo", "moves", "capped"):
@@ -229,7 +234,7 @@ def _problem(record, manifest: dict, expected: dict) -> str:
         return "has no list of non-negative counts"
     if record.get("sha") != checksum(record):
         return "fails its checksum"
-    if "run" in record and record["run"] != run_mark(manifest):
+    if "run" in record and record["run"] != mark:
         return "belongs to another run (another seed, komi, size or mode: its run mark differs)"
     key = (record["group"], record["first"])
     if expected.get(key) != record["count"]:
