@@ -24,7 +24,7 @@ and white, far behind at first, does not play the desperate moves of a search th
 lose. The situational steps above take over after that.
 
 What the search reports stays in the game's komi where it can: the score margins (black's area less
-the komi) and passing (Search._wins_by_passing); the win rates are at the komi in force (SearchResult
+the komi) and passing (Search._passing_margin); the win rates are at the komi in force (SearchResult
 says which), and the search does not resign while it gives komi. The GUI analysis commands do not
 use it: they show the game's komi.
 """

@@ -118,9 +118,10 @@ class Search:
         time_budget, time_limit = _seconds("time_budget", time_budget), _seconds("time_limit", time_limit)
         start = time.perf_counter()
         legal = self._root_moves(board, color, legal_moves)
-        if board.last_move == PASS and self._wins_by_passing(board, color, komi):
+        margin = self._passing_margin(board, color, komi) if board.last_move == PASS else None
+        if margin is not None:  # no playout runs: the pass, certain, and the margin it wins by
             return SearchResult(PASS, 1.0, 0, time.perf_counter() - start, [PASS], color=color, stopped="passed",
-                                size=board.size)
+                                size=board.size, scores={PASS: (margin, 0.0)})
         seconds = time_budget if time_budget is not None else self.config.seconds
         playouts = self.config.playouts
         if seconds is None and playouts is None:
@@ -416,15 +417,20 @@ class Search:
         return np.array(moves, dtype=np.int32)
 
     @staticmethod
-    def _wins_by_passing(board, color: int, komi: float) -> bool:
-        """True if the position, scored now, wins for color however its doubtful stones are counted: by
+    def _passing_margin(board, color: int, komi: float) -> float | None:
+        """Black's margin by the count least good for color if the position, scored now, wins for color
+        however its doubtful stones are counted, else None. The counts: by
         area with every stone alive (how Tromp-Taylor counts), with the stones foogo judges dead removed
         (how it scores a finished game), and with those that uniform playouts judge dead removed, which
         is how GNU Go, the usual referee, scores a seki whose strings have no eye
         (game_score.final_margins; bench/RESULTS.md, "Dead stones read by heavy playouts"). By the
         first alone foogo passed with its dead stones on the board and lost the count."""
         sign = 1 if color == BLACK else -1
-        return sign * board.area_score(komi) > 0 and all(sign * m > 0 for m in final_margins(board, komi))
+        alive = board.area_score(komi)
+        if sign * alive <= 0:
+            return None
+        least = min((alive, *final_margins(board, komi)), key=lambda m: sign * m)
+        return least if sign * least > 0 else None
 
 
 def _seconds(name: str, value) -> float | None:

@@ -25,7 +25,7 @@ def settled_score(s, z, zob, rng, cap, trace, owners, chooser, policy, table, re
     from it (which captures the stones left dead on the board, as a referee removes them under
     Chinese rules). Either count if they agree on the winner at `komi`, else the one worse for the
     colour whose pass ended the line (settled): a pass wins only by every count, as the root's own
-    pass must (Search._wins_by_passing). Counting only as it stands, the tree took a pass with dead
+    pass must (Search._passing_margin). Counting only as it stands, the tree took a pass with dead
     stones on the board for a win; scoring a disagreement as a draw, it took the losing side's pass
     beside its own dead stones for half a win, better than playing on. The playout's moves are
     not the game's: no trace (trace is only sliced), no AMAF credit. Returns (score, the

@@ -156,6 +156,22 @@ def test_real_search_analysis_of_a_colour_with_only_pass_reports_pass(real_engin
     assert engine.game.to_move == BLACK
 
 
+def test_genmove_analyze_reports_a_pass_that_already_wins(real_engine_factory):
+    engine = real_engine_factory(seed=3)
+    for line in ("boardsize 3", "komi 0.5", "play b B2", "play w pass"):
+        ok(engine, line)
+    lines = engine.execute("kata-genmove_analyze b 10").split("\n")
+    assert lines[-3:] == ["play pass", "", ""], lines
+    infos, _ = check_kata(lines[1], size=3)  # was no info line: the early pass ran no playout
+    assert [f["move"] for f in infos] == ["pass"] and int(infos[0]["visits"]) == 0
+    assert float(infos[0]["winrate"]) == 1.0 and float(infos[0]["scoreLead"]) == 8.5  # 9 points less komi
+    assert engine.last_result.stopped == "passed"
+    ok(engine, "play b B1")  # the same in Leela Zero's format
+    ok(engine, "play w pass")
+    lz = engine.execute("lz-genmove_analyze b 10").split("\n")
+    assert lz[-3:] == ["play pass", "", ""] and check_lz(lz[1])[0]["move"] == "pass"
+
+
 def test_real_search_kata_analyze_reports_scores_and_ownership(real_engine_factory):
     engine = real_engine_factory(seed=4)
     ok(engine, "play b E5")

@@ -174,7 +174,7 @@ def test_a_line_ending_in_two_passes_is_scored_against_the_side_whose_pass_ended
     # the referee scored it. The tree used to count such a line as it stands (a white win), then, where
     # that count and a playout's (which removes the stones it captures) disagreed, as a draw; now as the
     # count worse for the colour whose pass ended the line, so that a pass wins only by every count (the
-    # root's rule, Search._wins_by_passing). White's pass ending it: every line a black win where light
+    # root's rule, Search._passing_margin). White's pass ending it: every line a black win where light
     # playouts kill the corner, the playout's own count
     board = board_from_ascii(DEAD_CORNER, to_move=BLACK)
     board.play(BLACK, "pass")
@@ -241,7 +241,7 @@ def _terminal_playout_scores(board):
     return scores
 
 
-def test_keeps_a_seki_it_wins_by_passing():
+def test_keeps_a_seki_it_passing_margin():
     # a lost game's final position (tests/test_policy.py's SEKI): white leads, and its only move, B8,
     # fills a liberty its string shares with black's. Before the heavy playouts' seki rule the search
     # saw white lose every playout and resigned the won game (win rate 0.00); before the learned

@@ -136,14 +136,19 @@ class AnalysisCommands(Arguments):
         KataGo's (floats in [0, 1], scoreMean, scoreStdev, scoreLead in points; with ownership, an
         `ownership` list of size*size values in [-1, 1], rows from the top left). prior: the move's
         share of foogo's prior (Go knowledge: captures, atari escapes, ...); lcb: the lower end of
-        the win rate's 95% Wilson interval; scores come from the playouts' final margins."""
+        the win rate's 95% Wilson interval; scores come from the playouts' final margins. A genmove that passed at
+        once because passing already wins reports the pass alone: visits 0, its certain win rate and margin."""
         sign = 1.0 if result.color == BLACK else -1.0
         visited = sorted(((n, p) for p, n in result.visits.items() if n > 0), key=lambda t: -t[0])
-        if not visited:
+        if visited:  # the root's values, an unvisited move's (KataGo gives its parent's)
+            total = sum(n for n, _ in visited)
+            root_rate = sum(n * result.winrates.get(p, result.winrate) for n, p in visited) / total
+            root_score = (sum(n * result.scores.get(p, (0.0, 0.0))[0] for n, p in visited) / total, 0.0)
+        elif result.stopped == "passed":  # passing already wins (Search.genmove): no playout, one certain move
+            root_rate, root_score = result.winrate, result.scores.get(result.move, (0.0, 0.0))
+            visited = [(0, result.move)]
+        else:
             return ""
-        total = sum(n for n, _ in visited)  # the root's values, an unvisited move's (KataGo gives its parent's)
-        root_rate = sum(n * result.winrates.get(p, result.winrate) for n, p in visited) / total
-        root_score = (sum(n * result.scores.get(p, (0.0, 0.0))[0] for n, p in visited) / total, 0.0)
         unvisited = sorted((p for p in result.priors if result.visits.get(p, 0) <= 0), key=lambda p: -result.priors[p])
         ranked = (visited + [(0, p) for p in unvisited[:max(0, least - len(visited))]])[:most]
         parts = []
