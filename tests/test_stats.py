@@ -108,6 +108,7 @@ def test_counts_are_positive_whole_numbers():
     (["--threads", "1e9"], "at most 256"),
     (["--size", "9"], "need --selfplay"),
     (["--sizes", "2-1000000000"], "out of range"),  # refused before a billion sizes are listed
+    (["--sizes", "9-5"], "size range '9-5' runs backwards"),  # it said "bad size", as if 9 or 5 were
     (["--playouts", "1e30"], "at most 100,000 chunks"),  # refused before its chunks are planned
     (["--playouts", "1e9", "--chunk", "1"], "at most 100,000 chunks"),
     (["--chunk", "1e9"], "chunk must be at most 10,000,000"),  # a chunk's playouts are held at once
@@ -175,6 +176,12 @@ def test_the_mean_interval_stays_within_the_scores_a_board_allows():
     assert figures["ci95"][1] == 49 and figures["ci95"][0] < 9
     figures = summarize(Tally.of(np.array([-49, -9]), np.full(2, 50), np.zeros(2)), [7.0], 7)
     assert figures["ci95"][0] == -49
+
+
+def test_games_that_all_scored_alike_have_no_mean_interval():
+    # three games scored +5: Student's t gave [+5.00, +5.00], as if the mean were known exactly
+    figures = summarize(Tally.of(np.array([5, 5, 5]), np.full(3, 20), np.zeros(3)), [7.0], 5)
+    assert figures["std"] == 0 and figures["ci95"] is None and figures["mean"] == 5
 
 
 def test_fair_komi_of_a_symmetric_distribution_is_zero():
@@ -345,6 +352,22 @@ def _children(pid: int) -> set[int]:
         if int(fields[1]) == pid:
             found.add(int(stat.parent.name))
     return found
+
+
+def test_an_interrupt_counts_the_chunks_on_disk(tmp_path, capsys, monkeypatch):
+    # an interrupt between a chunk's write and its count said one chunk fewer than DIR holds
+    from foogo.stats.rundir import RunDir
+
+    written = RunDir.append
+
+    def append_then_interrupt(self, record, manifest):
+        written(self, record, manifest)
+        if len(Path(self.file("chunks.jsonl")).read_text().splitlines()) == 2:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(RunDir, "append", append_then_interrupt)
+    assert stats("--out", tmp_path / "run", *SMALL) == 130
+    assert "interrupted; 2 chunks are safe in" in capsys.readouterr().err
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process tree from /proc")
@@ -630,6 +653,25 @@ def test_selfplay_games_are_reproducible_and_resume_exactly(tmp_path):
     (tmp_path / "part" / "results.json").unlink()
     assert stats("--out", tmp_path / "part", "--report-only", "--quiet") == 0  # the options read from DIR
     assert results(tmp_path / "part") == report
+
+
+def test_selfplay_tables_say_which_komi_the_games_were_played_at():
+    # the columns at other komi recount the games' final positions; unlabelled, they read as games played there
+    from foogo.stats.reports import format_markdown, format_table
+    from foogo.stats.reports import results as report_of
+
+    manifest = {"format": 1, "mode": "selfplay", "seed": 0, "size": 5, "groups": [8], "games": 4,
+                "game_komi": 7.5, "rules": "chinese", "chunk": 4}
+    chunks = {(8, 0): {"count": 4, "lo": -3, "counts": [1] + [0] * 10 + [1, 2], "moves": 80, "capped": 0}}
+    report = report_of(manifest, chunks, [0.0, 7.5])
+    table = format_table(report)
+    assert "komi 7.5*" in table and "komi 0*" not in table
+    assert "* the komi the games were played at" in table and "not games played at it" in table
+    markdown = format_markdown(report)
+    assert "B wins @7.5\\* |" in markdown and "B wins @0 |" in markdown and "played at" in markdown
+    random = report_of({**manifest, "mode": "random", "groups": [5], "playouts": 4}, {(5, 0): chunks[(8, 0)]},
+                       [0.0, 7.5])
+    assert "*" not in format_table(random) and "played at" not in format_markdown(random)
 
 
 def test_selfplay_without_a_search_is_a_clear_error(tmp_path, capsys, monkeypatch):

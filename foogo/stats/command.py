@@ -221,10 +221,19 @@ def _compute(args, run_dir: RunDir, manifest: dict, komi: list[float], threads: 
                 run_local(manifest, todo, threads or default_threads(), on_done)
         except KeyboardInterrupt:
             bar.close()
-            print(f"foogo stats: interrupted; {len(chunks)} chunks are safe in {args.out}: "
-                  "rerun the same command to continue", file=sys.stderr)
+            print(f"foogo stats: interrupted; {_safe_chunks(run_dir, manifest, chunks)} chunks are safe in "
+                  f"{args.out}: rerun the same command to continue", file=sys.stderr)
             raise
     return _report(run_dir, manifest, chunks, komi, args.quiet)
+
+
+def _safe_chunks(run_dir: RunDir, manifest: dict, chunks: dict) -> int:
+    """How many chunks DIR holds after an interrupt: its file's, read again (an interrupt between a chunk's
+    write and its count here left `chunks` one short), or `chunks`' count if the file cannot be read."""
+    try:
+        return len(run_dir.load(manifest))
+    except (StatsError, OSError):
+        return len(chunks)
 
 
 def _report(run_dir: RunDir, manifest: dict, chunks: dict, komi: list[float], quiet: bool) -> int:

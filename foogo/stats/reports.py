@@ -60,7 +60,9 @@ def format_table(report: dict) -> str:
     komi = report["komi"]
     width = 19 + max((len(f" ({w['draws']})") for g in report["groups"] for w in g["win"]
                       if w["komi"] == int(w["komi"])), default=0)
-    lines.append(f"{name:>7} " + " ".join(f"{'komi ' + _komi_text(k):>{width}}" for k in komi))
+    played = m.get("game_komi") if m["mode"] == "selfplay" else None
+    lines.append(f"{name:>7} " + " ".join(f"{'komi ' + _komi_text(k) + ('*' if k == played else ''):>{width}}"
+                                          for k in komi))
     for g in report["groups"]:
         cells = []
         for w in g["win"]:
@@ -70,6 +72,8 @@ def format_table(report: dict) -> str:
                 cell += f" ({w['draws']})"
             cells.append(f"{cell:>{width}}")
         lines.append(f"{g['group']:>7} " + " ".join(cells))
+    if played is not None:
+        lines.append(_recount_note(played, komi, "*"))
     lines.append("fair komi: the scores' mid-median: black's share (draws as half) falls through 1/2 between the")
     lines.append("  two scores around it, and is joined linearly there; any komi strictly between two neighbouring")
     lines.append("  scores gives the same games, so read black's share at a komi from the win rates above.")
@@ -91,6 +95,15 @@ def capped_notes(report: dict) -> list[str]:
 
 def _komi_text(k: float) -> str:
     return f"{k:g}"
+
+
+def _recount_note(played: float, komi: list[float], mark: str) -> str:
+    """What a self-play table's komi columns are: the games were played at one komi, and a column at another
+    counts the same final positions at that komi (the players, aiming at another komi, might have played
+    otherwise)."""
+    at = f"{mark} the komi the games were played at; " if played in komi else \
+        f"the games were played at komi {_komi_text(played)}; "
+    return at + "every other column\n  counts the same final positions at its komi, not games played at it"
 
 
 def write_reports(run: RunDir, report: dict) -> list[str]:
@@ -134,9 +147,11 @@ def format_markdown(report: dict) -> str:
     m = report["manifest"]
     name = "size" if report["group_name"] == "size" else "playouts/move"
     komi = report["komi"]
+    played = m.get("game_komi") if m["mode"] == "selfplay" else None
     lines = [f"Made by `{canonical_command(m)}`" + ("" if report["complete"] else " (partial)") + "\n",
              f"| {name} | n | mean B-W | 95% CI | std | fair komi | "
-             + " | ".join(f"B wins @{_komi_text(k)}" for k in komi) + " | moves | capped |",
+             + " | ".join(f"B wins @{_komi_text(k)}" + ("\\*" if k == played else "") for k in komi)
+             + " | moves | capped |",
              "|" + "---:|" * (8 + len(komi))]
     for g in report["groups"]:
         ci = f"{g['ci95'][0]:+.2f} .. {g['ci95'][1]:+.2f}" if g["ci95"] else "-"
@@ -146,7 +161,7 @@ def format_markdown(report: dict) -> str:
                           + (f" ({100 * w['draws'] / g['n']:.2f}% draws)" if w["draws"] else "") for w in g["win"])
         lines.append(f"| {g['group']} | {g['n']:,} | {g['mean']:+.3f} | {ci} | {std} | {g['fair_komi']:+.2f} | "
                      f"{wins} | {g['moves_mean']:.1f} | {g['capped']} |")
-    notes = capped_notes(report)
+    notes = capped_notes(report) + ([_recount_note(played, komi, "\\*")] if played is not None else [])
     return "\n".join(lines) + "\n" + ("\n" + "\n".join(notes) + "\n" if notes else "")
 
 

@@ -37,6 +37,8 @@ def parse_sizes(text: str) -> list[int]:
                 values = [lo, hi] if lo < MIN_SIZE or hi > MAX_SIZE else list(range(lo, hi + 1))  # checked below
             else:
                 raise ValueError
+        except StatsError:
+            raise  # a range that runs backwards says so (a StatsError is a ValueError)
         except ValueError:
             raise StatsError(f"bad size {part!r} in {text!r}: expected e.g. 9, 5-19 or 9,13,19") from None
         for size in values:

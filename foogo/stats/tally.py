@@ -111,8 +111,9 @@ def quantile_rank(hist: list[tuple[int, int]], rank: int) -> int:
 
 def summarize(tally: Tally, komi: list[float], size: int) -> dict:
     """Every figure of one group from its tally (n >= 1) on a size x size board: plain JSON-ready
-    values, None where undefined. The mean's interval is clipped to the scores a board allows
-    (-size^2 .. size^2): with few games Student's t can reach past them."""
+    values, None where undefined (the mean's interval of one game, or of games that all scored alike). The mean's
+    interval is clipped to the scores a board allows (-size^2 .. size^2): with few games Student's t can reach
+    past them."""
     n = tally.n
     hist = tally.histogram()
     total = sum(s * c for s, c in hist)
@@ -120,7 +121,8 @@ def summarize(tally: Tally, komi: list[float], size: int) -> dict:
     mean = total / n
     # exact integer arithmetic up to the one division: the same bits whatever the chunk order
     std = math.sqrt((n * squares - total * total) / (n * (n - 1))) if n > 1 else None
-    half = t95(n - 1) * std / math.sqrt(n) if std is not None else None
+    # one distinct score: Student's t would give a zero-width interval, which no sample of a random score supports
+    half = t95(n - 1) * std / math.sqrt(n) if std else None
     # median and its distribution-free 95% interval from binomial order statistics
     median_lo = quantile_rank(hist, (n + 1) // 2)
     median_hi = quantile_rank(hist, n // 2 + 1)
