@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_bench_scripts import load
+from bench_loader import load
 
 from foogo import BLACK, WHITE, Board, board_from_ascii
 from foogo import board_kernels as bk

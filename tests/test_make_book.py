@@ -3,7 +3,7 @@
 import subprocess
 import sys
 
-from test_bench_scripts import BENCH, load
+from bench_loader import BENCH, load
 
 from foogo import book as bk
 from foogo.board import Board
