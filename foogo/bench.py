@@ -31,7 +31,7 @@ import time
 from .board import Board
 from .geometry import MAX_SIZE, MIN_SIZE
 from .numbers import check_komi, float_option, int_option, shown
-from .playout import MAX_BATCH, MAX_SEED, MAX_THREADS, default_threads, policy_kind, run_playouts
+from .playout import MAX_BATCH, MAX_SEED, MAX_THREADS, custom_policy_function, default_threads, run_playouts
 
 JSON_KEYS = ("size", "threads", "playouts", "repeats", "playouts_per_second", "playouts_per_second_min",
              "playouts_per_second_max", "playouts_per_cpu_second", "playouts_per_cpu_second_min",
@@ -60,7 +60,8 @@ def measure(size: int = 9, playouts: int | None = None, threads: int = 1, seed: 
     (`playouts` each, or enough for `min_seconds` of wall time, at most MAX_BATCH, when None); return the report
     dict with medians and min..max of playouts/s by wall and by CPU clock, and ns per move."""
     board = Board(size)
-    run_playouts(board, WARM_UP_PLAYOUTS, seed=seed + 1, threads=threads, policy=policy)  # compile or load
+    warm_up = WARM_UP_PLAYOUTS if playouts is None else min(WARM_UP_PLAYOUTS, playouts)  # a slow policy's short run
+    run_playouts(board, warm_up, seed=seed + 1, threads=threads, policy=policy)  # compile or load
     if playouts is None:  # size the runs from a calibration batch of at least CALIBRATION_SECONDS
         # by the CPU clock on one thread: a run's wall time is then at least the CPU time it was sized
         # for, however busy the machine was while it calibrated (a slow calibration by the wall clock
@@ -215,24 +216,32 @@ def run(args: argparse.Namespace) -> int:
         # finds it (the `foogo` script does not look there): after every installed module
         sys.path.append(os.getcwd())
     try:
-        policy_kind(args.policy)
+        custom = custom_policy_function(args.policy) is not None
     except ValueError as error:
         print(f"foogo bench: {error}", file=sys.stderr)
         return 2
     if not 0 < args.min_seconds <= 3600:
         print("foogo bench: --min-seconds must be above 0 and at most 3600", file=sys.stderr)
         return 2
-    # the first line at once: on a fresh install the report follows some 10 s of compilation (light), 40 s (heavy)
-    print(f"foogo bench: {args.size}x{args.size} {args.policy} playouts, {args.repeats} timed runs; loading the "
-          "kernels first (compiled once after an install: about 10 s, 40 s for heavy playouts)",
+    # the first line at once: on a fresh install the report follows some 10 s of compilation (light), 40 s (heavy);
+    # a custom policy's kernel is compiled in every process (numba caches no kernel specialised on a function)
+    loading = ("compiling the custom policy's kernel first (in every run: a few seconds)" if custom else
+               "loading the kernels first (compiled once after an install: about 10 s, 40 s for heavy playouts)")
+    print(f"foogo bench: {args.size}x{args.size} {args.policy} playouts, {args.repeats} timed runs; {loading}",
           file=sys.stderr, flush=True)
     if args.threads > default_threads():
         print(f"foogo bench: note: {args.threads} threads on {default_threads()} cores", file=sys.stderr)
     try:
         report = measure(args.size, args.playouts, args.threads, args.seed, args.komi, args.repeats, args.policy,
                          args.min_seconds)
-    except ValueError as error:  # a custom policy that chose a point it may not take (run_playouts)
+    except ValueError as error:  # a custom policy that does not compile as one, or chose a point it may not take
         print(f"foogo bench: {error}", file=sys.stderr)
+        return 1
+    except Exception as error:  # noqa: BLE001 (a custom policy's own error, raised inside its playouts)
+        if not custom:
+            raise
+        print(f"foogo bench: the playout policy {args.policy} failed: {type(error).__name__}: {error}",
+              file=sys.stderr)
         return 1
     if args.json:
         print(json.dumps(report))

@@ -1,9 +1,10 @@
 """Random playouts: the playout loop any policy drives, and batches of playouts over threads (fan_out).
 
 A playout continues a position to the end with the design card's rule: each
-side picks uniformly among its playable points (never its own eyes; the
-opponent's eye-like points only to capture; multi-stone suicide allowed; the
-ko point removed), passing when there is none. It ends after two consecutive
+side picks among its playable points (never its own eyes; the opponent's
+eye-like points only to capture; multi-stone suicide allowed; the ko point
+removed), passing when there is none; the light policy picks uniformly, the
+heavy ones by Go knowledge (policy_heavy.py), a custom one as it likes (custom_batch). It ends after two consecutive
 passes or at a cap of 3 * size * size moves, which is counted and reported so
 that a loop is visible and never hangs.
 
@@ -15,8 +16,8 @@ Policies sit behind one seam, `policy.choose(s, z, c, rng, policy, table)`:
 the light (uniform) and heavy choosers live in policy_light.py and
 policy_heavy.py, and the random stream in random_stream.py, below this
 module. Kernels take the policy id (policy.LIGHT, HEAVY, HEAVY_NAKADE or
-HEAVY_RACE); the Python API takes its name (one of policy.POLICIES). This module knows nothing
-of trees or of GTP.
+HEAVY_RACE); the Python API takes its name (one of policy.POLICIES), a custom policy function
+or "module:function" naming one (custom_batch). This module knows nothing of trees or of GTP.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from .geometry import geometry
 from .jit import inline, jit_nogil, kernel, uncached_nogil
 from .numbers import whole_value
 from .patterns import PATTERN_TABLE  # noqa: F401 (read as playout.PATTERN_TABLE too)
-from .policy import LIGHT, PASS, choose, choose_light_only, policy_id
+from .policy import LIGHT, PASS, POLICIES, choose, choose_light_only, policy_id
 from .policy_light import allowed
 from .random_stream import seed_rng
 
@@ -211,27 +212,48 @@ def _compile_or_refuse(checked, policy) -> None:
 
     g = geometry(2)  # a batch's own scratch arrays (their owners' types): the smallest board's
     s, z, rng, _, _ = batch_scratch(*bk.new_state(g.size, g.width, g.npoints, g.nwords))
+    name = policy_label(policy)
+    arguments = (typeof(s), typeof(z), types.int64, typeof(rng), typeof(PATTERN_TABLE))
     try:
-        checked.compile((typeof(s), typeof(z), types.int64, typeof(rng), types.int64, typeof(PATTERN_TABLE)))
+        checked.compile(arguments[:4] + (types.int64,) + arguments[4:])
     except NumbaError as error:
+        if any(signature.return_type == types.none for signature in policy.nopython_signatures):
+            raise ValueError(f"the playout policy {name} answers nothing: it returns None, or raises on every "
+                             "path (it answers a point, an integer)") from None
         text = re.sub(r"\x1b\[[0-9;]*m", "", str(error))  # numba's highlighting
         lines = [line.strip() for line in text.splitlines() if line.strip()]
         at = next((i for i, line in enumerate(lines) if not line.startswith(("Failed in", "During:", "File"))), 0)
         reason = " ".join(lines[at:at + 2])  # numba's reason, and the signature it names
-        raise ValueError(f"the playout policy {policy.py_func.__name__} does not compile as one (it answers a "
+        raise ValueError(f"the playout policy {name} does not compile as one (it answers a "
                          f"point, an integer): {reason[:300]}") from None
+    answers = [signature.return_type for signature in policy.nopython_signatures if signature.args == arguments]
+    if answers and not (isinstance(answers[0], types.Integer) and answers[0].signed):
+        # an unsigned point, unified with PASS in the checks, made a float that the kernels around failed on
+        raise ValueError(f"the playout policy {name} answers {answers[0]}, where a point is a signed integer "
+                         "(PASS is -1)")
+
+
+def policy_label(policy) -> str:
+    """A playout policy as a message names it: a name or "module:function" as given, a function by its name."""
+    if isinstance(policy, str):
+        return repr(policy)
+    function = getattr(policy, "py_func", policy)
+    return getattr(function, "__qualname__", None) or repr(policy)
 
 
 def custom_batch(policy):
     """The batch kernel (playout_batch's signature) for a custom playout policy, compiled on first
     use (numba cannot cache kernels specialised on a function, so each process compiles it once).
 
-    A custom policy is a numba function `policy(s, z, color, rng, table) -> point` (policy.py's
-    seam, as choose_heavy; choose_light takes no table): s and z the position (read them with
-    board_kernels' accessors), color the side to move, rng the random stream (random_below),
-    table the heavy policy's patterns; it answers a padded point or PASS. The point must be empty,
-    not the ko point and not a single-stone suicide (bk.legality with suicide allowed): a policy
-    that breaks this stops its playout, which run_playouts reports as a ValueError."""
+    A custom policy is a numba function `policy(s, z, color, rng, table) -> point` (choose_heavy's
+    arguments; policy.choose, the built-in seam, takes the policy id too): s and z the position, read
+    with board_kernels' accessors and never written (compiled code: a write is not caught), color the
+    side to move, rng the playout's random stream (random_stream.random_below: a seed reproduces the
+    playouts only when the policy draws from it), table the heavy policy's patterns; it answers a
+    padded point or PASS, an integer. The point must be empty, not the ko point and not a single-stone
+    suicide (bk.legality with suicide allowed): a policy that breaks this stops its playout, which
+    run_playouts reports as a ValueError. Its kernels are kept for the process's life (_CUSTOM_BATCHES,
+    tree._CUSTOM_ITERATIONS: about 15 MB for each new function)."""
     batch = _CUSTOM_BATCHES.get(policy)
     if batch is not None:
         return batch
@@ -253,7 +275,10 @@ def custom_policy_function(policy):
     """The custom policy function (see custom_batch) that `policy` is or names ("module:function"),
     or None for a built-in one (a name of policy.POLICIES); ValueError for anything else."""
     if isinstance(policy, str) and ":" not in policy:
-        policy_id(policy)  # ValueError naming the built-in policies
+        try:
+            policy_id(policy)
+        except ValueError as error:  # it names the built-in policies
+            raise ValueError(f"{error}, or 'module:function' naming a custom policy") from None
         return None
     if isinstance(policy, str):
         import importlib
@@ -355,6 +380,9 @@ def default_threads() -> int:
 def play_out(board, seed: int = 0, index: int = 0, policy: str = "light"):
     """Play a copy of `board` out with the named policy; return (copy, score, stones played, capped)."""
     _, _, seed, index = run_numbers(1, 1, seed, index)
+    if not isinstance(policy, str) or ":" in policy:
+        raise ValueError(f"play_out takes a built-in policy's name ({', '.join(POLICIES)}), not "
+                         f"{policy_label(policy)}: a custom policy plays through run_playouts")
     kind = policy_id(policy)
     result = board.copy()
     rng = np.zeros(1, dtype=np.uint64)
@@ -371,8 +399,9 @@ def run_playouts(board, count: int, seed: int = 0, threads: int = 1, first: int 
     with a playout policy: a built-in one's name (policy.POLICIES), a custom policy (a numba function,
     see custom_batch) or "module:function" naming one.
 
-    The results depend only on (board, seed, first, count, policy), never on the thread count.
-    ValueError if a custom policy chose a point it may not take."""
+    The results depend only on (board, seed, first, count, policy), never on the thread count (a custom
+    policy's, when it draws its randomness from its rng). ValueError if a custom policy chose a point it may
+    not take, or does not compile as one."""
     count, threads, seed, first = run_numbers(count, threads, seed, first)
     kind, batch = resolve_policy(policy)
     s0, z0 = board._state()
@@ -390,6 +419,6 @@ def run_playouts(board, count: int, seed: int = 0, threads: int = 1, first: int 
     seconds = time.perf_counter() - start
     broken = np.flatnonzero(capped == BROKEN)
     if broken.size:
-        raise ValueError(f"the playout policy {policy!r} chose a point it may not take (occupied, ko or a "
-                         f"single-stone suicide) in playout {first + int(broken[0])}")
+        raise ValueError(f"the playout policy {policy_label(policy)} chose a point it may not take (occupied, ko "
+                         f"or a single-stone suicide) in playout {first + int(broken[0])}")
     return PlayoutBatch(scores, moves, capped, seconds, threads)

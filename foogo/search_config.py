@@ -61,8 +61,9 @@ class SearchConfig:
     playouts: int | None = None
     seconds: float | None = None
     threads: int = 1
-    policy: object = "light"  # playouts and priors: "light" (uniform), "heavy" (policy_heavy.py), or a custom
-    # policy function or "module:function" (playout.custom_batch: its playouts, light priors)
+    policy: object = "light"  # playouts and priors: "light" (uniform), "heavy" (policy_heavy.py), "heavy-nakade",
+    # "heavy-race" (policy.POLICIES), or a custom policy function or "module:function" (playout.custom_batch: its
+    # playouts, light priors)
     seed: int = 0
     resign_threshold: float | None = 0.1  # resign below this win rate; None never resigns
     equiv: float = 1000.0  # RAVE equivalence parameter
@@ -100,7 +101,10 @@ class SearchConfig:
     # and bank what they save, close ones draw on it (search_bank.py)
 
     def __post_init__(self):
-        policy_kind(self.policy)  # ValueError naming the policies for an unknown one
+        try:
+            policy_kind(self.policy)
+        except ValueError as error:  # it names the policies, or what is wrong with a custom one
+            raise ConfigError("policy", f"is wrong: {error}") from None
         if self.playouts is not None and not 1 <= self.playouts <= MAX_PLAYOUTS:
             raise ConfigError("playouts", f"must be from 1 to {MAX_PLAYOUTS:.0e}, got {shown(self.playouts)}")
         if self.seconds is not None and not 0 < self.seconds <= MAX_SECONDS:

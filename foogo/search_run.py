@@ -22,6 +22,7 @@ import numpy as np
 
 from . import tree as tk
 from .dynamic_komi import STEP
+from .playout import custom_policy_function
 from .search_bank import CHECKS
 from .search_bank import settled as bank_settled
 from .search_config import MAX_SECONDS
@@ -31,6 +32,8 @@ from .shared_root import SharedRoot
 
 if TYPE_CHECKING:
     from .search import Search
+
+BATCH_SECONDS = 0.005  # a custom policy's batches aim at this much work between clock checks (Run._adapt)
 
 
 class Run:
@@ -77,6 +80,11 @@ class Run:
         # batch ends: they keep the batch they were measured with
         light = config.policy == "light" and not config.dynamic_komi and threads == 1
         self.batch = max(8, (65536 if light else 16384) // (board.size * board.size))
+        # a custom policy's cost is unknown (one took 3 ms a move, and a 0.5-s search 84 s): where time or a stop
+        # ends the search, each thread's batches start at one iteration and follow BATCH_SECONDS (adapt);
+        # a search of a count alone keeps the fixed batch, and so its threads' turns at their batches' ends
+        self.adaptive = custom_policy_function(config.policy) is not None and (seconds is not None or stop is not None)
+        self.batches = [1 if self.adaptive else self.batch] * threads
         self.shared_tree = search.tree_parallel()
         self.ended = threading.Event()  # set by the thread that ends the search before the others see it end
         self.why = "playouts" if playouts is not None else "budget"
@@ -116,9 +124,12 @@ class Run:
             first = False
             if n <= 0:
                 return
+            began = time.perf_counter()
             if tree.run(n, self.params, worker) == 0 and tree.meta[tk.NODES] == 0:  # (a full tree is collected there)
                 self.why = "empty"
                 return
+            if self.adaptive:
+                self._adapt(k, n, time.perf_counter() - began)
             if self.shared is not None:
                 self.shared.turn(k)
             if self.dynamic and k == 0 and tree.workers[worker].iterations - adjusted >= STEP:
@@ -157,10 +168,19 @@ class Run:
             return True
         return False
 
+    def _adapt(self, k: int, n: int, seconds: float) -> None:
+        """Thread k's next batch after one of n iterations took `seconds` (a custom policy's timed or stoppable
+        search): twice as many under half BATCH_SECONDS, up to the built-in policies' batch; half as many past
+        twice it, down to one."""
+        if seconds < BATCH_SECONDS / 2 and n >= self.batches[k]:
+            self.batches[k] = min(2 * self.batches[k], self.batch)
+        elif seconds > 2 * BATCH_SECONDS:
+            self.batches[k] = max(1, self.batches[k] // 2)
+
     def _batch(self, k: int, tree: SearchTree, worker: int) -> int:
         """How many iterations thread k runs next: a batch, within its quota of a playout count (0 or less: done),
         and within a banking search's next check for thread 0."""
-        n = self.batch
+        n = self.batches[k]
         left = self.quota[k]
         if left is not None:
             n = min(n, left - tree.workers[worker].iterations)

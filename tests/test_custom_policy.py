@@ -14,6 +14,7 @@ from foogo import BLACK, Board, Search, SearchConfig, run_playouts
 from foogo import board_kernels as bk
 from foogo.bench import configure_parser, run
 from foogo.policy import PASS
+from foogo.random_stream import random_below
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -146,3 +147,74 @@ def test_the_example_policy_changes_the_games(monkeypatch):
     # the same random streams, another policy: other games (captures come sooner)
     assert not np.array_equal(greedy.scores, light.scores)
     assert np.mean(greedy.moves) != np.mean(light.moves)
+
+
+@njit
+def unsigned_lowest(s, z, color, rng, table):
+    p = lowest_playable(s, z, color, rng, table)
+    return np.uint64(p) if p >= 0 else np.uint64(0)
+
+
+@njit
+def always_raises(s, z, color, rng, table):
+    raise ValueError("my policy broke")
+
+
+def test_a_policy_answering_an_unsigned_point_or_nothing_is_one_line():
+    # an unsigned point, unified with PASS, typed as a float that the batch kernel failed on: 76 lines of numba;
+    # a policy that raises on every path was said to answer the wrong type
+    for policy, message in ((unsigned_lowest, "unsigned_lowest answers uint64, where a point is a signed integer"),
+                            (always_raises, "always_raises answers nothing: it returns None, or raises on every")):
+        with pytest.raises(ValueError, match=message) as refused:
+            run_playouts(Board(5), 3, policy=policy)
+        assert "\n" not in str(refused.value)
+        with pytest.raises(ValueError, match=message):
+            Search(SearchConfig(playouts=20, policy=policy)).genmove(Board(5), BLACK, 0.5)
+
+
+def test_errors_name_the_policy_and_what_a_policy_may_be():
+    with pytest.raises(ValueError, match="the playout policy occupied chose a point it may not take"):
+        board = Board(5)
+        board.play(BLACK, "C3")
+        run_playouts(board, 3, policy=occupied)  # it said CPUDispatcher(<function occupied at 0x...>)
+    with pytest.raises(ValueError, match="available: light, .*, or 'module:function' naming a custom policy"):
+        run_playouts(Board(5), 3, policy="tests.policies.mine")
+    from foogo.playout import play_out
+    with pytest.raises(ValueError, match="play_out takes a built-in policy's name .* not lowest_playable"):
+        play_out(Board(5), policy=lowest_playable)
+    from foogo.search_config import ConfigError
+    with pytest.raises(ConfigError, match="policy is wrong: unknown playout policy") as refused:
+        SearchConfig(policy="bogus")
+    assert refused.value.field == "policy"
+
+
+@njit
+def slow_lowest(s, z, color, rng, table):
+    """lowest_playable after some 2 ms of drawing numbers."""
+    total = 0
+    for _ in range(200_000):
+        total += random_below(rng, 7)
+    return PASS if total < 0 else lowest_playable(s, z, color, rng, table)
+
+
+def test_a_timed_search_with_a_slow_policy_keeps_its_budget():
+    # its batches were 655 iterations on 5x5 whatever the policy: a 0.5-s search of a 3-ms policy took 84 s
+    search = Search(SearchConfig(seconds=0.3, seed=1, policy=slow_lowest))
+    search.genmove(Board(5), BLACK, 0.5)  # compiles the policy's kernels
+    result = search.genmove(Board(5), BLACK, 0.5)
+    assert result.playouts >= 1 and result.seconds < 1.5, result
+
+
+@njit
+def raises_runtime(s, z, color, rng, table):
+    if s[bk.M_SIZE] > 0:
+        raise ZeroDivisionError("the policy's own bug")
+    return PASS
+
+
+def test_bench_names_a_custom_policys_own_error_in_a_line(capsys):
+    args = parser().parse_args(["--size", "5", "--playouts", "10", "--repeats", "1", "--policy",
+                                f"{__name__}:raises_runtime"])
+    assert run(args) == 1  # was a 23-line traceback
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith("foogo bench: the playout policy ") and "ZeroDivisionError" in err[-1]
