@@ -237,3 +237,20 @@ def real_engine_factory():
         return GtpEngine(log=io.StringIO(), **kwargs)
 
     return make
+
+
+@pytest.fixture
+def fake(tmp_path):
+    """Return a function building a fake engine's command line from its options (the fake GTP engine of
+    match_double.py, shared by the match tests and the GTP client's: test_match*.py, test_gtp_client.py)."""
+    import shlex
+
+    from match_double import FAKE_ENGINE
+
+    script = tmp_path / "fake_engine.py"
+    script.write_text(FAKE_ENGINE)
+
+    def command(*options: str) -> str:
+        return shlex.join([sys.executable, str(script), *options])
+
+    return command

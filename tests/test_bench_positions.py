@@ -145,7 +145,7 @@ def test_policy_diff_compares_every_later_policy_with_the_first(tmp_path):
     assert "moves 10-29 (    1 positions): light 0.2500, pachi 0.0000, difference -0.2500" in text
 
 
-# white to move captures the three black stones at E3 (test_search's settled-move position)
+# white to move captures the three black stones at E3 (test_search_time's settled-move position)
 CAPTURE_SGF = "(;SZ[5]KM[0.5]AB[bc][cc][dc]AW[bb][cb][db][ac][bd][cd][dd]PL[W])"
 
 

@@ -143,7 +143,7 @@ def test_a_timed_shared_search_and_analysis_end(warm_search):
 
 
 def test_a_shared_tree_gives_back_the_virtual_losses_of_a_refused_descent():
-    from test_search import SEND_TWO, retake_kind  # a position whose tree meets moves that repeat one
+    from test_tree_superko import SEND_TWO, retake_kind  # a position whose tree meets moves that repeat one
 
     game = Game.from_ascii(SEND_TWO, komi=7, to_move=WHITE)
     search = Search(SearchConfig(playouts=20000, threads=2, seed=3, parallel="tree", policy="heavy",
