@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import array
 import functools
+import itertools
 
 from .board import Board, IllegalMove, MoveResult, board_from_ascii
 from .game_handicap import fixed_handicap_points, free_handicap_points, max_fixed_handicap
@@ -41,7 +42,7 @@ from .game_score import (
 )
 from .game_sgf import SGF_MAX_BYTES, SGF_MAX_MOVES, SGF_MAX_SETUPS, SGF_RULES, SgfError, SgfRecord
 from .geometry import BLACK, COLOR_NAMES, EMPTY, PASS, WHITE, Geometry, opponent, parse_color
-from .numbers import check_komi, whole_value
+from .numbers import check_komi, shown, whole_value
 
 __all__ = [  # the game's names, and those of the modules it is made of (see above)
     "DEAD_THRESHOLD", "RULES", "SCORE_PLAYOUTS", "SEKI_SHARE", "SGF_MAX_BYTES", "SGF_MAX_MOVES", "SGF_MAX_SETUPS",
@@ -63,7 +64,7 @@ def check_rules(rules: str) -> str:
     if name in ("tromp-taylor", "tromptaylor", "tt"):
         name = "tromp-taylor"
     if name not in RULES:
-        raise ValueError(f"unknown rules {rules!r}: expected one of {', '.join(RULES)}")
+        raise ValueError(f"unknown rules {shown(rules)}: expected one of {', '.join(RULES)}")
     return name
 
 
@@ -260,9 +261,11 @@ class Game(GameScoring, SgfRecord):
         """Take back the last `moves` moves (passes included; an SGF setup between moves counts as
         one); GameError if there are fewer, TypeError if `moves` is not a whole number."""
         moves = whole_value("moves to undo", moves)
-        if moves < 1 or moves > len(self.history):
+        if moves < 1:
+            raise GameError(f"cannot undo {shown(moves)} moves: the moves to undo must be 1 or more")
+        if moves > len(self.history):
             raise GameError("cannot undo: no move to take back" if not self.history
-                            else f"cannot undo {moves} moves: only {len(self.history)} played")
+                            else f"cannot undo {shown(moves)} moves: only {len(self.history)} played")
         # new lists and a new dict, not edits in place (see checkpoint)
         n = len(self.history) - moves
         undone = sum(1 for c, _ in self.history[n:] if c == EMPTY)  # the last setups' entries
@@ -335,9 +338,12 @@ class Game(GameScoring, SgfRecord):
 
     def setup(self, black=(), white=(), to_move=None) -> None:
         """Replace the position by these stones (vertices or padded points) as a new base position:
-        the history and superko memory restart there. ValueError (game unchanged) if a string
-        would have no liberty or a point is given twice."""
-        self._reset(self._position(black, white, to_move))
+        the history and superko memory restart there, with no handicap (fixed_handicap and the free
+        handicap commands set one). ValueError (game unchanged) if a string would have no liberty or a point
+        is given twice; TypeError for stones that are not a list of points (a single vertex string, None)."""
+        position = self._position(black, white, to_move)
+        self._reset(position)
+        self.handicap = 0  # a setup of stones is no handicap: to_sgf wrote the old HA beside them
 
     def _position(self, black, white, to_move) -> Board:
         """The board holding these stones (setup's arguments), `to_move` to play (None: white if
@@ -345,6 +351,8 @@ class Game(GameScoring, SgfRecord):
         g = self.geometry
         stones: dict[int, int] = {}
         for color, points in ((BLACK, black), (WHITE, white)):
+            if isinstance(points, (str, bytes)) or not hasattr(points, "__iter__"):
+                raise TypeError(f"setup stones are a list of points, not {shown(points)}")
             for v in points:
                 p = g.parse(v)
                 if p == PASS or p in stones:
@@ -384,19 +392,22 @@ class Game(GameScoring, SgfRecord):
         return self._place_handicap(list(fixed_handicap_points(self.size, stones)))
 
     def place_free_handicap(self, stones: int) -> list[str]:
-        """Place `stones` (2..size*size-1) handicap stones where the engine likes; returns the vertices."""
+        """Place `stones` (2..size*size-1) handicap stones where the engine likes; returns the vertices. GameError
+        if the board is not empty, ValueError for another count."""
         if not self.is_empty():
             raise GameError("board not empty")
         return self._place_handicap(free_handicap_points(self.size, stones))
 
     def set_free_handicap(self, vertices) -> None:
         """Place handicap stones at the given vertices (at least 2, distinct, not pass, not all points): a
-        list or other iterable of vertices, not one string (TypeError)."""
+        list or other iterable of vertices, not one string (TypeError). GameError if the board is not empty,
+        ValueError for a vertex list like that (OffBoardError, a ValueError, for a vertex off the board)."""
         if not self.is_empty():
             raise GameError("board not empty")
         if isinstance(vertices, (str, bytes)) or not hasattr(vertices, "__iter__"):
             raise TypeError(f"handicap vertices must be a list of vertices such as ['D4', 'F6'], got {vertices!r:.60}")
-        points = [self.geometry.parse(v) for v in vertices]
+        # at most a board's points are read: more are refused below, and an endless iterable never ended
+        points = [self.geometry.parse(v) for v in itertools.islice(vertices, self.size * self.size)]
         if len(points) < 2 or len(set(points)) != len(points) or PASS in points \
                 or len(points) >= self.size * self.size:
             raise ValueError("bad vertex list: need 2 or more distinct points, no pass, not the whole board")

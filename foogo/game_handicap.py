@@ -12,7 +12,7 @@ import functools
 import numpy as np
 
 from .geometry import check_size, geometry
-from .numbers import whole_value
+from .numbers import shown, whole_value
 
 
 def max_fixed_handicap(size: int) -> int:
@@ -37,7 +37,7 @@ def fixed_handicap_points(size: int, stones: int) -> tuple[int, ...]:
 @functools.lru_cache(maxsize=None)
 def _fixed_points(size: int, stones: int) -> tuple[int, ...]:
     if not 2 <= stones <= max_fixed_handicap(size):
-        raise ValueError(f"no fixed placement of {stones} handicap stones on {size}x{size}")
+        raise ValueError(f"no fixed placement of {shown(stones)} handicap stones on {size}x{size}")
     g = geometry(size)
     low = 2 if size <= 11 else 3
     high = size - 1 - low
@@ -70,7 +70,7 @@ def free_handicap_points(size: int, stones: int) -> list[int]:
     size = check_size(size)
     stones = whole_value("handicap stones", stones)
     if not 2 <= stones < size * size:
-        raise ValueError(f"cannot place {stones} handicap stones on {size}x{size}")
+        raise ValueError(f"cannot place {shown(stones)} handicap stones on {size}x{size}")
     g = geometry(size)
     base = min(stones, max_fixed_handicap(size))
     chosen = list(fixed_handicap_points(size, base)) if base >= 2 else [g.point(size // 2, size // 2)]

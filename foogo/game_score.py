@@ -24,9 +24,11 @@ import numpy as np
 
 from .board import Board, board_from_ascii
 from .geometry import BLACK, EMPTY, WHITE, Geometry
+from .numbers import shown, whole_value
 from .playout_ownership import owner_shares
 
 SCORE_PLAYOUTS = 400  # playouts behind a dead-stone estimate, of each policy
+MAX_SCORE_PLAYOUTS = 1_000_000  # Game's scoring methods take at most this many (about a minute on 19x19)
 DEAD_THRESHOLD = 0.0  # a string is dead if the opponent's mean ownership of it is above this
 SEKI_SHARE = 0.5  # a live string is in seki if neither colour owns one of its liberties at the end of more
 # than this share of the playouts, and an opponent string that is not dead touches it
@@ -192,7 +194,14 @@ class GameScoring:
         def geometry(self) -> Geometry: ...
 
     def statuses(self, playouts: int = SCORE_PLAYOUTS, seed: int = 0) -> list[tuple[str, int, list[int]]]:
-        """Each string as (status, colour, padded points): final_statuses of the board (cached per position)."""
+        """Each string as (status, colour, padded points): final_statuses of the board (cached per position).
+        ValueError (TypeError for a type) naming the argument unless playouts is a whole number in
+        1..MAX_SCORE_PLAYOUTS and seed an int64 less 2 (each colour's playouts are drawn with seed + colour)."""
+        playouts, seed = whole_value("playouts", playouts), whole_value("seed", seed)
+        if not 1 <= playouts <= MAX_SCORE_PLAYOUTS:
+            raise ValueError(f"playouts must be from 1 to {MAX_SCORE_PLAYOUTS:,}, got {shown(playouts)}")
+        if not -2**63 <= seed <= 2**63 - 3:
+            raise ValueError(f"seed must be from -2**63 to 2**63 - 3, got {shown(seed)}")
         key = (self.board.hash, self.board.to_move, self.board.ko_point, playouts, seed)
         if self._score_cache is None or self._score_cache[0] != key:
             self._score_cache = (key, final_statuses(self.board, playouts, seed))
@@ -205,7 +214,7 @@ class GameScoring:
     def final_status_list(self, status: str, playouts: int = SCORE_PLAYOUTS, seed: int = 0) -> list[list[str]]:
         """The strings with `status` ("alive", "dead" or "seki") as lists of GTP vertices; ValueError otherwise."""
         if status not in ("alive", "dead", "seki"):
-            raise ValueError(f"unknown status {status!r}: expected alive, dead or seki")
+            raise ValueError(f"unknown status {shown(status)}: expected alive, dead or seki")
         g = self.geometry
         return [[g.name(p) for p in pts] for s, _, pts in self.statuses(playouts, seed) if s == status]
 

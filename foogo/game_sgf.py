@@ -13,8 +13,10 @@ replaces this one only when every move was legal. What it is not: a full SGF edi
 
 from __future__ import annotations
 
+import math
 import os
 import re
+from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from sgfmill import sgf
@@ -22,7 +24,7 @@ from sgfmill import sgf
 from .board import Board
 from .files import open_regular
 from .geometry import BLACK, EMPTY, PASS, WHITE, Geometry
-from .numbers import cut, whole_value
+from .numbers import cut, shown, whole_value
 
 SGF_RULES = {"chinese": "Chinese", "tromp-taylor": "Tromp-Taylor"}
 SGF_MAX_BYTES = 1024 * 1024  # load_sgf's default limits (foogo gtp --sgf-max-bytes, --sgf-max-moves)
@@ -79,11 +81,13 @@ class SgfRecord:
         def _setup_between_moves(self, black, white, to_move=None) -> None: ...
 
     def to_sgf(self) -> str:
-        """The game as SGF text (FF[4]): size, komi, rules, handicap, setup stones and every move."""
+        """The game as SGF text (FF[4]): size, komi (exactly), rules, handicap, setup stones, the side to move
+        at the base position (PL, where not black on an empty board) and every move."""
         g = self.geometry
         game = sgf.Sgf_game(self.size)
         root = game.get_root()
-        root.set("KM", self.komi)
+        # exactly, without an exponent (SGF's Real has none): sgfmill's own wrote 1e-07 as KM[0]
+        root.set_raw("KM", f"{Decimal(repr(float(self.komi))):f}".encode())
         root.set("RU", SGF_RULES[self.rules])
         root.set("AP", ("foogo", _version()))
         if self.handicap:
@@ -92,6 +96,7 @@ class SgfRecord:
         white = [g.row_col(int(p)) for p in g.points if self.base.color_at(int(p)) == WHITE]
         if black or white:
             root.set_setup_stones(black, white)
+        if black or white or self.base.to_move != BLACK:  # an empty base with white to move needs it too
             root.set("PL", "b" if self.base.to_move == BLACK else "w")
         node = root
         board = self.base.copy() if self._setups else None  # replayed only where setups follow moves
@@ -117,7 +122,9 @@ class SgfRecord:
     def load_sgf(self, path: str, move_number: int | None = None, max_bytes: int = SGF_MAX_BYTES,
                  max_moves: int = SGF_MAX_MOVES) -> None:
         """Replace this game by the main line of an SGF file, stopping before move `move_number`
-        (1-based; None: all moves). Keeps the rules; takes size and komi from the file.
+        (1-based; None: all moves). Takes the rules from RU when it names foogo's (Chinese, Tromp-Taylor),
+        else keeps the game's; size and komi from the file (komi 0 when it has no KM, the SGF default); the
+        first game of a file holding several.
         Reads regular files only (never waits on a pipe or a device), of at most max_bytes, with
         at most max_moves nodes in the main line; nothing is read before the file is checked.
         SgfError, with the game unchanged, for a file that cannot be read, is over a limit (the
@@ -127,16 +134,21 @@ class SgfRecord:
         step of the history, which undo takes back and to_sgf writes where it was (superko's memory
         starts afresh there, as at the base position)."""
         max_bytes = whole_value("size limit", max_bytes)  # TypeError for 1e6 or "1000", before anything is read
+        if max_bytes < 0 or whole_value("move limit", max_moves) < 0:
+            raise SgfError(f"the SGF size and move limits must be 0 or more, got {shown(max_bytes)} and "
+                           f"{shown(max_moves)}")
+        if not isinstance(path, (str, bytes, os.PathLike)):
+            raise TypeError(f"an SGF path is a str or a path, not {type(path).__name__}")
         try:
             with open_regular(path) as f:  # a FIFO or a device refused, never waited on
                 size = os.fstat(f.fileno()).st_size
                 if size > max_bytes:
-                    raise SgfError(f"{path} is {size} bytes, over the SGF size limit of {max_bytes}")
+                    raise SgfError(f"{shown(path)} is {size} bytes, over the SGF size limit of {max_bytes}")
                 data = _read_at_most(f, max_bytes + 1)
-        except OSError as error:
-            raise SgfError(f"cannot read {path}: {error.strerror or error}") from None
+        except (OSError, ValueError) as error:  # ValueError: a path holding a NUL byte
+            raise SgfError(f"cannot read {shown(path)}: {getattr(error, 'strerror', None) or error}") from None
         if len(data) > max_bytes:  # it grew since fstat
-            raise SgfError(f"{path} is over the SGF size limit of {max_bytes} bytes")
+            raise SgfError(f"{shown(path)} is over the SGF size limit of {max_bytes} bytes")
         self.load_sgf_bytes(data, move_number, max_moves)
 
     def load_sgf_bytes(self, data: bytes | str, move_number: int | None = None,
@@ -162,20 +174,24 @@ class SgfRecord:
             raise SgfError(f"the SGF has {nodes} nodes in {variations} variations, over the limit of "
                            f"{SGF_MAX_NODES} of either")
         try:
-            game = sgf.Sgf_game.from_bytes(data)
+            game = _parse(data)
+            root = game.get_root()
+            _check_game(root)
             size = game.get_size()
-            komi = game.get_komi()
+            komi = _komi(root)
             nodes = game.get_main_sequence()
+        except SgfError:
+            raise  # says what it is
         except ValueError as error:  # sgfmill's message can quote a whole value: cut (a megabyte's CA[...])
             raise SgfError(f"corrupt SGF: {cut(str(error), 200)}") from None
         if len(nodes) - 1 > max_moves:
             raise SgfError(f"the main line has {len(nodes) - 1} nodes after the root, over the SGF move "
                            f"limit of {max_moves}")
         try:
-            new = type(self)(size, komi, self.rules)
+            new = type(self)(size, komi, _rules(root, self.rules))
         except ValueError as error:
             raise SgfError(f"unsupported SGF: {error}") from None
-        new.handicap = _handicap(nodes[0], size)
+        handicap = _handicap(nodes[0], size)  # checked now, set after the setups (each sets none)
         area = _setup_area(nodes)
         if area > SGF_MAX_SETUPS * size * size:  # the points sgfmill would list, before it lists them
             raise SgfError(f"the main line's setup stones (AB, AW, AE) name {area} points, over the limit of "
@@ -197,6 +213,11 @@ class SgfRecord:
             player = _player(node, number)
             if node.has_property("B") and node.has_property("W"):
                 raise SgfError(f"corrupt SGF node {number}: both a black and a white move")
+            twice = black & white  # (AE beside either clears the point: applied last, as before)
+            if twice:
+                row, col = min(twice)
+                raise SgfError(f"corrupt SGF node {number}: the setup names {g.name(g.point(row, col))} in both AB "
+                               "and AW")
             if black or white or empty or player:
                 if stones is None:
                     stones = {int(p): new.board.color_at(int(p)) for p in g.points}
@@ -229,6 +250,7 @@ class SgfRecord:
                 raise SgfError(f"SGF move {played + 1} ({color.upper()} "
                                f"{g.name(vertex)}) is illegal: {error}") from None
             played += 1
+        new.handicap = handicap
         self.__dict__.update(new.__dict__)
 
 
@@ -261,12 +283,57 @@ def _setup_area(nodes) -> int:
     return area
 
 
+def _raw(node, identifier: str) -> str:
+    """A property's raw value as a message quotes it: at most 40 characters, cut with "..."."""
+    return cut(node.get_raw(identifier)[:41].decode("latin-1"), 40)
+
+
+def _parse(data: bytes):
+    """sgfmill's game of `data`; a CA naming an encoding Python lacks is read as ISO-8859-1 (foogo reads no text
+    property, and the whole file was refused for it)."""
+    try:
+        return sgf.Sgf_game.from_bytes(data)
+    except ValueError as error:
+        if not str(error).startswith("unknown encoding"):
+            raise
+        return sgf.Sgf_game.from_bytes(data, override_encoding="iso-8859-1")
+
+
+def _check_game(root) -> None:
+    """SgfError unless the root says Go (GM[1], or no GM) in FF 1..4 (or no FF)."""
+    for identifier, allowed, what in (("GM", (b"1",), "is not Go"), ("FF", (b"1", b"2", b"3", b"4"),
+                                                                     "is not an SGF format 1..4")):
+        if root.has_property(identifier) and root.get_raw(identifier).strip() not in allowed:
+            raise SgfError(f"unsupported SGF: {identifier}[{_raw(root, identifier)}] {what}")
+
+
+def _komi(root) -> float:
+    """The root's KM (0 without one, the SGF default); SgfError naming it for a value that is no finite number."""
+    if not root.has_property("KM"):
+        return 0.0
+    try:
+        komi = float(root.get("KM"))
+    except ValueError:
+        komi = math.nan
+    if not math.isfinite(komi):
+        raise SgfError(f"corrupt SGF: KM[{_raw(root, 'KM')}] is not a finite number")
+    return komi
+
+
+def _rules(root, rules: str) -> str:
+    """The rules a file's RU names, if foogo has them (Chinese, Tromp-Taylor, in any case), else `rules`."""
+    if not root.has_property("RU"):
+        return rules
+    named = root.get_raw("RU")[:40].decode("latin-1").strip().lower()
+    return next((name for name, text in SGF_RULES.items() if text.lower() == named), rules)
+
+
 def _handicap(root, size: int) -> int:
-    """The root's HA (0 without one or with a malformed one); SgfError beyond a board's points."""
+    """The root's HA (0 without one); SgfError naming it for a malformed one or one beyond a board's points."""
     try:
         handicap = int(root.get("HA")) if root.has_property("HA") else 0
     except ValueError:
-        return 0
+        raise SgfError(f"corrupt SGF: HA[{_raw(root, 'HA')}] is not a number") from None
     if not 0 <= handicap < size * size:
         shown = f"HA[{handicap}]" if abs(handicap) < 10**9 else f"an HA of {len(str(abs(handicap)))} digits"
         raise SgfError(f"unsupported SGF: handicap {shown} is not 0..{size * size - 1}")

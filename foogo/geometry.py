@@ -50,9 +50,9 @@ def opponent(color: int) -> int:
 def check_size(size) -> int:
     """Return `size` as an int if it is a whole number in 2..25; raise ValueError otherwise."""
     if isinstance(size, bool) or not isinstance(size, (int, np.integer)):
-        raise ValueError(f"board size must be an integer from {MIN_SIZE} to {MAX_SIZE}, got {size!r}")
+        raise ValueError(f"board size must be an integer from {MIN_SIZE} to {MAX_SIZE}, got {shown(size)}")
     if not MIN_SIZE <= int(size) <= MAX_SIZE:
-        raise ValueError(f"board size must be from {MIN_SIZE} to {MAX_SIZE}, got {size}")
+        raise ValueError(f"board size must be from {MIN_SIZE} to {MAX_SIZE}, got {shown(int(size))}")
     return int(size)
 
 
@@ -64,7 +64,7 @@ def parse_color(color) -> int:
             return value
     elif not isinstance(color, bool) and isinstance(color, (int, np.integer)) and int(color) in (BLACK, WHITE):
         return int(color)
-    raise ValueError(f"colour must be black or white ('b', 'w', 'black', 'white'), got {color!r}")
+    raise ValueError(f"colour must be black or white ('b', 'w', 'black', 'white'), got {shown(color)}")
 
 
 @dataclass(frozen=True, eq=False)

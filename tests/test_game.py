@@ -360,12 +360,12 @@ def test_corrupt_sgf_raises_and_leaves_the_game_unchanged(data):
     assert game.state_key() == before
 
 
-@pytest.mark.parametrize("prop", [b"CA", b"SZ", b"KM"])
+@pytest.mark.parametrize("prop", [b"SZ", b"KM", b"HA"])  # (an unknown CA is read as ISO-8859-1 now)
 def test_a_corrupt_sgfs_message_quotes_a_long_value_in_part(prop):
     # sgfmill's error quoted the whole value: a reply of a megabyte
     with pytest.raises(SgfError, match="corrupt SGF") as error:
         Game(9).load_sgf_bytes(b"(;GM[1]FF[4]" + prop + b"[" + b"x" * 100_000 + b"])")
-    assert len(str(error.value)) <= 220 and str(error.value).endswith("...")
+    assert len(str(error.value)) <= 220 and "xxx..." in str(error.value)
 
 
 def test_recent_positions_are_the_positions_before_the_current_one_oldest_first():

@@ -406,7 +406,7 @@ def test_a_failure_that_echoes_a_files_bytes_is_one_printable_line(tmp_path):
     ok(engine, "play b D4")
     before = state(engine)
     path = tmp_path / "bad.sgf"
-    for data, echoed in ((b"(;CA[x\r\ry]SZ[9];B[ee])", "unknown encoding: x y"),
+    for data, echoed in ((b"(;GM[x\r\ry]SZ[9];B[ee])", "GM[x y]"),
                          (b"(;SZ[9]PL[x\r\ry\x1b[2Jz\x07])", "PL[x y [2Jz ]")):
         path.write_bytes(data)
         response = engine.execute(f"loadsgf {path}")

@@ -1,0 +1,107 @@
+"""Game and its SGF as a review from Python found them (2026-12-06): each test fails without its fix. Bad
+input is one line naming it and changes nothing; what to_sgf writes, load_sgf reads back."""
+
+import itertools
+
+import pytest
+
+from foogo import Game
+from foogo.game import GameError, SgfError
+
+
+def state(game):
+    return (game.state_key(), dict(game._seen), game.handicap, game.komi, game.rules)
+
+
+def test_a_setup_after_a_handicap_has_no_handicap():
+    game = Game(9)
+    game.fixed_handicap(4)
+    game.setup(["E5"], ["D4"], to_move="b")
+    assert game.handicap == 0 and "HA[" not in game.to_sgf()  # HA[4] was written beside AB[ee]AW[df]
+
+
+def white_to_move_on_an_empty_board():
+    game = Game(9)
+    game.setup(to_move="w")
+    return game
+
+
+@pytest.mark.parametrize("make", [
+    white_to_move_on_an_empty_board,  # PL was written with setup stones only: reloaded, black was to move
+    lambda: Game(9, komi=1e-7),  # written as KM[0]
+    lambda: Game(9, komi=1 / 3),
+])
+def test_to_sgf_and_load_sgf_round_trip(make):
+    game = make()
+    again = Game(9, komi=3)
+    again.load_sgf_bytes(game.to_sgf())
+    assert again.to_move == game.to_move and again.komi == game.komi and again.state_key() == game.state_key()
+
+
+def test_the_rules_of_ru_are_read_so_a_tromp_taylor_suicide_reloads():
+    game = Game(5, rules="tt")
+    game.setup(["A1"], ["A2", "B2", "C1"])
+    game.play("b", "B1")  # a two-stone suicide: legal under Tromp-Taylor only
+    again = Game(5)
+    again.load_sgf_bytes(game.to_sgf())  # was "SGF move 1 (B B1) is illegal: ... suicide"
+    assert again.rules == "tromp-taylor" and again.state_key() == game.state_key()
+    kept = Game(9, rules="tt")
+    kept.load_sgf_bytes(b"(;SZ[9]RU[Japanese];B[ee])")  # rules foogo lacks: the game's own are kept
+    assert kept.rules == "tromp-taylor"
+
+
+@pytest.mark.parametrize("data, message", [
+    (b"(;GM[2]SZ[9];B[ee])", r"^unsupported SGF: GM\[2\] is not Go$"),
+    (b"(;FF[99]SZ[9];B[ee])", r"^unsupported SGF: FF\[99\] is not an SGF format 1..4$"),
+    (b"(;SZ[9]KM[inf])", r"^corrupt SGF: KM\[inf\] is not a finite number$"),
+    (b"(;SZ[9]HA[abc])", r"^corrupt SGF: HA\[abc\] is not a number$"),  # it was read as no handicap
+    (b"(;SZ[9]AB[aa]AW[aa])", r"the setup names A9 in both AB and AW"),  # white's stone was kept
+])
+def test_an_sgf_that_is_not_a_go_game_or_says_a_thing_twice_is_refused(data, message):
+    game = Game(9)
+    game.play("b", "C3")
+    before = state(game)
+    with pytest.raises(SgfError, match=message):
+        game.load_sgf_bytes(data)
+    assert state(game) == before
+
+
+def test_an_unknown_character_set_does_not_refuse_the_game():
+    game = Game(9)
+    game.load_sgf_bytes(b"(;SZ[9]CA[klingon]C[qapla];B[ee])")  # "corrupt SGF: unknown encoding: klingon"
+    assert len(game.history) == 1
+
+
+def test_bad_arguments_are_one_line_naming_them_and_change_nothing(tmp_path):
+    game = Game(9)
+    game.play("b", "E5")
+    before = state(game)
+    refused = [
+        (lambda: game.undo(0), GameError, "the moves to undo must be 1 or more"),  # "only 1 played"
+        (lambda: game.setup("A1"), TypeError, "setup stones are a list of points, not 'A1'"),  # read letter by letter
+        (lambda: game.setup(None), TypeError, "setup stones are a list of points, not None"),
+        (lambda: game.final_score(playouts="10"), TypeError, "playouts must be a whole number"),
+        (lambda: game.final_score(playouts=0), ValueError, "playouts must be from 1"),  # no dead stones, silently
+        (lambda: game.dead_stones(seed="a"), TypeError, "seed must be a whole number"),
+        (lambda: game.load_sgf(None), TypeError, "an SGF path is a str or a path"),
+        (lambda: game.load_sgf("a\0b"), SgfError, "cannot read 'a\\x00b': embedded null byte"),
+        (lambda: game.load_sgf(tmp_path / "x.sgf", max_bytes=-1), SgfError, "limits must be 0 or more"),
+        (lambda: game.undo(10**5000), GameError, "an integer of 5001 digits"),  # Python's own 4300-digit error
+        (lambda: game.play("x" * 100_000, "A1"), ValueError, "got 'xxx"),
+        (lambda: Game(10**5000), ValueError, "an integer of 5001 digits"),
+        (lambda: Game(9, rules="j" * 100_000), ValueError, "unknown rules 'jjj"),
+        (lambda: game.load_sgf("x" * 100_000), SgfError, "cannot read 'xxx"),
+    ]
+    for call, kind, text in refused:
+        with pytest.raises(kind) as error:
+            call()
+        assert text in str(error.value) and len(str(error.value)) < 200, str(error.value)[:300]
+        assert "\n" not in str(error.value)
+        assert state(game) == before
+
+
+def test_set_free_handicap_reads_no_more_than_a_board_of_vertices():
+    game = Game(9)
+    with pytest.raises(ValueError, match="bad vertex list"):
+        game.set_free_handicap(itertools.repeat("A1"))  # an endless iterable never ended
+    assert game.is_empty() and game.handicap == 0
