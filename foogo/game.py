@@ -178,7 +178,8 @@ class Game(GameScoring, SgfRecord):
         self.handicap = 0
 
     def set_komi(self, komi: float) -> None:
-        """Set komi (a finite number, at most numbers.MAX_KOMI either way); ValueError otherwise."""
+        """Set komi (a finite number, or a string or bool that float() reads as one, as GTP's `komi 6.5` arrives; at
+        most numbers.MAX_KOMI either way); ValueError otherwise."""
         self.komi = check_komi(komi)
         self._score_cache = None
 
