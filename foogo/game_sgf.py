@@ -208,8 +208,7 @@ class SgfRecord:
                 black, white, empty = node.get_setup_stones()
                 color, move = node.get_move()
             except ValueError as error:
-                detail = str(error) or "a point off the board or malformed"  # sgfmill's may be empty
-                raise SgfError(f"corrupt SGF node {number}: {detail}") from None
+                raise SgfError(f"corrupt SGF node {number}: {_bad_point(node) or cut(str(error), 200)}") from None
             player = _player(node, number)
             if node.has_property("B") and node.has_property("W"):
                 raise SgfError(f"corrupt SGF node {number}: both a black and a white move")
@@ -281,6 +280,18 @@ def _setup_area(nodes) -> int:
                 else:
                     area += 1
     return area
+
+
+def _bad_point(node) -> str:
+    """What sgfmill could not read of a node's points, as "B[e] holds a point off the board or malformed", or ""."""
+    for identifier in ("B", "W", "AB", "AW", "AE"):
+        if node.has_property(identifier):
+            try:
+                node.get(identifier)
+            except ValueError:
+                values = "".join(f"[{v[:20].decode('latin-1')}]" for v in node.get_raw_list(identifier)[:4])
+                return f"{identifier}{cut(values, 60)} holds a point off the board or malformed"
+    return ""
 
 
 def _raw(node, identifier: str) -> str:

@@ -56,6 +56,8 @@ def test_the_rules_of_ru_are_read_so_a_tromp_taylor_suicide_reloads():
     (b"(;SZ[9]KM[inf])", r"^corrupt SGF: KM\[inf\] is not a finite number$"),
     (b"(;SZ[9]HA[abc])", r"^corrupt SGF: HA\[abc\] is not a number$"),  # it was read as no handicap
     (b"(;SZ[9]AB[aa]AW[aa])", r"the setup names A9 in both AB and AW"),  # white's stone was kept
+    (b"(;SZ[9];B[e])", r"^corrupt SGF node 1: B\[e\] holds a point off the board"),  # "not enough values to unpack"
+    (b"(;SZ[9];AB[ee][zz])", r"^corrupt SGF node 1: AB\[ee\]\[zz\] holds a point off the board"),
 ])
 def test_an_sgf_that_is_not_a_go_game_or_says_a_thing_twice_is_refused(data, message):
     game = Game(9)
