@@ -227,7 +227,7 @@ def _compile_or_refuse(checked, policy) -> None:
         raise ValueError(f"the playout policy {name} does not compile as one (it answers a "
                          f"point, an integer): {reason[:300]}") from None
     answers = [signature.return_type for signature in policy.nopython_signatures if signature.args == arguments]
-    if answers and not (isinstance(answers[0], types.Integer) and answers[0].signed):
+    if answers and answers[0] not in types.signed_domain:
         # an unsigned point, unified with PASS in the checks, made a float that the kernels around failed on
         raise ValueError(f"the playout policy {name} answers {answers[0]}, where a point is a signed integer "
                          "(PASS is -1)")
