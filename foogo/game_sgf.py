@@ -123,10 +123,10 @@ class SgfRecord:
         return "\n".join(line for line in text.splitlines() if line.strip())
 
     def load_sgf(self, path: str, move_number: int | None = None, max_bytes: int = SGF_MAX_BYTES,
-                 max_moves: int = SGF_MAX_MOVES) -> None:
+                 max_moves: int = SGF_MAX_MOVES, rules: str | None = None) -> None:
         """Replace this game by the main line of an SGF file, stopping before move `move_number`
-        (1-based; None: all moves). Takes the rules from RU when it names foogo's (Chinese, Tromp-Taylor),
-        else keeps the game's; size and komi from the file (komi 0 when it has no KM, the SGF default); the
+        (1-based; None: all moves). Plays it under `rules` if given, else under those of RU when it names
+        foogo's (Chinese, Tromp-Taylor), else under the game's; size and komi from the file (komi 0 when it has no KM, the SGF default); the
         first game of a file holding several.
         Reads regular files only (never waits on a pipe or a device), of at most max_bytes, with
         at most max_moves nodes in the main line; nothing is read before the file is checked.
@@ -152,10 +152,10 @@ class SgfRecord:
             raise SgfError(f"cannot read {shown(path)}: {getattr(error, 'strerror', None) or error}") from None
         if len(data) > max_bytes:  # it grew since fstat
             raise SgfError(f"{shown(path)} is over the SGF size limit of {max_bytes} bytes")
-        self.load_sgf_bytes(data, move_number, max_moves)
+        self.load_sgf_bytes(data, move_number, max_moves, rules)
 
     def load_sgf_bytes(self, data: bytes | str, move_number: int | None = None,
-                       max_moves: int = SGF_MAX_MOVES) -> None:
+                       max_moves: int = SGF_MAX_MOVES, rules: str | None = None) -> None:
         """As load_sgf, from the file's bytes (a str is read as its UTF-8 encoding; the size limit is the
         caller's). TypeError, with the game unchanged, for data that is not bytes or str, or a move number
         or move limit that is not a whole number."""
@@ -189,7 +189,7 @@ class SgfRecord:
             raise SgfError(f"the main line has {len(nodes) - 1} nodes after the root, over the SGF move "
                            f"limit of {max_moves}")
         try:
-            new = type(self)(size, komi, _rules(root, self.rules))
+            new = type(self)(size, komi, rules if rules is not None else _rules(root, self.rules))
         except ValueError as error:
             raise SgfError(f"unsupported SGF: {error}") from None
         handicap = _handicap(nodes[0], size)  # checked now, set after the setups (each sets none)

@@ -51,6 +51,10 @@ def test_the_rules_of_ru_are_read_so_a_tromp_taylor_suicide_reloads():
     kept = Game(9, rules="tt")
     kept.load_sgf_bytes(b"(;SZ[9]RU[Japanese];B[ee])")  # rules foogo lacks: the game's own are kept
     assert kept.rules == "tromp-taylor"
+    forced = Game(5)  # rules given win over the file's (foogo gtp's --rules): the suicide is illegal there
+    with pytest.raises(SgfError, match="suicide"):
+        forced.load_sgf_bytes(game.to_sgf(), rules="chinese")
+    assert forced.rules == "chinese" and forced.history == []
 
 
 @pytest.mark.parametrize("data, message", [

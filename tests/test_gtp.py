@@ -733,3 +733,15 @@ def test_fixed_handicap_on_a_board_too_small_says_it_has_none():
         "? invalid number of stones: fixed placement takes none (boards of 7x7 and up have it) on 6x6\n\n"
     engine.execute("boardsize 9")
     assert "takes 2 to 9 on 9x9" in engine.execute("fixed_handicap 10")
+
+
+def test_loadsgf_plays_under_the_engines_rules_not_the_files(tmp_path):
+    # Game.load_sgf takes a file's RU; an engine keeps its --rules (GTP has no command to set them), and a
+    # file whose moves those rules forbid is refused as before
+    engine = make_engine()
+    path = tmp_path / "tt.sgf"
+    path.write_bytes(b"(;SZ[9]RU[Tromp-Taylor];B[ee])")
+    assert engine.execute(f"loadsgf {path}") == "= white\n\n"
+    assert engine.game.rules == "chinese"
+    path.write_bytes(b"(;SZ[5]RU[Tromp-Taylor]AB[ae]AW[ad][bd][ce];B[be])")  # B2: a two-stone suicide
+    assert engine.execute(f"loadsgf {path}").startswith("? cannot load file: SGF move 1 (B B1) is illegal")

@@ -325,8 +325,8 @@ class GtpEngine(AnalysisCommands, InspectionCommands, TimeCommands, MoveCommands
         """loadsgf FILE [MOVE_NUMBER]: the position before that move (all moves without it) -> colour to move."""
         self._arity(args, 1, 2)
         move_number = self._int(args[1]) if len(args) == 2 else None
-        try:
-            self.game.load_sgf(args[0], move_number, **self.sgf_limits)
+        try:  # under the engine's rules (--rules), whatever the file's RU says: GTP has no command to set them
+            self.game.load_sgf(args[0], move_number, rules=self.rules, **self.sgf_limits)
         except SgfError as error:
             raise GtpError(f"cannot load file: {error}") from None  # one line: frame
         self.time.reset_clocks()
