@@ -126,8 +126,8 @@ class SgfRecord:
                  max_moves: int = SGF_MAX_MOVES, rules: str | None = None) -> None:
         """Replace this game by the main line of an SGF file, stopping before move `move_number`
         (1-based; None: all moves). Plays it under `rules` if given, else under those of RU when it names
-        foogo's (Chinese, Tromp-Taylor), else under the game's; size and komi from the file (komi 0 when it has no KM, the SGF default); the
-        first game of a file holding several.
+        foogo's (Chinese, Tromp-Taylor), else under the game's; size and komi from the file (komi 0 when it
+        has no KM, the SGF default); the first game of a file holding several.
         Reads regular files only (never waits on a pipe or a device), of at most max_bytes, with
         at most max_moves nodes in the main line; nothing is read before the file is checked.
         SgfError, with the game unchanged, for a file that cannot be read, is over a limit (the
