@@ -235,7 +235,10 @@ def run(args: argparse.Namespace) -> int:
         report = measure(args.size, args.playouts, args.threads, args.seed, args.komi, args.repeats, args.policy,
                          args.min_seconds)
     except ValueError as error:  # a custom policy that does not compile as one, or chose a point it may not take
-        print(f"foogo bench: {error}", file=sys.stderr)
+        if custom and not str(error).startswith("the playout policy"):  # the policy's own ValueError
+            print(f"foogo bench: the playout policy {args.policy} failed: ValueError: {error}", file=sys.stderr)
+        else:
+            print(f"foogo bench: {error}", file=sys.stderr)
         return 1
     except Exception as error:  # noqa: BLE001 (a custom policy's own error, raised inside its playouts)
         if not custom:

@@ -60,7 +60,9 @@ class GameError(ValueError):
 
 def check_rules(rules: str) -> str:
     """The ruleset name normalised ("chinese" or "tromp-taylor"); ValueError for any other."""
-    name = str(rules).strip().lower().replace("_", "-")
+    if not isinstance(rules, str):
+        raise ValueError(f"unknown rules {shown(rules)}: expected one of {', '.join(RULES)}")
+    name = rules.strip().lower().replace("_", "-")
     if name in ("tromp-taylor", "tromptaylor", "tt"):
         name = "tromp-taylor"
     if name not in RULES:
@@ -406,7 +408,7 @@ class Game(GameScoring, SgfRecord):
         if not self.is_empty():
             raise GameError("board not empty")
         if isinstance(vertices, (str, bytes)) or not hasattr(vertices, "__iter__"):
-            raise TypeError(f"handicap vertices must be a list of vertices such as ['D4', 'F6'], got {vertices!r:.60}")
+            raise TypeError(f"handicap vertices must be a list of vertices such as ['D4', 'F6'], got {shown(vertices)}")
         # at most a board's points are read: more are refused below, and an endless iterable never ended
         points = [self.geometry.parse(v) for v in itertools.islice(vertices, self.size * self.size)]
         if len(points) < 2 or len(set(points)) != len(points) or PASS in points \

@@ -25,6 +25,7 @@ import numpy as np
 from .board import Board, board_from_ascii
 from .geometry import BLACK, EMPTY, WHITE, Geometry
 from .numbers import shown, whole_value
+from .playout import MAX_SEED
 from .playout_ownership import owner_shares
 
 SCORE_PLAYOUTS = 400  # playouts behind a dead-stone estimate, of each policy
@@ -200,7 +201,7 @@ class GameScoring:
         playouts, seed = whole_value("playouts", playouts), whole_value("seed", seed)
         if not 1 <= playouts <= MAX_SCORE_PLAYOUTS:
             raise ValueError(f"playouts must be from 1 to {MAX_SCORE_PLAYOUTS:,}, got {shown(playouts)}")
-        if not -2**63 <= seed <= 2**63 - 3:
+        if not -MAX_SEED - 1 <= seed <= MAX_SEED - 2:  # run_numbers' range, for seed + colour
             raise ValueError(f"seed must be from -2**63 to 2**63 - 3, got {shown(seed)}")
         key = (self.board.hash, self.board.to_move, self.board.ko_point, playouts, seed)
         if self._score_cache is None or self._score_cache[0] != key:

@@ -13,7 +13,6 @@ replaces this one only when every move was legal. What it is not: a full SGF edi
 
 from __future__ import annotations
 
-import math
 import os
 import re
 from decimal import Decimal
@@ -24,7 +23,7 @@ from sgfmill import sgf
 from .board import Board
 from .files import open_regular
 from .geometry import BLACK, EMPTY, PASS, WHITE, Geometry
-from .numbers import cut, shown, whole_value
+from .numbers import cut, finite_number, shown, whole_number, whole_value
 
 SGF_RULES = {"chinese": "Chinese", "tromp-taylor": "Tromp-Taylor"}
 SGF_MAX_BYTES = 1024 * 1024  # load_sgf's default limits (foogo gtp --sgf-max-bytes, --sgf-max-moves)
@@ -137,21 +136,23 @@ class SgfRecord:
         step of the history, which undo takes back and to_sgf writes where it was (superko's memory
         starts afresh there, as at the base position)."""
         max_bytes = whole_value("size limit", max_bytes)  # TypeError for 1e6 or "1000", before anything is read
-        if max_bytes < 0 or whole_value("move limit", max_moves) < 0:
-            raise SgfError(f"the SGF size and move limits must be 0 or more, got {shown(max_bytes)} and "
-                           f"{shown(max_moves)}")
+        if max_bytes < 0:
+            raise SgfError(f"the SGF size limit must be 0 or more, got {shown(max_bytes)}")
+        _check_arguments(move_number, max_moves, rules)  # before the file is read, as load_sgf_bytes does after
         if not isinstance(path, (str, bytes, os.PathLike)):
             raise TypeError(f"an SGF path is a str or a path, not {type(path).__name__}")
         try:
             with open_regular(path) as f:  # a FIFO or a device refused, never waited on
                 size = os.fstat(f.fileno()).st_size
                 if size > max_bytes:
-                    raise SgfError(f"{shown(path)} is {size} bytes, over the SGF size limit of {max_bytes}")
+                    raise SgfError(f"{_path_text(path)} is {size} bytes, over the SGF size limit of {max_bytes}")
                 data = _read_at_most(f, max_bytes + 1)
+        except SgfError:
+            raise  # over the limit: says so
         except (OSError, ValueError) as error:  # ValueError: a path holding a NUL byte
-            raise SgfError(f"cannot read {shown(path)}: {getattr(error, 'strerror', None) or error}") from None
+            raise SgfError(f"cannot read {_path_text(path)}: {getattr(error, 'strerror', None) or error}") from None
         if len(data) > max_bytes:  # it grew since fstat
-            raise SgfError(f"{shown(path)} is over the SGF size limit of {max_bytes} bytes")
+            raise SgfError(f"{_path_text(path)} is over the SGF size limit of {max_bytes} bytes")
         self.load_sgf_bytes(data, move_number, max_moves, rules)
 
     def load_sgf_bytes(self, data: bytes | str, move_number: int | None = None,
@@ -164,11 +165,7 @@ class SgfRecord:
         if not isinstance(data, (bytes, bytearray, memoryview)):
             raise TypeError(f"SGF data must be bytes or str, got {type(data).__name__}")
         data = bytes(data)
-        if move_number is not None:
-            move_number = whole_value("move number", move_number)
-            if move_number < 1:
-                raise SgfError(f"move number must be 1 or more, got {move_number}")
-        max_moves = whole_value("move limit", max_moves)
+        move_number, max_moves, rules = _check_arguments(move_number, max_moves, rules)
         start = _START.search(data)  # sgfmill skips what comes before; a "[" there must not hide the game
         nodes, variations = _structure_counts(data, start.start()) if start else (0, 0)
         if max(nodes, variations) > SGF_MAX_NODES:
@@ -283,6 +280,28 @@ def _setup_area(nodes) -> int:
     return area
 
 
+def _path_text(path) -> str:
+    """A path as a message quotes it: its text in quotes, escapes for what is not printable, at most 120 characters
+    of it."""
+    text = os.fsdecode(path)
+    return repr(text[:120]) + ("..." if len(text) > 120 else "")
+
+
+def _check_arguments(move_number, max_moves, rules) -> tuple[int | None, int, str | None]:
+    """load_sgf's move number (None, or 1 or more), move limit (0 or more) and rules (None, or foogo's), checked:
+    SgfError naming a bad value (TypeError for a type, ValueError for rules foogo lacks)."""
+    if move_number is not None:
+        move_number = whole_value("move number", move_number)
+        if move_number < 1:
+            raise SgfError(f"move number must be 1 or more, got {shown(move_number)}")
+    max_moves = whole_value("move limit", max_moves)
+    if max_moves < 0:
+        raise SgfError(f"the SGF move limit must be 0 or more, got {shown(max_moves)}")
+    from .game import check_rules  # (game builds on this module: imported when called)
+
+    return move_number, max_moves, None if rules is None else check_rules(rules)
+
+
 def _structure_counts(data: bytes, start: int) -> tuple[int, int]:
     """The nodes and variations (";" and "(" outside property values) of data[start:], which starts outside
     any value: what sgfmill would build, counted at C speed before it builds it, a chunk at a time, each cut
@@ -339,12 +358,9 @@ def _komi(root) -> float:
     if not root.has_property("KM"):
         return 0.0
     try:
-        komi = float(root.get("KM"))
+        return finite_number(root.get_raw("KM")[:400].decode("latin-1"))  # (SGF's Real is shorter still)
     except ValueError:
-        komi = math.nan
-    if not math.isfinite(komi):
-        raise SgfError(f"corrupt SGF: KM[{_raw(root, 'KM')}] is not a finite number")
-    return komi
+        raise SgfError(f"corrupt SGF: KM[{_raw(root, 'KM')}] is not a finite number") from None
 
 
 def _rules(root, rules: str) -> str:
@@ -358,7 +374,7 @@ def _rules(root, rules: str) -> str:
 def _handicap(root, size: int) -> int:
     """The root's HA (0 without one); SgfError naming it for a malformed one or one beyond a board's points."""
     try:
-        handicap = int(root.get("HA")) if root.has_property("HA") else 0
+        handicap = whole_number(root.get_raw("HA")[:4400].decode("latin-1")) if root.has_property("HA") else 0
     except ValueError:
         raise SgfError(f"corrupt SGF: HA[{_raw(root, 'HA')}] is not a number") from None
     if not 0 <= handicap < size * size:

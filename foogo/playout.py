@@ -34,7 +34,7 @@ import numpy as np
 from . import board_kernels as bk
 from .geometry import geometry
 from .jit import inline, jit_nogil, kernel, uncached_nogil
-from .numbers import whole_value
+from .numbers import cut, shown, whole_value
 from .patterns import PATTERN_TABLE  # noqa: F401 (read as playout.PATTERN_TABLE too)
 from .policy import LIGHT, PASS, POLICIES, choose, choose_light_only, policy_id
 from .policy_light import allowed
@@ -227,7 +227,7 @@ def _compile_or_refuse(checked, policy) -> None:
         raise ValueError(f"the playout policy {name} does not compile as one (it answers a "
                          f"point, an integer): {reason[:300]}") from None
     answers = [signature.return_type for signature in policy.nopython_signatures if signature.args == arguments]
-    if answers and answers[0] not in types.signed_domain:
+    if answers and types.unliteral(answers[0]) not in types.signed_domain:  # (`return PASS` types as a literal)
         # an unsigned point, unified with PASS in the checks, made a float that the kernels around failed on
         raise ValueError(f"the playout policy {name} answers {answers[0]}, where a point is a signed integer "
                          "(PASS is -1)")
@@ -236,7 +236,7 @@ def _compile_or_refuse(checked, policy) -> None:
 def policy_label(policy) -> str:
     """A playout policy as a message names it: a name or "module:function" as given, a function by its name."""
     if isinstance(policy, str):
-        return repr(policy)
+        return shown(policy)
     function = getattr(policy, "py_func", policy)
     return getattr(function, "__qualname__", None) or repr(policy)
 
@@ -286,11 +286,11 @@ def custom_policy_function(policy):
         try:
             policy = getattr(importlib.import_module(module), name)
         except Exception as error:  # noqa: BLE001 (a missing module, a relative name, a module that fails to load)
-            raise ValueError(f"cannot load the playout policy {module}:{name}: {type(error).__name__}: {error}") \
-                from None
+            raise ValueError(f"cannot load the playout policy {shown(policy)}: {type(error).__name__}: "
+                             f"{cut(str(error), 200)}") from None
     if not callable(policy) or not hasattr(policy, "py_func"):
         raise ValueError(f"a playout policy is 'light', 'heavy', 'module:function' or a numba function, "
-                         f"not {policy!r}")
+                         f"not {shown(policy)}")
     try:  # checked here: numba's typing error for a wrong argument count is a page of compiler output
         inspect.signature(policy.py_func).bind(*range(POLICY_ARGUMENTS))
     except (TypeError, ValueError):
@@ -378,7 +378,8 @@ def default_threads() -> int:
 
 
 def play_out(board, seed: int = 0, index: int = 0, policy: str = "light"):
-    """Play a copy of `board` out with the named policy; return (copy, score, stones played, capped)."""
+    """Play a copy of `board` out with a built-in policy (its name, one of policy.POLICIES); return (copy, score,
+    stones played, capped). ValueError for any other policy (custom ones play through run_playouts)."""
     _, _, seed, index = run_numbers(1, 1, seed, index)
     if not isinstance(policy, str) or ":" in policy:
         raise ValueError(f"play_out takes a built-in policy's name ({', '.join(POLICIES)}), not "

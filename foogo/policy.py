@@ -19,6 +19,7 @@ which the heavy rules share with the ladder reader and the learned prior's featu
 from __future__ import annotations
 
 from .jit import inline
+from .numbers import shown
 from .policy_heavy import choose_heavy, choose_heavy_nakade, choose_heavy_race
 from .policy_light import PASS, choose_light  # noqa: F401 (PASS: the seam's answer, read as policy.PASS)
 
@@ -29,7 +30,7 @@ POLICIES = ("light", "heavy", "heavy-nakade", "heavy-race")  # names, indexed by
 def policy_id(name: str) -> int:
     """The id (LIGHT, HEAVY, HEAVY_NAKADE or HEAVY_RACE) of a policy name; ValueError naming the choices otherwise."""
     if name not in POLICIES:
-        raise ValueError(f"unknown playout policy {name!r}; available: {', '.join(POLICIES)}")
+        raise ValueError(f"unknown playout policy {shown(name)}; available: {', '.join(POLICIES)}")
     return POLICIES.index(name)
 
 

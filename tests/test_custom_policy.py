@@ -218,3 +218,25 @@ def test_bench_names_a_custom_policys_own_error_in_a_line(capsys):
     assert run(args) == 1  # was a 23-line traceback
     err = capsys.readouterr().err.strip().splitlines()
     assert err[-1].startswith("foogo bench: the playout policy ") and "ZeroDivisionError" in err[-1]
+
+
+@njit
+def raises_value_error(s, z, color, rng, table):
+    if s[bk.M_SIZE] > 0:
+        raise ValueError("my own bug")
+    return PASS
+
+
+def test_long_policy_names_are_echoed_in_part_and_bench_names_a_policys_own_value_error(capsys):
+    from foogo.playout import play_out
+    for call in (lambda: play_out(Board(5), policy="x:" + "y" * 100_000),
+                 lambda: SearchConfig(policy="x" * 100_000), lambda: SearchConfig(policy="x:" + "y" * 100_000),
+                 lambda: SearchConfig(policy=list(range(100_000)))):
+        with pytest.raises(ValueError) as error:
+            call()
+        assert len(str(error.value)) < 400, len(str(error.value))  # 100,134 to 688,988 characters
+    args = parser().parse_args(["--size", "5", "--playouts", "10", "--repeats", "1", "--policy",
+                                f"{__name__}:raises_value_error"])
+    assert run(args) == 1
+    assert capsys.readouterr().err.strip().splitlines()[-1] == (
+        f"foogo bench: the playout policy {__name__}:raises_value_error failed: ValueError: my own bug")

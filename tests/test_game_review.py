@@ -94,7 +94,7 @@ def test_bad_arguments_are_one_line_naming_them_and_change_nothing(tmp_path):
         (lambda: game.dead_stones(seed="a"), TypeError, "seed must be a whole number"),
         (lambda: game.load_sgf(None), TypeError, "an SGF path is a str or a path"),
         (lambda: game.load_sgf("a\0b"), SgfError, "cannot read 'a\\x00b': embedded null byte"),
-        (lambda: game.load_sgf(tmp_path / "x.sgf", max_bytes=-1), SgfError, "limits must be 0 or more"),
+        (lambda: game.load_sgf(tmp_path / "x.sgf", max_bytes=-1), SgfError, "size limit must be 0 or more"),
         (lambda: game.undo(10**5000), GameError, "an integer of 5001 digits"),  # Python's own 4300-digit error
         (lambda: game.play("x" * 100_000, "A1"), ValueError, "got 'xxx"),
         (lambda: Game(10**5000), ValueError, "an integer of 5001 digits"),
@@ -117,14 +117,15 @@ def test_set_free_handicap_reads_no_more_than_a_board_of_vertices():
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(alphabet="();[]\\ab", max_size=60), st.integers(1, 6))
-def test_structure_counted_a_chunk_at_a_time_is_the_whole_count(text, chunk):
-    data = b"(;" + text.encode()
-    structure = game_sgf._VALUE.sub(b"", data)  # the whole at once, as before
+@given(st.text(alphabet="();[]\\ab", max_size=8), st.text(alphabet="();[]\\ab", max_size=60), st.integers(1, 6))
+def test_structure_counted_a_chunk_at_a_time_is_the_whole_count(junk, text, chunk):
+    data = junk.encode() + b"(;" + text.encode()  # what comes before the first "(;" is skipped, as sgfmill does
+    start = game_sgf._START.search(data).start()
+    structure = game_sgf._VALUE.sub(b"", data[start:])  # the whole at once, as before
     whole = (structure.count(b";"), structure.count(b"("))
     old, game_sgf._STRUCTURE_CHUNK = game_sgf._STRUCTURE_CHUNK, chunk
     try:
-        assert game_sgf._structure_counts(data, 0) == whole
+        assert game_sgf._structure_counts(data, start) == whole
     finally:
         game_sgf._STRUCTURE_CHUNK = old
 
@@ -140,3 +141,25 @@ def test_counting_an_sgfs_nodes_takes_little_memory():
     finally:
         tracemalloc.stop()
     assert peak < 20 * 1024 * 1024, peak
+
+
+def test_the_reviews_of_the_day_s_change(tmp_path):
+    path = tmp_path / "big.sgf"
+    path.write_bytes(b"(;SZ[9];B[ee];W[cc])")
+    with pytest.raises(SgfError) as error:
+        Game(9).load_sgf(path, max_bytes=5)
+    assert str(error.value).startswith(f"'{path}' is 20 bytes, over the SGF size limit of 5")  # "cannot read ..."
+    game = Game(9)
+    with pytest.raises(ValueError, match="unknown rules 'go'"):  # "unsupported SGF", after reading the file
+        game.load_sgf_bytes(b"(;SZ[9])", rules="go")
+    with pytest.raises(SgfError, match="move limit must be 0 or more, got -1"):
+        game.load_sgf_bytes(b"(;SZ[9];B[ee])", max_moves=-1)
+    with pytest.raises(SgfError, match="an integer of 5001 digits"):
+        game.load_sgf_bytes(b"(;SZ[9])", move_number=-10**5000)
+    for bad in (lambda: Game(9, rules=10**5000), lambda: game.set_free_handicap(10**5000)):
+        with pytest.raises((ValueError, TypeError), match="an integer of 5001 digits"):
+            bad()
+    for text in ("(;SZ[9]KM[1_0])", "(;SZ[9]HA[1_0])"):  # Python's float() and int() read "1_0" as 10
+        with pytest.raises(SgfError, match="is not a"):
+            game.load_sgf_bytes(text)
+    assert game.history == [] and game.komi == 7.0

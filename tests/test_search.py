@@ -130,7 +130,7 @@ def test_the_losing_side_s_pass_is_not_half_a_win():
     assert Search(config).genmove(board, BLACK, 7, legal(board, BLACK)).move == RESIGN
 
 
-def test_keeps_a_seki_it_passing_margin():
+def test_keeps_a_seki_it_wins_by_passing():
     # a lost game's final position (tests/test_policy.py's SEKI): white leads, and its only move, B8,
     # fills a liberty its string shares with black's. Before the heavy playouts' seki rule the search
     # saw white lose every playout and resigned the won game (win rate 0.00); before the learned

@@ -101,9 +101,11 @@ def _recount_note(played: float, komi: list[float], mark: str) -> str:
     """What a self-play table's komi columns are: the games were played at one komi, and a column at another
     counts the same final positions at that komi (the players, aiming at another komi, might have played
     otherwise)."""
-    at = f"{mark} the komi the games were played at; " if played in komi else \
-        f"the games were played at komi {_komi_text(played)}; "
-    return at + "every other column\n  counts the same final positions at its komi, not games played at it"
+    if played in komi:
+        return (f"{mark} the komi the games were played at; every other column\n  counts the same final positions "
+                "at its komi, not games played at it")
+    return (f"the games were played at komi {_komi_text(played)}; every column counts their final\n  positions at "
+            "its komi, not games played at it")
 
 
 def write_reports(run: RunDir, report: dict) -> list[str]:
