@@ -286,7 +286,7 @@ def custom_policy_function(policy):
         try:
             policy = getattr(importlib.import_module(module), name)
         except Exception as error:  # noqa: BLE001 (a missing module, a relative name, a module that fails to load)
-            raise ValueError(f"cannot load the playout policy {shown(policy)}: {type(error).__name__}: "
+            raise ValueError(f"cannot load the playout policy {cut(policy, 200)}: {type(error).__name__}: "
                              f"{cut(str(error), 200)}") from None
     if not callable(policy) or not hasattr(policy, "py_func"):
         raise ValueError(f"a playout policy is 'light', 'heavy', 'module:function' or a numba function, "
