@@ -31,7 +31,15 @@ import time
 from .board import Board
 from .geometry import MAX_SIZE, MIN_SIZE
 from .numbers import check_komi, float_option, int_option, shown
-from .playout import MAX_BATCH, MAX_SEED, MAX_THREADS, custom_policy_function, default_threads, run_playouts
+from .playout import (
+    MAX_BATCH,
+    MAX_SEED,
+    MAX_THREADS,
+    PolicyError,
+    custom_policy_function,
+    default_threads,
+    run_playouts,
+)
 
 JSON_KEYS = ("size", "threads", "playouts", "repeats", "playouts_per_second", "playouts_per_second_min",
              "playouts_per_second_max", "playouts_per_cpu_second", "playouts_per_cpu_second_min",
@@ -234,17 +242,17 @@ def run(args: argparse.Namespace) -> int:
     try:
         report = measure(args.size, args.playouts, args.threads, args.seed, args.komi, args.repeats, args.policy,
                          args.min_seconds)
-    except ValueError as error:  # a custom policy that does not compile as one, or chose a point it may not take
-        if custom and not str(error).startswith("the playout policy"):  # the policy's own ValueError
-            print(f"foogo bench: the playout policy {args.policy} failed: ValueError: {error}", file=sys.stderr)
-        else:
-            print(f"foogo bench: {error}", file=sys.stderr)
+    except PolicyError as error:  # a custom policy that does not compile as one, or chose a point it may not take
+        print(f"foogo bench: {error}", file=sys.stderr)
         return 1
     except Exception as error:  # noqa: BLE001 (a custom policy's own error, raised inside its playouts)
-        if not custom:
+        if custom:
+            print(f"foogo bench: the playout policy {args.policy} failed: {type(error).__name__}: {error}",
+                  file=sys.stderr)
+        elif isinstance(error, ValueError):
+            print(f"foogo bench: {error}", file=sys.stderr)
+        else:
             raise
-        print(f"foogo bench: the playout policy {args.policy} failed: {type(error).__name__}: {error}",
-              file=sys.stderr)
         return 1
     if args.json:
         print(json.dumps(report))

@@ -378,8 +378,8 @@ def _handicap(root, size: int) -> int:
     except ValueError:
         raise SgfError(f"corrupt SGF: HA[{_raw(root, 'HA')}] is not a number") from None
     if not 0 <= handicap < size * size:
-        shown = f"HA[{handicap}]" if abs(handicap) < 10**9 else f"an HA of {len(str(abs(handicap)))} digits"
-        raise SgfError(f"unsupported SGF: handicap {shown} is not 0..{size * size - 1}")
+        named = f"HA[{handicap}]" if abs(handicap) < 10**9 else f"an HA of {len(str(abs(handicap)))} digits"
+        raise SgfError(f"unsupported SGF: handicap {named} is not 0..{size * size - 1}")
     return handicap
 
 

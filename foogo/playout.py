@@ -178,6 +178,11 @@ def _batch_into(s0, z0, s, z, rng, no_trace, no_owners, zob, seed, first, cap, s
 
 # ---------------------------------------------------------------- custom policies
 
+class PolicyError(ValueError):
+    """A custom playout policy that does not compile as one or broke the playout rule: the message names it (a
+    policy's own exception, raised inside its playouts, comes through as it is)."""
+
+
 _CUSTOM_BATCHES: dict = {}
 _CHECKED: dict = {}
 
@@ -218,18 +223,18 @@ def _compile_or_refuse(checked, policy) -> None:
         checked.compile(arguments[:4] + (types.int64,) + arguments[4:])
     except NumbaError as error:
         if any(signature.return_type == types.none for signature in policy.nopython_signatures):
-            raise ValueError(f"the playout policy {name} answers nothing: it returns None, or raises on every "
+            raise PolicyError(f"the playout policy {name} answers nothing: it returns None, or raises on every "
                              "path (it answers a point, an integer)") from None
         text = re.sub(r"\x1b\[[0-9;]*m", "", str(error))  # numba's highlighting
         lines = [line.strip() for line in text.splitlines() if line.strip()]
         at = next((i for i, line in enumerate(lines) if not line.startswith(("Failed in", "During:", "File"))), 0)
         reason = " ".join(lines[at:at + 2])  # numba's reason, and the signature it names
-        raise ValueError(f"the playout policy {name} does not compile as one (it answers a "
+        raise PolicyError(f"the playout policy {name} does not compile as one (it answers a "
                          f"point, an integer): {reason[:300]}") from None
     answers = [signature.return_type for signature in policy.nopython_signatures if signature.args == arguments]
     if answers and types.unliteral(answers[0]) not in types.signed_domain:  # (`return PASS` types as a literal)
         # an unsigned point, unified with PASS in the checks, made a float that the kernels around failed on
-        raise ValueError(f"the playout policy {name} answers {answers[0]}, where a point is a signed integer "
+        raise PolicyError(f"the playout policy {name} answers {answers[0]}, where a point is a signed integer "
                          "(PASS is -1)")
 
 
@@ -420,6 +425,6 @@ def run_playouts(board, count: int, seed: int = 0, threads: int = 1, first: int 
     seconds = time.perf_counter() - start
     broken = np.flatnonzero(capped == BROKEN)
     if broken.size:
-        raise ValueError(f"the playout policy {policy_label(policy)} chose a point it may not take (occupied, ko "
+        raise PolicyError(f"the playout policy {policy_label(policy)} chose a point it may not take (occupied, ko "
                          f"or a single-stone suicide) in playout {first + int(broken[0])}")
     return PlayoutBatch(scores, moves, capped, seconds, threads)

@@ -24,7 +24,7 @@ from . import tree as tk
 from .gamma_table import GAMMAS, open_parts
 from .geometry import PASS
 from .patterns import PATTERN_TABLE
-from .playout import NO_REPLIES, custom_policy_function, move_cap, policy_label
+from .playout import NO_REPLIES, PolicyError, custom_policy_function, move_cap, policy_label
 
 MAX_DEPTH = 400  # the deepest descent an iteration makes (its path and trace scratch)
 
@@ -307,7 +307,7 @@ class SearchTree:
         finally:
             self._gate.leave(self)
         if done < 0:
-            raise ValueError(f"the playout policy {policy_label(self.policy)} chose a point it may not take "
+            raise PolicyError(f"the playout policy {policy_label(self.policy)} chose a point it may not take "
                              "(occupied, ko or a single-stone suicide)")
         w.iterations += done
         return done

@@ -60,7 +60,7 @@ def format_table(report: dict) -> str:
     komi = report["komi"]
     width = 19 + max((len(f" ({w['draws']})") for g in report["groups"] for w in g["win"]
                       if w["komi"] == int(w["komi"])), default=0)
-    played = m.get("game_komi") if m["mode"] == "selfplay" else None
+    played = _played_komi(m)
     lines.append(f"{name:>7} " + " ".join(f"{'komi ' + _komi_text(k) + ('*' if k == played else ''):>{width}}"
                                           for k in komi))
     for g in report["groups"]:
@@ -95,6 +95,11 @@ def capped_notes(report: dict) -> list[str]:
 
 def _komi_text(k: float) -> str:
     return f"{k:g}"
+
+
+def _played_komi(manifest: dict) -> float | None:
+    """The komi a self-play run's games were played at; None for random playouts (scored at every komi alike)."""
+    return manifest.get("game_komi") if manifest["mode"] == "selfplay" else None
 
 
 def _recount_note(played: float, komi: list[float], mark: str) -> str:
@@ -149,7 +154,7 @@ def format_markdown(report: dict) -> str:
     m = report["manifest"]
     name = "size" if report["group_name"] == "size" else "playouts/move"
     komi = report["komi"]
-    played = m.get("game_komi") if m["mode"] == "selfplay" else None
+    played = _played_komi(m)
     lines = [f"Made by `{canonical_command(m)}`" + ("" if report["complete"] else " (partial)") + "\n",
              f"| {name} | n | mean B-W | 95% CI | std | fair komi | "
              + " | ".join(f"B wins @{_komi_text(k)}" + ("\\*" if k == played else "") for k in komi)
