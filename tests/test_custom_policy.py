@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from foogo import BLACK, Board, Search, SearchConfig, run_playouts
+from foogo import BLACK, WHITE, Board, Search, SearchConfig, run_playouts
 from foogo import board_kernels as bk
 from foogo.bench import configure_parser, run
 from foogo.policy import PASS
@@ -118,6 +118,26 @@ def test_a_policy_that_does_not_answer_a_point_is_one_line_not_a_page_of_compile
         assert "\n" not in str(refused.value) and "\x1b" not in str(refused.value)
 
 
+@njit
+def searched(s, z, color, rng, table):
+    """The one policy these tests search with (a custom policy's search kernel compiles for each policy, in
+    each worker: the tests that search with it share a worker and one compilation): lowest_playable on 7x7;
+    on 6x6 it breaks the rule as occupied does; on 5x5 it first draws numbers for some 2 ms."""
+    if s[bk.M_SIZE] == 6:
+        return occupied(s, z, color, rng, table)
+    if s[bk.M_SIZE] == 5:
+        total = 0
+        for _ in range(200_000):
+            total += random_below(rng, 7)
+        if total < 0:
+            return PASS
+    return lowest_playable(s, z, color, rng, table)
+
+
+SEARCHES = pytest.mark.xdist_group("custom-policy-search")  # pyproject's --dist loadgroup: one worker
+
+
+@SEARCHES
 def test_bench_and_search_take_a_custom_policy(monkeypatch, capsys):
     # as the `foogo` script runs it from the repository's root: the current directory not on sys.path
     monkeypatch.chdir(ROOT)
@@ -132,10 +152,13 @@ def test_bench_and_search_take_a_custom_policy(monkeypatch, capsys):
     bad = parser().parse_args(["--policy", "examples.nowhere:nothing"])
     assert run(bad) == 2
     board = Board(7)
-    result = Search(SearchConfig(playouts=300, seed=1, policy=lowest_playable)).genmove(board, BLACK, 0.5)
+    result = Search(SearchConfig(playouts=300, seed=1, policy=searched)).genmove(board, BLACK, 0.5)
     assert result.vertex in [board.geometry.name(int(p)) for p in board.geometry.points] + ["pass"]
-    with pytest.raises(ValueError, match="may not take"):
-        Search(SearchConfig(playouts=50, policy=occupied)).genmove(board, BLACK, 0.5)
+    broken = Board(6)
+    broken.play(BLACK, "C3")
+    with pytest.raises(ValueError, match="the playout policy searched chose a point it may not take"):
+        Search(SearchConfig(playouts=50, policy=searched)).genmove(broken, WHITE, 0.5)
+    broken.check_consistency()
 
 
 def test_the_example_policy_changes_the_games(monkeypatch):
@@ -188,19 +211,11 @@ def test_errors_name_the_policy_and_what_a_policy_may_be():
     assert refused.value.field == "policy"
 
 
-@njit
-def slow_lowest(s, z, color, rng, table):
-    """lowest_playable after some 2 ms of drawing numbers."""
-    total = 0
-    for _ in range(200_000):
-        total += random_below(rng, 7)
-    return PASS if total < 0 else lowest_playable(s, z, color, rng, table)
-
-
+@SEARCHES
 def test_a_timed_search_with_a_slow_policy_keeps_its_budget():
     # its batches were 655 iterations on 5x5 whatever the policy: a 0.5-s search of a 3-ms policy took 84 s
-    search = Search(SearchConfig(seconds=0.3, seed=1, policy=slow_lowest))
-    search.genmove(Board(5), BLACK, 0.5)  # compiles the policy's kernels
+    search = Search(SearchConfig(seconds=0.3, seed=1, policy=searched))  # some 2 ms a move on 5x5
+    search.genmove(Board(5), BLACK, 0.5)  # compiles the policy's kernels unless another test did
     result = search.genmove(Board(5), BLACK, 0.5)
     assert result.playouts >= 1 and result.seconds < 1.5, result
 
