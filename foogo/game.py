@@ -40,13 +40,13 @@ from .game_score import (
     diagram,
     format_score,
 )
-from .game_sgf import SGF_MAX_BYTES, SGF_MAX_MOVES, SGF_MAX_SETUPS, SGF_RULES, SgfError, SgfRecord
+from .game_sgf import SGF_MAX_BYTES, SGF_MAX_MOVES, SGF_MAX_SETUPS, SGF_RULES, SgfError, SgfRecord, sgf_rules_name
 from .geometry import BLACK, COLOR_NAMES, EMPTY, PASS, WHITE, Geometry, opponent, parse_color
 from .numbers import check_komi, shown, whole_value
 
 __all__ = [  # the game's names, and those of the modules it is made of (see above)
     "DEAD_THRESHOLD", "RULES", "SCORE_PLAYOUTS", "SEKI_SHARE", "SGF_MAX_BYTES", "SGF_MAX_MOVES", "SGF_MAX_SETUPS",
-    "SGF_RULES", "SNAPSHOT_EVERY", "Game", "GameError", "SgfError", "board_strings", "check_rules",
+    "SGF_RULES", "SNAPSHOT_EVERY", "sgf_rules_name", "Game", "GameError", "SgfError", "board_strings", "check_rules",
     "fixed_handicap_points", "format_score", "free_handicap_points", "max_fixed_handicap",
 ]
 
@@ -81,6 +81,7 @@ class Game(GameScoring, SgfRecord):
         self.komi = check_komi(komi)
         self._reset(Board(size, allow_suicide=self.rules == "tromp-taylor"))
         self.handicap = 0
+        self.sgf_rules: str | None = None  # the RU of the SGF file this game was loaded from (load_sgf)
 
     @classmethod
     def from_ascii(cls, text: str, komi: float = 7.0, rules: str = "chinese", to_move=BLACK) -> "Game":

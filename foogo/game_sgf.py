@@ -126,7 +126,9 @@ class SgfRecord:
         """Replace this game by the main line of an SGF file, stopping before move `move_number`
         (1-based; None: all moves). Plays it under `rules` if given, else under those of RU when it names
         foogo's (Chinese, Tromp-Taylor), else under the game's; size and komi from the file (komi 0 when it
-        has no KM, the SGF default); the first game of a file holding several.
+        has no KM, the SGF default); the first game of a file holding several. The file's RU as written (40
+        characters at most) is kept in `sgf_rules` (None without one), so that a caller can tell a file of
+        rules foogo lacks (Japanese, AGA), which is played under `rules` or the game's.
         Reads regular files only (never waits on a pipe or a device), of at most max_bytes, with
         at most max_moves nodes in the main line; nothing is read before the file is checked.
         SgfError, with the game unchanged, for a file that cannot be read, is over a limit (the
@@ -248,6 +250,7 @@ class SgfRecord:
                                f"{g.name(vertex)}) is illegal: {error}") from None
             played += 1
         new.handicap = handicap
+        new.sgf_rules = _rules_text(root)
         self.__dict__.update(new.__dict__)
 
 
@@ -365,10 +368,23 @@ def _komi(root) -> float:
 
 def _rules(root, rules: str) -> str:
     """The rules a file's RU names, if foogo has them (Chinese, Tromp-Taylor, in any case), else `rules`."""
+    return sgf_rules_name(_rules_text(root)) or rules
+
+
+def _rules_text(root) -> str | None:
+    """A root's RU as a message may quote it: 40 characters of it at most, its escapes, line breaks and
+    other control characters dropped, its spaces single; None without one."""
     if not root.has_property("RU"):
-        return rules
-    named = root.get_raw("RU")[:40].decode("latin-1").strip().lower()
-    return next((name for name, text in SGF_RULES.items() if text.lower() == named), rules)
+        return None
+    text = root.get_raw("RU")[:40].decode("latin-1").replace("\\", "")
+    return " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())
+
+
+def sgf_rules_name(text: str | None) -> str | None:
+    """foogo's name of the rules an SGF RU text names ("chinese" for "Chinese", in any case), None for rules
+    foogo lacks (Japanese, AGA, ...) or no text."""
+    named = (text or "").strip().lower()
+    return next((name for name, spelled in SGF_RULES.items() if spelled.lower() == named), None)
 
 
 def _handicap(root, size: int) -> int:

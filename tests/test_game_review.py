@@ -163,3 +163,29 @@ def test_the_reviews_of_the_day_s_change(tmp_path):
         with pytest.raises(SgfError, match="is not a"):
             game.load_sgf_bytes(text)
     assert game.history == [] and game.komi == 7.0
+
+
+@pytest.mark.parametrize("ru, kept, named", [
+    (b"RU[Japanese]", "Japanese", None),  # rules foogo lacks: played under the game's, and the file's kept
+    (b"RU[ chinese ]", "chinese", "chinese"),
+    (b"RU[AGA\\]\nrules\x1b[31m]", "AGA] rules [31m", None),  # one line, nothing a terminal would act on
+    (b"", None, None),
+])
+def test_the_files_ru_is_kept_so_that_rules_foogo_lacks_can_be_told(ru, kept, named):
+    game = Game(9)
+    game.load_sgf_bytes(b"(;SZ[9]" + ru + b";B[ee])")
+    assert game.rules == "chinese" and game.sgf_rules == kept
+    assert game_sgf.sgf_rules_name(game.sgf_rules) == named
+    assert Game(9).sgf_rules is None
+
+
+def test_foogo_gtp_says_when_it_plays_a_file_under_rules_other_than_its_ru(tmp_path):
+    from gtp_double import make_engine
+
+    for ru, said in (("Japanese", True), ("Chinese", False), ("", False)):
+        path = tmp_path / "game.sgf"
+        path.write_text(f"(;SZ[9]{'RU[' + ru + ']' if ru else ''};B[ee])")
+        engine = make_engine()
+        assert engine.execute(f"loadsgf {path}") == "= white\n\n"
+        note = "loadsgf: the file's rules are RU[Japanese]; foogo plays it under chinese rules (--rules)"
+        assert (note in engine.log.getvalue()) == said, engine.log.getvalue()

@@ -28,6 +28,7 @@ from ..game import (
     SgfError,
     check_rules,
     max_fixed_handicap,
+    sgf_rules_name,
 )
 from ..geometry import (
     COLOR_NAMES,
@@ -329,6 +330,9 @@ class GtpEngine(AnalysisCommands, InspectionCommands, TimeCommands, MoveCommands
             self.game.load_sgf(args[0], move_number, rules=self.rules, **self.sgf_limits)
         except SgfError as error:
             raise GtpError(f"cannot load file: {error}") from None  # one line: frame
+        if self.game.sgf_rules and sgf_rules_name(self.game.sgf_rules) != self.rules:
+            self._log(f"loadsgf: the file's rules are RU[{self.game.sgf_rules}]; foogo plays it under {self.rules} "
+                      "rules (--rules)")
         self.time.reset_clocks()
         self._new_position()
         return COLOR_NAMES[self.game.to_move]
