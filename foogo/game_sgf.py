@@ -261,8 +261,7 @@ def _player(node, number: int) -> str | None:
     try:
         return node.get("PL")
     except ValueError:
-        raw = node.get_raw("PL")[:20].decode("latin-1")
-        raise SgfError(f"corrupt SGF node {number}: PL[{raw}] is not B or W") from None
+        raise SgfError(f"corrupt SGF node {number}: PL[{_raw(node, 'PL')}] is not B or W") from None
 
 
 def _setup_area(nodes) -> int:

@@ -592,6 +592,8 @@ def test_a_bad_player_in_pl_is_named():
     with pytest.raises(SgfError, match=re.escape("corrupt SGF node 0: PL[x] is not B or W")):
         game.load_sgf_bytes(b"(;SZ[9]AB[aa]PL[x];W[bb])")
     assert game.history == [] and game.is_empty()
+    with pytest.raises(SgfError, match=re.escape("PL[" + "x" * 37 + "...] is not B or W")):  # as other values
+        game.load_sgf_bytes(b"(;SZ[9]PL[" + b"x" * 10_000 + b"])")
 
 
 # Games GNU Go 3.8 played against itself (--level 1 --chinese-rules, komi 7) until two passes,
