@@ -46,8 +46,8 @@ from .numbers import check_komi, shown, whole_value
 
 __all__ = [  # the game's names, and those of the modules it is made of (see above)
     "DEAD_THRESHOLD", "RULES", "SCORE_PLAYOUTS", "SEKI_SHARE", "SGF_MAX_BYTES", "SGF_MAX_MOVES", "SGF_MAX_SETUPS",
-    "SGF_RULES", "SNAPSHOT_EVERY", "sgf_rules_name", "Game", "GameError", "SgfError", "board_strings", "check_rules",
-    "fixed_handicap_points", "format_score", "free_handicap_points", "max_fixed_handicap",
+    "SGF_RULES", "SNAPSHOT_EVERY", "Game", "GameError", "SgfError", "board_strings", "check_rules",
+    "fixed_handicap_points", "format_score", "free_handicap_points", "max_fixed_handicap", "sgf_rules_name",
 ]
 
 RULES = ("chinese", "tromp-taylor")
@@ -62,7 +62,7 @@ def check_rules(rules: str) -> str:
     """The ruleset name normalised ("chinese" or "tromp-taylor"); ValueError for any other."""
     if not isinstance(rules, str):
         raise ValueError(f"unknown rules {shown(rules)}: expected one of {', '.join(RULES)}")
-    name = rules.strip().lower().replace("_", "-")
+    name = "-".join(rules.strip().lower().replace("_", " ").replace("-", " ").split())
     if name in ("tromp-taylor", "tromptaylor", "tt"):
         name = "tromp-taylor"
     if name not in RULES:
@@ -81,7 +81,7 @@ class Game(GameScoring, SgfRecord):
         self.komi = check_komi(komi)
         self._reset(Board(size, allow_suicide=self.rules == "tromp-taylor"))
         self.handicap = 0
-        self.sgf_rules: str | None = None  # the RU of the SGF file this game was loaded from (load_sgf)
+        self.sgf_rules: str | None = None  # the RU of the SGF file last loaded (load_sgf), None after clear
 
     @classmethod
     def from_ascii(cls, text: str, komi: float = 7.0, rules: str = "chinese", to_move=BLACK) -> "Game":
@@ -179,6 +179,7 @@ class Game(GameScoring, SgfRecord):
         """Back to an empty board of the same size, komi and rules."""
         self._reset(Board(self.size, allow_suicide=self.rules == "tromp-taylor"))
         self.handicap = 0
+        self.sgf_rules = None
 
     def set_komi(self, komi: float) -> None:
         """Set komi (a finite number, or a string or bool that float() reads as one, as GTP's `komi 6.5` arrives; at

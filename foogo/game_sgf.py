@@ -70,6 +70,7 @@ class SgfRecord:
         komi: float
         rules: str
         handicap: int
+        sgf_rules: str | None
         history: list[tuple[int, int]]
         _setups: list[Board]
 
@@ -126,9 +127,9 @@ class SgfRecord:
         """Replace this game by the main line of an SGF file, stopping before move `move_number`
         (1-based; None: all moves). Plays it under `rules` if given, else under those of RU when it names
         foogo's (Chinese, Tromp-Taylor), else under the game's; size and komi from the file (komi 0 when it
-        has no KM, the SGF default); the first game of a file holding several. The file's RU as written (40
-        characters at most) is kept in `sgf_rules` (None without one), so that a caller can tell a file of
-        rules foogo lacks (Japanese, AGA), which is played under `rules` or the game's.
+        has no KM, the SGF default); the first game of a file holding several. The file's RU (40 characters of
+        it at most, on one printable line) is kept in `sgf_rules` (None without one), so that a caller can tell
+        a file of rules foogo lacks (Japanese, AGA), which is played under `rules` or the game's.
         Reads regular files only (never waits on a pipe or a device), of at most max_bytes, with
         at most max_moves nodes in the main line; nothing is read before the file is checked.
         SgfError, with the game unchanged, for a file that cannot be read, is over a limit (the
@@ -372,18 +373,22 @@ def _rules(root, rules: str) -> str:
 
 def _rules_text(root) -> str | None:
     """A root's RU as a message may quote it: 40 characters of it at most, its escapes, line breaks and
-    other control characters dropped, its spaces single; None without one."""
+    other control characters dropped, its spaces single; None without one or for an empty one."""
     if not root.has_property("RU"):
         return None
     text = root.get_raw("RU")[:40].decode("latin-1").replace("\\", "")
-    return " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())
+    return " ".join("".join(ch if ch.isprintable() else " " for ch in text).split()) or None
 
 
 def sgf_rules_name(text: str | None) -> str | None:
-    """foogo's name of the rules an SGF RU text names ("chinese" for "Chinese", in any case), None for rules
-    foogo lacks (Japanese, AGA, ...) or no text."""
-    named = (text or "").strip().lower()
-    return next((name for name, spelled in SGF_RULES.items() if spelled.lower() == named), None)
+    """foogo's name of the rules an SGF RU text names, spelled as check_rules reads them ("chinese" for
+    "Chinese", "tromp-taylor" for "Tromp Taylor" or "TT"), None for rules foogo lacks (Japanese, AGA) or none."""
+    from .game import check_rules  # (game builds on this module: imported when called)
+
+    try:
+        return check_rules(text) if text else None
+    except ValueError:
+        return None
 
 
 def _handicap(root, size: int) -> int:

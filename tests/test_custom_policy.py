@@ -154,6 +154,9 @@ def test_bench_and_search_take_a_custom_policy(monkeypatch, capsys):
     board = Board(7)
     result = Search(SearchConfig(playouts=300, seed=1, policy=searched)).genmove(board, BLACK, 0.5)
     assert result.vertex in [board.geometry.name(int(p)) for p in board.geometry.points] + ["pass"]
+    # each policy its own search kernel (the test searched with two policies once): built, not compiled, here
+    from foogo.tree import custom_iterations
+    assert custom_iterations(occupied) is not custom_iterations(searched) is custom_iterations(searched)
     broken = Board(6)
     broken.play(BLACK, "C3")
     with pytest.raises(ValueError, match="the playout policy searched chose a point it may not take"):

@@ -165,27 +165,38 @@ def test_the_reviews_of_the_day_s_change(tmp_path):
     assert game.history == [] and game.komi == 7.0
 
 
-@pytest.mark.parametrize("ru, kept, named", [
-    (b"RU[Japanese]", "Japanese", None),  # rules foogo lacks: played under the game's, and the file's kept
+@pytest.mark.parametrize("ru, kept, rules", [
+    (b"RU[Japanese]", "Japanese", "chinese"),  # rules foogo lacks: played under the game's, and the file's kept
     (b"RU[ chinese ]", "chinese", "chinese"),
-    (b"RU[AGA\\]\nrules\x1b[31m]", "AGA] rules [31m", None),  # one line, nothing a terminal would act on
-    (b"", None, None),
+    (b"RU[Tromp Taylor]", "Tromp Taylor", "tromp-taylor"),  # spelled as check_rules reads them
+    (b"RU[TT]", "TT", "tromp-taylor"),
+    (b"RU[AGA\\]\nrules\x1b[31m]", "AGA] rules [31m", "chinese"),  # one line, nothing a terminal acts on
+    (b"RU[ ]", None, "chinese"),
+    (b"", None, "chinese"),
 ])
-def test_the_files_ru_is_kept_so_that_rules_foogo_lacks_can_be_told(ru, kept, named):
+def test_the_files_ru_is_kept_so_that_rules_foogo_lacks_can_be_told(ru, kept, rules):
     game = Game(9)
     game.load_sgf_bytes(b"(;SZ[9]" + ru + b";B[ee])")
-    assert game.rules == "chinese" and game.sgf_rules == kept
-    assert game_sgf.sgf_rules_name(game.sgf_rules) == named
-    assert Game(9).sgf_rules is None
+    assert game.rules == rules and game.sgf_rules == kept
+    assert (game_sgf.sgf_rules_name(game.sgf_rules) or "chinese") == rules  # what the game plays under
+    game.clear()
+    assert game.sgf_rules is None and Game(9).sgf_rules is None
 
 
-def test_foogo_gtp_says_when_it_plays_a_file_under_rules_other_than_its_ru(tmp_path):
+@pytest.mark.parametrize("engine_rules, ru, note", [
+    ("chinese", "Japanese", "RU[Japanese]; foogo plays it under chinese rules"),
+    ("tt", "Chinese", "RU[Chinese]; foogo plays it under tromp-taylor rules"),  # foogo's rules, not the engine's
+    ("chinese", "Chinese", None),
+    ("tt", "Tromp-Taylor", None),
+    ("tromp-taylor", "tt", None),
+    ("chinese", "", None),
+])
+def test_foogo_gtp_says_when_it_plays_a_file_under_rules_other_than_its_ru(tmp_path, engine_rules, ru, note):
     from gtp_double import make_engine
 
-    for ru, said in (("Japanese", True), ("Chinese", False), ("", False)):
-        path = tmp_path / "game.sgf"
-        path.write_text(f"(;SZ[9]{'RU[' + ru + ']' if ru else ''};B[ee])")
-        engine = make_engine()
-        assert engine.execute(f"loadsgf {path}") == "= white\n\n"
-        note = "loadsgf: the file's rules are RU[Japanese]; foogo plays it under chinese rules (--rules)"
-        assert (note in engine.log.getvalue()) == said, engine.log.getvalue()
+    path = tmp_path / "game.sgf"
+    path.write_text(f"(;SZ[9]{'RU[' + ru + ']' if ru else ''};B[ee])")
+    engine = make_engine(rules=engine_rules)
+    assert engine.execute(f"loadsgf {path}") == "= white\n\n"
+    said = [line for line in engine.log.getvalue().splitlines() if line.startswith("loadsgf:")]
+    assert said == ([f"loadsgf: the file's rules are {note} (--rules)"] if note else []), said
