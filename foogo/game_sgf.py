@@ -188,8 +188,9 @@ class SgfRecord:
         if len(nodes) - 1 > max_moves:
             raise SgfError(f"the main line has {len(nodes) - 1} nodes after the root, over the SGF move "
                            f"limit of {max_moves}")
-        try:
-            new = type(self)(size, komi, rules if rules is not None else _rules(root, self.rules))
+        ru = _rules_text(root)
+        try:  # the rules given, else those RU names if they are foogo's, else the game's
+            new = type(self)(size, komi, rules if rules is not None else sgf_rules_name(ru) or self.rules)
         except ValueError as error:
             raise SgfError(f"unsupported SGF: {error}") from None
         handicap = _handicap(nodes[0], size)  # checked now, set after the setups (each sets none)
@@ -251,7 +252,7 @@ class SgfRecord:
                                f"{g.name(vertex)}) is illegal: {error}") from None
             played += 1
         new.handicap = handicap
-        new.sgf_rules = _rules_text(root)
+        new.sgf_rules = ru
         self.__dict__.update(new.__dict__)
 
 
@@ -364,11 +365,6 @@ def _komi(root) -> float:
         return finite_number(root.get_raw("KM")[:400].decode("latin-1"))  # (SGF's Real is shorter still)
     except ValueError:
         raise SgfError(f"corrupt SGF: KM[{_raw(root, 'KM')}] is not a finite number") from None
-
-
-def _rules(root, rules: str) -> str:
-    """The rules a file's RU names, if foogo has them (Chinese, Tromp-Taylor, in any case), else `rules`."""
-    return sgf_rules_name(_rules_text(root)) or rules
 
 
 def _rules_text(root) -> str | None:
