@@ -1,12 +1,14 @@
 """Opening book: the moves foogo's own long searches chose for the first positions of a game.
 
 What it is: a small table from positions to moves, made by `bench/make_book.py` with searches
-of about a hundred times a game's playouts (1,000,000 a position on 9x9, three seeds, the move
-most of them chose), and read by `foogo gtp --book` before it searches (off by default: it
-measured level against Pachi, see bench/RESULTS.md). A
-search of 11,000 to 33,000 playouts from the empty 9x9 board opens next to the centre; one of
-1,000,000 opens on it (E5). The book keeps those slower answers for the positions every game
-starts from.
+of several times a game's playouts, and read by `foogo gtp` before it searches (on by default,
+`--no-book` turns it off). A search of 11,000 to 33,000 playouts from the empty 9x9 board opens
+next to the centre; one of 1,000,000 opens on it (E5). The book keeps such slower answers for
+the positions games start from. The shipped one (foogo/data/book9.json) holds the 200 positions
+before move 20, with foogo to move, that two or more of 704 of its games against Pachi reached,
+each answered by one search of 122,000 playouts (`make_book.py --from-games --player foogo`):
+with the self-atari rate and the prior shipped beside it, it won the pre-registered screen and
+confirming block in bench/results/pachi-9x9-stack-*.txt.
 
 A position is its stones and the side to move, taken up to the board's 8 symmetries: `key`
 writes a position as one line per symmetry and keeps the smallest, and an entry's move is
@@ -20,8 +22,7 @@ vertex, "winrate": w, "visits": share of the root's visits}}}. `load_book` check
 and bounds its size (a damaged or foreign file is a ValueError naming what is wrong).
 
 What it is not: a book of other engines' or professional moves (the issue allows only foogo's
-own), or anything for boards but 9x9. The shipped book is shallow (two moves for black, one for
-white); `make_book.py --from-games` makes a deeper one from the positions a set of games reached.
+own: the games only chose which positions to search), or anything for boards but 9x9 at komi 7.
 """
 
 from __future__ import annotations

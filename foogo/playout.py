@@ -12,7 +12,7 @@ Randomness is a xorshift64* stream per playout, seeded from (seed, playout
 index) by splitmix64: playout i of a batch is the same whatever the thread
 count or the order in which threads run.
 
-Policies sit behind one seam, `policy.choose(s, z, c, rng, policy, table)`:
+Policies sit behind one seam, `policy.choose(s, z, c, rng, policy, reject_permil, table)`:
 the light (uniform) and heavy choosers live in policy_light.py and
 policy_heavy.py, and the random stream in random_stream.py, below this
 module. Kernels take the policy id (policy.LIGHT, HEAVY, HEAVY_NAKADE or
@@ -37,6 +37,7 @@ from .jit import inline, jit_nogil, kernel, uncached_nogil
 from .numbers import cut, shown, whole_value
 from .patterns import PATTERN_TABLE  # noqa: F401 (read as playout.PATTERN_TABLE too)
 from .policy import LIGHT, PASS, POLICIES, choose, choose_light_only, policy_id
+from .policy_heavy import SELF_ATARI_REJECT_PERMIL
 from .policy_light import allowed
 from .random_stream import seed_rng
 
@@ -61,7 +62,8 @@ def playout(s, z, zob, rng, cap, trace, owners, policy, table):
     owners (int8[P]) receives the final owner of each point (see board_kernels.area); pass
     empty arrays for neither. Returns (black-minus-white area score, stones played,
     1 if the cap was hit else 0)."""
-    return play_out_with(s, z, zob, rng, cap, trace, owners, choose, policy, table, NO_REPLIES, True)
+    return play_out_with(s, z, zob, rng, cap, trace, owners, choose, policy, SELF_ATARI_REJECT_PERMIL, table,
+                         NO_REPLIES, True)
 
 
 @inline
@@ -98,8 +100,8 @@ def learn_replies(trace, ntrace, winner, replies):
 
 
 @inline
-def play_out_with(s, z, zob, rng, cap, trace, owners, chooser, policy, table, replies, full):
-    """playout with any chooser(s, z, c, rng, policy, table) -> point or PASS: the built-in choose,
+def play_out_with(s, z, zob, rng, cap, trace, owners, chooser, policy, reject_permil, table, replies, full):
+    """playout with any chooser(s, z, c, rng, policy, reject_permil, table) -> point or PASS: the built-in choose,
     or a custom policy's checked chooser, which answers a point below PASS when its policy broke
     the rule (the playout then stops, `capped` BROKEN). With a replies table (int32[2, P]; NO_REPLIES
     for none) a side first plays its last good reply to the last move when it may (last_good_reply).
@@ -118,7 +120,7 @@ def play_out_with(s, z, zob, rng, cap, trace, owners, chooser, policy, table, re
             break
         p = last_good_reply(s, z, c, replies) if replying else PASS
         if p == PASS:
-            p = chooser(s, z, c, rng, policy, table)
+            p = chooser(s, z, c, rng, policy, reject_permil, table)
         if p < PASS:
             capped = BROKEN
             break
@@ -173,7 +175,7 @@ def _batch_into(s0, z0, s, z, rng, no_trace, no_owners, zob, seed, first, cap, s
         bk.copy_position(s0, z0, s, z)
         seed_rng(rng, seed, first + i)
         scores[i], moves[i], capped[i] = play_out_with(s, z, zob, rng, cap, no_trace, no_owners, chooser,
-                                                       policy, table, NO_REPLIES, full)
+                                                       policy, SELF_ATARI_REJECT_PERMIL, table, NO_REPLIES, full)
 
 
 # ---------------------------------------------------------------- custom policies
@@ -195,7 +197,7 @@ def checked_chooser(policy):
         return checked
 
     @uncached_nogil
-    def checked(s, z, c, rng, _policy, table):
+    def checked(s, z, c, rng, _policy, _reject_permil, table):
         p = policy(s, z, c, rng, table)
         if p == PASS:
             return PASS
@@ -220,7 +222,7 @@ def _compile_or_refuse(checked, policy) -> None:
     name = policy_label(policy)
     arguments = (typeof(s), typeof(z), types.int64, typeof(rng), typeof(PATTERN_TABLE))
     try:
-        checked.compile(arguments[:4] + (types.int64,) + arguments[4:])
+        checked.compile(arguments[:4] + (types.int64, types.int64) + arguments[4:])
     except NumbaError as error:
         if any(signature.return_type == types.none for signature in policy.nopython_signatures):
             raise PolicyError(f"the playout policy {name} answers nothing: it returns None, or raises on every "

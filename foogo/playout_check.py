@@ -13,6 +13,7 @@ from . import board_kernels as bk
 from .jit import jit_nogil
 from .patterns import PATTERN_TABLE
 from .policy import PASS, choose, policy_id
+from .policy_heavy import SELF_ATARI_REJECT_PERMIL
 from .random_stream import seed_rng
 
 CHOSE_UNPLAYABLE, CHOSE_KO = 100, 101  # checked_playouts: the chooser broke the card's rule
@@ -37,7 +38,7 @@ def _checked_playouts(s0, z0, zob, seed, count, cap, policy, table):
         c = np.int64(s[bk.M_TO_MOVE])
         passes = 0
         for move in range(cap):
-            p = choose(s, z, c, rng, policy, table)
+            p = choose(s, z, c, rng, policy, SELF_ATARI_REJECT_PERMIL, table)
             if p == PASS:
                 bk.play_pass(s, c)
                 passes += 1

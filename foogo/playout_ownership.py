@@ -16,6 +16,7 @@ from .jit import inline, jit_nogil
 from .patterns import PATTERN_TABLE
 from .playout import NO_REPLIES, batch_scratch, fan_out, move_cap, play_out_with, run_numbers
 from .policy import LIGHT, choose, choose_light_only, policy_id
+from .policy_heavy import SELF_ATARI_REJECT_PERMIL
 from .random_stream import seed_rng
 
 
@@ -52,7 +53,8 @@ def _owners_into(s0, z0, s, z, rng, no_trace, owners, zob, seed, first, count, c
     for i in range(count):
         bk.copy_position(s0, z0, s, z)
         seed_rng(rng, seed, first + i)
-        play_out_with(s, z, zob, rng, cap, no_trace, owners, chooser, policy, table, NO_REPLIES, True)
+        play_out_with(s, z, zob, rng, cap, no_trace, owners, chooser, policy, SELF_ATARI_REJECT_PERMIL, table,
+                      NO_REPLIES, True)
         for p in range(owners.shape[0]):
             if owners[p] == bk.BLACK:
                 total[p] += 1.0

@@ -1,4 +1,4 @@
-"""Playout policies: the seam `choose(s, z, c, rng, policy, table)` that picks a playout's next move.
+"""Playout policies: the seam `choose(s, z, c, rng, policy, reject_permil, table)` that picks a playout's next move.
 
 Every built-in policy returns a padded point of playable(c) minus the ko point, or PASS when that set
 is empty (HEAVY also when it keeps a seki), so it never fills its own eyes, takes the opponent's
@@ -35,21 +35,23 @@ def policy_id(name: str) -> int:
 
 
 @inline
-def choose_light_only(s, z, c, rng, policy, table):
+def choose_light_only(s, z, c, rng, policy, reject_permil, table):
     """choose for policy LIGHT, with choose's signature: the light batch's chooser (playout.light_batch),
     which compiles none of the heavy rules (a fresh install's `foogo bench` loads in a fraction of the time)."""
     return choose_light(s, z, c, rng)
 
 
 @inline
-def choose(s, z, c, rng, policy, table):
+def choose(s, z, c, rng, policy, reject_permil, table):
     """The point policy LIGHT, HEAVY, HEAVY_NAKADE or HEAVY_RACE picks for c (table: the heavy policy's
-    patterns), or PASS. HEAVY's rules are inlined with `sacrifices` and `race` constants False, so none
-    of the opt-in policies' steps is compiled into them."""
+    patterns; reject_permil: how often in 1000 the heavy rule (d) redraws a self-atari of two stones or
+    more, policy_heavy.SELF_ATARI_REJECT_PERMIL in the playouts, the search's own in its tree), or PASS.
+    HEAVY's rules are inlined with `sacrifices` and `race` constants False, so none of the opt-in
+    policies' steps is compiled into them."""
     if policy >= HEAVY:  # one compare on the light path, as before HEAVY_NAKADE had a call of its own
         if policy == HEAVY:
-            return choose_heavy(s, z, c, rng, table, False, False)
+            return choose_heavy(s, z, c, rng, table, False, False, reject_permil)
         if policy == HEAVY_NAKADE:
-            return choose_heavy_nakade(s, z, c, rng, table)
-        return choose_heavy_race(s, z, c, rng, table)
+            return choose_heavy_nakade(s, z, c, rng, table, reject_permil)
+        return choose_heavy_race(s, z, c, rng, table, reject_permil)
     return choose_light(s, z, c, rng)

@@ -56,7 +56,10 @@ nothing; every candidate is also checked against playable(c) minus ko.
                 against Pachi at equal CPU, foogo won 60.0% of 100 games and then
                 52.4% of 85 with a stricter form, against 61.0% of 50 without
                 beside them (bench/RESULTS.md, "A nakade exception"): not the
-                default.
+                default. The redraw is kept SELF_ATARI_REJECT_PERMIL times in 1000
+                (every time) in run_playouts, ownership and scoring, and 600 in
+                a 9x9 search's playouts (SearchConfig.self_atari_rate: Pachi's
+                moggy selfatarirate; the other 400 play the self-atari).
   (d') approach with HEAVY_RACE only ("heavy-race", opt-in): when (d)'s draw is such a self-atari,
                 the other liberty of an opponent string beside it that has two (outside_liberty),
                 if c may take it and it is no such self-atari: where the draw would fill a
@@ -123,8 +126,10 @@ ATARI_PERMIL = 900
 PATTERN_PERMIL = 900
 KO_PERMIL = 400  # rule (k), Pachi's moggy korate
 KO_AGE = 3  # rule (k) looks at a ko taken fewer than this many moves ago (Pachi's koage)
-# rule (d) redraws a self-atari of two stones or more this often and plays it otherwise (Pachi's moggy
-# selfatarirate is 60); at 1000 the test folds away and no number is drawn for it
+# rule (d) redraws a self-atari of two stones or more this often in 1000 and plays it otherwise (Pachi's
+# moggy selfatarirate is 60) in the playouts of run_playouts, ownership and scoring, which pass it to
+# choose_heavy (at 1000 the test folds away there and no number is drawn for it); a search passes its own
+# rate (SearchConfig.self_atari_rate: 600 on boards up to 9x9), at 1000 drawing no number either
 SELF_ATARI_REJECT_PERMIL = 1000
 # rules (d) and (e) also refuse a fill of the side's own false eye that breaks a false-eye seki
 # (tactics.breaks_false_eye_seki, Pachi's seki check); off by default, folded away (a literal)
@@ -396,9 +401,9 @@ def choose_heavy(s, z, c, rng, table, sacrifices=False, race=False, reject_permi
     """A point of playable(c) minus ko chosen by rules (k) and (a)-(e) above, or PASS if there is none or (e)
     keeps a seki; with `sacrifices` (HEAVY_NAKADE), (d) and (e) may play a nakade; with `race`
     (HEAVY_RACE), (d) approaches from outside (d') before it redraws; (d) redraws with probability
-    reject_permil / 1000 (a literal: at 1000 its test folds away); with `seki_eye` (a literal), (d) and
-    (e) refuse a false-eye seki broken as they refuse a big self-atari; with `wasteful` (a literal), they refuse
-    a wasteful self-atari (rule (d'')) instead of a big one that is no nakade."""
+    reject_permil / 1000 (at 1000 it draws no number; a constant folds the test away); with `seki_eye` (a
+    literal), (d) and (e) refuse a false-eye seki broken as they refuse a big self-atari; with `wasteful` (a
+    literal), they refuse a wasteful self-atari (rule (d'')) instead of a big one that is no nakade."""
     p = ko_fight(s, z, c)
     if p != PASS and random_below(rng, 1000) < KO_PERMIL:
         return p
@@ -424,15 +429,15 @@ def choose_heavy(s, z, c, rng, table, sacrifices=False, race=False, reject_permi
 
 
 @kernel
-def choose_heavy_nakade(s, z, c, rng, table):
+def choose_heavy_nakade(s, z, c, rng, table, reject_permil):
     """choose_heavy with nakade sacrifices and rule (b') (HEAVY_NAKADE), as a call: inlined in the
     playout loop beside the default heavy rules, its branches cost those 1-2.5% more instructions
     a playout (144,197 against 141,581 in one pair of runs, bench/instructions.py), although
     they never take them."""
-    return choose_heavy(s, z, c, rng, table, True, False)
+    return choose_heavy(s, z, c, rng, table, True, False, reject_permil)
 
 
 @kernel
-def choose_heavy_race(s, z, c, rng, table):
+def choose_heavy_race(s, z, c, rng, table, reject_permil):
     """choose_heavy with rule (d') (HEAVY_RACE), as a call for the same reason as choose_heavy_nakade."""
-    return choose_heavy(s, z, c, rng, table, False, True)
+    return choose_heavy(s, z, c, rng, table, False, True, reject_permil)

@@ -67,6 +67,7 @@ from .search_config import (  # noqa: F401 (this module's API: a search's config
     ConfigError,
     SearchConfig,
     default_expand_threshold,
+    default_self_atari_rate,
 )
 from .search_result import RaveRow, SearchResult
 from .search_room import default_memory_mb, memory_ceiling_mb, tree_size
@@ -179,7 +180,14 @@ class Search:
         params[tk.P_CRIT] = c.crit
         params[tk.P_CRIT_MIN] = c.crit_min_visits
         params[tk.P_SCORE] = c.score_weight
+        params[tk.P_REJECT] = round(1000 * self.self_atari_rate(board.size))
         return params
+
+    def self_atari_rate(self, size: int) -> float:
+        """How often this search's heavy playouts redraw a self-atari of two stones or more on a board of `size`:
+        SearchConfig.self_atari_rate, or default_self_atari_rate's."""
+        given = self.config.self_atari_rate
+        return default_self_atari_rate(size) if given is None else given
 
     def expand_threshold(self, size: int) -> float:
         """The expansion threshold of this search's trees on a board of `size`: SearchConfig.expand_threshold, or

@@ -31,6 +31,8 @@ MAX_PRIOR = 1e6  # SearchConfig.prior: the tree counts visits in float32 (exact 
 MAX_EQUIV = 1e12  # SearchConfig.equiv: far past any AMAF weighting (3000 is tuned); 1e40 overflowed float32
 EXPAND_HEAVY_SMALL = 3.0  # the expansion threshold of heavy searches on boards up to SMALL_BOARD x SMALL_BOARD ...
 SMALL_BOARD = 9  # ... and search_room.EXPAND on the others (default_expand_threshold)
+SELF_ATARI_RATE_SMALL = 0.6  # the heavy playouts' self-atari redraw rate in searches on boards up to SMALL_BOARD ...
+SELF_ATARI_RATE = 1.0  # ... and on the others (default_self_atari_rate)
 
 
 def default_expand_threshold(size: int, policy) -> float:
@@ -42,6 +44,19 @@ def default_expand_threshold(size: int, policy) -> float:
     (bench/RESULTS.md, "Expansion at 3 visits", "Expansion thresholds again"). Light searches, and 13x13 and
     19x19, whose games against GNU Go were measured at 8, keep 8."""
     return EXPAND_HEAVY_SMALL if size <= SMALL_BOARD and policy_kind(policy) != LIGHT else EXPAND
+
+
+def default_self_atari_rate(size: int) -> float:
+    """How often a search's heavy playouts redraw a self-atari of two stones or more (rule (d) of
+    policy_heavy.py) when SearchConfig.self_atari_rate is not given: 0.6 on boards up to 9x9 (Pachi's moggy
+    selfatarirate), where the playouts of run_playouts, ownership and scoring keep 1.0. At 0.6, with the wide
+    opening book and the prior of 13,247 games shipped beside it, foogo beat the engine before them against
+    Pachi at equal CPU in a pre-registered screen and its confirming block (bench/results/pachi-9x9-stack-*.txt).
+    Its cost, pinned by tests/test_search.py: where a side's one move fills a seki's shared liberty (a
+    self-atari of its string), the search reads the seki later, resigning at 6,000 playouts and passing from
+    12,000 (at 1.0 it passes from 6,000; a game's 9x9 search makes 30,500). 13x13 and 19x19, whose games
+    against GNU Go were measured at 1.0, keep 1.0."""
+    return SELF_ATARI_RATE_SMALL if size <= SMALL_BOARD else SELF_ATARI_RATE
 
 
 class ConfigError(ValueError):
@@ -97,6 +112,8 @@ class SearchConfig:
     # 9x9; 0: never. Heavy-nakade reads the dead shapes heavy's playouts take for seki, but from the first move it
     # won no more games; from 0.75 on, 63.1% of 202 paired games against Pachi beside the default's 58.2% (+5.0
     # points, -2.3 to +12.1) at 7% more CPU a move (bench/RESULTS.md, "Heavy-nakade's playouts in the late game")
+    self_atari_rate: float | None = None  # how often the heavy playouts' rule (d) redraws a self-atari of two
+    # stones or more in this search (the rest are played); None: default_self_atari_rate(the board's size)
     bank: bool = False  # with a playout count: the count is a genmove's average; settled searches stop early
     # and bank what they save, close ones draw on it (search_bank.py)
 
@@ -113,6 +130,8 @@ class SearchConfig:
             raise ConfigError("resign_threshold", f"must be a win rate in [0, 1), got {self.resign_threshold}")
         if not 1 <= self.threads <= MAX_THREADS:
             raise ConfigError("threads", f"must be from 1 to {MAX_THREADS}, got {shown(self.threads)}")
+        if self.self_atari_rate is not None and not 0.0 <= self.self_atari_rate <= 1.0:
+            raise ConfigError("self_atari_rate", f"must be a share in [0, 1], got {shown(self.self_atari_rate)}")
         if not 0.0 <= self.late_nakade <= 1.0:
             raise ConfigError("late_nakade", f"must be a share of the board's points in [0, 1], "
                                               f"got {self.late_nakade}")

@@ -71,6 +71,7 @@ from .tree_layout import (
     P_KOMI,
     P_POLICY,
     P_PRIOR,
+    P_REJECT,
     P_SCORE,
     P_SHARED,
     P_UCT,
@@ -306,6 +307,7 @@ def _play_out(meta, zob, work, params, table, replies, ntrace, terminal, target,
     s, z, trace, owners, rng = work.s, work.z, work.trace, work.owners, work.rng
     cap = np.int64(params[P_CAP])
     policy = np.int64(params[P_POLICY])
+    reject_permil = np.int64(params[P_REJECT])
     # ownership is sampled on one iteration in OWNERSHIP_EVERY: enough for a map, and
     # labelling every point after every playout would cost several percent of the search
     sample = meta[SAMPLES] % OWNERSHIP_EVERY == 0
@@ -317,7 +319,8 @@ def _play_out(meta, zob, work, params, table, replies, ntrace, terminal, target,
     standing = settle_start(s, owners) if terminal else 0
     line = trace[ntrace:ntrace] if terminal else trace[ntrace:]
     answers = replies[:0] if terminal else replies[:]
-    score, nmoves, capped = play_out_with(s, z, zob, rng, cap, line, marks, chooser, policy, table, answers, full)
+    score, nmoves, capped = play_out_with(s, z, zob, rng, cap, line, marks, chooser, policy, reject_permil, table,
+                                          answers, full)
     if terminal:
         return settled(standing, score, target, ender), ntrace, capped, sample
     if PROFILE:

@@ -73,15 +73,17 @@ META_SIZE = 16
 OWNERSHIP_EVERY = 16
 # params fields (float64 array)
 (P_KOMI, P_EQUIV, P_UCT, P_EXPAND, P_PRIOR, P_CAP, P_POLICY, P_KNOWLEDGE, P_SHARED, P_HISTORY, P_EXTRA, P_CRIT,
- P_CRIT_MIN, P_SCORE) = range(14)
+ P_CRIT_MIN, P_SCORE, P_REJECT) = range(15)
 # P_POLICY: LIGHT or HEAVY; P_KNOWLEDGE: RULES or LEARNED (the prior); P_SHARED: 1 when several threads
 # run iterations on the tree at once (tree parallelism: tree.iterate), else 0; P_HISTORY: how many of the
 # game's positions before the root (at most HISTORY) the rows of tree.iterate's `earlier` begin with;
 # P_EXTRA: dynamic komi (dynamic_komi.py), points added to P_KOMI for telling a playout's winner only
 # (0: none; the score margins stay black's area less P_KOMI); P_CRIT: criticality's weight in the RAVE
 # value (0: none; SearchConfig.crit), counted for an edge once its child has more than P_CRIT_MIN visits;
-# P_SCORE: the score's weight in a playout's result (tree_score.playout_result; 0: win or loss only)
-NPARAMS = 14
+# P_SCORE: the score's weight in a playout's result (tree_score.playout_result; 0: win or loss only);
+# P_REJECT: how often in 1000 the heavy playouts' rule (d) redraws a self-atari of two stones or more in this
+# search (SearchConfig.self_atari_rate; policy.choose's reject_permil)
+NPARAMS = 15
 HISTORY = 8  # the game positions before the root that the tree's moves may not repeat (positional superko)
 VIRTUAL_LOSS = 1.0  # a shared tree's descent counts this many lost visits on each edge it takes until its backup
 

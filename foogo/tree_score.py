@@ -19,7 +19,7 @@ from .playout import play_out_with
 
 
 @inline
-def settled_score(s, z, zob, rng, cap, trace, owners, chooser, policy, table, replies, komi, full):
+def settled_score(s, z, zob, rng, cap, trace, owners, chooser, policy, reject_permil, table, replies, komi, full):
     """Black's area score of a line that ended in two passes in the tree, as the game would be
     scored: counted as it stands (every stone alive, Tromp-Taylor's count) and after a playout
     from it (which captures the stones left dead on the board, as a referee removes them under
@@ -34,8 +34,8 @@ def settled_score(s, z, zob, rng, cap, trace, owners, chooser, policy, table, re
     with no trace and no replies, settled), so that the search's kernel inlines one playout loop."""
     ender = ender_of(s)
     standing = settle_start(s, owners)
-    played, _, capped = play_out_with(s, z, zob, rng, cap, trace[:0], owners, chooser, policy, table, replies[:0],
-                                      full)
+    played, _, capped = play_out_with(s, z, zob, rng, cap, trace[:0], owners, chooser, policy, reject_permil, table,
+                                      replies[:0], full)
     return settled(standing, played, komi, ender), capped
 
 

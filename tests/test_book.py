@@ -92,15 +92,18 @@ def test_the_shipped_book_reads_and_opens_on_a_legal_point():
     assert foogo.book is bk_  # the README's `foogo.book.load_book()` after `import foogo`
     book = bk_.load_book()
     assert book.size == 9 and book.komi == 7.0 and book.playouts >= 100_000
-    board = Board(9)
-    assert board.is_legal(BLACK, board.geometry.name(book.move(board, BLACK, 7.0)))
-    # every first move of black has an answer
-    g = board.geometry
-    for p in g.points.tolist():
-        b = Board(9)
-        b.play(BLACK, g.name(p))
-        reply = book.move(b, WHITE, 7.0)
-        assert reply is not None and b.is_legal(WHITE, g.name(reply))
+    assert book.vertex(Board(9), BLACK, 7.0) == "E5"
+    # every position the book holds, set up from its key, is answered by a legal move
+    g = Board(9).geometry
+    for line in book.entries:
+        board = Board(9)
+        for i, cell in enumerate(line[:81]):  # row-major from A1
+            if cell != ".":
+                board.play(BLACK if cell == "X" else WHITE, g.name(g.point(i // 9, i % 9)))
+        color = BLACK if line[81] == "X" else WHITE
+        move = book.move(board, color, 7.0)
+        assert move is not None and board.is_legal(color, g.name(move)), line
+    assert len(book.entries) >= 100  # the positions of several moves of the commonest openings, not one move
 
 
 def book_engine(path, script=()):
@@ -156,9 +159,10 @@ def test_gtp_book_for_another_size_is_logged_once_per_setting(tmp_path):
     assert log.count("not used on 13x13, komi 7") == 1, log
 
 
-def test_foogo_gtp_reads_a_book_only_when_asked():
+def test_foogo_gtp_plays_the_shipped_book_unless_told_not_to():
     parser = configure_parser(argparse.ArgumentParser())
-    assert parser.parse_args([]).book is None  # no book by default: it did not measurably help (README)
+    assert parser.parse_args([]).book == bk_.BOOK_PATH  # on by default since the stack's confirming block
+    assert parser.parse_args(["--no-book"]).no_book
     assert parser.parse_args(["--book"]).book == bk_.BOOK_PATH
     assert parser.parse_args(["--book", "mine.json"]).book == "mine.json"
     assert parser.parse_args(["--book", "--no-book"]).no_book

@@ -535,9 +535,9 @@ def test_tuning_options_reach_the_search_config_and_bad_ones_are_refused(monkeyp
     monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
     assert main(["--no-warm-up", "--expand", "16", "--prior", "30", "--equiv", "3000", "--uct", "0.2",
                  "--parallel", "tree", "--crit", "1.1", "--crit-min", "500", "--score-weight", "0.02",
-                 "--late-nakade", "0.75"]) == 0
+                 "--late-nakade", "0.75", "--self-atari-rate", "1"]) == 0
     assert seen == dict(expand_threshold=16.0, prior=30.0, equiv=3000.0, uct=0.2, parallel="tree", crit=1.1,
-                        crit_min_visits=500, score_weight=0.02, late_nakade=0.75)
+                        crit_min_visits=500, score_weight=0.02, late_nakade=0.75, self_atari_rate=1.0)
     engine = make_engine(tuning=seen)
     engine.execute("genmove b")
     assert engine.holder["search"].options["equiv"] == 3000.0
@@ -556,6 +556,8 @@ def test_tuning_options_reach_the_search_config_and_bad_ones_are_refused(monkeyp
     for share in ("-0.1", "1.5"):
         assert main(["--no-warm-up", "--late-nakade", share]) == 2
         assert "--late-nakade must be a share of the board's points in [0, 1]" in capsys.readouterr().err
+        assert main(["--no-warm-up", "--self-atari-rate", share]) == 2
+        assert f"--self-atari-rate must be a share in [0, 1], got {float(share)}" in capsys.readouterr().err
 
 
 def test_thread_counts_and_move_times_without_end_are_refused(capsys):

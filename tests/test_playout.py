@@ -684,8 +684,8 @@ def _scratch_against_full(s, z, zob, seed, count, cap):
         passes = 0
         for _ in range(cap):
             twin[0] = rng[0]  # the draw reorders the list of empty points it draws from: draw on both
-            p = pol.choose(full_s, full_z, c, rng, pol.LIGHT, pa.PATTERN_TABLE)
-            if pol.choose(scratch_s, scratch_z, c, twin, pol.LIGHT, pa.PATTERN_TABLE) != p:
+            p = pol.choose(full_s, full_z, c, rng, pol.LIGHT, 1000, pa.PATTERN_TABLE)
+            if pol.choose(scratch_s, scratch_z, c, twin, pol.LIGHT, 1000, pa.PATTERN_TABLE) != p:
                 return moves, moves, stale
             if p == bk.PASS:
                 bk.play_pass(full_s, c)

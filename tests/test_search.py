@@ -141,12 +141,20 @@ def test_keeps_a_seki_it_wins_by_passing():
     # Expanding at 3 visits (the heavy 9x9 default since 2026-12-01) grows the pass's subtree deeper
     # first: it still resigns at 3,500 playouts, passes at 0.84 from 4,000 and 0.92 at 6,000, where
     # expanding at 5 passed at 0.70 from 2,000 (the search's trees are deterministic here, every seed alike)
+    # With the playouts' self-atari rate at 0.6 (the 9x9 default since the stack's confirming block), a
+    # playout fills the shared liberty four times in ten when it comes to it, and the search takes longer to
+    # read the seki: it resigns at 6,000 playouts and passes at 0.95 from 12,000 (a game's 9x9 search makes
+    # 30,500), the cost default_self_atari_rate names. Redrawing always (1.0) passes at 0.87 from 6,000.
     from test_policy import SEKI
     board = board_from_ascii(SEKI, to_move=WHITE)
     for seed, playouts, least in ((1, 6000, 0.85), (2, 6000, 0.85), (1, 8000, 0.9)):
-        search = Search(SearchConfig(playouts=playouts, policy="heavy", seed=seed))
+        search = Search(SearchConfig(playouts=playouts, policy="heavy", seed=seed, self_atari_rate=1.0))
         result = search.genmove(board, WHITE, 7, legal(board, WHITE))
         assert result.move == PASS and result.winrate > least
+    for playouts, passes in ((6000, False), (12000, True)):  # the cost, pinned so that a change to it is seen
+        result = Search(SearchConfig(playouts=playouts, policy="heavy", seed=1)).genmove(board, WHITE, 7,
+                                                                                       legal(board, WHITE))
+        assert (result.move == PASS and result.winrate > 0.9) if passes else result.winrate < 0.5
 
 
 def test_never_fills_its_own_eyes_on_a_finished_board():

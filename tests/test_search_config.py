@@ -1,5 +1,5 @@
 """A search's configuration (search_config.py): the values SearchConfig refuses, and the default
-expansion threshold."""
+expansion threshold and self-atari rate."""
 
 import pytest
 
@@ -33,7 +33,8 @@ def test_rejects_bad_configuration():
     for threshold in (1.0, 2.0, -0.1, float("nan")):  # 1 or more resigned every move
         with pytest.raises(ValueError, match="resign_threshold must be a win rate in \\[0, 1\\)"):
             SearchConfig(resign_threshold=threshold)
-    for field, value in (("late_nakade", -0.1), ("crit_min_visits", -1), ("memory_mb", 0)):
+    for field, value in (("late_nakade", -0.1), ("crit_min_visits", -1), ("memory_mb", 0),
+                         ("self_atari_rate", 1.5), ("self_atari_rate", -0.1), ("self_atari_rate", float("nan"))):
         with pytest.raises(ConfigError) as refused:  # the field named apart, for a command line's own names
             SearchConfig(**{field: value})
         assert refused.value.field == field and str(refused.value) == f"{field} {refused.value.rule}"
@@ -51,3 +52,16 @@ def test_the_default_expansion_threshold_is_3_for_heavy_searches_up_to_9x9_else_
     given = Search(SearchConfig(policy="heavy", expand_threshold=12.0))
     assert given._params(Board(9), 7.0)[tk.P_EXPAND] == 12.0
     assert given.expand_threshold(9) == 12.0
+
+
+def test_the_search_s_playouts_redraw_six_big_self_ataris_in_ten_up_to_9x9_and_every_one_above():
+    assert search_module.default_self_atari_rate(9) == 0.6
+    assert search_module.default_self_atari_rate(5) == 0.6
+    assert search_module.default_self_atari_rate(13) == 1.0
+    assert search_module.default_self_atari_rate(19) == 1.0
+    search = Search(SearchConfig(policy="heavy"))
+    assert search._params(Board(9), 7.0)[tk.P_REJECT] == 600  # what the tree's playouts read (tree._play_out)
+    assert search._params(Board(13), 7.0)[tk.P_REJECT] == 1000
+    given = Search(SearchConfig(policy="heavy", self_atari_rate=0.25))
+    assert given._params(Board(19), 7.0)[tk.P_REJECT] == 250
+    assert given.self_atari_rate(9) == 0.25

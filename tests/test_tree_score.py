@@ -23,7 +23,7 @@ def settled_scores(board, policy, count):
         rng = np.zeros(1, dtype=np.uint64)
         rs.seed_rng(rng, seed, 0)
         score, capped = tree_score.settled_score(s, z, b.geometry.zobrist, rng, 400, np.zeros(400, dtype=np.int32),
-                                                 np.zeros(0, dtype=np.int8), tk.choose, policy, pa.PATTERN_TABLE,
+                                                 np.zeros(0, dtype=np.int8), tk.choose, policy, 1000, pa.PATTERN_TABLE,
                                                  np.zeros((0, 1), dtype=np.int32), 7.0, True)
         assert capped == 0
         out.append(float(score))

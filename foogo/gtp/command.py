@@ -49,10 +49,12 @@ def configure_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser
     parser.add_argument("--sgf-max-moves", type=int_option, default=SGF_MAX_MOVES, metavar="N",
                         help=f"loadsgf refuses longer main lines (default {SGF_MAX_MOVES})")
     parser.add_argument("--komi", type=float_option, default=7.0, help="initial komi (default 7)")
-    parser.add_argument("--book", nargs="?", const=BOOK_PATH, default=None, metavar="FILE",
-                        help="play from an opening book before searching: the shipped 9x9 one (made by "
-                             "bench/make_book.py from foogo's own searches) or FILE (default: no book)")
-    parser.add_argument("--no-book", action="store_true", help="never play from a book, even with --book")
+    parser.add_argument("--book", nargs="?", const=BOOK_PATH, default=BOOK_PATH, metavar="FILE",
+                        help="play from an opening book before searching, where it has the position: FILE, or "
+                             "by default the shipped one (9x9, komi 7: the 200 positions foogo's games against "
+                             "Pachi met most before move 20, each answered by a search of 122,000 playouts, "
+                             "bench/make_book.py)")
+    parser.add_argument("--no-book", action="store_true", help="never play from a book: search every move")
     return add_tuning_options(parser)
 
 
@@ -96,6 +98,10 @@ def add_tuning_options(parser: argparse.ArgumentParser) -> argparse.ArgumentPars
     tuning.add_argument("--late-nakade", type=float_option, default=None, metavar="F",
                         help="with --policy heavy: the search plays heavy-nakade's playouts once at most F of the "
                              "board's points are empty (default 0.75, from about move 21 on 9x9; 0: never)")
+    tuning.add_argument("--self-atari-rate", type=float_option, default=None, metavar="F",
+                        help="how often the search's heavy playouts redraw a self-atari of two stones or more, "
+                             "playing it otherwise (default 0.6 on boards up to 9x9, Pachi's rate, 1 on larger "
+                             "ones; the playouts of scoring and final_status_list always redraw it)")
     tuning.add_argument("--bank", action=argparse.BooleanOptionalAction, default=None,
                         help="with --playouts: the count is a move's average over the game; a search whose "
                              "best move is settled early banks the rest, a close one draws on the bank, "
@@ -125,7 +131,8 @@ def tuning_fields(args) -> dict:
                                                 ("crit", args.crit), ("crit_min_visits", args.crit_min),
                                                 ("parallel", args.parallel), ("bank", args.bank),
                                                 ("score_weight", args.score_weight),
-                                                ("late_nakade", args.late_nakade))
+                                                ("late_nakade", args.late_nakade),
+                                                ("self_atari_rate", args.self_atari_rate))
               if value is not None}
     check_search_options(fields)
     return fields
