@@ -1,6 +1,6 @@
 """Make foogo's opening book (foogo/book.py) from foogo's own long searches.
 
-    python bench/make_book.py [--playouts 1000000] [--jobs 2] [--out foogo/data/book9.json]
+    python bench/make_book.py [--playouts 1000000] [--jobs 2] --out FILE
     python bench/make_book.py --from-games PATH [--depth 10] [--min-games 5] [--max-positions 200]
                               [--extend BOOK] [--player NAME] [--playouts N] [--jobs 2] --out FILE
 
@@ -176,7 +176,9 @@ def main() -> int:
     parser.add_argument("--seeds", type=int, default=3,
                         help="searches a position, one per seed 0..N-1; the move most of them chose is kept")
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--out", type=Path, default=Path(bk_.BOOK_PATH))
+    # no default: a bare run does not overwrite the shipped book (the wide one, made with --from-games)
+    parser.add_argument("--out", type=Path, required=True,
+                        help="the book file to write (foogo/data/book9.json is the one foogo gtp plays)")
     parser.add_argument("--from-games", type=Path, metavar="PATH", help="the positions these SGF games reach")
     parser.add_argument("--depth", type=int, default=10, help="with --from-games: positions before this move")
     parser.add_argument("--min-games", type=int, default=5, help="with --from-games: reached by this many games")
