@@ -10,7 +10,7 @@ import pytest
 from gtp_double import ScriptedSearch, body, ok
 
 from foogo import book as bk_
-from foogo.board import Board
+from foogo.board import Board, board_from_ascii
 from foogo.geometry import BLACK, WHITE
 from foogo.gtp import GtpEngine, configure_parser
 
@@ -93,16 +93,13 @@ def test_the_shipped_book_reads_and_opens_on_a_legal_point():
     book = bk_.load_book()
     assert book.size == 9 and book.komi == 7.0 and book.playouts >= 100_000
     assert book.vertex(Board(9), BLACK, 7.0) == "E5"
-    # every position the book holds, set up from its key, is answered by a legal move
-    g = Board(9).geometry
+    # every position the book holds, set up from its key (rows from A1 up, then the side to move), is answered
+    # by a legal move
     for line in book.entries:
-        board = Board(9)
-        for i, cell in enumerate(line[:81]):  # row-major from A1
-            if cell != ".":
-                board.play(BLACK if cell == "X" else WHITE, g.name(g.point(i // 9, i % 9)))
+        board = board_from_ascii("\n".join(line[row * 9:row * 9 + 9] for row in reversed(range(9))))
         color = BLACK if line[81] == "X" else WHITE
         move = book.move(board, color, 7.0)
-        assert move is not None and board.is_legal(color, g.name(move)), line
+        assert move is not None and board.is_legal(color, board.geometry.name(move)), line
     assert len(book.entries) >= 100  # the positions of several moves of the commonest openings, not one move
 
 
