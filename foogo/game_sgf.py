@@ -328,14 +328,20 @@ def _bad_point(node) -> str:
             try:
                 node.get(identifier)
             except ValueError:
-                values = "".join(f"[{v[:20].decode('latin-1')}]" for v in node.get_raw_list(identifier)[:4])
+                values = "".join(f"[{_text(node, v, 20)}]" for v in node.get_raw_list(identifier)[:4])
                 return f"{identifier}{cut(values, 60)} holds a point off the board or malformed"
     return ""
 
 
+def _text(node, raw: bytes, chars: int) -> str:
+    """The first `chars` characters of one of `node`'s raw values, read in the file's own encoding (its CA, else
+    ISO-8859-1), a byte sequence that does not decode read as U+FFFD."""
+    return raw[:4 * chars + 4].decode(node.get_encoding(), errors="replace")[:chars]  # 4 bytes a character at most
+
+
 def _raw(node, identifier: str) -> str:
     """A property's raw value as a message quotes it: at most 40 characters, cut with "..."."""
-    return cut(node.get_raw(identifier)[:41].decode("latin-1"), 40)
+    return cut(_text(node, node.get_raw(identifier), 41), 40)
 
 
 def _parse(data: bytes):
@@ -372,7 +378,7 @@ def _rules_text(root) -> str | None:
     other control characters dropped, its spaces single; None without one or for an empty one."""
     if not root.has_property("RU"):
         return None
-    text = root.get_raw("RU")[:40].decode("latin-1").replace("\\", "")
+    text = _text(root, root.get_raw("RU"), 40).replace("\\", "")
     return " ".join("".join(ch if ch.isprintable() else " " for ch in text).split()) or None
 
 

@@ -59,7 +59,10 @@ nothing; every candidate is also checked against playable(c) minus ko.
                 default. The redraw is kept SELF_ATARI_REJECT_PERMIL times in 1000
                 (every time) in run_playouts, ownership and scoring, and 600 in
                 a 9x9 search's playouts (SearchConfig.self_atari_rate: Pachi's
-                moggy selfatarirate; the other 400 play the self-atari).
+                moggy selfatarirate; the other 400 play the self-atari). With
+                SEKI_GUARD (off by default) the 400 never take a liberty of an
+                opponent string that has two, a seki's shared liberty, unless it
+                is a nakade (breaks_seki): the opponent would capture first.
   (d') approach with HEAVY_RACE only ("heavy-race", opt-in): when (d)'s draw is such a self-atari,
                 the other liberty of an opponent string beside it that has two (outside_liberty),
                 if c may take it and it is no such self-atari: where the draw would fill a
@@ -119,7 +122,7 @@ from .nakade import nakade, vital_point
 from .patterns import block_code, block_colour, block_colours, matches_pattern
 from .policy_light import PASS, allowed, allowed_at, choose_light
 from .random_stream import keep_one, random_below
-from .tactics import big_self_atari, breaks_false_eye_seki, self_atari, wasteful_self_atari
+from .tactics import ataris_beside, big_self_atari, breaks_false_eye_seki, self_atari, wasteful_self_atari
 
 CAPTURE_PERMIL = 900
 ATARI_PERMIL = 900
@@ -137,6 +140,9 @@ FALSE_EYE_SEKI = False
 # rules (d) and (e) refuse tactics.wasteful_self_atari (Pachi's is_really_bad_selfatari) in place of a self-atari
 # of two stones or more that is no nakade (rule (d'')); off by default, folded away (a literal)
 WASTEFUL_SELF_ATARI = False
+# below a rate of 1000, rule (d) still always redraws a self-atari that also leaves an opponent string beside it
+# in atari, unless it is a nakade (breaks_seki: a seki's shared liberty filled); off by default, folded away
+SEKI_GUARD = False
 
 
 @inline
@@ -150,6 +156,14 @@ def bad_self_atari(s, p, c, sacrifices, seki_eye=False, wasteful=False):
     if wasteful:
         return wasteful_self_atari(s, p, c)
     return big_self_atari(s, p, c) and not (sacrifices and nakade(s, p, c))
+
+
+@inline
+def breaks_seki(s, p, c):
+    """SEKI_GUARD's test of c's self-atari at p: it also leaves an opponent string beside p in atari
+    (tactics.ataris_beside), so the opponent, to move, captures first, and it is no nakade (nakade.py: that
+    capture would leave a dead eye shape, as black's A2 in a corner's square four)."""
+    return ataris_beside(s, p, c) and not nakade(s, p, c)
 
 
 @inline
@@ -357,16 +371,18 @@ def outside_liberty(s, z, c, p, rng, sacrifices=False, seki_eye=False, wasteful=
 
 @inline
 def uniform_move(s, z, c, rng, sacrifices=False, race=False, reject_permil=SELF_ATARI_REJECT_PERMIL,
-                 seki_eye=FALSE_EYE_SEKI, wasteful=WASTEFUL_SELF_ATARI):
+                 seki_eye=FALSE_EYE_SEKI, wasteful=WASTEFUL_SELF_ATARI, seki_guard=SEKI_GUARD):
     """Rules (d) and (e): a point c may take that is not a self-atari of two stones or more (but a
     nakade if `sacrifices`), nor with `seki_eye` a false-eye seki broken, uniformly, else PASS:
-    choose_light's draw, or safe_draw's when that draw is refused; with `race` (HEAVY_RACE),
-    outside_liberty's approach before safe_draw."""
+    choose_light's draw, or safe_draw's when that draw is refused; such a draw is kept instead
+    1000 - reject_permil times in 1000, but with `seki_guard` never one that breaks a seki
+    (breaks_seki); with `race` (HEAVY_RACE), outside_liberty's approach before safe_draw."""
     p = choose_light(s, z, c, rng)  # one call site: two inlined copies of choose_light cost heavy playouts
     if p == PASS or not bad_self_atari(s, p, c, sacrifices, seki_eye, wasteful):
         return p
-    if reject_permil < 1000 and random_below(rng, 1000) >= reject_permil:
-        return p  # kept: a capturing race's shared liberty filled, a seki broken
+    if (reject_permil < 1000 and random_below(rng, 1000) >= reject_permil
+            and not (seki_guard and breaks_seki(s, p, c))):
+        return p  # kept: a capturing race's shared liberty filled, a seki broken (but with seki_guard)
     if race:
         q = outside_liberty(s, z, c, p, rng, sacrifices, seki_eye, wasteful)
         if q != PASS:
@@ -397,13 +413,14 @@ def ko_fight(s, z, c):
 
 @inline
 def choose_heavy(s, z, c, rng, table, sacrifices=False, race=False, reject_permil=SELF_ATARI_REJECT_PERMIL,
-                 seki_eye=FALSE_EYE_SEKI, wasteful=WASTEFUL_SELF_ATARI):
+                 seki_eye=FALSE_EYE_SEKI, wasteful=WASTEFUL_SELF_ATARI, seki_guard=SEKI_GUARD):
     """A point of playable(c) minus ko chosen by rules (k) and (a)-(e) above, or PASS if there is none or (e)
     keeps a seki; with `sacrifices` (HEAVY_NAKADE), (d) and (e) may play a nakade; with `race`
     (HEAVY_RACE), (d) approaches from outside (d') before it redraws; (d) redraws with probability
     reject_permil / 1000 (at 1000 it draws no number; a constant folds the test away); with `seki_eye` (a
     literal), (d) and (e) refuse a false-eye seki broken as they refuse a big self-atari; with `wasteful` (a
-    literal), they refuse a wasteful self-atari (rule (d'')) instead of a big one that is no nakade."""
+    literal), they refuse a wasteful self-atari (rule (d'')) instead of a big one that is no nakade; with
+    `seki_guard` (a literal), (d) below a rate of 1000 never keeps a self-atari that breaks a seki (breaks_seki)."""
     p = ko_fight(s, z, c)
     if p != PASS and random_below(rng, 1000) < KO_PERMIL:
         return p
@@ -425,7 +442,7 @@ def choose_heavy(s, z, c, rng, table, sacrifices=False, race=False, reject_permi
             p = pattern_move(s, z, c, last, rng, table)
             if p != PASS:
                 return p
-    return uniform_move(s, z, c, rng, sacrifices, race, reject_permil, seki_eye, wasteful)
+    return uniform_move(s, z, c, rng, sacrifices, race, reject_permil, seki_eye, wasteful, seki_guard)
 
 
 @kernel

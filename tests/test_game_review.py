@@ -173,6 +173,10 @@ def test_the_reviews_of_the_day_s_change(tmp_path):
     (b"RU[AGA\\]\nrules\x1b[31m]", "AGA] rules [31m", "chinese"),  # one line, nothing a terminal acts on
     (b"RU[ ]", None, "chinese"),
     (b"", None, "chinese"),
+    ("CA[UTF-8]RU[中国规则]".encode(), "中国规则", "chinese"),  # read in the file's own encoding (CA)
+    ("CA[Shift_JIS]RU[日本ルール]".encode("shift_jis"), "日本ルール", "chinese"),
+    ("RU[Japonés]".encode("latin-1"), "Japonés", "chinese"),  # without a CA, ISO-8859-1 (SGF's default)
+    (("CA[UTF-8]RU[" + "é" * 45 + "]").encode(), "é" * 40, "chinese"),  # 40 characters, not 40 bytes
 ])
 def test_the_files_ru_is_kept_so_that_rules_foogo_lacks_can_be_told(ru, kept, rules):
     game = Game(9)

@@ -143,3 +143,82 @@ def test_the_uniform_rule_with_the_wasteful_test_refuses_only_the_wasteful_self_
     assert judged["B1"] == 0  # A2 now opens onto A3: the stone could run out instead
     assert judged["A2"] > 0  # and A2 itself leaves the two stones A3 and B1: no self-atari
     assert ph.WASTEFUL_SELF_ATARI is False  # off by default: the golden traces hold the default's playouts
+
+
+# ---------------------------------------------------------------- a seki's shared liberty (SEKI_GUARD)
+
+# black's B2..E2 and white's C1 D1 share their two liberties B1 and E1: black's fill of either is a self-atari
+# that leaves white's C1 D1 in atari too, and white, to move, captures first (white's fill joins its wall)
+EDGE_SEKI = """
+    . . . . . . .
+    . . . . . . .
+    . . . . . . .
+    . . . . . . .
+    O O O O O O .
+    O X X X X O .
+    O . O O . O .
+"""
+
+
+def guard(diagram, vertex, colour=BLACK):
+    """(big_self_atari, ataris_beside, breaks_seki) of `colour` at `vertex` on the diagram's board."""
+    board = board_from_ascii(diagram)
+    s, _ = board._state()
+    p = board.geometry.parse(vertex)
+    tests = (ta.big_self_atari, ta.ataris_beside, ph.breaks_seki)
+    return tuple(bool(test(s, p, colour)) for test in tests)
+
+
+def test_a_self_atari_that_ataris_the_other_side_breaks_a_seki():
+    assert guard(EDGE_SEKI, "B1") == guard(EDGE_SEKI, "E1") == (True, True, True)
+    assert guard(EDGE_SEKI, "B1", WHITE)[:2] == (False, True)  # white's fill joins its wall: an atari, no self-atari
+    # the lost game's seki (test_policy.SEKI): white's B8 leaves its string the one liberty D9 and black's two
+    # stones the one liberty A9; black, to move, takes D9
+    from test_policy import SEKI
+    assert guard(SEKI, "B8", WHITE) == (True, True, True)
+    # black's A2 in the corner: a self-atari beside white strings with liberties to spare
+    assert guard(CORNER, "A2") == (True, False, False)
+
+
+def test_a_nakade_that_ataris_the_other_side_breaks_no_seki():
+    # black's A2 leaves black's three stones and white's corner string both on B2, and white's capture there
+    # leaves a dead square four: a nakade, which the guard lets the playouts play
+    assert guard(SQUARE_NAKADE, "A2") == (True, True, False)
+
+
+@pytest.mark.parametrize("size", [5, 9, 13])
+def test_ataris_beside_agrees_with_the_board_after_the_move(size):
+    """On random positions, for each self-atari of two stones or more: ataris_beside holds exactly when, once
+    the move is played (exact liberty counts, Board.liberties), an opponent string beside it has one liberty."""
+    seen = {True: 0, False: 0}
+    for board in random_positions(size, 40, moves_per_step=size * size // 12):
+        s, _ = board._state()
+        for p in board.geometry.points:
+            p = int(p)
+            for c in (BLACK, WHITE):
+                if bk.color_at(s, bk.stride(s), p) != bk.EMPTY or not ta.big_self_atari(s, p, c):
+                    continue
+                after = board.copy()
+                after.allow_suicide = True
+                after.play(c, p)
+                row, col = board.geometry.row_col(p)
+                if after.color_at((row, col)) != c:  # a suicide (the playouts may play one): no string left
+                    continue
+                beside = [q for q in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1))
+                          if 0 <= q[0] < size and 0 <= q[1] < size and after.color_at(q) == 3 - c]
+                atari = any(after.liberties(q) == 1 for q in beside)
+                seen[atari] += 1
+                assert bool(ta.ataris_beside(s, p, c)) == atari, (board, board.geometry.name(p), c)
+    assert seen[True] > 0 and seen[False] > 0
+
+
+def test_the_seki_guard_keeps_the_uniform_rule_off_a_seki_fill_and_on_a_nakade():
+    keep_all = lambda s, z, c, r: ph.uniform_move(s, z, c, r, False, False, 0, False, False)  # noqa: E731
+    guarded = lambda s, z, c, r: ph.uniform_move(s, z, c, r, False, False, 0, False, False, True)  # noqa: E731
+    seki = board_from_ascii(EDGE_SEKI)
+    kept = draws(seki, keep_all, BLACK, n=1500)
+    assert kept["B1"] > 0 and kept["E1"] > 0  # at a rate of 0 every self-atari drawn is played
+    kept = draws(seki, guarded, BLACK, n=1500)
+    assert kept["B1"] == kept["E1"] == 0
+    assert draws(board_from_ascii(SQUARE_NAKADE), guarded, BLACK, n=1500)["A2"] > 0
+    assert ph.SEKI_GUARD is False  # off by default: the search's golden digests hold the default's playouts
