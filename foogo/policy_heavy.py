@@ -382,7 +382,7 @@ def uniform_move(s, z, c, rng, sacrifices=False, race=False, reject_permil=SELF_
         return p
     if (reject_permil < 1000 and random_below(rng, 1000) >= reject_permil
             and not (seki_guard and breaks_seki(s, p, c))):
-        return p  # kept: a capturing race's shared liberty filled, a seki broken (but with seki_guard)
+        return p  # kept: a capturing race's shared liberty filled, a seki broken (with seki_guard only as a nakade)
     if race:
         q = outside_liberty(s, z, c, p, rng, sacrifices, seki_eye, wasteful)
         if q != PASS:
