@@ -159,11 +159,12 @@ def bad_self_atari(s, p, c, sacrifices, seki_eye=False, wasteful=False):
 
 
 @inline
-def breaks_seki(s, p, c):
+def breaks_seki(s, p, c, sacrifices):
     """SEKI_GUARD's test of c's self-atari at p: it also leaves an opponent string beside p in atari
     (tactics.ataris_beside), so the opponent, to move, captures first, and it is no nakade (nakade.py: that
-    capture would leave a dead eye shape, as black's A2 in a corner's square four)."""
-    return ataris_beside(s, p, c) and not nakade(s, p, c)
+    capture would leave a dead eye shape, as black's A2 in a corner's square four). With `sacrifices`
+    (HEAVY_NAKADE) bad_self_atari has ruled the nakade out already, so it is not asked again."""
+    return ataris_beside(s, p, c) and (sacrifices or not nakade(s, p, c))
 
 
 @inline
@@ -381,7 +382,7 @@ def uniform_move(s, z, c, rng, sacrifices=False, race=False, reject_permil=SELF_
     if p == PASS or not bad_self_atari(s, p, c, sacrifices, seki_eye, wasteful):
         return p
     if (reject_permil < 1000 and random_below(rng, 1000) >= reject_permil
-            and not (seki_guard and breaks_seki(s, p, c))):
+            and not (seki_guard and breaks_seki(s, p, c, sacrifices))):
         return p  # kept: a capturing race's shared liberty filled, a seki broken (with seki_guard only as a nakade)
     if race:
         q = outside_liberty(s, z, c, p, rng, sacrifices, seki_eye, wasteful)

@@ -161,12 +161,13 @@ EDGE_SEKI = """
 
 
 def guard(diagram, vertex, colour=BLACK):
-    """(big_self_atari, ataris_beside, breaks_seki) of `colour` at `vertex` on the diagram's board."""
+    """(big_self_atari, ataris_beside, breaks_seki with heavy's rules) of `colour` at `vertex` on the diagram's
+    board."""
     board = board_from_ascii(diagram)
     s, _ = board._state()
     p = board.geometry.parse(vertex)
-    tests = (ta.big_self_atari, ta.ataris_beside, ph.breaks_seki)
-    return tuple(bool(test(s, p, colour)) for test in tests)
+    return (bool(ta.big_self_atari(s, p, colour)), bool(ta.ataris_beside(s, p, colour)),
+            bool(ph.breaks_seki(s, p, colour, False)))
 
 
 def test_a_self_atari_that_ataris_the_other_side_breaks_a_seki():
