@@ -53,9 +53,9 @@ def default_self_atari_rate(size: int) -> float:
     opening book and the prior of 13,247 games shipped beside it, foogo beat the engine before them against
     Pachi at equal CPU in a pre-registered screen and its confirming block (bench/results/pachi-9x9-stack-*.txt).
     Its cost, pinned by tests/test_search.py: where a side's one move fills a seki's shared liberty (a
-    self-atari of its string), the search reads the seki later, resigning at 6,000 playouts and passing from
-    12,000 (at 1.0 it passes from 6,000; a game's 9x9 search makes 30,500). 13x13 and 19x19, whose games
-    against GNU Go were measured at 1.0, keep 1.0."""
+    self-atari of its string), the search reads the seki later, passing from 8,000 playouts with
+    policy_heavy.SEKI_GUARD (on) and from 12,000 without it (at 1.0 from 6,000; a game's 9x9 search makes
+    30,500). 13x13 and 19x19, whose games against GNU Go were measured at 1.0, keep 1.0."""
     return SELF_ATARI_RATE_SMALL if size <= SMALL_BOARD else SELF_ATARI_RATE
 
 

@@ -7,8 +7,8 @@ ladder reader asks it of the runner's extensions (ladders.py) and the learned pr
 move feature (features.py). With policy_heavy.FALSE_EYE_SEKI they do not break a false-eye seki
 either (breaks_false_eye_seki). With policy_heavy.WASTEFUL_SELF_ATARI they refuse only the self-ataris
 wasteful_self_atari finds wasteful (Pachi's is_really_bad_selfatari, with its own nakade exception). With
-policy_heavy.SEKI_GUARD a search's playouts, which keep some self-ataris, never keep one that also leaves an
-opponent string in atari (ataris_beside), as a seki's shared liberty filled does.
+policy_heavy.SEKI_GUARD (on by default) a search's playouts, which keep some self-ataris, never keep one that
+also leaves an opponent string in atari (ataris_beside), as a seki's shared liberty filled does.
 """
 
 from __future__ import annotations

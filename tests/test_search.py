@@ -144,16 +144,18 @@ def test_keeps_a_seki_it_wins_by_passing():
     # With the playouts' self-atari rate at 0.6 (the 9x9 default since the stack's confirming block), a
     # playout fills the shared liberty four times in ten when it comes to it, and the search takes longer to
     # read the seki: it resigns at 6,000 playouts and passes at 0.95 from 12,000 (a game's 9x9 search makes
-    # 30,500), the cost default_self_atari_rate names. Redrawing always (1.0) passes at 0.87 from 6,000.
+    # 30,500), the cost default_self_atari_rate names. Redrawing always (1.0) passes at 0.87 from 6,000. With
+    # policy_heavy.SEKI_GUARD (on since 2026-12-06) the kept self-ataris never fill a shared liberty that leaves
+    # black's string in atari: the search passes at 0.92 from 8,000 on seeds 1-3 (at 6,000 on two of three).
     from test_policy import SEKI
     board = board_from_ascii(SEKI, to_move=WHITE)
     for seed, playouts, least in ((1, 6000, 0.85), (2, 6000, 0.85), (1, 8000, 0.9)):
         search = Search(SearchConfig(playouts=playouts, policy="heavy", seed=seed, self_atari_rate=1.0))
         result = search.genmove(board, WHITE, 7, legal(board, WHITE))
         assert result.move == PASS and result.winrate > least
-    for playouts, passes in ((6000, False), (12000, True)):  # the cost, pinned so that a change to it is seen
-        result = Search(SearchConfig(playouts=playouts, policy="heavy", seed=1)).genmove(board, WHITE, 7,
-                                                                                       legal(board, WHITE))
+    for seed, playouts, passes in ((1, 6000, False), (1, 8000, True), (2, 8000, True)):  # the cost, pinned
+        result = Search(SearchConfig(playouts=playouts, policy="heavy", seed=seed)).genmove(board, WHITE, 7,
+                                                                                          legal(board, WHITE))
         assert (result.move == PASS and result.winrate > 0.9) if passes else result.winrate < 0.5
 
 

@@ -214,7 +214,7 @@ def test_ataris_beside_agrees_with_the_board_after_the_move(size):
 
 
 def test_the_seki_guard_keeps_the_uniform_rule_off_a_seki_fill_and_on_a_nakade():
-    keep_all = lambda s, z, c, r: ph.uniform_move(s, z, c, r, False, False, 0, False, False)  # noqa: E731
+    keep_all = lambda s, z, c, r: ph.uniform_move(s, z, c, r, False, False, 0, False, False, False)  # noqa: E731
     guarded = lambda s, z, c, r: ph.uniform_move(s, z, c, r, False, False, 0, False, False, True)  # noqa: E731
     seki = board_from_ascii(EDGE_SEKI)
     kept = draws(seki, keep_all, BLACK, n=1500)
@@ -222,4 +222,4 @@ def test_the_seki_guard_keeps_the_uniform_rule_off_a_seki_fill_and_on_a_nakade()
     kept = draws(seki, guarded, BLACK, n=1500)
     assert kept["B1"] == kept["E1"] == 0
     assert draws(board_from_ascii(SQUARE_NAKADE), guarded, BLACK, n=1500)["A2"] > 0
-    assert ph.SEKI_GUARD is False  # off by default: the search's golden digests hold the default's playouts
+    assert ph.SEKI_GUARD is True  # on by default: the search's golden digests hold the guarded playouts
