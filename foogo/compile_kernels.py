@@ -4,7 +4,7 @@ A fresh install compiles each kernel on its first call and caches it (jit.py): a
 a minute or more for the search's iteration, and several times that with numba's bounds checks on
 (NUMBA_BOUNDSCHECK=1, CI's second stage). Processes that start together on a cold cache (pytest's
 workers, two engines of a match) each compile every kernel they call. `foogo compile` does
-the work once, in processes that each compile different kernels, so that whatever starts next loads
+the work once, in processes side by side (one a core by default), so that whatever starts next loads
 them all from the cache. With a warm cache it only loads them (about a second a process).
 
 The parts (PARTS), each the calls that compile one group of kernels; the two search iterations
@@ -18,6 +18,12 @@ are by far the largest kernels, so each has a part:
 * ``board``   the board, the game, scoring, ownership, ladders, the learned prior's features, the
               playout batches of each built-in policy (foogo bench, run_playouts), single playouts
               and the playouts checked after every move (playout_check.checked_playouts).
+
+Every part compiles the heavy policy's rules and most of the playout on its own: alone on an empty cache
+each took 84-88 CPU s (2026-12-06, a 2-core Xeon), but after the search's part in the same process the shared
+tree's took 16-18 s (only its own iteration is new) and the board's 54 s. So with fewer processes than parts,
+the shared tree's part runs in the search's process (`process_groups`): on two cores 103 s and 84 s side
+by side, where three processes took 259 CPU s on two cores.
 
 Custom playout policies compile when they are made (playout.custom_batch) and are never cached.
 """
@@ -34,6 +40,7 @@ from .geometry import BLACK, WHITE
 from .numbers import int_option
 
 PARTS = ("search", "shared", "board")  # the largest first, so that N processes finish close together
+AFTER_SEARCH = "shared"  # the part that reuses most of the search's compiled helpers when it runs in its process
 
 
 def _board() -> None:
@@ -100,24 +107,47 @@ def _child_environment() -> dict:
     return env
 
 
-def compile_all(jobs: int = len(PARTS), out=None, timeout: float | None = None) -> int:
-    """Compile every part, `jobs` processes at a time (each part in a fresh process, which inherits
-    the environment: NUMBA_CACHE_DIR, NUMBA_BOUNDSCHECK); report each part's time to `out` when given.
-    A part still running after `timeout` seconds is stopped and counts as failed. Returns 0, or the
-    exit code of the first part that failed (1 for one stopped by a signal; its error went to stderr).
-    No part outlives the call: an exception here (an interrupt) stops the ones still running."""
+def default_jobs() -> int:
+    """compile_all's processes when none are given: one a core this process may use, at most one a part."""
+    from .playout import default_threads  # (the cores this process may use)
+
+    return max(1, min(len(PARTS), default_threads()))
+
+
+def process_groups(jobs: int, parts=None) -> list[tuple[str, ...]]:
+    """The parts (PARTS by default) as compile_all gives them to processes, in order: each part in a
+    process of its own when `jobs` allows, else AFTER_SEARCH in the search's process (where it reuses the
+    search's compiled helpers), and with one job every part in one process (each reusing the helpers the
+    ones before it compiled)."""
+    parts = list(PARTS if parts is None else parts)
+    if jobs == 1:
+        return [tuple(parts)]
+    if jobs >= len(parts) or "search" not in parts or AFTER_SEARCH not in parts:
+        return [(part,) for part in parts]
+    return [(part, AFTER_SEARCH) if part == "search" else (part,) for part in parts if part != AFTER_SEARCH]
+
+
+def compile_all(jobs: int | None = None, out=None, timeout: float | None = None) -> int:
+    """Compile every part in `jobs` processes at once (default_jobs() by default; process_groups says which
+    parts each runs, in a fresh process that inherits the environment: NUMBA_CACHE_DIR, NUMBA_BOUNDSCHECK);
+    report each process's parts and time to `out` when given. A process still running after `timeout`
+    seconds is stopped and counts as failed. Returns 0, or the exit code of the first process that failed
+    (1 for one stopped by a signal; its error went to stderr). No process outlives the call: an exception
+    here (an interrupt) stops the ones still running."""
+    jobs = default_jobs() if jobs is None else jobs
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, got {jobs}")
-    waiting = list(PARTS)
+    waiting = process_groups(jobs)
     running: dict[subprocess.Popen, tuple[str, float]] = {}
     failed = 0
     try:
         while waiting or running:
             while waiting and len(running) < jobs:
-                part = waiting.pop(0)
-                process = subprocess.Popen([sys.executable, "-m", "foogo.compile_kernels", "--part", part],
+                group = waiting.pop(0)
+                process = subprocess.Popen([sys.executable, "-m", "foogo.compile_kernels"]
+                                           + [argument for part in group for argument in ("--part", part)],
                                            env=_child_environment())
-                running[process] = (part, time.perf_counter())
+                running[process] = (", ".join(group), time.perf_counter())
             for process, (_, start) in running.items():
                 if timeout is not None and process.poll() is None and time.perf_counter() - start > timeout:
                     process.kill()
@@ -142,17 +172,17 @@ def compile_all(jobs: int = len(PARTS), out=None, timeout: float | None = None) 
 
 def configure_parser(parser: argparse.ArgumentParser) -> None:
     """The `foogo compile` options."""
-    parser.add_argument("--jobs", type=int_option, choices=range(1, 9), default=len(PARTS), metavar="N",
-                        help=f"processes compiling at once, 1-8 (default {len(PARTS)}: every part at once, "
-                        "which is quickest on two cores too, the search's and the shared tree's parts taking "
-                        "about as long)")
-    parser.add_argument("--part", choices=PARTS, help=argparse.SUPPRESS)  # one part, in this process
+    parser.add_argument("--jobs", type=int_option, choices=range(1, 9), default=None, metavar="N",
+                        help=f"processes compiling at once, 1-8 (default: one a core, at most {len(PARTS)}; "
+                        "with fewer, the shared tree's part runs after the search's in its process)")
+    parser.add_argument("--part", choices=PARTS, action="append", help=argparse.SUPPRESS)  # parts, in this process
 
 
 def run(args: argparse.Namespace) -> int:
-    """`foogo compile`: every part (or, with the internal --part, one part here); the exit code."""
+    """`foogo compile`: every part (or, with the internal --part, those parts here, in order); the exit code."""
     if args.part is not None:
-        compile_part(args.part)
+        for part in args.part:
+            compile_part(part)
         return 0
     start = time.perf_counter()
     code = compile_all(args.jobs, out=sys.stdout)

@@ -30,9 +30,9 @@ def pytest_configure(config):
     from foogo.compile_kernels import compile_all
 
     start = time.perf_counter()
-    # every part at once (compile_all's default), even on two cores: the search's part and the shared
-    # tree's take about as long, and the board's would otherwise wait for one of them to finish; a part
-    # that fails (its error is on stderr) or takes over 30 minutes leaves its kernels to the tests
+    # one process a core (compile_all's default; on two cores the shared tree's part follows the search's in
+    # its process, which has compiled most of its helpers); a part that fails (its error is on stderr) or a
+    # process that takes over 30 minutes leaves its kernels to the tests
     if compile_all(timeout=1800) != 0:
         print("conftest: compiling the kernels ahead failed; the tests compile them as they go", file=sys.stderr)
     elif time.perf_counter() - start > 10:

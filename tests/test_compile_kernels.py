@@ -15,15 +15,24 @@ from foogo import compile_kernels as ck
 def test_foogo_compile_readies_every_part_and_says_so(capsys):
     assert cli.main(["compile", "--jobs", "2"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert sorted(line.split()[2] for line in lines[:-1]) == sorted(ck.PARTS)
+    assert sorted(line.split(": ")[1].split(" ready in ")[0] for line in lines[:-1]) == ["board", "search, shared"]
     assert all(" ready in " in line for line in lines)
     assert lines[-1].startswith("foogo compile: every kernel ready in ")
+
+
+def test_with_fewer_processes_than_parts_the_shared_tree_follows_the_search_in_its_process():
+    assert ck.process_groups(3) == ck.process_groups(8) == [("search",), ("shared",), ("board",)]
+    assert ck.process_groups(2) == [("search", "shared"), ("board",)]
+    assert ck.process_groups(1) == [("search", "shared", "board")]
+    assert ck.process_groups(1, ["no-such-part", "board"]) == [("no-such-part", "board")]
+    assert ck.process_groups(2, ["no-such-part", "board"]) == [("no-such-part",), ("board",)]
+    assert 1 <= ck.default_jobs() <= len(ck.PARTS)
 
 
 def test_a_part_that_fails_gives_its_exit_code_and_the_other_parts_still_run(monkeypatch):
     monkeypatch.setattr(ck, "PARTS", ("no-such-part", "board"))
     out = io.StringIO()
-    assert ck.compile_all(jobs=1, out=out) == 2  # the part's process refuses the name: argparse's exit code
+    assert ck.compile_all(jobs=2, out=out) == 2  # the part's process refuses the name: argparse's exit code
     report = out.getvalue()
     assert "no-such-part failed (exit 2)" in report and "board ready in " in report
 
