@@ -68,7 +68,8 @@ def _first_move(s, z, zob, seed, replies):
     rng = np.zeros(1, dtype=np.uint64)
     rs.seed_rng(rng, seed, 0)
     trace = np.zeros(1000, dtype=np.int32)
-    po.play_out_with(s, z, zob, rng, 300, trace, np.zeros(0, dtype=np.int8), po.choose, po.LIGHT, 1000,
+    # choose_light_only: policy.choose's light branch without its heavy rules, which this uncached kernel would compile
+    po.play_out_with(s, z, zob, rng, 300, trace, np.zeros(0, dtype=np.int8), po.choose_light_only, po.LIGHT, 1000,
                      po.PATTERN_TABLE, replies, True)
     return trace[0] >> 1
 

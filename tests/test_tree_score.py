@@ -10,21 +10,25 @@ from foogo import patterns as pa
 from foogo import random_stream as rs
 from foogo import tree as tk
 from foogo.game_score import final_margin
+from foogo.policy import choose_light_only
 from foogo.search import Search, SearchConfig
 from foogo.search_tree import Worker
 
 
 def settled_scores(board, policy, count):
-    """tree_score.settled_score of `board` (after two passes) at komi 7, over `count` random streams."""
+    """tree_score.settled_score of `board` (after two passes) at komi 7, over `count` random streams (light
+    playouts: `policy` is policy.LIGHT's 0)."""
     out = []
     for seed in range(count):
         b = board.copy()
         s, z = b._state()
         rng = np.zeros(1, dtype=np.uint64)
         rs.seed_rng(rng, seed, 0)
+        # choose_light_only, the light chooser alone: a kernel called with a function is compiled in each process
+        # (jit.py never caches it), and with policy.choose it would compile every heavy rule too, some 10 s
         score, capped = tree_score.settled_score(s, z, b.geometry.zobrist, rng, 400, np.zeros(400, dtype=np.int32),
-                                                 np.zeros(0, dtype=np.int8), tk.choose, policy, 1000, pa.PATTERN_TABLE,
-                                                 np.zeros((0, 1), dtype=np.int32), 7.0, True)
+                                                 np.zeros(0, dtype=np.int8), choose_light_only, policy, 1000,
+                                                 pa.PATTERN_TABLE, np.zeros((0, 1), dtype=np.int32), 7.0, True)
         assert capped == 0
         out.append(float(score))
     return out
@@ -96,7 +100,7 @@ def _terminal_playout_scores(board):
         rs.seed_rng(worker.rng, seed, 0)
         score, traced, capped, _ = tk._play_out(np.zeros(tk.META_SIZE, dtype=np.int64), b.geometry.zobrist,
                                                 worker.work(), params, pa.PATTERN_TABLE, replies, 3, True, 7.0,
-                                                tk.choose, True)
+                                                choose_light_only, True)
         assert traced == 3 and capped == 0 and not worker.trace.any()
         scores.append(float(score))
     return scores
