@@ -1,7 +1,7 @@
 """Where more playouts go: foogo's root visits at N and at FACTOR times N playouts, on positions from a match's games.
 
     python bench/budget_visits.py DIR [DIR ...] [--playouts 30500] [--factor 4] [--positions 40] [--every 6]
-                                  [--first 6] [--name foogo] [--seed 1] [--surprises D [--rave]]
+                                  [--first 6] [--name foogo] [--seed 1] [--surprises D [--rave] | --pachi PATH]
                                   [foogo gtp's tuning options]
 
 DIR holds a match's games (game-*.sgf, in it or in job-* directories below it, as bench/pachi_ab.py and
@@ -15,6 +15,11 @@ how many root moves got any of them, how many moves either search visited of the
 best move changed. The summary gives medians and totals. foogo gtp's search-tuning options (--uct, --equiv,
 --crit...) set the searches' SearchConfig as they set the engine's.
 
+--pachi PATH searches the same positions with Pachi instead (the exact copy the README builds: its `-t =N`
+playouts are exact on one thread, so that its larger search's first N playouts are the smaller one too), at
+--playouts (Pachi's count, e.g. 10000, its equal-CPU count) and FACTOR times that, reading each root move's
+playouts from its tree dump (`-d 4`, `dumpthres=0`): where Pachi's extra playouts go, beside foogo's.
+
 --surprises D instead takes the positions before the opponent's replies that surprised foogo, those after
 which its estimate fell by D or more (bench/surprises.py's drops; it needs foogo's logs beside the games):
 each is searched as the replier at both budgets, and the line gives the reply's visits, rank and win rate
@@ -27,14 +32,16 @@ prior's virtual visits, AMAF mean and samples, beta and the RAVE value the tree 
 from __future__ import annotations
 
 import argparse
+import re
 import statistics
+import subprocess
 import sys
 from pathlib import Path
 
 import match_review
 import surprises
 from option_caps import refuse_counts
-from sgfmill import sgf
+from sgfmill import common, sgf
 
 from foogo.game import Game
 from foogo.gtp.command import add_tuning_options, tuning_fields
@@ -81,6 +88,37 @@ def searched(path: Path, number: int, playouts: int, seed: int, tuning: dict):
                                         history=game.recent_positions(HISTORY))
 
 
+PACHI_ROOT_CHILD = re.compile(r"^ \[(\w+)\] ([0-9.]+)/([0-9]+) ")  # tree_dump's root children: one space deep
+PACHI_WINNER = re.compile(r"\*\*\* WINNER is (\w+) with score ([0-9.]+)%")
+
+
+class PachiResult:
+    """What compare reads of a search (as of Search.genmove's result): the move, its win rate, and each root
+    move's visits by vertex."""
+
+    def __init__(self, vertex: str, winrate: float, vertex_visits: dict):
+        self.vertex, self.winrate, self.vertex_visits = vertex, winrate, vertex_visits
+
+
+def pachi_searched(pachi: str, path: Path, number: int, playouts: int, seed: int):
+    """The game at `path` before its move `number` (as searched), and Pachi's search of it at `=playouts` on one
+    thread with seed `seed`, read from its tree dump on stderr (a PachiResult); RuntimeError if Pachi failed."""
+    game = Game(9, 7.0)
+    game.load_sgf(str(path), number)
+    moves = [node.get_move() for node in sgf.Sgf_game.from_bytes(path.read_bytes()).get_main_sequence()[1:number]]
+    lines = ["boardsize 9", "komi 7", "clear_board"]
+    lines += [f"play {colour} {common.format_vertex(point) if point else 'pass'}" for colour, point in moves if colour]
+    lines += [f"genmove {'b' if game.to_move == 1 else 'w'}", "quit"]
+    done = subprocess.run([pachi, "-t", f"={playouts}", "-d", "4", "-s", str(seed),
+                           "threads=1,sure_win_threshold=2,dumpthres=0"], input="\n".join(lines) + "\n",
+                          capture_output=True, text=True, timeout=600)
+    winner = PACHI_WINNER.search(done.stderr)
+    if done.returncode != 0 or winner is None or "? " in done.stdout:
+        raise RuntimeError(f"Pachi failed on {path} move {number}: {done.stdout[-300:]} {done.stderr[-300:]}")
+    visits = {m.group(1): int(m.group(3)) for m in map(PACHI_ROOT_CHILD.match, done.stderr.splitlines()) if m}
+    return game, PachiResult(winner.group(1), float(winner.group(2)) / 100, visits)
+
+
 def rave_cell(vertex: str, row) -> str:
     """A root move's selection statistics (Search.root_rave's RaveRow): its own mean (the prior's virtual
     visits counted in, as selection counts them), its AMAF mean and samples, beta and the blended value."""
@@ -92,10 +130,16 @@ def rave_cell(vertex: str, row) -> str:
             f"beta {row.beta:.2f} value {row.value:.3f}")
 
 
-def compare(path: Path, number: int, playouts: int, factor: int, seed: int, tuning: dict) -> dict:
-    """Both searches of one position, and where the larger one's extra playouts went."""
-    game, _, small = searched(path, number, playouts, seed, tuning)
-    _, _, large = searched(path, number, playouts * factor, seed, tuning)
+def compare(path: Path, number: int, playouts: int, factor: int, seed: int, tuning: dict,
+            pachi: str | None = None) -> dict:
+    """Both searches of one position (foogo's, or with `pachi` Pachi's), and where the larger one's extra
+    playouts went."""
+    if pachi is not None:
+        game, small = pachi_searched(pachi, path, number, playouts, seed)
+        _, large = pachi_searched(pachi, path, number, playouts * factor, seed)
+    else:
+        game, _, small = searched(path, number, playouts, seed, tuning)
+        _, _, large = searched(path, number, playouts * factor, seed, tuning)
     before, after = small.vertex_visits, large.vertex_visits
     extra = {v: after.get(v, 0) - before.get(v, 0) for v in set(before) | set(after)}
     total = sum(extra.values())
@@ -152,6 +196,8 @@ def main(argv=None) -> int:
     parser.add_argument("--surprises", type=float, default=None, metavar="D",
                         help="search the positions before the replies after which foogo's estimate fell by D "
                              "or more instead (see above)")
+    parser.add_argument("--pachi", metavar="PATH", help="search with this Pachi (the exact copy) instead; "
+                        "--playouts is then Pachi's count")
     parser.add_argument("--rave", action="store_true",
                         help="with --surprises: also the best move's and the reply's selection statistics (own "
                              "mean, AMAF mean and samples, beta, value) at each budget")
@@ -168,6 +214,8 @@ def main(argv=None) -> int:
         parser.error(f"--factor must be at least 2, got {args.factor}")
     if args.rave and args.surprises is None:
         parser.error("--rave goes with --surprises")
+    if args.pachi is not None and (args.surprises is not None or tuning):
+        parser.error("--pachi goes with neither --surprises nor foogo's tuning options")
     if args.surprises is not None:
         found = [dict(reply, path=record["path"])
                  for record in match_review.reviewed_games(args.dirs, "auto", args.name)
@@ -184,7 +232,7 @@ def main(argv=None) -> int:
         return 1
     rows = []
     for path, number in positions:
-        row = compare(path, number, args.playouts, args.factor, args.seed, tuning)
+        row = compare(path, number, args.playouts, args.factor, args.seed, tuning, args.pachi)
         rows.append(row)
         print(f"{path} move {number}: best {row['best']} {row['winrate']:.2f} -> {row['best_after']} "
               f"{row['winrate_after']:.2f}; the best took {row['top_share']:.1%} of the extra, "

@@ -2,6 +2,7 @@
 
 import json
 import re
+import sys
 
 import pytest
 from bench_loader import load
@@ -79,6 +80,36 @@ def test_surprises_rates_each_reply_between_two_searches(tmp_path, capsys):
     handicap = tmp_path / "handicap.sgf"  # setup stones: the replay would start from the wrong board
     handicap.write_text("(;SZ[9]KM[0]HA[2]AB[cc][gg]PB[foogo 0.1]PW[pachi]RE[W+R];W[ai];B[bi];W[ah];B[bh];W[ag])")
     assert surprises.replies(dict(record, game=sgf.Sgf_game.from_bytes(handicap.read_bytes()), colour="w")) == []
+
+
+FAKE_PACHI = """import sys
+playouts = int(sys.argv[sys.argv.index("-t") + 1][1:])
+commands = sys.stdin.read().split("\\n")
+assert commands[:3] == ["boardsize 9", "komi 7", "clear_board"] and commands[3:5] == ["play b E5", "play w C7"]
+assert commands[5] == "genmove b", commands
+sys.stderr.write("(UCT tree; root black)\\n[pass] 0.5/%d [prior 1/0]\\n" % playouts)
+sys.stderr.write(" [G7] 0.6/%d [prior 0.9/60 amaf 0.5/10]\\n  [C3] 0.4/9 [prior]\\n" % (playouts * 3 // 4))
+sys.stderr.write(" [C3] 0.4/%d [prior 0.9/60 amaf 0.5/10]\\n" % (playouts // 4 if playouts > 100 else 25))
+sys.stderr.write("*** WINNER is G7 with score 60.0% (1/1 games)\\n")
+print("= \\n\\n" * 6)
+"""
+
+
+def test_budget_visits_reads_pachis_root_visits_from_its_tree_dump(tmp_path, capsys):
+    # a stand-in for Pachi: the moves before move 3 as GTP commands, then its tree dump on stderr (root children
+    # one space deep, deeper nodes not counted)
+    budget = load("budget_visits")
+    pachi = tmp_path / "pachi"
+    pachi.write_text(f"#!{sys.executable}\n" + FAKE_PACHI)
+    pachi.chmod(0o755)
+    game = tmp_path / "game-0001.sgf"
+    game.write_text("(;SZ[9]KM[7]PB[foogo 0.1]PW[pachi]RE[W+R];B[ee];W[cc];B[gc];W[cg])")
+    row = budget.compare(game, 3, 100, 4, 1, {}, str(pachi))
+    assert (row["best"], row["winrate"], row["visited"], row["visited_after"]) == ("G7", 0.6, 2, 2)
+    assert row["top_share"] == (300 - 75) / (300 - 75 + 100 - 25) and row["got_more"] == 2 and row["fewer"] == 0
+    pachi.write_text(f"#!{sys.executable}\nprint('? unknown command')\n")
+    with pytest.raises(RuntimeError, match="Pachi failed on"):
+        budget.compare(game, 3, 100, 4, 1, {}, str(pachi))
 
 
 def test_budget_visits_finds_where_the_larger_searchs_extra_playouts_went(tmp_path, capsys):
