@@ -125,6 +125,17 @@ def test_gtp_genmove_plays_the_book_move_without_searching_and_says_so(tmp_path)
     assert body(engine.execute("genmove b")) == "C3"  # out of the book: the search answers
 
 
+def test_the_book_foogo_gtp_checks_at_start_is_the_one_its_genmove_plays(tmp_path, monkeypatch):
+    reads = []
+    real = bk_.load_book
+    monkeypatch.setattr(bk_, "load_book", lambda path: reads.append(path) or real(path))
+    engine = book_engine(one_entry_book(tmp_path, [], BLACK, "E5"), script=["C3"])
+    book = engine.open_book()  # what `foogo gtp` does at start: a bad book is refused there
+    assert engine.open_book() is book and body(engine.execute("genmove b")) == "E5"
+    assert len(reads) == 1  # read once (it was parsed again at the first genmove)
+    assert book_engine(None).open_book() is None
+
+
 def test_gtp_without_a_book_or_with_a_bad_one_searches(tmp_path):
     engine = book_engine(None, script=["C3"])
     assert body(engine.execute("genmove b")) == "C3"

@@ -8,7 +8,7 @@ import threading
 import time
 import traceback
 
-from ..book import BOOK_PATH, load_book
+from ..book import BOOK_PATH
 from ..game import RULES, SGF_MAX_BYTES, SGF_MAX_MOVES
 from ..geometry import BLACK, WHITE
 from ..numbers import float_option, int_option, shown
@@ -171,7 +171,7 @@ def run(args) -> int:
                            book=None if args.no_book else args.book)
         check_search_options(engine.search_options)  # at start, not at the first genmove, which builds the search
         if args.book is not None and not args.no_book:
-            load_book(args.book)  # a bad book refused now, not logged at the first genmove (a few ms: 9x9's)
+            engine.open_book()  # a bad book refused now, not logged at the first genmove; read once, kept
     except OSError as error:
         print(f"foogo gtp: --book {args.book}: {error.strerror or error}", file=sys.stderr)
         return 2

@@ -109,6 +109,14 @@ class MoveCommands(Arguments):
         self._arity(args, 1)
         return self._genmove(self._color(args[0]), cleanup)
 
+    def open_book(self) -> Book | None:
+        """The engine's opening book, read at the first call and kept (None without one); OSError or
+        ValueError (book.load_book's) for a book that cannot be read."""
+        if self._book is None and self.book_path is not None:
+            from ..book import load_book
+            self._book = load_book(self.book_path)
+        return self._book
+
     def _book_move(self, color: int) -> tuple[int, str] | None:
         """(point, what the book says of it) of the opening book's move for color here, if there is a
         book, it has this position (board size, komi, no capture so far) and the move is legal; else
@@ -116,15 +124,13 @@ class MoveCommands(Arguments):
         once for each."""
         if self.book_path is None:
             return None
-        book = self._book
-        if book is None:
-            from ..book import load_book
-            try:
-                book = self._book = load_book(self.book_path)
-            except (OSError, ValueError) as error:
-                self._log(f"opening book {self.book_path} not used: {error}")
-                self.book_path = None
-                return None
+        try:
+            book = self.open_book()
+        except (OSError, ValueError) as error:
+            self._log(f"opening book {self.book_path} not used: {error}")
+            self.book_path = None
+            return None
+        assert book is not None
         setting = (self.game.size, self.game.komi)
         if not book.fits(*setting):
             if setting != self._book_idle:  # once for each other size and komi, not at every genmove
