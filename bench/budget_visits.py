@@ -89,6 +89,7 @@ def searched(path: Path, number: int, playouts: int, seed: int, tuning: dict):
 
 
 PACHI_ROOT_CHILD = re.compile(r"^ \[(\w+)\] ([0-9.]+)/([0-9]+) ")  # tree_dump's root children: one space deep
+PACHI_LEAST_PLAYOUTS = 500  # Pachi's -t =N refuses fewer ("minimum 500 playouts")
 PACHI_WINNER = re.compile(r"\*\*\* WINNER is (\w+) with score ([0-9.]+)%")
 
 
@@ -105,8 +106,11 @@ def pachi_searched(pachi: str, path: Path, number: int, playouts: int, seed: int
     thread with seed `seed`, read from its tree dump on stderr (a PachiResult); RuntimeError if Pachi failed."""
     game = Game(9, 7.0)
     game.load_sgf(str(path), number)
-    moves = [node.get_move() for node in sgf.Sgf_game.from_bytes(path.read_bytes()).get_main_sequence()[1:number]]
-    lines = ["boardsize 9", "komi 7", "clear_board"]
+    record = sgf.Sgf_game.from_bytes(path.read_bytes())
+    if any(record.get_root().has_property(p) for p in ("AB", "AW", "AE")):
+        raise ValueError(f"{path}: setup stones, which Pachi is not given here")
+    moves = [node.get_move() for node in record.get_main_sequence()[1:number]]
+    lines = [f"boardsize {game.size}", f"komi {game.komi:g}", "clear_board"]
     lines += [f"play {colour} {common.format_vertex(point) if point else 'pass'}" for colour, point in moves if colour]
     lines += [f"genmove {'b' if game.to_move == 1 else 'w'}", "quit"]
     done = subprocess.run([pachi, "-t", f"={playouts}", "-d", "4", "-s", str(seed),
@@ -216,6 +220,8 @@ def main(argv=None) -> int:
         parser.error("--rave goes with --surprises")
     if args.pachi is not None and (args.surprises is not None or tuning):
         parser.error("--pachi goes with neither --surprises nor foogo's tuning options")
+    if args.pachi is not None and args.playouts < PACHI_LEAST_PLAYOUTS:
+        parser.error(f"--playouts must be at least {PACHI_LEAST_PLAYOUTS} with --pachi (Pachi refuses fewer)")
     if args.surprises is not None:
         found = [dict(reply, path=record["path"])
                  for record in match_review.reviewed_games(args.dirs, "auto", args.name)

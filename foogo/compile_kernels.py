@@ -35,7 +35,9 @@ import os
 import subprocess
 import sys
 import time
+import traceback
 
+from .cores import default_threads
 from .geometry import BLACK, WHITE
 from .numbers import int_option
 
@@ -109,8 +111,6 @@ def _child_environment() -> dict:
 
 def default_jobs() -> int:
     """compile_all's processes when none are given: one a core this process may use, at most one a part."""
-    from .playout import default_threads  # (the cores this process may use)
-
     return max(1, min(len(PARTS), default_threads()))
 
 
@@ -175,15 +175,22 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--jobs", type=int_option, choices=range(1, 9), default=None, metavar="N",
                         help=f"processes compiling at once, 1-8 (default: one a core, at most {len(PARTS)}; "
                         "with fewer, the shared tree's part runs after the search's in its process)")
-    parser.add_argument("--part", choices=PARTS, action="append", help=argparse.SUPPRESS)  # parts, in this process
+    # parts, in this process (compile_part refuses an unknown one, which fails that part and not the others)
+    parser.add_argument("--part", action="append", help=argparse.SUPPRESS)
 
 
 def run(args: argparse.Namespace) -> int:
-    """`foogo compile`: every part (or, with the internal --part, those parts here, in order); the exit code."""
+    """`foogo compile`: every part (or, with the internal --part, those parts here, in order: a part that fails
+    has its error on stderr and the next still runs); the exit code."""
     if args.part is not None:
+        failed = 0
         for part in args.part:
-            compile_part(part)
-        return 0
+            try:
+                compile_part(part)
+            except Exception:  # a part's failure leaves the parts after it in this process to compile
+                print(f"foogo compile: part {part} failed:\n{traceback.format_exc()}", file=sys.stderr, flush=True)
+                failed = 1
+        return failed
     start = time.perf_counter()
     code = compile_all(args.jobs, out=sys.stdout)
     if code == 0:

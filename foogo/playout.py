@@ -23,7 +23,6 @@ or "module:function" naming one (custom_batch). This module knows nothing of tre
 from __future__ import annotations
 
 import inspect
-import os
 import re
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -32,6 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import board_kernels as bk
+from .cores import default_threads  # noqa: F401 (read as playout.default_threads too)
 from .geometry import geometry
 from .jit import inline, jit_nogil, kernel, uncached_nogil
 from .numbers import cut, shown, whole_value
@@ -374,14 +374,6 @@ def fan_out(count: int, threads: int, work) -> None:
     else:
         with ThreadPoolExecutor(max_workers=len(jobs)) as pool:
             list(pool.map(lambda job: work(*job), jobs))
-
-
-def default_threads() -> int:
-    """The number of cores this process may use."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
 
 
 def play_out(board, seed: int = 0, index: int = 0, policy: str = "light"):

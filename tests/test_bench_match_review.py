@@ -107,6 +107,10 @@ def test_budget_visits_reads_pachis_root_visits_from_its_tree_dump(tmp_path, cap
     row = budget.compare(game, 3, 100, 4, 1, {}, str(pachi))
     assert (row["best"], row["winrate"], row["visited"], row["visited_after"]) == ("G7", 0.6, 2, 2)
     assert row["top_share"] == (300 - 75) / (300 - 75 + 100 - 25) and row["got_more"] == 2 and row["fewer"] == 0
+    setup = tmp_path / "game-0002.sgf"
+    setup.write_text("(;SZ[9]KM[7]AB[cc];W[ee];B[gc])")
+    with pytest.raises(ValueError, match="setup stones"):
+        budget.compare(setup, 2, 100, 4, 1, {}, str(pachi))
     pachi.write_text(f"#!{sys.executable}\nprint('? unknown command')\n")
     with pytest.raises(RuntimeError, match="Pachi failed on"):
         budget.compare(game, 3, 100, 4, 1, {}, str(pachi))

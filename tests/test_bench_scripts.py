@@ -19,6 +19,7 @@ REFUSED = [  # (script, its arguments, its one-line error, its exit code: 2, arg
     ("budget_visits", ["OUT", "--factor", "1"], "--factor must be at least 2, got 1", 2),
     ("budget_visits", ["OUT", "--rave"], "--rave goes with --surprises", 2),
     ("budget_visits", ["OUT", "--pachi", "P", "--prior", "40"], "--pachi goes with neither --surprises nor foogo's", 2),
+    ("budget_visits", ["OUT", "--pachi", "P", "--playouts", "100"], "--playouts must be at least 500 with --pachi", 2),
     ("budget_visits", ["OUT", "--positions", BIG], "--positions must be from 1 to 10,000", 2),
     ("expand_cost", ["--seconds", "inf"], "--seconds must be above 0 and at most 86400, got inf", 2),
     ("expand_cost", ["--repeats", "0"], "--repeats must be from 1 to 1,000, got 0", 2),

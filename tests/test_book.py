@@ -134,6 +134,13 @@ def test_the_book_foogo_gtp_checks_at_start_is_the_one_its_genmove_plays(tmp_pat
     assert engine.open_book() is book and body(engine.execute("genmove b")) == "E5"
     assert len(reads) == 1  # read once (it was parsed again at the first genmove)
     assert book_engine(None).open_book() is None
+    # and `foogo gtp` itself: the shipped book checked at start, then its first move (E5), one read
+    from foogo.gtp.command import run
+
+    reads.clear()
+    monkeypatch.setattr("sys.stdin", io.StringIO("genmove b\nquit\n"))
+    assert run(configure_parser(argparse.ArgumentParser()).parse_args(["--no-warm-up"])) == 0
+    assert reads == [bk_.BOOK_PATH]
 
 
 def test_gtp_without_a_book_or_with_a_bad_one_searches(tmp_path):

@@ -32,9 +32,22 @@ def test_with_fewer_processes_than_parts_the_shared_tree_follows_the_search_in_i
 def test_a_part_that_fails_gives_its_exit_code_and_the_other_parts_still_run(monkeypatch):
     monkeypatch.setattr(ck, "PARTS", ("no-such-part", "board"))
     out = io.StringIO()
-    assert ck.compile_all(jobs=2, out=out) == 2  # the part's process refuses the name: argparse's exit code
+    assert ck.compile_all(jobs=2, out=out) == 1  # the part's process refuses the name
     report = out.getvalue()
-    assert "no-such-part failed (exit 2)" in report and "board ready in " in report
+    assert "no-such-part failed (exit 1)" in report and "board ready in " in report
+
+
+def test_in_one_process_a_part_that_fails_leaves_the_next_to_compile(monkeypatch, capsys):
+    done = []
+
+    def compile_part(name):
+        if name not in ck.PARTS:
+            raise ValueError(f"unknown part {name!r}")
+        done.append(name)
+    monkeypatch.setattr(ck, "compile_part", compile_part)
+    args = ck.argparse.Namespace(part=["search", "no-such-part", "board"], jobs=None)
+    assert ck.run(args) == 1 and done == ["search", "board"]
+    assert "part no-such-part failed" in capsys.readouterr().err
 
 
 def test_bad_requests_are_refused():

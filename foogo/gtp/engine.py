@@ -85,7 +85,7 @@ class GtpEngine(AnalysisCommands, InspectionCommands, TimeCommands, MoveCommands
         self.quit_requested = False
         self.last_result = None  # the SearchResult of the last genmove (None after a book move)
         self.book_path = book
-        self._book: Book | None = None  # read at the first genmove that asks it
+        self._book: Book | None = None  # read once by open_book: at `foogo gtp`'s start, else at the first genmove
         self._book_idle: tuple[int, float] | None = None  # the size and komi the book was last logged idle for
         self.commands = {
             "protocol_version": self.cmd_protocol_version,
