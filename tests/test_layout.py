@@ -58,7 +58,8 @@ def test_the_owner_itself_spells_them():
 # set-up, which keeps its record of the kernels' code through it), and the GTP client (which opens its
 # logs through files) just above
 LAYERS = {
-    "files": -1, "interrupts": -1, "jit": 0, "intrinsics": 0, "bits": 0, "intervals": 0, "numbers": 0, "version": 0,
+    "files": -1, "interrupts": -1, "jit": 0, "intrinsics": 0, "bits": 0, "intervals": 0, "numbers": 0, "cores": 0,
+    "version": 0,
     "gtp_client": 1, "geometry": 1, "render": 2,
     "board_layout": 3, "board_moves": 3, "board_playable": 3, "board_liberties": 3, "board_score": 3, "board_check": 3,
     "board_kernels": 3, "board": 3,
