@@ -44,6 +44,7 @@ from option_caps import refuse_counts
 from sgfmill import common, sgf
 
 from foogo.game import Game
+from foogo.geometry import BLACK
 from foogo.gtp.command import add_tuning_options, tuning_fields
 from foogo.match import MAX_MOVES
 from foogo.match_results import named_colour
@@ -106,13 +107,13 @@ def pachi_searched(pachi: str, path: Path, number: int, playouts: int, seed: int
     thread with seed `seed`, read from its tree dump on stderr (a PachiResult); RuntimeError if Pachi failed."""
     game = Game(9, 7.0)
     game.load_sgf(str(path), number)
-    record = sgf.Sgf_game.from_bytes(path.read_bytes())
-    if any(record.get_root().has_property(p) for p in ("AB", "AW", "AE")):
+    sequence = sgf.Sgf_game.from_bytes(path.read_bytes()).get_main_sequence()[:number]  # the root, then moves
+    if any(node.has_property(p) for node in sequence for p in ("AB", "AW", "AE")):
         raise ValueError(f"{path}: setup stones, which Pachi is not given here")
-    moves = [node.get_move() for node in record.get_main_sequence()[1:number]]
+    moves = [node.get_move() for node in sequence[1:]]
     lines = [f"boardsize {game.size}", f"komi {game.komi:g}", "clear_board"]
     lines += [f"play {colour} {common.format_vertex(point) if point else 'pass'}" for colour, point in moves if colour]
-    lines += [f"genmove {'b' if game.to_move == 1 else 'w'}", "quit"]
+    lines += [f"genmove {'b' if game.to_move == BLACK else 'w'}", "quit"]
     done = subprocess.run([pachi, "-t", f"={playouts}", "-d", "4", "-s", str(seed),
                            "threads=1,sure_win_threshold=2,dumpthres=0"], input="\n".join(lines) + "\n",
                           capture_output=True, text=True, timeout=600)

@@ -111,6 +111,9 @@ def test_budget_visits_reads_pachis_root_visits_from_its_tree_dump(tmp_path, cap
     setup.write_text("(;SZ[9]KM[7]AB[cc];W[ee];B[gc])")
     with pytest.raises(ValueError, match="setup stones"):
         budget.compare(setup, 2, 100, 4, 1, {}, str(pachi))
+    setup.write_text("(;SZ[9]KM[7];B[ee];AW[cc];W[gc];B[cg])")  # a setup node between moves: not sent either
+    with pytest.raises(ValueError, match="setup stones"):
+        budget.compare(setup, 4, 100, 4, 1, {}, str(pachi))
     pachi.write_text(f"#!{sys.executable}\nprint('? unknown command')\n")
     with pytest.raises(RuntimeError, match="Pachi failed on"):
         budget.compare(game, 3, 100, 4, 1, {}, str(pachi))
