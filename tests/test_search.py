@@ -146,17 +146,18 @@ def test_keeps_a_seki_it_wins_by_passing():
     # read the seki: it resigns at 6,000 playouts and passes at 0.95 from 12,000 (a game's 9x9 search makes
     # 30,500), the cost default_self_atari_rate names. Redrawing always (1.0) passes at 0.87 from 6,000. With
     # policy_heavy.SEKI_GUARD (on since 2026-12-06) the kept self-ataris never fill a shared liberty that leaves
-    # black's string in atari: the search passes at 0.92 from 8,000 on seeds 1-3 (at 6,000 on two of three).
+    # black's string in atari: the search passed at 0.92 from 8,000 on seeds 1-3 (at 6,000 on two of three).
+    # Since the tree's prior sees a seki ending as the playouts do (tree_grow._keep_seki, 2026-12-07: where
+    # every candidate is a self-atari of two stones or more, the pass is tried first), B8 is risky and the pass
+    # plain at white's node and at black's reply to it: the search passes at 1.00 from 1,000 playouts at
+    # either self-atari rate, where without it it resigned at 6,000
     from test_policy import SEKI
     board = board_from_ascii(SEKI, to_move=WHITE)
-    for seed, playouts, least in ((1, 6000, 0.85), (2, 6000, 0.85), (1, 8000, 0.9)):
-        search = Search(SearchConfig(playouts=playouts, policy="heavy", seed=seed, self_atari_rate=1.0))
-        result = search.genmove(board, WHITE, 7, legal(board, WHITE))
-        assert result.move == PASS and result.winrate > least
-    for seed, playouts, passes in ((1, 6000, False), (1, 8000, True), (2, 8000, True)):  # the cost, pinned
-        result = Search(SearchConfig(playouts=playouts, policy="heavy", seed=seed)).genmove(board, WHITE, 7,
-                                                                                          legal(board, WHITE))
-        assert (result.move == PASS and result.winrate > 0.9) if passes else result.winrate < 0.5
+    for seed in (1, 2, 3):
+        for rate in (None, 1.0):
+            search = Search(SearchConfig(playouts=1000, policy="heavy", seed=seed, self_atari_rate=rate))
+            result = search.genmove(board, WHITE, 7, legal(board, WHITE))
+            assert result.move == PASS and result.winrate > 0.95
 
 
 def test_never_fills_its_own_eyes_on_a_finished_board():
