@@ -13,7 +13,8 @@ where foogo still thought itself level or ahead. At each position, for the side 
 - foogo's heavy search of --playouts on one thread (Search.genmove, as budget_visits.searched): its estimate
   and its ownership map (one iteration in tree.OWNERSHIP_EVERY);
 - Pachi's search at `=--pachi-playouts` on one thread (the README's exact copy; `reporting=jsonbig`: the
-  final JSON line's ownership of every point from its search's playouts, and its move's value);
+  final JSON line's ownership of every point from its search's playouts, and its move's value, or its most
+  visited move's when the move it chose heads none of the line's candidate sequences);
 - the outcome: who owned each point at the game's end, as GNU Go (the match's referee) reads its last
   position: `final_status_list dead` taken off, then each empty region bordered by one colour alone is that
   colour's. Most of these games end by resignation, so this is GNU Go's reading of a decided position.
@@ -176,12 +177,9 @@ def pachi_view(pachi: str, sgf_game, number: int, size: int, komi: float, to_mov
     if len(territory) != len(names):
         raise RuntimeError(f"Pachi's ownership has {len(territory)} points, not {len(names)}")
     choice = data["choice"].upper()
-    value = None
-    for line in data.get("can", []):
-        first = line[0] if line else {}
-        if choice in first:
-            value = float(first[choice][0])
-    return value, {v: t / 1000.0 for v, t in zip(names, territory)}
+    heads = [next(iter(line[0].items())) for line in data.get("can", []) if line]  # each line's first move, value
+    values = [float(value[0]) for move, value in heads if move.upper() == choice] or [float(heads[0][1][0])]
+    return values[0] if heads else None, {v: t / 1000.0 for v, t in zip(names, territory)}
 
 
 def blind_regions(size: int, stones: dict[str, str], mine: str, foogo: dict, pachi: dict, owner: dict,

@@ -89,10 +89,11 @@ def test_outcome_takes_gnu_gos_dead_stones_off_and_fills_one_coloured_regions():
     assert owner["D1"] == "w" and owner["E5"] == "w"
 
 
-def test_pachi_view_reads_the_final_json_line_and_the_chosen_moves_value(tmp_path):
+@pytest.mark.parametrize("choice, value", [("C3", 0.5), ("pass", 0.625)])  # pass heads no line: the first's
+def test_pachi_view_reads_the_final_json_line_and_the_chosen_moves_value(tmp_path, choice, value):
     territory = list(range(0, 810, 10))  # 81 points, A1 first
-    final = {"move": {"playouts": 600, "choice": "E5", "can": [[{"E5": [0.625, 400]}, {"D4": [0.4, 90]}],
-                                                              [{"C3": [0.5, 100]}]],
+    final = {"move": {"playouts": 600, "choice": choice, "can": [[{"E5": [0.625, 400]}, {"D4": [0.4, 90]}],
+                                                                [{"C3": [0.5, 100]}]],
                       "boards": {"colors": [0] * 81, "territory": territory}}}
     stand_in = tmp_path / "pachi"
     stand_in.write_text(f"""#!{sys.executable}
@@ -106,8 +107,8 @@ for line in sys.stdin:
 """)
     stand_in.chmod(0o755)
     game = sgf.Sgf_game.from_bytes(b"(;GM[1]FF[4]SZ[9]KM[7];B[ee];W[cc])")
-    value, owned = ob.pachi_view(str(stand_in), game, 3, 9, 7.0, "b", 600, 1)
-    assert value == 0.625
+    read, owned = ob.pachi_view(str(stand_in), game, 3, 9, 7.0, "b", 600, 1)
+    assert read == value
     assert owned["A1"] == 0.0 and owned["B1"] == 0.01 and owned["A2"] == 0.09 and owned["J9"] == 0.8
 
 
