@@ -46,6 +46,7 @@ from collections import Counter
 from pathlib import Path
 
 import match_review
+from budget_visits import PACHI_LEAST_PLAYOUTS
 from option_caps import refuse_counts
 from sgfmill import common
 
@@ -55,12 +56,12 @@ from foogo.search import Search, SearchConfig
 from foogo.tree_layout import HISTORY
 
 GAP = 0.3  # a point is blind from this much more of foogo's ownership in foogo's search than in Pachi's
-PACHI_LEAST_PLAYOUTS = 500  # Pachi's -t =N refuses fewer
 MOST_BEFORE = 20
 MOST_PLAYOUTS = 10_000_000  # a search each: more is not an evening's run
 MOST_GAMES = 100_000
 MOST_AT = 1_000
-TIMEOUT = 600  # seconds for one Pachi or GNU Go run: a hung engine ends the script with an error
+TIMEOUT = 600  # seconds for one GNU Go run, and at least for one Pachi run: a hung engine ends the script
+LEAST_RATE = 2_000  # playouts a second a Pachi run's timeout allows for at the least (its rate on one thread: 15-25k)
 
 
 def turn_index(rates: list) -> int:
@@ -91,10 +92,11 @@ def gtp_moves(game, number: int | None = None) -> list[str]:
     return out
 
 
-def run_gtp(command: list[str], lines: list[str], what: str) -> subprocess.CompletedProcess:
-    """Run a GTP engine on `lines` (quit appended); RuntimeError naming `what` if it fails or answers an error."""
+def run_gtp(command: list[str], lines: list[str], what: str, timeout: float = TIMEOUT) -> subprocess.CompletedProcess:
+    """Run a GTP engine on `lines` (quit appended) for at most `timeout` seconds; RuntimeError naming `what` if it
+    fails or answers an error (subprocess.TimeoutExpired if it takes longer)."""
     done = subprocess.run(command, input="\n".join(lines + ["quit"]) + "\n", capture_output=True, text=True,
-                          timeout=TIMEOUT)
+                          timeout=timeout)
     if done.returncode != 0 or "\n? " in "\n" + done.stdout:
         raise RuntimeError(f"{what} failed: {done.stdout[-300:]} {done.stderr[-300:]}")
     return done
@@ -147,15 +149,17 @@ def neighbours(vertex: str, size: int) -> list[str]:
             if 0 <= r < size and 0 <= c < size]
 
 
-def foogo_view(path: Path, number: int, playouts: int, seed: int):
-    """(the Game before move `number`, foogo's estimate for the side to move, vertex -> P(black owns)): foogo's
-    heavy search of the position on one thread."""
-    game = Game(9, 7.0)
+def foogo_view(path: Path, number: int, komi: float, playouts: int, seed: int):
+    """(the Game before move `number`, foogo's estimate for the side to move, vertex -> P(black owns), or None
+    when the search made no playouts: a pass that ends the game wins, Search.genmove's answer with no search):
+    foogo's heavy search of the position on one thread at `komi` (the one Pachi and GNU Go are given)."""
+    game = Game(9, komi)
     game.load_sgf(str(path), number)
     colour = game.to_move
     search = Search(SearchConfig(playouts=playouts, policy="heavy", seed=seed, resign_threshold=None))
-    result = search.genmove(game.board, colour, game.komi, game.legal_moves(colour),
-                            history=game.recent_positions(HISTORY))
+    result = search.genmove(game.board, colour, komi, game.legal_moves(colour), history=game.recent_positions(HISTORY))
+    if result.ownership is None:
+        return game, result.winrate, None
     g = game.board.geometry
     owned = {g.name(int(p)).upper(): (float(o) + 1.0) / 2.0 for p, o in zip(g.points, result.ownership)}
     return game, result.winrate, owned
@@ -163,11 +167,11 @@ def foogo_view(path: Path, number: int, playouts: int, seed: int):
 
 def pachi_view(pachi: str, sgf_game, number: int, size: int, komi: float, to_move: str, playouts: int,
                seed: int):
-    """(Pachi's estimate for the side to move, vertex -> P(black owns)) from its search at =playouts on one
-    thread: the final JSON line of reporting=jsonbig."""
+    """(Pachi's estimate for the side to move, or None if its line lists no candidate, vertex -> P(black owns))
+    from its search at =playouts on one thread: the final JSON line of reporting=jsonbig."""
     done = run_gtp([pachi, "-t", f"={playouts}", "-s", str(seed), "threads=1,sure_win_threshold=2,reporting=jsonbig"],
                    [f"boardsize {size}", f"komi {komi:g}", "clear_board", *gtp_moves(sgf_game, number),
-                    f"genmove {to_move}"], "Pachi")
+                    f"genmove {to_move}"], "Pachi", max(TIMEOUT, playouts / LEAST_RATE))
     final = [line for line in done.stderr.splitlines() if line.startswith('{"move"')]
     if not final:
         raise RuntimeError(f"Pachi gave no final JSON line: {done.stderr[-300:]}")
@@ -177,9 +181,12 @@ def pachi_view(pachi: str, sgf_game, number: int, size: int, komi: float, to_mov
     if len(territory) != len(names):
         raise RuntimeError(f"Pachi's ownership has {len(territory)} points, not {len(names)}")
     choice = data["choice"].upper()
+    owned = {v: t / 1000.0 for v, t in zip(names, territory)}
     heads = [next(iter(line[0].items())) for line in data.get("can", []) if line]  # each line's first move, value
+    if not heads:
+        return None, owned
     values = [float(value[0]) for move, value in heads if move.upper() == choice] or [float(heads[0][1][0])]
-    return values[0] if heads else None, {v: t / 1000.0 for v, t in zip(names, territory)}
+    return values[0], owned
 
 
 def blind_regions(size: int, stones: dict[str, str], mine: str, foogo: dict, pachi: dict, owner: dict,
@@ -259,7 +266,10 @@ def searched_positions(args):
         owner = outcome(args.gnugo, sgf_game, 9, komi)
         for k in range(max(0, turn - args.before), min(turn, len(numbers))):
             number = numbers[k]
-            game, f_rate, f_own = foogo_view(Path(record["path"]), number, args.playouts, args.seed)
+            game, f_rate, f_own = foogo_view(Path(record["path"]), number, komi, args.playouts, args.seed)
+            if f_own is None:
+                print(f"move {number}: foogo's pass ends the game won, with no search; skipped", flush=True)
+                continue
             p_rate, p_own = pachi_view(args.pachi, sgf_game, number, 9, komi, mine, args.pachi_playouts, args.seed)
             last = sgf_game.get_main_sequence()[number - 1].get_move()[1] if number > 1 else None
             yield dict(path=record["path"], number=number, mine=mine, mine_k=k + 1, turn=turn + 1,

@@ -131,8 +131,9 @@ SEKI_FEW = 8  # a new node of at most this many candidate moves is asked whether
 @inline
 def _seki_ending(s, c, ek, first, last, at):
     """True if every enabled edge of first .. last - 1 (point p's edge is at + p) is a self-atari of two stones
-    or more that is no nakade (tactics.big_self_atari, nakade.py): where the heavy playouts' rule (e) passes,
-    the one move that keeps a seki."""
+    or more that is no nakade (tactics.big_self_atari, nakade.py): where heavy-nakade's playouts (the late 9x9
+    search's) pass by rule (e), the one move that keeps a seki (heavy's pass there too, and where a nakade is
+    left as well). Asked whatever the search's policy and prior."""
     for e in range(first, last):
         if ek[e] != K_DISABLED:
             p = e - at

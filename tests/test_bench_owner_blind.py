@@ -89,11 +89,15 @@ def test_outcome_takes_gnu_gos_dead_stones_off_and_fills_one_coloured_regions():
     assert owner["D1"] == "w" and owner["E5"] == "w"
 
 
-@pytest.mark.parametrize("choice, value", [("C3", 0.5), ("pass", 0.625)])  # pass heads no line: the first's
-def test_pachi_view_reads_the_final_json_line_and_the_chosen_moves_value(tmp_path, choice, value):
+LINES = [[{"E5": [0.625, 400]}, {"D4": [0.4, 90]}], [{"C3": [0.5, 100]}]]
+
+
+@pytest.mark.parametrize("choice, lines, value", [("C3", LINES, 0.5),
+                                                  ("pass", LINES, 0.625),  # pass heads no line: the first's
+                                                  ("pass", [], None)])  # no line at all
+def test_pachi_view_reads_the_final_json_line_and_the_chosen_moves_value(tmp_path, choice, lines, value):
     territory = list(range(0, 810, 10))  # 81 points, A1 first
-    final = {"move": {"playouts": 600, "choice": choice, "can": [[{"E5": [0.625, 400]}, {"D4": [0.4, 90]}],
-                                                                [{"C3": [0.5, 100]}]],
+    final = {"move": {"playouts": 600, "choice": choice, "can": lines,
                       "boards": {"colors": [0] * 81, "territory": territory}}}
     stand_in = tmp_path / "pachi"
     stand_in.write_text(f"""#!{sys.executable}

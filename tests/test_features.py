@@ -265,6 +265,24 @@ def test_a_lone_move_that_gives_a_living_group_away_is_risky_and_the_pass_plain(
     assert int(15 * np.sqrt(gamma / tk.LEARNED_FLOOR) + 0.5) >= 1  # its learned level, which the pass never had
 
 
+def test_a_lone_move_that_is_no_such_self_atari_gets_its_share_of_the_floor():
+    # black's one candidate, C1, captures both white strings; white's, A3, captures black's four stones. Every
+    # factor 1.5: each move's gamma is below the floor, which stands for the node's sum (a share of 1 before it)
+    board = board_from_ascii("""
+        . X O
+        X X O
+        O O .
+    """)
+    gammas = np.full(fe.TABLE_SIZE, 1.5, dtype=np.float32)
+    for color, vertex in ((BLACK, "C1"), (WHITE, "A3")):
+        kinds, _ = learned_root(board, color, gammas)
+        p = board.geometry.parse(vertex)
+        gamma = float(gt.move_gammas(board, color, [p], gammas)[0])
+        assert 1 < gamma < tk.LEARNED_FLOOR
+        level = int(15 * np.sqrt(gamma / tk.LEARNED_FLOOR) + 0.5)
+        assert kinds == {p: tk.K_LEARNED + level, bk.PASS: tk.K_PASS} and 0 < level < 15, (vertex, gamma)
+
+
 def test_learned_priors_leave_real_visits_exact():
     kinds, (ef, ek, first, count) = learned_root(board_from_ascii(CAPTURES), WHITE, gt.GAMMAS, prior=7.0)
     ef[tk.N, first:first + count] += 3.0

@@ -1,5 +1,5 @@
-"""The compiled tree (tree.py, tree_layout.py): each edge's move and the position its child holds, and
-no cycle counts in an ordinary build."""
+"""The compiled tree (tree.py, tree_layout.py, tree_grow.py): each edge's move and the position its child holds,
+no cycle counts in an ordinary build, and a seki ending's prior (tree_grow._keep_seki) and what it reads."""
 
 from search_positions import legal, two_plies_down
 
@@ -78,6 +78,18 @@ SEKI_END = """
     X . X X X . X X .
 """
 
+SEKI_END_H1_OPEN = """
+    O O O O . O . O O
+    O O O O O O O O O
+    O X O O O O O O O
+    X X X X X O O O O
+    O X . . X O O O O
+    O O O O O X X O X
+    O X X X X . X X X
+    X X X X . X . X X
+    X . X X X . X . .
+"""
+
 
 def root_kinds(search, board) -> dict[str, int]:
     """The prior kind (tree_layout.K_*) of each enabled edge of a searched tree's root, by GTP name."""
@@ -98,7 +110,7 @@ def test_a_seki_ending_gives_the_pass_the_plain_prior_and_the_self_ataris_the_ri
             assert search.genmove(board, color, 7.0).vertex == "pass"
             assert root_kinds(search, board) == {"C5": tk.K_RISKY, "D5": tk.K_RISKY, "pass": tk.K_PLAIN}
     # moves that are no such self-atari (white's throw-ins at H1 and J1) leave the prior as it was
-    board = board_from_ascii(SEKI_END.replace("X X .\n", "X . .\n", 1), to_move=WHITE)
+    board = board_from_ascii(SEKI_END_H1_OPEN, to_move=WHITE)
     search = Search(SearchConfig(playouts=200, policy="heavy", seed=1, resign_threshold=None))
     search.genmove(board, WHITE, 7.0)
     kinds = root_kinds(search, board)
