@@ -164,7 +164,8 @@ def expand(ni, nh, ei, ef, ek, meta, s, z, zob, ls, lz, codes, c, moves, nmoves,
     learned prior's (gamma_table.GAMMAS) and parts its open points' (features.fill_open_parts, for s's
     size: gamma_table.open_parts); zob the board's Zobrist keys and (ls, lz) scratch shaped like (s, z),
     for the ladder reader; codes int64 scratch as long as s's points, for the learned prior's first pass
-    (_code_ahead). Returns the node, or -1 (and the full flag set) if the tree has no room.
+    (_code_ahead). A seki ending's edges get the playouts' view of it (_keep_seki). Returns the node, or -1 (and
+    the full flag set) if the tree has no room.
     The node is the caller's to publish: no other thread reaches it before an edge's CHILD names it."""
     P = s[bk.M_P]
     count = node_edges(s)
