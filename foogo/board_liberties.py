@@ -66,6 +66,34 @@ def other_liberties(s, P, w, h, p):
     return 2, -1
 
 
+@inline
+def first_liberty(s, P, w, h):
+    """An empty point beside string h, or -1 if it has none: a walk over its stones to the first."""
+    r = h
+    while True:
+        for q in (r - w, r - 1, r + 1, r + w):
+            if color_at(s, P, q) == EMPTY:
+                return q
+        r = next_stone(s, P, r)
+        if r == h:
+            return -1
+
+
+@inline
+def two_liberties(s, P, w, h):
+    """(a, b), the two liberties of string h if it has exactly two, else (-1, -1): exact, a walk to its first
+    liberty (first_liberty) and other_liberties for the rest."""
+    if string_in_atari(s, P, h):
+        return -1, -1
+    a = first_liberty(s, P, w, h)
+    if a < 0:
+        return -1, -1
+    count, b = other_liberties(s, P, w, h, a)
+    if count == 1:
+        return a, b
+    return -1, -1
+
+
 @kernel
 def liberty_count(s, p):
     """Exact number of liberties of the string holding the stone at p (a walk over its stones,

@@ -53,19 +53,6 @@ def _touches_capturable(s, P, w, h, d):
 
 
 @inline
-def _first_liberty(s, P, w, h):
-    """An empty point beside string h, or -1 if it has none."""
-    r = h
-    while True:
-        for q in (r - w, r - 1, r + 1, r + w):
-            if bk.color_at(s, P, q) == bk.EMPTY:
-                return q
-        r = bk.next_stone(s, P, r)
-        if r == h:
-            return -1
-
-
-@inline
 def liberty_state(s, P, w, x):
     """(state, a, b) of the string holding the stone at x: TAKEN (no liberty), IN_ATARI, TWO_LIBERTIES
     (a and b its two liberties) or ESCAPED (three or more)."""
@@ -74,9 +61,8 @@ def liberty_state(s, P, w, x):
         return TAKEN, -1, -1
     if bk.string_in_atari(s, P, h):
         return IN_ATARI, -1, -1
-    a = _first_liberty(s, P, w, h)
-    count, b = bk.other_liberties(s, P, w, h, a)
-    if count == 1:
+    a, b = bk.two_liberties(s, P, w, h)
+    if a >= 0:
         return TWO_LIBERTIES, a, b
     return ESCAPED, -1, -1
 

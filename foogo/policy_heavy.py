@@ -39,6 +39,15 @@ nothing; every candidate is also checked against playable(c) minus ko.
                 heavy and heavy-nakade playouts disagreed in past games, GNU Go's play-outs
                 sided with heavy-nakade in 86 of 104 positions, and in 28 of 44 of new games
                 (bench/RESULTS.md, "Where two playout policies disagree").
+  (b2) two liberties  with TWO_LIBERTY only (off by default; choose_heavy's `two_lib`): strings of two
+                liberties at the last move: an atari on the last move's own string unless it is safe
+                by miai (tactics.safe_by_miai, Pachi's test), or an extension of c's string beside it
+                that gains liberties or connects out (tactics.gains_liberties), never a self-atari,
+                at random among those (TWO_LIBERTY_PERMIL): moggy's two-liberty check without its
+                counter-ataris. Tried on 2026-11-23 (d80638c) at equal CPU in self-play: level (50.0%
+                of 99), 16% slower playouts; written again on 2026-12-07 for a screen at 5 s a move,
+                where foogo's own budget buys it little against Pachi and its games were lost in fights
+                (bench/RESULTS.md, "Where foogo misjudged the board before its lost games turned").
   (c) patterns  an empty point of the 3x3 block around the last move whose own
                 3x3 neighbourhood is one of MoGo's hane / cut / edge shapes (as
                 Pachi and michi list them), unless it is a self-atari; at random
@@ -110,7 +119,7 @@ to pick a move.
 The 3x3 pattern table the heavy policy reads (`PATTERN_TABLE`, `matches_pattern`)
 is patterns.py's.
 
-What the heavy policy is not: no ladders, no two-liberty tactics, no global capture rule, no
+What the heavy policy is not: no ladders, no two-liberty tactics by default ((b2) is opt-in), no global capture rule, no
 learned pattern weights, and by default no vital-point play inside the
 opponent's eye space (HEAVY_NAKADE's (b')).
 """
@@ -126,7 +135,15 @@ from .nakade import nakade, vital_point
 from .patterns import block_code, block_colour, block_colours, matches_pattern
 from .policy_light import PASS, allowed, allowed_at, choose_light
 from .random_stream import keep_one, random_below
-from .tactics import ataris_beside, big_self_atari, breaks_false_eye_seki, self_atari, wasteful_self_atari
+from .tactics import (
+    ataris_beside,
+    big_self_atari,
+    breaks_false_eye_seki,
+    gains_liberties,
+    safe_by_miai,
+    self_atari,
+    wasteful_self_atari,
+)
 
 CAPTURE_PERMIL = 900
 ATARI_PERMIL = 900
@@ -149,6 +166,11 @@ WASTEFUL_SELF_ATARI = False
 # rate keeps a self-atari (so nothing at 1000: run_playouts, ownership, scoring); on since its pre-registered
 # screen against Pachi (bench/results/pachi-9x9-seki-guard-2026-12-06.txt: -1.2 points, within the rule's -3..+3)
 SEKI_GUARD = True
+# rule (b2), moggy's two-liberty check (choose_heavy's `two_lib`), off by default: written again on 2026-12-07
+# from d80638c's form for a screen at issue 12's second condition, where life and death decided in fights
+# lost foogo its games at 5 s (bench/RESULTS.md, "Where foogo misjudged the board ..."); not measured in games
+TWO_LIBERTY = False
+TWO_LIBERTY_PERMIL = 900
 
 
 @inline
@@ -398,6 +420,50 @@ def uniform_move(s, z, c, rng, sacrifices=False, race=False, reject_permil=SELF_
 
 
 @inline
+def _offer_safe(s, z, c, p, found, answer, rng):
+    """keep_one's offer of p, when c may take it and it is no self-atari: (found, answer)."""
+    if allowed(s, z, c, p) and not self_atari(s, p, c):
+        return keep_one(rng, found, answer, p)
+    return found, answer
+
+
+@inline
+def two_liberty_move(s, z, c, last, rng):
+    """Rule (b2), TWO_LIBERTY only: strings of two liberties at the last move. The last move's own string (the
+    opponent's), unless miai makes it safe (tactics.safe_by_miai): an atari on it. c's strings beside `last`:
+    an extension that gains liberties or connects out (tactics.gains_liberties). Never a self-atari; uniform
+    over the moves found; PASS if there is none. Moggy's two-liberty check, without its counter-ataris and
+    throw-ins."""
+    P = bk.stride(s)
+    w = np.int64(s[bk.M_W])
+    other = 3 - c
+    answer = PASS
+    found = 0
+    if bk.color_at(s, P, last) == other:  # not when the last move was a suicide
+        h = bk.head_of(s, P, last)
+        a, b = bk.two_liberties(s, P, w, h)
+        if a >= 0 and not safe_by_miai(s, P, w, h, a, b, other):
+            found, answer = _offer_safe(s, z, c, a, found, answer, rng)
+            found, answer = _offer_safe(s, z, c, b, found, answer, rng)
+    g1 = g2 = g3 = g4 = -1  # own strings already looked at
+    for q in (last - w, last - 1, last + 1, last + w):
+        if bk.color_at(s, P, q) != c:
+            continue
+        h = bk.head_of(s, P, q)
+        seen, g1, g2, g3, g4 = bk.remember_string(h, g1, g2, g3, g4)
+        if seen:
+            continue
+        a, b = bk.two_liberties(s, P, w, h)
+        if a < 0:
+            continue
+        if gains_liberties(s, P, w, h, a, b, c):
+            found, answer = _offer_safe(s, z, c, a, found, answer, rng)
+        if gains_liberties(s, P, w, h, b, a, c):
+            found, answer = _offer_safe(s, z, c, b, found, answer, rng)
+    return answer
+
+
+@inline
 def vital_answer(s, z, c, last):
     """Rule (b'): nakade.vital_point beside the last move when c may take it, else PASS."""
     p = vital_point(s, c, last)
@@ -420,14 +486,16 @@ def ko_fight(s, z, c):
 
 @inline
 def choose_heavy(s, z, c, rng, table, sacrifices=False, race=False, reject_permil=SELF_ATARI_REJECT_PERMIL,
-                 seki_eye=FALSE_EYE_SEKI, wasteful=WASTEFUL_SELF_ATARI, seki_guard=SEKI_GUARD):
+                 seki_eye=FALSE_EYE_SEKI, wasteful=WASTEFUL_SELF_ATARI, seki_guard=SEKI_GUARD, two_lib=TWO_LIBERTY):
     """A point of playable(c) minus ko chosen by rules (k) and (a)-(e) above, or PASS if there is none or (e)
     keeps a seki; with `sacrifices` (HEAVY_NAKADE), (d) and (e) may play a nakade; with `race`
     (HEAVY_RACE), (d) approaches from outside (d') before it redraws; (d) redraws with probability
     reject_permil / 1000 (at 1000 it draws no number; a constant folds the test away); with `seki_eye` (a
     literal), (d) and (e) refuse a false-eye seki broken as they refuse a big self-atari; with `wasteful` (a
     literal), they refuse a wasteful self-atari (rule (d'')) instead of a big one that is no nakade; with
-    `seki_guard` (a literal), (d) below a rate of 1000 never keeps a self-atari that breaks a seki (breaks_seki)."""
+    `seki_guard` (a literal), (d) below a rate of 1000 never keeps a self-atari that breaks a seki (breaks_seki);
+    with `two_lib` (a literal), rule (b2) after (b) and (b'): an atari on the last move's string of two
+    liberties, or an extension of c's beside it (two_liberty_move), TWO_LIBERTY_PERMIL times in 1000."""
     p = ko_fight(s, z, c)
     if p != PASS and random_below(rng, 1000) < KO_PERMIL:
         return p
@@ -443,6 +511,10 @@ def choose_heavy(s, z, c, rng, table, sacrifices=False, race=False, reject_permi
                 return p
         if sacrifices:
             p = vital_answer(s, z, c, last)
+            if p != PASS:
+                return p
+        if two_lib and random_below(rng, 1000) < TWO_LIBERTY_PERMIL:
+            p = two_liberty_move(s, z, c, last, rng)
             if p != PASS:
                 return p
         if random_below(rng, 1000) < PATTERN_PERMIL:

@@ -9,6 +9,10 @@ either (breaks_false_eye_seki). With policy_heavy.WASTEFUL_SELF_ATARI they refus
 wasteful_self_atari finds wasteful (Pachi's is_really_bad_selfatari, with its own nakade exception). With
 policy_heavy.SEKI_GUARD (on by default) a search's playouts, which keep some self-ataris, never keep one that
 also leaves an opponent string in atari (ataris_beside), as a seki's shared liberty filled does.
+
+Also the two-liberty tests of policy_heavy's rule (b2) (TWO_LIBERTY, off by default): whether a string of two
+liberties is safe from an atari by miai (safe_by_miai, Pachi's test) and whether an extension gains it
+liberties or joins it to another string (gains_liberties).
 """
 
 from __future__ import annotations
@@ -297,3 +301,41 @@ def wasteful_self_atari(s, p, c):
         return True
     return _breaks_local_seki(s, P, w, p, c, o0, o1, o2, o3, e0, e1, e2, e3)
 
+
+
+# ---------------------------------------------------------------- two liberties (policy_heavy's rule (b2))
+
+@inline
+def connects_out(s, P, w, h, lib, d):
+    """True if d playing empty `lib` joins a string of d's other than h that is not in atari."""
+    for q in (lib - w, lib - 1, lib + 1, lib + w):
+        if bk.color_at(s, P, q) == d:
+            g = bk.head_of(s, P, q)
+            if g != h and not bk.string_in_atari(s, P, g):
+                return True
+    return False
+
+
+@inline
+def empty_beside_but(s, P, w, lib, other):
+    """How many empty neighbours `lib` has besides `other`."""
+    n = 0
+    for q in (lib - w, lib - 1, lib + 1, lib + w):
+        n += (bk.color_at(s, P, q) == bk.EMPTY) & (q != other)
+    return n
+
+
+@inline
+def safe_by_miai(s, P, w, h, a, b, d):
+    """True if d's string h, of liberties a and b, answers an atari at either by connecting out at the other,
+    or by connecting out at one where it can extend at the other (Pachi's miai test): no atari harms it."""
+    ca = connects_out(s, P, w, h, a, d)
+    cb = connects_out(s, P, w, h, b, d)
+    return (ca & (cb | (empty_beside_but(s, P, w, b, a) > 0))) | (cb & (empty_beside_but(s, P, w, a, b) > 0))
+
+
+@inline
+def gains_liberties(s, P, w, h, lib, other, d):
+    """True if d extending its string h (liberties lib and other) at lib leaves it more than two liberties or
+    joins it to another of its strings: an escape that is not hopeless."""
+    return empty_beside_but(s, P, w, lib, other) >= 2 or connects_out(s, P, w, h, lib, d)

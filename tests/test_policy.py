@@ -442,6 +442,64 @@ def test_the_uniform_rule_draws_among_the_safe_points_alone_and_evenly():
     assert set(found) == {"D5", "E5"} and abs(found["D5"] - 1000) < 4 * 22
 
 
+# ---------------------------------------------------------------- (b2) two liberties (TWO_LIBERTY, off)
+
+# black's D5 and E6; white's move at E5 (played in each test) has two liberties, E4 and F5
+BESIDE_TWO = """
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . X . . . .
+    . . . X . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+"""
+
+
+def test_the_two_liberty_rule_ataris_the_last_moves_string_unless_miai_saves_it():
+    board = board_from_ascii(BESIDE_TWO, to_move=WHITE)
+    board.play(WHITE, "E5")
+    found = draws(board, lambda s, z, c, r: ph.two_liberty_move(s, z, c, last(board), r), BLACK, n=400)
+    assert set(found) == {"E4", "F5"} and min(found.values()) > 150
+    # white's G5 and E3: either atari is answered by connecting out at the other liberty
+    board = board_from_ascii(BESIDE_TWO, to_move=WHITE)
+    for move in ("G5", "E3"):
+        board.play(WHITE, move)
+        board.play(BLACK, "pass")
+    board.play(WHITE, "E5")
+    assert draws(board, lambda s, z, c, r: ph.two_liberty_move(s, z, c, last(board), r), BLACK) == {"pass": 200}
+
+
+def test_the_two_liberty_rule_extends_an_own_string_of_two_liberties_beside_the_last_move():
+    # black's D5 has C5's white stone beside it; white's D4 leaves it D6 and E5, and each extension gains
+    board = board_from_ascii("""
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . O X . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+    """, to_move=WHITE)
+    board.play(WHITE, "D4")
+    found = draws(board, lambda s, z, c, r: ph.two_liberty_move(s, z, c, last(board), r), BLACK, n=400)
+    assert set(found) == {"D6", "E5"} and min(found.values()) > 150
+
+
+def test_the_heavy_rules_play_the_two_liberty_rule_only_when_asked():
+    board = board_from_ascii(BESIDE_TWO, to_move=WHITE)
+    board.play(WHITE, "E5")
+    with_rule = draws(board, lambda s, z, c, r: ph.choose_heavy(s, z, c, r, TABLE, two_lib=True), BLACK, n=500)
+    without = draws(board, lambda s, z, c, r: ph.choose_heavy(s, z, c, r, TABLE), BLACK, n=500)
+    assert with_rule["E4"] + with_rule["F5"] > 0.85 * 500
+    assert without["E4"] + without["F5"] < with_rule["E4"] + with_rule["F5"] - 100
+    assert not ph.TWO_LIBERTY  # off by default: every golden digest stays as recorded
+
+
 # ---------------------------------------------------------------- (c) patterns
 
 CHAR_OF = {bk.EMPTY: ".", bk.BLACK: "B", bk.WHITE: "W", bk.OFFBOARD: "#"}
