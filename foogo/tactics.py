@@ -302,7 +302,6 @@ def wasteful_self_atari(s, p, c):
     return _breaks_local_seki(s, P, w, p, c, o0, o1, o2, o3, e0, e1, e2, e3)
 
 
-
 # ---------------------------------------------------------------- two liberties (policy_heavy's rule (b2))
 
 @inline
