@@ -121,25 +121,31 @@ def outcome(gnugo: str, game, size: int, komi: float) -> dict[str, str]:
     black, white, dead = (set(a.upper().split()) for a in answers(done.stdout)[-4:-1])  # the last is quit's
     colour = {v: "b" for v in black - dead} | {v: "w" for v in white - dead}
     owner = dict(colour)
-    seen: set[str] = set()
-    for start in vertices(size):
-        if start in colour or start in seen:
-            continue
-        region, border, todo = [], set(), [start]
-        seen.add(start)
-        while todo:
-            v = todo.pop()
-            region.append(v)
-            for n in neighbours(v, size):
-                if n in colour:
-                    border.add(colour[n])
-                elif n not in seen:
-                    seen.add(n)
-                    todo.append(n)
+    for region in components(set(vertices(size)) - set(colour), size):
+        border = {colour[n] for v in region for n in neighbours(v, size) if n in colour}
         whose = next(iter(border)) if len(border) == 1 else ""
         for v in region:
             owner[v] = whose
     return owner
+
+
+def components(points: set[str], size: int) -> list[list[str]]:
+    """The 4-connected components of a set of vertices, each sorted, in the order of their first vertex."""
+    out, seen = [], set()
+    for start in sorted(points):
+        if start in seen:
+            continue
+        part, todo = [], [start]
+        seen.add(start)
+        while todo:
+            v = todo.pop()
+            part.append(v)
+            for n in neighbours(v, size):
+                if n in points and n not in seen:
+                    seen.add(n)
+                    todo.append(n)
+        out.append(sorted(part))
+    return out
 
 
 def neighbours(vertex: str, size: int) -> list[str]:
@@ -200,22 +206,11 @@ def blind_regions(size: int, stones: dict[str, str], mine: str, foogo: dict, pac
 
     blind = {v for v in vertices(size)
              if owner.get(v) == theirs and p_owns(foogo, v, mine) - p_owns(pachi, v, mine) >= gap}
-    regions, seen = [], set()
-    for start in sorted(blind):
-        if start in seen:
-            continue
-        points, todo = [], [start]
-        seen.add(start)
-        while todo:
-            v = todo.pop()
-            points.append(v)
-            for n in neighbours(v, size):
-                if n in blind and n not in seen:
-                    seen.add(n)
-                    todo.append(n)
+    regions = []
+    for points in components(blind, size):
         held = Counter(stones.get(v, "") for v in points)
         kind = "died" if held[mine] else "lived" if held[theirs] else "territory"
-        regions.append(dict(points=sorted(points), kind=kind, mine=held[mine], theirs=held[theirs]))
+        regions.append(dict(points=points, kind=kind, mine=held[mine], theirs=held[theirs]))
     return sorted(regions, key=lambda r: -len(r["points"]))
 
 
