@@ -171,6 +171,11 @@ SEKI_GUARD = True
 # lost foogo its games at 5 s (bench/RESULTS.md, "Where foogo misjudged the board ..."); not measured in games
 TWO_LIBERTY = False
 TWO_LIBERTY_PERMIL = 900
+# with TWO_LIBERTY, rule (b2) also offers moggy's counter-ataris (two_liberty_move's `counter`): for c's string of two
+# liberties beside the last move, the capture of an opponent string beside it in atari, or an atari on one of two
+# liberties; a literal, off (the capturing races of bench/RESULTS.md's "Where foogo misjudged ..." shorten the
+# opponent's liberties, which the extension alone never does)
+TWO_LIBERTY_COUNTER = False
 
 
 @inline
@@ -428,12 +433,46 @@ def _offer_safe(s, z, c, p, found, answer, rng):
 
 
 @inline
-def two_liberty_move(s, z, c, last, rng):
+def _counter_ataris(s, z, c, h, found, answer, rng):
+    """keep_one's offers, for c's string h, of moggy's counter-ataris: the capture of each opponent string beside h
+    in atari, and both liberties of each beside it with two, no self-atari. Strings beside h met once each for
+    the first four (remember_string), as often as they touch h after that."""
+    P = bk.stride(s)
+    w = np.int64(s[bk.M_W])
+    other = 3 - c
+    g1 = g2 = g3 = g4 = -1
+    r = h
+    while True:
+        for t in (r - w, r - 1, r + 1, r + w):
+            if bk.color_at(s, P, t) != other:
+                continue
+            g = bk.head_of(s, P, t)
+            seen, g1, g2, g3, g4 = bk.remember_string(g, g1, g2, g3, g4)
+            if seen:
+                continue
+            if bk.string_in_atari(s, P, g):
+                cand = bk.atari_liberty(s, P, g)
+                if allowed(s, z, c, cand):
+                    found, answer = keep_one(rng, found, answer, cand)
+                continue
+            a, b = bk.two_liberties(s, P, w, g)
+            if a >= 0:
+                found, answer = _offer_safe(s, z, c, a, found, answer, rng)
+                found, answer = _offer_safe(s, z, c, b, found, answer, rng)
+        r = bk.next_stone(s, P, r)
+        if r == h:
+            break
+    return found, answer
+
+
+@inline
+def two_liberty_move(s, z, c, last, rng, counter=TWO_LIBERTY_COUNTER):
     """Rule (b2), TWO_LIBERTY only: strings of two liberties at the last move. The last move's own string (the
     opponent's), unless miai makes it safe (tactics.safe_by_miai): an atari on it. c's strings beside `last`:
-    an extension that gains liberties or connects out (tactics.gains_liberties). Never a self-atari; uniform
-    over the moves found; PASS if there is none. Moggy's two-liberty check, without its counter-ataris and
-    throw-ins."""
+    an extension that gains liberties or connects out (tactics.gains_liberties), and with `counter` (a literal,
+    TWO_LIBERTY_COUNTER) the counter-ataris around them (_counter_ataris). Never a self-atari; uniform over the
+    moves found; PASS if there is none. Moggy's two-liberty check, without its throw-ins (and without its
+    counter-ataris unless `counter`)."""
     P = bk.stride(s)
     w = np.int64(s[bk.M_W])
     other = 3 - c
@@ -460,6 +499,8 @@ def two_liberty_move(s, z, c, last, rng):
             found, answer = _offer_safe(s, z, c, a, found, answer, rng)
         if gains_liberties(s, P, w, h, b, a, c):
             found, answer = _offer_safe(s, z, c, b, found, answer, rng)
+        if counter:
+            found, answer = _counter_ataris(s, z, c, h, found, answer, rng)
     return answer
 
 

@@ -490,6 +490,36 @@ def test_the_two_liberty_rule_extends_an_own_string_of_two_liberties_beside_the_
     assert set(found) == {"D6", "E5"} and min(found.values()) > 150
 
 
+# black's D5-E5 has white's C5 (two liberties: C4 and C6) and D6-E6 beside it; white's E4 leaves it D4 and F5
+RACE_TWO = """
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . O O . . . .
+    . X O X X . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+"""
+
+
+def test_the_two_liberty_rule_counter_ataris_beside_an_own_string_only_when_asked():
+    board = board_from_ascii(RACE_TWO, to_move=WHITE)
+    board.play(WHITE, "E4")
+    plain = draws(board, lambda s, z, c, r: ph.two_liberty_move(s, z, c, last(board), r), BLACK, n=400)
+    assert set(plain) == {"D4", "F5"}
+    found = draws(board, lambda s, z, c, r: ph.two_liberty_move(s, z, c, last(board), r, True), BLACK, n=800)
+    assert set(found) == {"D4", "F5", "C4", "C6"} and min(found.values()) > 120  # uniform: 200 each
+    # with black's C6, white's C5 is in atari: its capture at C4 is the counter, and C6's atari is gone
+    board = board_from_ascii(RACE_TWO, to_move=BLACK)
+    board.play(BLACK, "C6")
+    board.play(WHITE, "E4")
+    found = draws(board, lambda s, z, c, r: ph.two_liberty_move(s, z, c, last(board), r, True), BLACK, n=600)
+    assert set(found) == {"D4", "F5", "C4"} and min(found.values()) > 120
+    assert not ph.TWO_LIBERTY_COUNTER  # off by default
+
+
 def test_the_heavy_rules_play_the_two_liberty_rule_only_when_asked():
     board = board_from_ascii(BESIDE_TWO, to_move=WHITE)
     board.play(WHITE, "E5")
