@@ -527,7 +527,8 @@ def ko_fight(s, z, c):
 
 @inline
 def choose_heavy(s, z, c, rng, table, sacrifices=False, race=False, reject_permil=SELF_ATARI_REJECT_PERMIL,
-                 seki_eye=FALSE_EYE_SEKI, wasteful=WASTEFUL_SELF_ATARI, seki_guard=SEKI_GUARD, two_lib=TWO_LIBERTY):
+                 seki_eye=FALSE_EYE_SEKI, wasteful=WASTEFUL_SELF_ATARI, seki_guard=SEKI_GUARD, two_lib=TWO_LIBERTY,
+                 two_counter=TWO_LIBERTY_COUNTER):
     """A point of playable(c) minus ko chosen by rules (k) and (a)-(e) above, or PASS if there is none or (e)
     keeps a seki; with `sacrifices` (HEAVY_NAKADE), (d) and (e) may play a nakade; with `race`
     (HEAVY_RACE), (d) approaches from outside (d') before it redraws; (d) redraws with probability
@@ -536,7 +537,8 @@ def choose_heavy(s, z, c, rng, table, sacrifices=False, race=False, reject_permi
     literal), they refuse a wasteful self-atari (rule (d'')) instead of a big one that is no nakade; with
     `seki_guard` (a literal), (d) below a rate of 1000 never keeps a self-atari that breaks a seki (breaks_seki);
     with `two_lib` (a literal), rule (b2) after (b) and (b'): an atari on the last move's string of two
-    liberties, or an extension of c's beside it (two_liberty_move), TWO_LIBERTY_PERMIL times in 1000."""
+    liberties, or an extension of c's beside it (two_liberty_move), TWO_LIBERTY_PERMIL times in 1000; with
+    `two_counter` as well (a literal), its counter-ataris."""
     p = ko_fight(s, z, c)
     if p != PASS and random_below(rng, 1000) < KO_PERMIL:
         return p
@@ -555,7 +557,7 @@ def choose_heavy(s, z, c, rng, table, sacrifices=False, race=False, reject_permi
             if p != PASS:
                 return p
         if two_lib and random_below(rng, 1000) < TWO_LIBERTY_PERMIL:
-            p = two_liberty_move(s, z, c, last, rng)
+            p = two_liberty_move(s, z, c, last, rng, two_counter)
             if p != PASS:
                 return p
         if random_below(rng, 1000) < PATTERN_PERMIL:
