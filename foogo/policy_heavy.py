@@ -43,9 +43,12 @@ nothing; every candidate is also checked against playable(c) minus ko.
                 liberties at the last move: an atari on the last move's own string unless it is safe
                 by miai (tactics.safe_by_miai, Pachi's test), or an extension of c's string beside it
                 that gains liberties or connects out (tactics.gains_liberties), never a self-atari,
-                at random among those (TWO_LIBERTY_PERMIL): moggy's two-liberty check without its
-                counter-ataris. Tried on 2026-11-23 (d80638c) at equal CPU in self-play: level (50.0%
-                of 99), 16% slower playouts; written again on 2026-12-07 for a screen at 5 s a move,
+                at random among those (TWO_LIBERTY_PERMIL): moggy's two-liberty check; with
+                TWO_LIBERTY_COUNTER also its counter-ataris around such an own string (capture a
+                neighbour in atari, atari one of two liberties), which make heavy-nakade's playouts
+                judge games at 5 s better where (b2) alone does not (bench/RESULTS.md, "Moggy's
+                counter-ataris in rule (b2)"). Tried on 2026-11-23 (d80638c) at equal CPU in self-play:
+                level (50.0% of 99), 16% slower playouts; written again on 2026-12-07 for a screen at 5 s a move,
                 where foogo's own budget buys it little against Pachi and its games were lost in fights
                 (bench/RESULTS.md, "Where foogo misjudged the board before its lost games turned").
   (c) patterns  an empty point of the 3x3 block around the last move whose own
