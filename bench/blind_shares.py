@@ -6,7 +6,7 @@
 REPORT is bench/owner_blind.py's printed report (with its diagrams: no --quiet), GAMES the directory of job-*
 directories it read. For each named position (job:move; default: the six whose blind regions were groups decided
 in fights, bench/RESULTS.md, "Where foogo misjudged the board before its lost games turned"), the blind points
-are read off the report's diagram (a lower-case stone or a *), and foogo's heavy search (owner_blind.foogo_view,
+are read off the report's diagram (owner_blind.diagram_blind), and foogo's heavy search (owner_blind.foogo_view,
 on one thread) gives its estimate and foogo's share of those points: the mean of its probability of owning
 each. Run once per checkout (a worktree with a switch on, one without) to see whether a change moves foogo's
 reading toward what happened (lower shares: the points went to the opponent).
@@ -25,7 +25,6 @@ from option_caps import refuse_counts
 from sgfmill import sgf
 
 SIX = "job-38:58,job-6:54,job-6:58,job-16:36,job-35:45,job-56:36"
-COLUMNS = "ABCDEFGHJ"
 GAME = re.compile(r"== .*/(job-\d+)/game-0001\.sgf: foogo ([bw]),")
 MOVE = re.compile(r"move (\d+) ")
 
@@ -43,13 +42,7 @@ def blind_points(report: str, size: int = 9) -> dict[tuple[str, int], tuple[str,
         move = MOVE.match(line)
         if not move or job is None or "blind regions: none" in line:
             continue
-        points = set()
-        for row in lines[i + 1:i + 1 + size]:
-            number = int(row[:2])
-            for k in range(size):
-                if any(ch in row[3 + 3 * k:6 + 3 * k] for ch in "xo*"):
-                    points.add(f"{COLUMNS[k]}{number}")
-        found[(job, int(move.group(1)))] = (colour, points)
+        found[(job, int(move.group(1)))] = (colour, owner_blind.diagram_blind(lines[i + 1:i + 1 + size], size))
     return found
 
 
@@ -62,12 +55,6 @@ def position_list(text: str) -> list[tuple[str, int]]:
             raise ValueError(f"a position is job-N:MOVE, got {item!r}")
         out.append((job, int(move)))
     return out
-
-
-def komi_of(path: Path) -> float:
-    """The game's komi (its KM), 7 without one, as owner_blind gives its searches."""
-    root = sgf.Sgf_game.from_bytes(path.read_bytes()).get_root()
-    return float(root.get("KM")) if root.has_property("KM") else 7.0
 
 
 def main(argv=None) -> int:
@@ -92,7 +79,8 @@ def main(argv=None) -> int:
         colour, points = known[(job, move)]
         start = time.process_time()
         path = args.games / job / "game-0001.sgf"
-        _, rate, owned = owner_blind.foogo_view(path, move, komi_of(path), args.playouts, args.seed)
+        komi = owner_blind.komi_of(sgf.Sgf_game.from_bytes(path.read_bytes()).get_root())
+        _, rate, owned = owner_blind.foogo_view(path, move, komi, args.playouts, args.seed)
         black = [owned[v] for v in sorted(points)]
         share = sum(black) / len(black) if colour == "b" else sum(1.0 - x for x in black) / len(black)
         print(f"{job} move {move}: {len(points)} blind points, foogo's share {share:.2f}, estimate {rate:.2f} "

@@ -231,6 +231,22 @@ def diagram(size: int, stones: dict[str, str], blind: set[str], last: str | None
     return "\n".join(rows + ["   " + letters])
 
 
+def diagram_blind(rows: list[str], size: int) -> set[str]:
+    """The blind points (a lower-case stone or a *) of a diagram's `size` board rows as `diagram` prints them."""
+    points = set()
+    for line in rows:
+        row = int(line[:2]) - 1
+        for col in range(size):
+            if any(ch in line[3 + 3 * col:6 + 3 * col] for ch in "xo*"):
+                points.add(common.format_vertex((row, col)))
+    return points
+
+
+def komi_of(root) -> float:
+    """A game's komi from its SGF root: its KM, 7 without one; every engine here is given it."""
+    return float(root.get("KM")) if root.has_property("KM") else 7.0
+
+
 def stones_of(game: Game) -> dict[str, str]:
     """vertex -> "b" or "w" for every stone on a Game's board."""
     names = vertices(game.board.size)  # bit i is row * size + col, row 0 being row 1: vertices' order
@@ -254,7 +270,7 @@ def searched_positions(args):
         if args.games and lost >= args.games:
             return
         lost += 1
-        komi = float(root.get("KM")) if root.has_property("KM") else 7.0
+        komi = komi_of(root)
         mine = record["colour"]
         turn = args.at - 1 if args.won else turn_index(record["rates"])
         numbers = move_numbers(sgf_game, mine)

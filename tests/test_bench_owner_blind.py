@@ -123,3 +123,16 @@ def test_pachi_view_refuses_a_run_without_its_final_line(tmp_path):
     game = sgf.Sgf_game.from_bytes(b"(;GM[1]FF[4]SZ[9]KM[7])")
     with pytest.raises(RuntimeError, match="no final JSON line"):
         ob.pachi_view(str(stand_in), game, 1, 9, 7.0, "b", 600, 1)
+
+
+def test_diagram_blind_reads_back_the_blind_points_a_diagram_draws():
+    stones = board("""
+        XX...
+        XO...
+        .....
+        ...OO
+        ...O.
+    """)
+    blind = {"A5", "B4", "C3", "E1"}  # a black stone, a white one, two empty points
+    rows = ob.diagram(5, stones, blind, "B4").splitlines()[:5]
+    assert ob.diagram_blind(rows, 5) == blind
