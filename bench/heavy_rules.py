@@ -3,9 +3,9 @@
     python bench/heavy_rules.py [--size 9] [--playouts N] [--repeats 5] [--seed 1]
 
 The heavy policy (policy.choose_heavy) first tries rule (k), a recent ko's point (with probability
-0.4 where it finds one), then, after a move, rule (a) capture, (b) atari answer and (c) 3x3
-pattern, each with probability 0.9 and in that order, and falls back on (d) the uniform draw that
-redraws big self-ataris. Two measurements:
+0.4 where it finds one), then, after a move, rule (a) capture, (b) atari answer, (b2) two liberties
+(with policy_heavy.TWO_LIBERTY, on since 2026-12-07) and (c) 3x3 pattern, each with probability 0.9 and
+in that order, and falls back on (d) the uniform draw that redraws big self-ataris. Two measurements:
 
 * how often each rule is called per move, and how often it answers: choose_heavy's decisions
   replayed (the same random numbers) on positions sampled from seeded heavy playouts (each
@@ -47,7 +47,7 @@ from foogo.playout import MAX_BATCH, move_cap, run_playouts
 
 KEEP_ONE_IN = 8
 MAX_POSITIONS = 25_000  # --positions: each a board's arrays (35 KB at 25x25), under 900 MB in all; the default 4,000
-RULES = ("ko", "capture", "atari answer", "pattern", "uniform (heavy)")
+RULES = ("ko", "capture", "atari answer", "two liberties", "pattern", "uniform (heavy)")
 
 
 @kernel
@@ -102,20 +102,25 @@ def decisions(S, Z, rng, table, calls, answers):
                 if ph.atari_answer(s, z, c, last, rng) != pk.PASS:
                     answers[2] += 1
                     done = True
-            if not done and rs.random_below(rng, 1000) < ph.PATTERN_PERMIL:
+            if not done and ph.TWO_LIBERTY and rs.random_below(rng, 1000) < ph.TWO_LIBERTY_PERMIL:
                 calls[3] += 1
-                if ph.pattern_move(s, z, c, last, rng, table) != pk.PASS:
+                if ph.two_liberty_move(s, z, c, last, rng) != pk.PASS:
                     answers[3] += 1
                     done = True
+            if not done and rs.random_below(rng, 1000) < ph.PATTERN_PERMIL:
+                calls[4] += 1
+                if ph.pattern_move(s, z, c, last, rng, table) != pk.PASS:
+                    answers[4] += 1
+                    done = True
         if not done:
-            calls[4] += 1
+            calls[5] += 1
             if ph.uniform_move(s, z, c, rng) != pk.PASS:
-                answers[4] += 1
+                answers[5] += 1
 
 
 @inline
 def choose_twice(s, z, c, rng, spare, table, rule):
-    """policy.choose_heavy, with rule `rule` (0..4: RULES' order; -1: none) called a second time where
+    """policy.choose_heavy, with rule `rule` (0..5: RULES' order; -1: none) called a second time where
     it is called, on spare (a copy of the random state) and its answer added to spare[1]."""
     if rule == 0:  # rule (k) draws no random number of its own
         spare[1] += np.uint64(ph.ko_fight(s, z, c) + 1)
@@ -138,14 +143,21 @@ def choose_twice(s, z, c, rng, spare, table, rule):
             p = ph.atari_answer(s, z, c, last, rng)
             if p != pk.PASS:
                 return p
-        if rs.random_below(rng, 1000) < ph.PATTERN_PERMIL:
+        if ph.TWO_LIBERTY and rs.random_below(rng, 1000) < ph.TWO_LIBERTY_PERMIL:
             if rule == 3:
+                spare[0] = rng[0]
+                spare[1] += np.uint64(ph.two_liberty_move(s, z, c, last, spare[:1]) + 1)
+            p = ph.two_liberty_move(s, z, c, last, rng)
+            if p != pk.PASS:
+                return p
+        if rs.random_below(rng, 1000) < ph.PATTERN_PERMIL:
+            if rule == 4:
                 spare[0] = rng[0]
                 spare[1] += np.uint64(ph.pattern_move(s, z, c, last, spare[:1], table) + 1)
             p = ph.pattern_move(s, z, c, last, rng, table)
             if p != pk.PASS:
                 return p
-    if rule == 4:
+    if rule == 5:
         spare[0] = rng[0]
         spare[1] += np.uint64(ph.uniform_move(s, z, c, spare[:1]) + 1)
     return ph.uniform_move(s, z, c, rng)

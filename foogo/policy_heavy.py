@@ -39,7 +39,7 @@ nothing; every candidate is also checked against playable(c) minus ko.
                 heavy and heavy-nakade playouts disagreed in past games, GNU Go's play-outs
                 sided with heavy-nakade in 86 of 104 positions, and in 28 of 44 of new games
                 (bench/RESULTS.md, "Where two playout policies disagree").
-  (b2) two liberties  with TWO_LIBERTY only (off by default; choose_heavy's `two_lib`): strings of two
+  (b2) two liberties  with TWO_LIBERTY (on by default since 2026-12-07; choose_heavy's `two_lib`): strings of two
                 liberties at the last move: an atari on the last move's own string unless it is safe
                 by miai (tactics.safe_by_miai, Pachi's test), or an extension of c's string beside it
                 that gains liberties or connects out (tactics.gains_liberties), never a self-atari,
@@ -51,6 +51,9 @@ nothing; every candidate is also checked against playable(c) minus ko.
                 level (50.0% of 99), 16% slower playouts; written again on 2026-12-07 for a screen at 5 s a move,
                 where foogo's own budget buys it little against Pachi and its games were lost in fights
                 (bench/RESULTS.md, "Where foogo misjudged the board before its lost games turned").
+                With the counter-ataris, against Pachi at 5 s a move on two threads over 60 games an arm
+                (pre-registered, blind): 51.7% beside the default's 40.0%, +11.7 points (-6.0 to
+                +28.4), playouts 26% dearer (bench/RESULTS.md, "The 5-s block judged"). Shipped 2026-12-07.
   (c) patterns  an empty point of the 3x3 block around the last move whose own
                 3x3 neighbourhood is one of MoGo's hane / cut / edge shapes (as
                 Pachi and michi list them), unless it is a self-atari; at random
@@ -122,9 +125,9 @@ to pick a move.
 The 3x3 pattern table the heavy policy reads (`PATTERN_TABLE`, `matches_pattern`)
 is patterns.py's.
 
-What the heavy policy is not: no ladders, no two-liberty tactics by default ((b2) is opt-in), no global capture rule, no
-learned pattern weights, and by default no vital-point play inside the
-opponent's eye space (HEAVY_NAKADE's (b')).
+What the heavy policy is not: no ladders, no two-liberty tactics beyond (b2)'s one move around
+the last, no global capture rule, no learned pattern weights, and by default no vital-point play
+inside the opponent's eye space (HEAVY_NAKADE's (b')).
 """
 
 from __future__ import annotations
@@ -169,16 +172,17 @@ WASTEFUL_SELF_ATARI = False
 # rate keeps a self-atari (so nothing at 1000: run_playouts, ownership, scoring); on since its pre-registered
 # screen against Pachi (bench/results/pachi-9x9-seki-guard-2026-12-06.txt: -1.2 points, within the rule's -3..+3)
 SEKI_GUARD = True
-# rule (b2), moggy's two-liberty check (choose_heavy's `two_lib`), off by default: written again on 2026-12-07
-# from d80638c's form for a screen at issue 12's second condition, where life and death decided in fights
-# lost foogo its games at 5 s (bench/RESULTS.md, "Where foogo misjudged the board ..."); not measured in games
-TWO_LIBERTY = False
+# rule (b2), moggy's two-liberty check (choose_heavy's `two_lib`), a literal, on: written again on 2026-12-07
+# from d80638c's form for issue 12's second condition, where life and death decided in fights lost foogo its
+# games at 5 s (bench/RESULTS.md, "Where foogo misjudged the board ..."); with TWO_LIBERTY_COUNTER, +11.7 points
+# against Pachi at 5 s a move on two threads (bench/results/pachi-9x9-5s-2t-two-liberty-counter-2026-12-07.txt)
+TWO_LIBERTY = True
 TWO_LIBERTY_PERMIL = 900
 # with TWO_LIBERTY, rule (b2) also offers moggy's counter-ataris (two_liberty_move's `counter`): for c's string of two
 # liberties beside the last move, the capture of an opponent string beside it in atari, or an atari on one of two
-# liberties; a literal, off (the capturing races of bench/RESULTS.md's "Where foogo misjudged ..." shorten the
-# opponent's liberties, which the extension alone never does)
-TWO_LIBERTY_COUNTER = False
+# liberties; a literal, on with TWO_LIBERTY since the same block (the capturing races of bench/RESULTS.md's
+# "Where foogo misjudged ..." shorten the opponent's liberties, which the extension alone never does)
+TWO_LIBERTY_COUNTER = True
 
 
 @inline

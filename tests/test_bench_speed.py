@@ -78,16 +78,17 @@ def test_heavy_rules_counts_every_move_once_and_times_the_librarys_playouts(monk
     out = capsys.readouterr().out
     rows = {}
     for line in out.splitlines():
-        m = re.match(r"\s+(ko|capture|atari answer|pattern|uniform \(heavy\))\s+([0-9.]+)\s+([0-9.]+)%", line)
+        m = re.match(r"\s+(ko|capture|atari answer|two liberties|pattern|uniform \(heavy\))\s+([0-9.]+)\s+([0-9.]+)%",
+                     line)
         if m:
             rows[m.group(1).split()[0]] = (float(m.group(2)), float(m.group(3)) / 100)
-    calls = {rule: rows[rule][0] for rule in ("ko", "capture", "atari", "pattern", "uniform")}
+    calls = {rule: rows[rule][0] for rule in ("ko", "capture", "atari", "two", "pattern", "uniform")}
     answers = {rule: rows[rule][1] for rule in calls}
     # every position falls through to the uniform draw unless a rule before it answered
-    answered = sum(calls[r] * answers[r] for r in ("ko", "capture", "atari", "pattern"))
+    answered = sum(calls[r] * answers[r] for r in ("ko", "capture", "atari", "two", "pattern"))
     assert calls["uniform"] == pytest.approx(1 - answered, abs=0.01)
     assert calls["ko"] == 1 and 0 < answers["ko"] < 0.4  # rule (k) looks on every move and answers on few
-    assert 0 < calls["pattern"] <= calls["atari"] <= calls["capture"] <= 1
+    assert 0 < calls["pattern"] <= calls["two"] <= calls["atari"] <= calls["capture"] <= 1  # (b2) is on
 
 
 def test_thread_scaling_times_searches_on_one_and_on_two_threads():

@@ -442,7 +442,7 @@ def test_the_uniform_rule_draws_among_the_safe_points_alone_and_evenly():
     assert set(found) == {"D5", "E5"} and abs(found["D5"] - 1000) < 4 * 22
 
 
-# ---------------------------------------------------------------- (b2) two liberties (TWO_LIBERTY, off)
+# ---------------------------------------------------------------- (b2) two liberties (TWO_LIBERTY, on)
 
 # black's D5 and E6; white's move at E5 (played in each test) has two liberties, E4 and F5
 BESIDE_TWO = """
@@ -504,10 +504,10 @@ RACE_TWO = """
 """
 
 
-def test_the_two_liberty_rule_counter_ataris_beside_an_own_string_only_when_asked():
+def test_the_two_liberty_rule_counter_ataris_beside_an_own_string_when_asked():
     board = board_from_ascii(RACE_TWO, to_move=WHITE)
     board.play(WHITE, "E4")
-    plain = draws(board, lambda s, z, c, r: ph.two_liberty_move(s, z, c, last(board), r), BLACK, n=400)
+    plain = draws(board, lambda s, z, c, r: ph.two_liberty_move(s, z, c, last(board), r, False), BLACK, n=400)
     assert set(plain) == {"D4", "F5"}
     found = draws(board, lambda s, z, c, r: ph.two_liberty_move(s, z, c, last(board), r, True), BLACK, n=800)
     assert set(found) == {"D4", "F5", "C4", "C6"} and min(found.values()) > 120  # uniform: 200 each
@@ -517,17 +517,17 @@ def test_the_two_liberty_rule_counter_ataris_beside_an_own_string_only_when_aske
     board.play(WHITE, "E4")
     found = draws(board, lambda s, z, c, r: ph.two_liberty_move(s, z, c, last(board), r, True), BLACK, n=600)
     assert set(found) == {"D4", "F5", "C4"} and min(found.values()) > 120
-    assert not ph.TWO_LIBERTY_COUNTER  # off by default
+    assert ph.TWO_LIBERTY_COUNTER  # on by default since 2026-12-07
 
 
-def test_the_heavy_rules_play_the_two_liberty_rule_only_when_asked():
+def test_the_heavy_rules_play_the_two_liberty_rule_when_asked():
     board = board_from_ascii(BESIDE_TWO, to_move=WHITE)
     board.play(WHITE, "E5")
     with_rule = draws(board, lambda s, z, c, r: ph.choose_heavy(s, z, c, r, TABLE, two_lib=True), BLACK, n=500)
-    without = draws(board, lambda s, z, c, r: ph.choose_heavy(s, z, c, r, TABLE), BLACK, n=500)
+    without = draws(board, lambda s, z, c, r: ph.choose_heavy(s, z, c, r, TABLE, two_lib=False), BLACK, n=500)
     assert with_rule["E4"] + with_rule["F5"] > 0.85 * 500
     assert without["E4"] + without["F5"] < with_rule["E4"] + with_rule["F5"] - 100
-    assert not ph.TWO_LIBERTY  # off by default: every golden digest stays as recorded
+    assert ph.TWO_LIBERTY  # on by default since 2026-12-07 (the golden digests were recorded again then)
 
 
 # ---------------------------------------------------------------- (c) patterns
