@@ -1,12 +1,14 @@
-"""Heavy playouts with rule (b2), moggy's two-liberty check (policy_heavy.TWO_LIBERTY, off by default), and with its
-counter-ataris as well (TWO_LIBERTY_COUNTER): custom playout policies for a Brier scan, before a match.
+"""Heavy playouts without rule (b2), moggy's two-liberty check (policy_heavy.TWO_LIBERTY), with it, and with its
+counter-ataris as well (TWO_LIBERTY_COUNTER, both on by default since 2026-12-07): custom playout policies for a
+Brier scan, before a match.
 
     PYTHONPATH=bench python bench/policy_diff.py DIRS --out FILE --gap 1 --every 2 --from-move 30 \
-        --playouts 500 --policies heavy-nakade two_liberty_playouts:nakade_b2 two_liberty_playouts:nakade_b2c
+        --playouts 500 --policies two_liberty_playouts:nakade_off two_liberty_playouts:nakade_b2 heavy-nakade
 
-`nakade_b2` and `nakade_b2c` are heavy-nakade's rules (the 9x9 search's playouts once a quarter of the points
-hold stones) with (b2), without and with the counter-ataris; `heavy_b2` and `heavy_b2c` heavy's. Everything else
-is as foogo ships it (policy_heavy's constants).
+`nakade_off`, `nakade_b2` and `nakade_b2c` are heavy-nakade's rules (the 9x9 search's playouts once a quarter of
+the points hold stones) without (b2) (as shipped before 2026-12-07), with it, and with the counter-ataris (as
+shipped now: the same as heavy-nakade); `heavy_off`, `heavy_b2` and `heavy_b2c` heavy's. Everything else is as
+foogo ships it (policy_heavy's constants).
 """
 
 from __future__ import annotations
@@ -22,18 +24,20 @@ from foogo.policy_heavy import (
 )
 
 
-def two_liberty_policy(sacrifices: bool, counter: bool):
-    """A custom playout policy: heavy's rules (heavy-nakade's if `sacrifices`) with rule (b2) on, and its
-    counter-ataris if `counter`."""
+def two_liberty_policy(sacrifices: bool, counter: bool, two_lib: bool = True):
+    """A custom playout policy: heavy's rules (heavy-nakade's if `sacrifices`) with rule (b2) if `two_lib`, and its
+    counter-ataris if `counter` as well."""
 
     @njit
     def choose(s, z, c, rng, table):
         return choose_heavy(s, z, c, rng, table, sacrifices, False, SELF_ATARI_REJECT_PERMIL, FALSE_EYE_SEKI,
-                            WASTEFUL_SELF_ATARI, SEKI_GUARD, True, counter)
+                            WASTEFUL_SELF_ATARI, SEKI_GUARD, two_lib, counter)
 
     return choose
 
 
+nakade_off = two_liberty_policy(True, False, two_lib=False)
+heavy_off = two_liberty_policy(False, False, two_lib=False)
 nakade_b2 = two_liberty_policy(True, False)
 nakade_b2c = two_liberty_policy(True, True)
 heavy_b2 = two_liberty_policy(False, False)
