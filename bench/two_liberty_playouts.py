@@ -42,3 +42,19 @@ nakade_b2 = two_liberty_policy(True, False)
 nakade_b2c = two_liberty_policy(True, True)
 heavy_b2 = two_liberty_policy(False, False)
 heavy_b2c = two_liberty_policy(False, True)
+
+
+def nlib_policy(sacrifices: bool):
+    """A custom playout policy: today's heavy rules (heavy-nakade's if `sacrifices`) with rule (b3), moggy's
+    n-liberty check (policy_heavy.NLIB), as well."""
+
+    @njit
+    def choose(s, z, c, rng, table):
+        return choose_heavy(s, z, c, rng, table, sacrifices, False, SELF_ATARI_REJECT_PERMIL, FALSE_EYE_SEKI,
+                            WASTEFUL_SELF_ATARI, SEKI_GUARD, True, True, True)
+
+    return choose
+
+
+nakade_nlib = nlib_policy(True)
+heavy_nlib = nlib_policy(False)

@@ -94,6 +94,25 @@ def two_liberties(s, P, w, h):
     return -1, -1
 
 
+@inline
+def liberties_upto(s, P, w, h, limit):
+    """Exact number of liberties of string h counted up to `limit` (returned when it has that many or more): a walk
+    over its stones marking each liberty once, stopping at the limit."""
+    gen = _next_generation(s)
+    count = 0
+    r = h
+    while True:
+        for e in (r - w, r - 1, r + 1, r + w):
+            if color_at(s, P, e) == EMPTY and s[_at(P, MARK, e)] != gen:
+                s[_at(P, MARK, e)] = gen
+                count += 1
+                if count >= limit:
+                    return count
+        r = next_stone(s, P, r)
+        if r == h:
+            return count
+
+
 @kernel
 def liberty_count(s, p):
     """Exact number of liberties of the string holding the stone at p (a walk over its stones,

@@ -54,6 +54,9 @@ nothing; every candidate is also checked against playable(c) minus ko.
                 With the counter-ataris, against Pachi at 5 s a move on two threads over 60 games an arm
                 (pre-registered, blind): 51.7% beside the default's 40.0%, +11.7 points (-6.0 to
                 +28.4), playouts 26% dearer (bench/RESULTS.md, "The 5-s block judged"). Shipped 2026-12-07.
+  (b3) n liberties  with NLIB only (off by default; choose_heavy's `nlib`): rule (b2)'s counter-ataris around c's
+                strings of three or four liberties in the 3x3 block around the last move (nlib_move),
+                NLIB_PERMIL times in 1000: moggy's n-liberty check, a capturing race's first ataris.
   (c) patterns  an empty point of the 3x3 block around the last move whose own
                 3x3 neighbourhood is one of MoGo's hane / cut / edge shapes (as
                 Pachi and michi list them), unless it is a self-atari; at random
@@ -183,6 +186,12 @@ TWO_LIBERTY_PERMIL = 900
 # liberties; a literal, on with TWO_LIBERTY since the same block (the capturing races of bench/RESULTS.md's
 # "Where foogo misjudged ..." shorten the opponent's liberties, which the extension alone never does)
 TWO_LIBERTY_COUNTER = True
+# rule (b3), moggy's n-liberty check (choose_heavy's `nlib`), a literal, off (folded away): for c's strings of three
+# to NLIB_MAX liberties around the last move, the counter-ataris of rule (b2), NLIB_PERMIL times in 1000 (Pachi's
+# moggy nlibrate 25 and nlib_count 4); written 2026-12-07 to be screened for issue 12's second condition
+NLIB = False
+NLIB_PERMIL = 250
+NLIB_MAX = 4
 
 
 @inline
@@ -512,6 +521,34 @@ def two_liberty_move(s, z, c, last, rng, counter=TWO_LIBERTY_COUNTER):
 
 
 @inline
+def nlib_move(s, z, c, last, rng):
+    """Rule (b3), NLIB only: for c's strings of three to NLIB_MAX liberties with a stone in the 3x3 block around
+    `last`, their counter-ataris (_counter_ataris: the capture of an opponent string beside one in atari, an atari
+    on one with two liberties, no self-atari), uniformly; PASS if there is none. Moggy's n-liberty check
+    (local_nlib_check): a race where the opponent has just taken a liberty is won by shortening its liberties
+    first; unlike moggy's it also offers the captures."""
+    P = bk.stride(s)
+    w = np.int64(s[bk.M_W])
+    answer = PASS
+    found = 0
+    g1 = g2 = g3 = g4 = -1  # own strings already looked at (the block holds at most four apart)
+    for k in range(9):
+        q = last + (k // 3 - 1) * w + (k % 3 - 1)
+        if bk.color_at(s, P, q) != c:
+            continue
+        h = bk.head_of(s, P, q)
+        if bk.pseudo_liberties(s, P, h) < 3 or bk.string_in_atari(s, P, h):
+            continue
+        seen, g1, g2, g3, g4 = bk.remember_string(h, g1, g2, g3, g4)
+        if seen:
+            continue
+        n = bk.liberties_upto(s, P, w, h, NLIB_MAX + 1)
+        if 3 <= n <= NLIB_MAX:
+            found, answer = _counter_ataris(s, z, c, h, found, answer, rng)
+    return answer
+
+
+@inline
 def vital_answer(s, z, c, last):
     """Rule (b'): nakade.vital_point beside the last move when c may take it, else PASS."""
     p = vital_point(s, c, last)
@@ -535,7 +572,7 @@ def ko_fight(s, z, c):
 @inline
 def choose_heavy(s, z, c, rng, table, sacrifices=False, race=False, reject_permil=SELF_ATARI_REJECT_PERMIL,
                  seki_eye=FALSE_EYE_SEKI, wasteful=WASTEFUL_SELF_ATARI, seki_guard=SEKI_GUARD, two_lib=TWO_LIBERTY,
-                 two_counter=TWO_LIBERTY_COUNTER):
+                 two_counter=TWO_LIBERTY_COUNTER, nlib=NLIB):
     """A point of playable(c) minus ko chosen by rules (k) and (a)-(e) above, or PASS if there is none or (e)
     keeps a seki; with `sacrifices` (HEAVY_NAKADE), (d) and (e) may play a nakade; with `race`
     (HEAVY_RACE), (d) approaches from outside (d') before it redraws; (d) redraws with probability
@@ -545,7 +582,8 @@ def choose_heavy(s, z, c, rng, table, sacrifices=False, race=False, reject_permi
     `seki_guard` (a literal), (d) below a rate of 1000 never keeps a self-atari that breaks a seki (breaks_seki);
     with `two_lib` (a literal), rule (b2) after (b) and (b'): an atari on the last move's string of two
     liberties, or an extension of c's beside it (two_liberty_move), TWO_LIBERTY_PERMIL times in 1000; with
-    `two_counter` as well (a literal), its counter-ataris."""
+    `two_counter` as well (a literal), its counter-ataris; with `nlib` (a literal), rule (b3) after (b2): the same
+    counter-ataris around c's strings of three to NLIB_MAX liberties (nlib_move), NLIB_PERMIL times in 1000."""
     p = ko_fight(s, z, c)
     if p != PASS and random_below(rng, 1000) < KO_PERMIL:
         return p
@@ -565,6 +603,10 @@ def choose_heavy(s, z, c, rng, table, sacrifices=False, race=False, reject_permi
                 return p
         if two_lib and random_below(rng, 1000) < TWO_LIBERTY_PERMIL:
             p = two_liberty_move(s, z, c, last, rng, two_counter)
+            if p != PASS:
+                return p
+        if nlib and random_below(rng, 1000) < NLIB_PERMIL:
+            p = nlib_move(s, z, c, last, rng)
             if p != PASS:
                 return p
         if random_below(rng, 1000) < PATTERN_PERMIL:

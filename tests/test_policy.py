@@ -530,6 +530,25 @@ def test_the_heavy_rules_play_the_two_liberty_rule_when_asked():
     assert ph.TWO_LIBERTY  # on by default since 2026-12-07 (the golden digests were recorded again then)
 
 
+def test_the_n_liberty_rule_counter_ataris_beside_an_own_string_of_three_liberties():
+    # white's F6 leaves black's D5-E5 three liberties (D4, E4, F5); white's C5 beside it has two (C4, C6)
+    board = board_from_ascii(RACE_TWO, to_move=WHITE)
+    board.play(WHITE, "F6")
+    found = draws(board, lambda s, z, c, r: ph.nlib_move(s, z, c, last(board), r), BLACK, n=400)
+    assert set(found) == {"C4", "C6"} and min(found.values()) > 140  # uniform: 200 each
+    with_rule = draws(board, lambda s, z, c, r: ph.choose_heavy(s, z, c, r, TABLE, nlib=True), BLACK, n=1000)
+    without = draws(board, lambda s, z, c, r: ph.choose_heavy(s, z, c, r, TABLE, nlib=False), BLACK, n=1000)
+    assert with_rule["C4"] + with_rule["C6"] > without["C4"] + without["C6"] + 120  # NLIB_PERMIL: about 250 more
+    # far from black's string the rule finds nothing; nor beside a string of two liberties, which is (b2)'s
+    board = board_from_ascii(RACE_TWO, to_move=WHITE)
+    board.play(WHITE, "J9")
+    assert set(draws(board, lambda s, z, c, r: ph.nlib_move(s, z, c, last(board), r), BLACK, n=50)) == {"pass"}
+    board = board_from_ascii(RACE_TWO, to_move=WHITE)
+    board.play(WHITE, "E4")
+    assert set(draws(board, lambda s, z, c, r: ph.nlib_move(s, z, c, last(board), r), BLACK, n=50)) == {"pass"}
+    assert not ph.NLIB  # off by default: screened first
+
+
 # ---------------------------------------------------------------- (c) patterns
 
 CHAR_OF = {bk.EMPTY: ".", bk.BLACK: "B", bk.WHITE: "W", bk.OFFBOARD: "#"}
