@@ -7,8 +7,10 @@ Brier scan, before a match.
 
 `nakade_off`, `nakade_b2` and `nakade_b2c` are heavy-nakade's rules (the 9x9 search's playouts once a quarter of
 the points hold stones) without (b2) (as shipped before 2026-12-07), with it, and with the counter-ataris (as
-shipped now: the same as heavy-nakade); `heavy_off`, `heavy_b2` and `heavy_b2c` heavy's. Everything else is as
-foogo ships it (policy_heavy's constants).
+shipped now: the same as heavy-nakade); `heavy_off`, `heavy_b2` and `heavy_b2c` heavy's. `nakade_nlib` and
+`heavy_nlib` add rule (b3), moggy's n-liberty check (policy_heavy.NLIB), to today's; `nakade_eyefill` rule (e2), its
+eye-fill redirect (EYE_FILL); `nakade_nlib_eyefill` both. Everything else is as foogo ships it (policy_heavy's
+constants).
 """
 
 from __future__ import annotations
@@ -44,17 +46,19 @@ heavy_b2 = two_liberty_policy(False, False)
 heavy_b2c = two_liberty_policy(False, True)
 
 
-def nlib_policy(sacrifices: bool):
+def nlib_policy(sacrifices: bool, nlib: bool = True, eye_fill: bool = False):
     """A custom playout policy: today's heavy rules (heavy-nakade's if `sacrifices`) with rule (b3), moggy's
-    n-liberty check (policy_heavy.NLIB), as well."""
+    n-liberty check (policy_heavy.NLIB), if `nlib`, and rule (e2), its eye-fill redirect (EYE_FILL), if `eye_fill`."""
 
     @njit
     def choose(s, z, c, rng, table):
         return choose_heavy(s, z, c, rng, table, sacrifices, False, SELF_ATARI_REJECT_PERMIL, FALSE_EYE_SEKI,
-                            WASTEFUL_SELF_ATARI, SEKI_GUARD, True, True, True)
+                            WASTEFUL_SELF_ATARI, SEKI_GUARD, True, True, nlib, eye_fill)
 
     return choose
 
 
 nakade_nlib = nlib_policy(True)
 heavy_nlib = nlib_policy(False)
+nakade_eyefill = nlib_policy(True, nlib=False, eye_fill=True)
+nakade_nlib_eyefill = nlib_policy(True, eye_fill=True)

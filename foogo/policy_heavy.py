@@ -111,6 +111,9 @@ nothing; every candidate is also checked against playable(c) minus ko.
                 97-100% of heavy-nakade's playouts to none (GNU Go agreed: white won): Brier -0.021 at
                 moves 50-69 (-0.052 to +0.009), -0.010 from move 30; in 150 equal-CPU games the shape
                 never decided a playout (0.0000). Heavy playouts/s x0.991 with it on.
+  (e2) eye fill  with EYE_FILL only (off by default; choose_heavy's `eye_fill`): a draw of (d) that fills c's own
+                false eye goes, EYE_FILL_PERMIL times in 1000, to the capture or an atari of an opponent
+                string diagonal to it (eye_fill_answer): moggy's eye-fill check.
   (d'') wasteful  with WASTEFUL_SELF_ATARI (off by default; choose_heavy's `wasteful`): (d) and (e) refuse
                 tactics.wasteful_self_atari instead, Pachi's is_really_bad_selfatari: a self-atari (or any
                 suicide) whose string could have run out, connected or captured instead, or that is no nakade
@@ -192,6 +195,11 @@ TWO_LIBERTY_COUNTER = True
 NLIB = False
 NLIB_PERMIL = 250
 NLIB_MAX = 4
+# rule (e2), moggy's eye-fill redirect (choose_heavy's `eye_fill`), a literal, off (folded away): a draw of rule (d)
+# that fills c's own false eye, EYE_FILL_PERMIL times in 1000, goes to a capture or an atari of the opponent's
+# string diagonal to it (Pachi's moggy eyefillrate 60); written 2026-12-07 to be screened beside rule (b3)
+EYE_FILL = False
+EYE_FILL_PERMIL = 600
 
 
 @inline
@@ -420,15 +428,57 @@ def outside_liberty(s, z, c, p, rng, sacrifices=False, seki_eye=False, wasteful=
 
 
 @inline
+def eye_fill_answer(s, z, c, p, sacrifices=False, seki_eye=False, wasteful=False):
+    """Rule (e2), EYE_FILL only: for a draw p that fills c's own false eye (every neighbour c's or off the board, none
+    of c's strings beside it in atari), the liberty of an opponent string diagonal to p in atari, or else a liberty
+    of one with two (an atari), the diagonals and liberties taken in order, when c may take it and it is no bad
+    self-atari; PASS if p is no such fill or nothing is found (moggy's eye-fill check: a false eye's diagonal stone
+    is often what a race or the eye's owner must take first)."""
+    P = bk.stride(s)
+    w = np.int64(s[bk.M_W])
+    other = 3 - c
+    for q in (p - w, p - 1, p + 1, p + w):
+        colour = bk.color_at(s, P, q)
+        if colour == bk.OFFBOARD:
+            continue
+        if colour != c or bk.string_in_atari(s, P, bk.head_of(s, P, q)):
+            return PASS
+    for q in (p - w - 1, p - w + 1, p + w - 1, p + w + 1):
+        if bk.color_at(s, P, q) != other:
+            continue
+        g = bk.head_of(s, P, q)
+        if bk.string_in_atari(s, P, g):
+            t = bk.atari_liberty(s, P, g)
+            if allowed(s, z, c, t) and not bad_self_atari(s, t, c, sacrifices, seki_eye, wasteful):
+                return t
+            continue
+        a, b = bk.two_liberties(s, P, w, g)
+        if a < 0:
+            continue
+        if allowed(s, z, c, a) and not bad_self_atari(s, a, c, sacrifices, seki_eye, wasteful):
+            return a
+        if allowed(s, z, c, b) and not bad_self_atari(s, b, c, sacrifices, seki_eye, wasteful):
+            return b
+    return PASS
+
+
+@inline
 def uniform_move(s, z, c, rng, sacrifices=False, race=False, reject_permil=SELF_ATARI_REJECT_PERMIL,
-                 seki_eye=FALSE_EYE_SEKI, wasteful=WASTEFUL_SELF_ATARI, seki_guard=SEKI_GUARD):
+                 seki_eye=FALSE_EYE_SEKI, wasteful=WASTEFUL_SELF_ATARI, seki_guard=SEKI_GUARD, eye_fill=EYE_FILL):
     """Rules (d) and (e): a point c may take that is not a self-atari of two stones or more (but a
     nakade if `sacrifices`), nor with `seki_eye` a false-eye seki broken, uniformly, else PASS:
     choose_light's draw, or safe_draw's when that draw is refused; such a draw is kept instead
     1000 - reject_permil times in 1000, but with `seki_guard` never one that breaks a seki
-    (breaks_seki); with `race` (HEAVY_RACE), outside_liberty's approach before safe_draw."""
+    (breaks_seki); with `race` (HEAVY_RACE), outside_liberty's approach before safe_draw; with `eye_fill` (a
+    literal), a first draw that fills c's false eye goes to eye_fill_answer's move EYE_FILL_PERMIL times in 1000."""
     p = choose_light(s, z, c, rng)  # one call site: two inlined copies of choose_light cost heavy playouts
-    if p == PASS or not bad_self_atari(s, p, c, sacrifices, seki_eye, wasteful):
+    if p == PASS:
+        return p
+    if not bad_self_atari(s, p, c, sacrifices, seki_eye, wasteful):
+        if eye_fill:
+            q = eye_fill_answer(s, z, c, p, sacrifices, seki_eye, wasteful)
+            if q != PASS and random_below(rng, 1000) < EYE_FILL_PERMIL:
+                return q
         return p
     if (reject_permil < 1000 and random_below(rng, 1000) >= reject_permil
             and not (seki_guard and breaks_seki(s, p, c, sacrifices))):
@@ -572,7 +622,7 @@ def ko_fight(s, z, c):
 @inline
 def choose_heavy(s, z, c, rng, table, sacrifices=False, race=False, reject_permil=SELF_ATARI_REJECT_PERMIL,
                  seki_eye=FALSE_EYE_SEKI, wasteful=WASTEFUL_SELF_ATARI, seki_guard=SEKI_GUARD, two_lib=TWO_LIBERTY,
-                 two_counter=TWO_LIBERTY_COUNTER, nlib=NLIB):
+                 two_counter=TWO_LIBERTY_COUNTER, nlib=NLIB, eye_fill=EYE_FILL):
     """A point of playable(c) minus ko chosen by rules (k) and (a)-(e) above, or PASS if there is none or (e)
     keeps a seki; with `sacrifices` (HEAVY_NAKADE), (d) and (e) may play a nakade; with `race`
     (HEAVY_RACE), (d) approaches from outside (d') before it redraws; (d) redraws with probability
@@ -583,7 +633,8 @@ def choose_heavy(s, z, c, rng, table, sacrifices=False, race=False, reject_permi
     with `two_lib` (a literal), rule (b2) after (b) and (b'): an atari on the last move's string of two
     liberties, or an extension of c's beside it (two_liberty_move), TWO_LIBERTY_PERMIL times in 1000; with
     `two_counter` as well (a literal), its counter-ataris; with `nlib` (a literal), rule (b3) after (b2): the same
-    counter-ataris around c's strings of three to NLIB_MAX liberties (nlib_move), NLIB_PERMIL times in 1000."""
+    counter-ataris around c's strings of three to NLIB_MAX liberties (nlib_move), NLIB_PERMIL times in 1000; with
+    `eye_fill` (a literal), rule (e2) in (d): a false-eye fill drawn goes to a diagonal capture or atari."""
     p = ko_fight(s, z, c)
     if p != PASS and random_below(rng, 1000) < KO_PERMIL:
         return p
@@ -613,7 +664,7 @@ def choose_heavy(s, z, c, rng, table, sacrifices=False, race=False, reject_permi
             p = pattern_move(s, z, c, last, rng, table)
             if p != PASS:
                 return p
-    return uniform_move(s, z, c, rng, sacrifices, race, reject_permil, seki_eye, wasteful, seki_guard)
+    return uniform_move(s, z, c, rng, sacrifices, race, reject_permil, seki_eye, wasteful, seki_guard, eye_fill)
 
 
 @kernel

@@ -549,6 +549,33 @@ def test_the_n_liberty_rule_counter_ataris_beside_an_own_string_of_three_liberti
     assert not ph.NLIB  # off by default: screened first
 
 
+# black's B1 is a false eye: white's C2 beside it, in atari (its last liberty C3)
+FALSE_EYE_DIAGONAL = """
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    X X O X . . . . .
+    X . X . . . . . .
+"""
+
+
+def test_the_eye_fill_rule_takes_the_false_eyes_diagonal_stone_first():
+    board = board_from_ascii(FALSE_EYE_DIAGONAL, to_move=BLACK)
+    s, z = board._state()
+    b1, e5 = board.geometry.parse("B1"), board.geometry.parse("E5")
+    assert name(board, ph.eye_fill_answer(s, z, BLACK, b1)) == "C3"  # the capture
+    assert ph.eye_fill_answer(s, z, BLACK, e5) == PASS  # no eye
+    assert ph.eye_fill_answer(s, z, WHITE, b1) == PASS  # not white's eye
+    board = board_from_ascii(FALSE_EYE_DIAGONAL.replace("X X O X", "X X O ."), to_move=BLACK)
+    s, z = board._state()
+    assert name(board, ph.eye_fill_answer(s, z, BLACK, b1)) in {"C3", "D2"}  # an atari on C2's two liberties
+    assert not ph.EYE_FILL  # off by default: screened first
+
+
 # ---------------------------------------------------------------- (c) patterns
 
 CHAR_OF = {bk.EMPTY: ".", bk.BLACK: "B", bk.WHITE: "W", bk.OFFBOARD: "#"}
