@@ -1,6 +1,7 @@
 """Reading an A/B against Pachi (bench/pachi_ab.py) from its files: each arm's tally from its SGFs, foogo's CPU
-from its genmove logs, the paired games and the intervals of their difference, the tables --report-only prints,
-and the blind --status of a block in play, which reads no result.
+from its genmove logs and Pachi's from the games' summaries (so that a block says whether equal CPU held), the
+paired games and the intervals of their difference, the tables --report-only prints, and the blind --status of a
+block in play, which reads no result.
 
 Every function here reads and none plays, so a block's games can be judged or watched from any checkout while
 pachi_ab.py plays them.
@@ -80,6 +81,27 @@ def foogo_playout_cost(searches: list[tuple[int, float]]) -> float:
     arm's equal-CPU count is the control's count times the control's cost over the arm's."""
     playouts = sum(n for n, _ in searches)
     return 1e6 * sum(x for _, x in searches) / playouts if playouts else 0.0
+
+
+def opponent_cpu(directory: Path, name: str = "foogo") -> tuple[float, int]:
+    """The other engine's (Pachi's) mean CPU seconds a move by the match's own clock and the moves timed, over
+    directory's played --paired job summaries (each engine's mean_cpu_seconds_per_move weighted by its
+    cpu_timed_moves; an engine whose name starts with `name` is foogo and left out); (0.0, 0) with none."""
+    seconds, moves = 0.0, 0
+    for data in _summaries(directory).values():
+        if data is None or not played_summary(data):
+            continue
+        for engine in data.get("engines", []):
+            n, mean = engine.get("cpu_timed_moves"), engine.get("mean_cpu_seconds_per_move")
+            if str(engine.get("name", "")).startswith(name) or type(n) is not int or n <= 0:
+                continue
+            if not isinstance(mean, (int, float)) or not math.isfinite(mean) or mean < 0:
+                continue
+            seconds, moves = seconds + mean * n, moves + n
+    return (seconds / moves if moves else 0.0), moves
+
+
+EQUAL_CPU_BAND = 0.1  # report names an arm whose searches cost more than this share above or below Pachi's moves
 
 
 def difference(points1: float, n1: int, points2: float, n2: int) -> tuple[float, float, float]:
@@ -213,6 +235,19 @@ def report(arms: list[str], out: Path) -> str:
         base = cost[arms[0]]
         rows.append("foogo's CPU a playout over the same searches: " + "; ".join(
             (f"{arm} {us:.3f} us" if us else f"{arm} n/a") + against_first(arm, us, base) for arm, us in cost.items()))
+        # equal CPU is set by playout counts calibrated on some host: the games say whether it held on this one
+        pachi = {arm: opponent_cpu(out / arm) for arm in arms}
+        ratios = {arm: cpu[arm][0] / seconds for arm, (seconds, count) in pachi.items() if count and cpu[arm][1]}
+        if ratios:
+            rows.append("Pachi's CPU s a move by the match's clock (its job summaries): " + "; ".join(
+                f"{arm} {pachi[arm][0]:.4f} over {pachi[arm][1]}" + (f" (foogo's searches {ratios[arm]:.3f} of it)"
+                                                                   if arm in ratios else "") for arm in arms
+                if pachi[arm][1]))
+            far = [arm for arm, r in ratios.items() if abs(r - 1) > EQUAL_CPU_BAND]
+            if far:
+                rows.append(f"note: foogo's searches cost more than {100 * EQUAL_CPU_BAND:.0f}% above or below "
+                            f"Pachi's moves in {', '.join(far)}: at fixed playouts that is not equal CPU on this "
+                            "host (bench/vs_pachi.py --calibrate-only finds the count)")
     return "\n".join(rows)
 
 

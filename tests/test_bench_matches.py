@@ -138,12 +138,38 @@ def test_pachi_ab_tallies_each_arm_from_its_sgfs_against_the_control(tmp_path, c
     assert "control 0.5000 over 2; rule 0.5500 over 2 (+10.0%)" in out
     assert "a playout over the same searches: control 500.000 us; rule 550.000 us (+10.0%)" in out
     assert "control | 3 | 2 | 1 | 83.3%" in out and "(1 unscored)" in out
+    assert "Pachi's CPU s a move" not in out  # no job summaries: nothing said of equal CPU
     assert "rule | 4 | 2 | 0 | 50.0%" in out and "-33.3 points" in out
     assert (tmp_path / "ab.txt").read_text().strip() == out.strip()
     with pytest.raises(SystemExit):
         ab.main(["--report-only", "--arm", "control=", "--arm", "control=x", "--out", str(tmp_path)])
     with pytest.raises(SystemExit):
         ab.main(["--arm", "control=", "--out", str(tmp_path)])  # playing needs --pachi and --foogo-playouts
+
+
+def test_pachi_ab_reports_pachis_cpu_a_move_and_names_an_arm_off_equal_cpu(tmp_path, capsys):
+    ab = load("pachi_ab")
+    tallies = load("ab_tally")
+    line = ("genmove white: E5 | 1000 playouts in 0.10 s (10000/s, CPU {:.2f} s, stopped: playouts), "
+            "win rate 50.0%, pv E5\n")
+    for arm, foogo_seconds in (("control", 0.50), ("rule", 0.62)):
+        for i, pachi_seconds in enumerate((0.48, 0.52)):
+            job = tmp_path / arm / f"job-{i}"
+            job.mkdir(parents=True)
+            (job / "game-0001.sgf").write_text("(;SZ[9]PB[Pachi]PW[foogo =1000]RE[W+R];B[ee])")
+            (job / "engine-B.stderr.log").write_text("".join(line.format(x) for x in (9.0, foogo_seconds)))
+            data = summary(0, 1, 0, 0.5, 10, 1)
+            data["engines"][0].update(name="Pachi", cpu_timed_moves=10, mean_cpu_seconds_per_move=pachi_seconds)
+            data["engines"][1].update(name="foogo", cpu_timed_moves=10, mean_cpu_seconds_per_move=0.1)
+            (tmp_path / arm / f"job-{i}.json").write_text(__import__("json").dumps(data))
+    (tmp_path / "rule" / "job-2.json").write_text("{damaged")  # a damaged summary is no game: left out
+    assert tallies.opponent_cpu(tmp_path / "control") == (pytest.approx(0.5), 20)
+    assert tallies.opponent_cpu(tmp_path / "missing") == (0.0, 0)
+    assert ab.main(["--report-only", "--arm", "control=", "--arm", "rule=", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert ("Pachi's CPU s a move by the match's clock (its job summaries): control 0.5000 over 20 (foogo's "
+            "searches 1.000 of it); rule 0.5000 over 20 (foogo's searches 1.240 of it)") in out
+    assert "more than 10% above or below Pachi's moves in rule:" in out
 
 
 def test_pachi_ab_paired_interval_is_newcombes_and_narrower_than_unpaired_when_games_agree():
