@@ -122,16 +122,5 @@ def liberty_count(s, p):
     h = head_of(s, P, p)
     if string_in_atari(s, P, h):
         return 1
-    gen = _next_generation(s)
-    count = 0
-    r = h
-    while True:
-        for e in (r - w, r - 1, r + 1, r + w):
-            if color_at(s, P, e) == EMPTY and s[_at(P, MARK, e)] != gen:
-                s[_at(P, MARK, e)] = gen
-                count += 1
-        r = next_stone(s, P, r)
-        if r == h:
-            break
-    return count
+    return liberties_upto(s, P, w, h, P)  # no string has as many liberties as the board has points
 
