@@ -26,39 +26,27 @@ from foogo.policy_heavy import (
 )
 
 
-def two_liberty_policy(sacrifices: bool, counter: bool, two_lib: bool = True):
-    """A custom playout policy: heavy's rules (heavy-nakade's if `sacrifices`) with rule (b2) if `two_lib`, and its
-    counter-ataris if `counter` as well."""
+def heavy_policy(sacrifices: bool, two_lib: bool = True, counter: bool = True, nlib: bool = False,
+                 eye_fill: bool = False):
+    """A custom playout policy: heavy's rules (heavy-nakade's if `sacrifices`) with rule (b2) if `two_lib`, its
+    counter-ataris if `counter` as well, rule (b3), moggy's n-liberty check (policy_heavy.NLIB), if `nlib`, and rule
+    (e2), its eye-fill redirect (EYE_FILL), if `eye_fill`; everything else as policy_heavy's constants say."""
 
     @njit
     def choose(s, z, c, rng, table):
         return choose_heavy(s, z, c, rng, table, sacrifices, False, SELF_ATARI_REJECT_PERMIL, FALSE_EYE_SEKI,
-                            WASTEFUL_SELF_ATARI, SEKI_GUARD, two_lib, counter)
+                            WASTEFUL_SELF_ATARI, SEKI_GUARD, two_lib, counter, nlib, eye_fill)
 
     return choose
 
 
-nakade_off = two_liberty_policy(True, False, two_lib=False)
-heavy_off = two_liberty_policy(False, False, two_lib=False)
-nakade_b2 = two_liberty_policy(True, False)
-nakade_b2c = two_liberty_policy(True, True)
-heavy_b2 = two_liberty_policy(False, False)
-heavy_b2c = two_liberty_policy(False, True)
-
-
-def nlib_policy(sacrifices: bool, nlib: bool = True, eye_fill: bool = False):
-    """A custom playout policy: today's heavy rules (heavy-nakade's if `sacrifices`) with rule (b3), moggy's
-    n-liberty check (policy_heavy.NLIB), if `nlib`, and rule (e2), its eye-fill redirect (EYE_FILL), if `eye_fill`."""
-
-    @njit
-    def choose(s, z, c, rng, table):
-        return choose_heavy(s, z, c, rng, table, sacrifices, False, SELF_ATARI_REJECT_PERMIL, FALSE_EYE_SEKI,
-                            WASTEFUL_SELF_ATARI, SEKI_GUARD, True, True, nlib, eye_fill)
-
-    return choose
-
-
-nakade_nlib = nlib_policy(True)
-heavy_nlib = nlib_policy(False)
-nakade_eyefill = nlib_policy(True, nlib=False, eye_fill=True)
-nakade_nlib_eyefill = nlib_policy(True, eye_fill=True)
+nakade_off = heavy_policy(True, two_lib=False, counter=False)
+heavy_off = heavy_policy(False, two_lib=False, counter=False)
+nakade_b2 = heavy_policy(True, counter=False)
+nakade_b2c = heavy_policy(True)
+heavy_b2 = heavy_policy(False, counter=False)
+heavy_b2c = heavy_policy(False)
+nakade_nlib = heavy_policy(True, nlib=True)
+heavy_nlib = heavy_policy(False, nlib=True)
+nakade_eyefill = heavy_policy(True, eye_fill=True)
+nakade_nlib_eyefill = heavy_policy(True, nlib=True, eye_fill=True)
