@@ -38,6 +38,7 @@ from option_caps import refuse_counts
 from foogo import board_kernels as bk
 from foogo import policy as pk
 from foogo import policy_heavy as ph
+from foogo import policy_local as loc
 from foogo import random_stream as rs
 from foogo.bench import MAX_REPEATS, machine
 from foogo.board import Board
@@ -88,28 +89,28 @@ def decisions(S, Z, rng, table, calls, answers):
         c = np.int64(s[bk.M_TO_MOVE])
         last = np.int64(s[bk.M_LAST])
         calls[0] += 1  # rule (k) looks on every move; it answers with probability KO_PERMIL where it finds a point
-        done = ph.ko_fight(s, z, c) != pk.PASS and rs.random_below(rng, 1000) < ph.KO_PERMIL
+        done = loc.ko_fight(s, z, c) != pk.PASS and rs.random_below(rng, 1000) < ph.KO_PERMIL
         if done:
             answers[0] += 1
         if not done and last >= 0:
             if rs.random_below(rng, 1000) < ph.CAPTURE_PERMIL:
                 calls[1] += 1
-                if ph.capture_rule(s, z, c, last, rng) != pk.PASS:
+                if loc.capture_rule(s, z, c, last, rng) != pk.PASS:
                     answers[1] += 1
                     done = True
             if not done and rs.random_below(rng, 1000) < ph.ATARI_PERMIL:
                 calls[2] += 1
-                if ph.atari_answer(s, z, c, last, rng) != pk.PASS:
+                if loc.atari_answer(s, z, c, last, rng) != pk.PASS:
                     answers[2] += 1
                     done = True
             if not done and ph.TWO_LIBERTY and rs.random_below(rng, 1000) < ph.TWO_LIBERTY_PERMIL:
                 calls[3] += 1
-                if ph.two_liberty_move(s, z, c, last, rng) != pk.PASS:
+                if loc.two_liberty_move(s, z, c, last, rng, ph.TWO_LIBERTY_COUNTER) != pk.PASS:
                     answers[3] += 1
                     done = True
             if not done and rs.random_below(rng, 1000) < ph.PATTERN_PERMIL:
                 calls[4] += 1
-                if ph.pattern_move(s, z, c, last, rng, table) != pk.PASS:
+                if loc.pattern_move(s, z, c, last, rng, table) != pk.PASS:
                     answers[4] += 1
                     done = True
         if not done:
@@ -123,8 +124,8 @@ def choose_twice(s, z, c, rng, spare, table, rule):
     """policy.choose_heavy, with rule `rule` (0..5: RULES' order; -1: none) called a second time where
     it is called, on spare (a copy of the random state) and its answer added to spare[1]."""
     if rule == 0:  # rule (k) draws no random number of its own
-        spare[1] += np.uint64(ph.ko_fight(s, z, c) + 1)
-    p = ph.ko_fight(s, z, c)
+        spare[1] += np.uint64(loc.ko_fight(s, z, c) + 1)
+    p = loc.ko_fight(s, z, c)
     if p != pk.PASS and rs.random_below(rng, 1000) < ph.KO_PERMIL:
         return p
     last = np.int64(s[bk.M_LAST])
@@ -132,29 +133,29 @@ def choose_twice(s, z, c, rng, spare, table, rule):
         if rs.random_below(rng, 1000) < ph.CAPTURE_PERMIL:
             if rule == 1:
                 spare[0] = rng[0]
-                spare[1] += np.uint64(ph.capture_rule(s, z, c, last, spare[:1]) + 1)
-            p = ph.capture_rule(s, z, c, last, rng)
+                spare[1] += np.uint64(loc.capture_rule(s, z, c, last, spare[:1]) + 1)
+            p = loc.capture_rule(s, z, c, last, rng)
             if p != pk.PASS:
                 return p
         if rs.random_below(rng, 1000) < ph.ATARI_PERMIL:
             if rule == 2:
                 spare[0] = rng[0]
-                spare[1] += np.uint64(ph.atari_answer(s, z, c, last, spare[:1]) + 1)
-            p = ph.atari_answer(s, z, c, last, rng)
+                spare[1] += np.uint64(loc.atari_answer(s, z, c, last, spare[:1]) + 1)
+            p = loc.atari_answer(s, z, c, last, rng)
             if p != pk.PASS:
                 return p
         if ph.TWO_LIBERTY and rs.random_below(rng, 1000) < ph.TWO_LIBERTY_PERMIL:
             if rule == 3:
                 spare[0] = rng[0]
-                spare[1] += np.uint64(ph.two_liberty_move(s, z, c, last, spare[:1]) + 1)
-            p = ph.two_liberty_move(s, z, c, last, rng)
+                spare[1] += np.uint64(loc.two_liberty_move(s, z, c, last, spare[:1], ph.TWO_LIBERTY_COUNTER) + 1)
+            p = loc.two_liberty_move(s, z, c, last, rng, ph.TWO_LIBERTY_COUNTER)
             if p != pk.PASS:
                 return p
         if rs.random_below(rng, 1000) < ph.PATTERN_PERMIL:
             if rule == 4:
                 spare[0] = rng[0]
-                spare[1] += np.uint64(ph.pattern_move(s, z, c, last, spare[:1], table) + 1)
-            p = ph.pattern_move(s, z, c, last, rng, table)
+                spare[1] += np.uint64(loc.pattern_move(s, z, c, last, spare[:1], table) + 1)
+            p = loc.pattern_move(s, z, c, last, rng, table)
             if p != pk.PASS:
                 return p
     if rule == 5:

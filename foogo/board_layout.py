@@ -58,7 +58,7 @@ M_KO_COLOR = 13  # the colour that may not play at M_KO
 M_EMPTIES = 14  # the number of empty on-board points (bits in the empty set, entries in EMPTIES)
 M_LAST2 = 15  # the move before the last (what M_LAST held before it): the tree's learned prior reads it
 M_LAST_KO = 16  # the point of the last ko capture's taken stone (what M_KO was set to), or NO_KO
-M_LAST_KO_AT = 17  # M_MOVES right after that capture: the heavy playouts' ko rule (policy_heavy.ko_fight) reads both
+M_LAST_KO_AT = 17  # M_MOVES right after that capture: the heavy playouts' ko rule (policy_local.ko_fight) reads both
 META = 32  # 128 bytes: the point records after it start at a multiple of 64 bytes from s[0], as at META = 16
 
 # fields: the first POINT_FIELDS are kept together per point, the rest are lists of P entries after them

@@ -84,7 +84,7 @@ KERNEL_MODULES = (
     "jit.py", "intrinsics.py", "bits.py", "board_layout.py", "board_moves.py", "board_playable.py",
     "board_liberties.py", "board_score.py", "board_check.py", "board_kernels.py", "playout.py", "playout_ownership.py",
     "playout_check.py", "patterns.py", "nakade.py",
-    "random_stream.py", "policy_light.py", "tactics.py", "policy_heavy.py", "policy.py",
+    "random_stream.py", "policy_light.py", "tactics.py", "policy_local.py", "policy_heavy.py", "policy.py",
     "ladders.py", "features.py", "spatial_patterns.py", "spatial_table.py",
     "tree_layout.py", "tree_priors.py", "tree_select.py", "tree_grow.py", "tree_superko.py", "tree_score.py", "tree.py",
     "shared_root.py",

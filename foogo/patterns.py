@@ -3,7 +3,7 @@
 What it is: `PATTERNS` (diagrams, as Pachi and michi list them), `build_pattern_table`, which turns
 them into `PATTERN_TABLE`, and the kernels' reads of it, `pattern_code` and `matches_pattern`, and
 `block_colours` and `block_code` for the 8 points around one.
-policy_heavy.py's rule (c) and the rules' prior (tree_priors.py) read it; spatial_patterns.py's 3x3 and
+policy_local.py's rule (c) and the rules' prior (tree_priors.py) read it; spatial_patterns.py's 3x3 and
 spatial codes are built on `pattern_code`. It knows nothing of which move to choose.
 
 The pattern table: a 3x3 neighbourhood is one small integer, 2 bits per

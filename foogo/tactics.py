@@ -10,7 +10,7 @@ wasteful_self_atari finds wasteful (Pachi's is_really_bad_selfatari, with its ow
 policy_heavy.SEKI_GUARD (on by default) a search's playouts, which keep some self-ataris, never keep one that
 also leaves an opponent string in atari (ataris_beside), as a seki's shared liberty filled does.
 
-Also the two-liberty tests of policy_heavy's rule (b2) (TWO_LIBERTY, on by default): whether a string of two
+Also the two-liberty tests of policy_local's rule (b2) (TWO_LIBERTY, on by default): whether a string of two
 liberties is safe from an atari by miai (safe_by_miai, Pachi's test) and whether an extension gains it
 liberties or joins it to another string (gains_liberties).
 """
@@ -302,7 +302,7 @@ def wasteful_self_atari(s, p, c):
     return _breaks_local_seki(s, P, w, p, c, o0, o1, o2, o3, e0, e1, e2, e3)
 
 
-# ---------------------------------------------------------------- two liberties (policy_heavy's rule (b2))
+# ---------------------------------------------------------------- two liberties (policy_local's rule (b2))
 
 @inline
 def connects_out(s, P, w, h, lib, d):

@@ -26,6 +26,7 @@ from foogo import playout_check as pc
 from foogo import policy as pol
 from foogo import policy_heavy as ph
 from foogo import policy_light as pli
+from foogo import policy_local as loc
 from foogo import random_stream as rs
 from foogo import tactics as ta
 from foogo import tree as tk
@@ -73,7 +74,7 @@ TWO_IN_ATARI = """
 def test_capture_prefers_the_larger_string():
     board = board_from_ascii(TWO_IN_ATARI)
     board.play(WHITE, "F5")  # a self-atari beside D6-E6, which has been in atari at D5
-    found = draws(board, lambda s, z, c, r: ph.capture_move(s, z, c, last(board), r), BLACK)
+    found = draws(board, lambda s, z, c, r: loc.capture_move(s, z, c, last(board), r), BLACK)
     assert found == {"D5": 200}
 
 
@@ -95,14 +96,14 @@ def test_capture_chooses_at_random_between_equal_strings():
         . . . . . . .
     """)
     board.play(WHITE, "D5")  # three single stones in atari: C4 at C3, E4 at E3, D5 itself at D6
-    found = draws(board, lambda s, z, c, r: ph.capture_move(s, z, c, last(board), r), BLACK, n=300)
+    found = draws(board, lambda s, z, c, r: loc.capture_move(s, z, c, last(board), r), BLACK, n=300)
     assert set(found) == {"C3", "E3", "D6"} and min(found.values()) > 60
 
 
 def test_no_capture_when_nothing_near_the_last_move_is_in_atari():
     board = board_from_ascii(TWO_IN_ATARI)
     board.play(WHITE, "H2")
-    found = draws(board, lambda s, z, c, r: ph.capture_move(s, z, c, last(board), r), BLACK, n=20)
+    found = draws(board, lambda s, z, c, r: loc.capture_move(s, z, c, last(board), r), BLACK, n=20)
     assert found == {"pass": 20}
 
 
@@ -136,7 +137,7 @@ def test_capture_never_takes_the_ko_back():
     """, to_move=WHITE)
     board.play(WHITE, "B3")  # captures C3: a ko
     assert board.ko_point == "C3"
-    found = draws(board, lambda s, z, c, r: ph.capture_move(s, z, c, last(board), r), BLACK, n=20)
+    found = draws(board, lambda s, z, c, r: loc.capture_move(s, z, c, last(board), r), BLACK, n=20)
     assert found == {"pass": 20}
 
 
@@ -158,14 +159,14 @@ def ko_taken():
 
 def test_ko_rule_waits_while_the_ko_binds():
     board = ko_taken()
-    found = draws(board, lambda s, z, c, r: ph.ko_fight(s, z, c), BLACK, n=5)
+    found = draws(board, lambda s, z, c, r: loc.ko_fight(s, z, c), BLACK, n=5)
     assert found == {"pass": 5}
 
 
 def test_ko_rule_connects_for_the_taker_after_a_move_elsewhere():
     board = ko_taken()
     board.play(BLACK, "E1")  # a threat elsewhere lifts the ko
-    found = draws(board, lambda s, z, c, r: ph.ko_fight(s, z, c), WHITE, n=5)
+    found = draws(board, lambda s, z, c, r: loc.ko_fight(s, z, c), WHITE, n=5)
     assert found == {"C3": 5}  # a false eye of white's, so white may fill it
 
 
@@ -173,7 +174,7 @@ def test_ko_rule_retakes_for_the_other_side_after_the_takers_move_elsewhere():
     board = ko_taken()
     board.play(BLACK, "E1")
     board.play(WHITE, "E5")
-    found = draws(board, lambda s, z, c, r: ph.ko_fight(s, z, c), BLACK, n=5)
+    found = draws(board, lambda s, z, c, r: loc.ko_fight(s, z, c), BLACK, n=5)
     assert found == {"C3": 5}  # white's eye-like point, which black may take because it captures B3
 
 
@@ -181,7 +182,7 @@ def test_ko_rule_forgets_a_ko_taken_three_moves_ago():
     board = ko_taken()
     for color, vertex in ((BLACK, "E1"), (WHITE, "E5"), (BLACK, "A1")):
         board.play(color, vertex)
-    found = draws(board, lambda s, z, c, r: ph.ko_fight(s, z, c), WHITE, n=5)
+    found = draws(board, lambda s, z, c, r: loc.ko_fight(s, z, c), WHITE, n=5)
     assert found == {"pass": 5}
 
 
@@ -217,7 +218,7 @@ def test_atari_answer_extends_to_more_liberties():
         . . . . . . .
     """)
     board.play(WHITE, "E5")
-    found = draws(board, lambda s, z, c, r: ph.atari_answer(s, z, c, last(board), r), BLACK)
+    found = draws(board, lambda s, z, c, r: loc.atari_answer(s, z, c, last(board), r), BLACK)
     assert found == {"D4": 200}
 
 
@@ -232,7 +233,7 @@ def test_atari_answer_captures_the_attacker_when_extending_fails():
         . . . . . X .
     """)
     board.play(WHITE, "G3")  # G2 in atari; G1 would leave G2-G1-F1 one liberty; F2 is in atari at F3
-    found = draws(board, lambda s, z, c, r: ph.atari_answer(s, z, c, last(board), r), BLACK)
+    found = draws(board, lambda s, z, c, r: loc.atari_answer(s, z, c, last(board), r), BLACK)
     assert found == {"F3": 200}
 
 
@@ -249,7 +250,7 @@ def test_atari_answer_gives_up_a_string_that_cannot_be_saved():
     board.play(WHITE, "F3")  # now F2 is safe and G2's extension to G1 is still a self-atari
     board.play(BLACK, "A7")
     board.play(WHITE, "G3")
-    found = draws(board, lambda s, z, c, r: ph.atari_answer(s, z, c, last(board), r), BLACK, n=20)
+    found = draws(board, lambda s, z, c, r: loc.atari_answer(s, z, c, last(board), r), BLACK, n=20)
     assert found == {"pass": 20}
 
 
@@ -461,7 +462,7 @@ BESIDE_TWO = """
 def test_the_two_liberty_rule_ataris_the_last_moves_string_unless_miai_saves_it():
     board = board_from_ascii(BESIDE_TWO, to_move=WHITE)
     board.play(WHITE, "E5")
-    found = draws(board, lambda s, z, c, r: ph.two_liberty_move(s, z, c, last(board), r), BLACK, n=400)
+    found = draws(board, lambda s, z, c, r: loc.two_liberty_move(s, z, c, last(board), r, True), BLACK, n=400)
     assert set(found) == {"E4", "F5"} and min(found.values()) > 150
     # white's G5 and E3: either atari is answered by connecting out at the other liberty
     board = board_from_ascii(BESIDE_TWO, to_move=WHITE)
@@ -469,7 +470,7 @@ def test_the_two_liberty_rule_ataris_the_last_moves_string_unless_miai_saves_it(
         board.play(WHITE, move)
         board.play(BLACK, "pass")
     board.play(WHITE, "E5")
-    assert draws(board, lambda s, z, c, r: ph.two_liberty_move(s, z, c, last(board), r), BLACK) == {"pass": 200}
+    assert draws(board, lambda s, z, c, r: loc.two_liberty_move(s, z, c, last(board), r, True), BLACK) == {"pass": 200}
 
 
 def test_the_two_liberty_rule_extends_an_own_string_of_two_liberties_beside_the_last_move():
@@ -486,7 +487,7 @@ def test_the_two_liberty_rule_extends_an_own_string_of_two_liberties_beside_the_
         . . . . . . . . .
     """, to_move=WHITE)
     board.play(WHITE, "D4")
-    found = draws(board, lambda s, z, c, r: ph.two_liberty_move(s, z, c, last(board), r), BLACK, n=400)
+    found = draws(board, lambda s, z, c, r: loc.two_liberty_move(s, z, c, last(board), r, True), BLACK, n=400)
     assert set(found) == {"D6", "E5"} and min(found.values()) > 150
 
 
@@ -507,15 +508,15 @@ RACE_TWO = """
 def test_the_two_liberty_rule_counter_ataris_beside_an_own_string_when_asked():
     board = board_from_ascii(RACE_TWO, to_move=WHITE)
     board.play(WHITE, "E4")
-    plain = draws(board, lambda s, z, c, r: ph.two_liberty_move(s, z, c, last(board), r, False), BLACK, n=400)
+    plain = draws(board, lambda s, z, c, r: loc.two_liberty_move(s, z, c, last(board), r, False), BLACK, n=400)
     assert set(plain) == {"D4", "F5"}
-    found = draws(board, lambda s, z, c, r: ph.two_liberty_move(s, z, c, last(board), r, True), BLACK, n=800)
+    found = draws(board, lambda s, z, c, r: loc.two_liberty_move(s, z, c, last(board), r, True), BLACK, n=800)
     assert set(found) == {"D4", "F5", "C4", "C6"} and min(found.values()) > 120  # uniform: 200 each
     # with black's C6, white's C5 is in atari: its capture at C4 is the counter, and C6's atari is gone
     board = board_from_ascii(RACE_TWO, to_move=BLACK)
     board.play(BLACK, "C6")
     board.play(WHITE, "E4")
-    found = draws(board, lambda s, z, c, r: ph.two_liberty_move(s, z, c, last(board), r, True), BLACK, n=600)
+    found = draws(board, lambda s, z, c, r: loc.two_liberty_move(s, z, c, last(board), r, True), BLACK, n=600)
     assert set(found) == {"D4", "F5", "C4"} and min(found.values()) > 120
     assert ph.TWO_LIBERTY_COUNTER  # on by default since 2026-12-07
 
@@ -534,7 +535,7 @@ def test_the_n_liberty_rule_counter_ataris_beside_an_own_string_of_three_liberti
     # white's F6 leaves black's D5-E5 three liberties (D4, E4, F5); white's C5 beside it has two (C4, C6)
     board = board_from_ascii(RACE_TWO, to_move=WHITE)
     board.play(WHITE, "F6")
-    found = draws(board, lambda s, z, c, r: ph.nlib_move(s, z, c, last(board), r), BLACK, n=400)
+    found = draws(board, lambda s, z, c, r: loc.nlib_move(s, z, c, last(board), r), BLACK, n=400)
     assert set(found) == {"C4", "C6"} and min(found.values()) > 140  # uniform: 200 each
     with_rule = draws(board, lambda s, z, c, r: ph.choose_heavy(s, z, c, r, TABLE, nlib=True), BLACK, n=1000)
     without = draws(board, lambda s, z, c, r: ph.choose_heavy(s, z, c, r, TABLE, nlib=False), BLACK, n=1000)
@@ -542,10 +543,10 @@ def test_the_n_liberty_rule_counter_ataris_beside_an_own_string_of_three_liberti
     # far from black's string the rule finds nothing; nor beside a string of two liberties, which is (b2)'s
     board = board_from_ascii(RACE_TWO, to_move=WHITE)
     board.play(WHITE, "J9")
-    assert set(draws(board, lambda s, z, c, r: ph.nlib_move(s, z, c, last(board), r), BLACK, n=50)) == {"pass"}
+    assert set(draws(board, lambda s, z, c, r: loc.nlib_move(s, z, c, last(board), r), BLACK, n=50)) == {"pass"}
     board = board_from_ascii(RACE_TWO, to_move=WHITE)
     board.play(WHITE, "E4")
-    assert set(draws(board, lambda s, z, c, r: ph.nlib_move(s, z, c, last(board), r), BLACK, n=50)) == {"pass"}
+    assert set(draws(board, lambda s, z, c, r: loc.nlib_move(s, z, c, last(board), r), BLACK, n=50)) == {"pass"}
     assert not ph.NLIB  # off by default: screened first
 
 
@@ -738,7 +739,7 @@ def test_the_5x5_block_gives_every_point_of_a_3x3_block_its_colour_and_pattern_c
                     assert pa.block_code(block, j) == pa.pattern_code(s, q), (board.size, int(p), j)
                     checked += 1
             for c in (BLACK, WHITE):
-                assert ph._pattern_hits_block(s, c, int(p), TABLE) == ph._pattern_hits_read(s, c, int(p), TABLE)
+                assert loc._pattern_hits_block(s, c, int(p), TABLE) == loc._pattern_hits_read(s, c, int(p), TABLE)
     assert checked > 10_000
 
 
@@ -772,7 +773,7 @@ def test_pattern_move_plays_a_hane_next_to_the_last_move():
     """)
     board.play(WHITE, "D5")  # an attachment on top of D4
     s, _ = board._state()
-    found = draws(board, lambda s, z, c, r: ph.pattern_move(s, z, c, last(board), r, TABLE), BLACK)
+    found = draws(board, lambda s, z, c, r: loc.pattern_move(s, z, c, last(board), r, TABLE), BLACK)
     assert {"C5", "E5"} <= set(found)  # the two hane
     for vertex in found:
         assert vertex != "pass" and pa.matches_pattern(s, board.geometry.parse(vertex), BLACK, TABLE)
@@ -781,7 +782,7 @@ def test_pattern_move_plays_a_hane_next_to_the_last_move():
 def test_pattern_move_finds_nothing_without_a_last_move_neighbourhood_shape():
     board = Board(7)
     board.play(BLACK, "D4")
-    found = draws(board, lambda s, z, c, r: ph.pattern_move(s, z, c, last(board), r, TABLE), WHITE, n=20)
+    found = draws(board, lambda s, z, c, r: loc.pattern_move(s, z, c, last(board), r, TABLE), WHITE, n=20)
     assert found == {"pass": 20}
 
 

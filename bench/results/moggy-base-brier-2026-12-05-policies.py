@@ -14,18 +14,9 @@ from numba import njit
 
 from foogo import board_kernels as bk
 from foogo.nakade import nakade
-from foogo.policy_heavy import (
-    ATARI_PERMIL,
-    CAPTURE_PERMIL,
-    KO_PERMIL,
-    PATTERN_PERMIL,
-    atari_answer,
-    capture_rule,
-    ko_fight,
-    pattern_move,
-    vital_answer,
-)
+from foogo.policy_heavy import ATARI_PERMIL, CAPTURE_PERMIL, KO_PERMIL, PATTERN_PERMIL
 from foogo.policy_light import PASS, allowed_at, choose_light
+from foogo.policy_local import atari_answer, capture_rule, ko_fight, pattern_move, vital_answer
 from foogo.random_stream import random_below
 from foogo.tactics import breaks_false_eye_seki, self_atari
 

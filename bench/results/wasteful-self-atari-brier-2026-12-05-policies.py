@@ -30,7 +30,7 @@ from sizes import (
     vital_answer,
 )
 
-from foogo.policy_heavy import capture_move
+from foogo.policy_local import capture_move
 from foogo.tactics import wasteful_self_atari
 
 seki_nocap = make(2, 2, 1000, capture=False, seki=True)
