@@ -142,8 +142,8 @@ TWO_LIBERTY_PERMIL = 900
 TWO_LIBERTY_COUNTER = True
 # rule (b3), moggy's n-liberty check (choose_heavy's `nlib`), a literal, off (folded away): for c's strings of three
 # to policy_local.NLIB_MAX liberties around the last move, the counter-ataris of rule (b2), NLIB_PERMIL times in
-# 1000 (Pachi's moggy nlibrate 25 and nlib_count 4); written 2026-12-07 to be screened for issue 12's second
-# condition
+# 1000 (Pachi's moggy nlibrate 25 and nlib_count 4); written 2026-12-07 for issue 12's second condition: +5.2 points
+# at four times the budget, then -1.7 (-18.9 to +15.7) at 5 s a move on two threads, so off (bench/RESULTS.md)
 NLIB = False
 NLIB_PERMIL = 250
 # rule (e2), moggy's eye-fill redirect (choose_heavy's `eye_fill`), a literal, off (folded away): a draw of rule (d)
