@@ -1,11 +1,15 @@
 """Where a heavy playout's time goes, rule by rule: each rule's share measured inside real playouts.
 
-    python bench/heavy_rules.py [--size 9] [--playouts N] [--repeats 5] [--seed 1]
+    python bench/heavy_rules.py [--size 9] [--policy heavy|heavy-nakade] [--playouts N] [--repeats 5] [--seed 1]
 
 The heavy policy (policy.choose_heavy) first tries rule (k), a recent ko's point (with probability
 0.4 where it finds one), then, after a move, rule (a) capture, (b) atari answer, (b2) two liberties
 (with policy_heavy.TWO_LIBERTY, on since 2026-12-07) and (c) 3x3 pattern, each with probability 0.9 and
-in that order, and falls back on (d) the uniform draw that redraws big self-ataris. Two measurements:
+in that order, and falls back on (d) the uniform draw that redraws big self-ataris. `--policy heavy-nakade`
+(the heavy search's playouts once a quarter of the points hold stones) adds rule (b'), the vital point, after
+(b) every time, and lets (d) play nakade sacrifices. Switches that are off (policy_heavy.NLIB, EYE_FILL) are
+left out, as the library's playouts leave them. The policy is an argument of this script's kernels, where the
+library folds it to a constant, so its branches are tested at run time here. Two measurements:
 
 * how often each rule is called per move, and how often it answers: choose_heavy's decisions
   replayed (the same random numbers) on positions sampled from seeded heavy playouts (each
@@ -23,7 +27,8 @@ in that order, and falls back on (d) the uniform draw that redraws big self-atar
   is left of a plain playout's time per move (placing the stone, the copy, scoring) is the rest.
 
 Nothing here changes the policy: `choose_twice` below is choose_heavy's sequence of calls with
-the doubling added, checked against it (same moves, same scores) before anything is timed.
+the doubling added, checked against the library's playouts of the same policy (same moves, same scores) before
+anything is timed.
 """
 
 from __future__ import annotations
@@ -48,13 +53,15 @@ from foogo.playout import MAX_BATCH, move_cap, run_playouts
 
 KEEP_ONE_IN = 8
 MAX_POSITIONS = 25_000  # --positions: each a board's arrays (35 KB at 25x25), under 900 MB in all; the default 4,000
-RULES = ("ko", "capture", "atari answer", "two liberties", "pattern", "uniform (heavy)")
+RULES = ("ko", "capture", "atari answer", "vital point", "two liberties", "pattern", "uniform (heavy)")
+VITAL = 3  # RULES' rule (b'): heavy-nakade's only
+POLICIES = ("heavy", "heavy-nakade")  # --policy: choose_heavy without or with sacrifices (rule (b') and nakade)
 
 
 @kernel
-def sample_positions(s0, z0, zob, s, z, rng, table, cap, S, Z):
-    """Fill S[i], Z[i] with positions met in heavy playouts from (s0, z0), each move's position kept
-    with probability 1 / KEEP_ONE_IN; returns the playouts played."""
+def sample_positions(s0, z0, zob, s, z, rng, table, nakade, cap, S, Z):
+    """Fill S[i], Z[i] with positions met in heavy playouts (heavy-nakade's with `nakade`) from (s0, z0),
+    each move's position kept with probability 1 / KEEP_ONE_IN; returns the playouts played."""
     kept = 0
     played = 0
     while kept < S.shape[0]:
@@ -67,7 +74,7 @@ def sample_positions(s0, z0, zob, s, z, rng, table, cap, S, Z):
             if rs.random_below(rng, KEEP_ONE_IN) == 0:
                 bk.copy_position(s, z, S[kept], Z[kept])
                 kept += 1
-            p = ph.choose_heavy(s, z, c, rng, table)
+            p = ph.choose_heavy(s, z, c, rng, table, nakade)
             if p == pk.PASS:
                 bk.play_pass(s, c)
                 passes += 1
@@ -80,9 +87,9 @@ def sample_positions(s0, z0, zob, s, z, rng, table, cap, S, Z):
 
 
 @kernel
-def decisions(S, Z, rng, table, calls, answers):
-    """choose_heavy's path on every position: calls[r] += 1 where rule r is tried, answers[r] += 1
-    where it gives a move (r: RULES' order). The same random draws as choose_heavy."""
+def decisions(S, Z, rng, table, nakade, calls, answers):
+    """choose_heavy's path (with sacrifices if `nakade`) on every position: calls[r] += 1 where rule r is
+    tried, answers[r] += 1 where it gives a move (r: RULES' order). The same random draws as choose_heavy."""
     for i in range(S.shape[0]):
         s = S[i]
         z = Z[i]
@@ -103,26 +110,32 @@ def decisions(S, Z, rng, table, calls, answers):
                 if loc.atari_answer(s, z, c, last, rng) != pk.PASS:
                     answers[2] += 1
                     done = True
-            if not done and ph.TWO_LIBERTY and rs.random_below(rng, 1000) < ph.TWO_LIBERTY_PERMIL:
-                calls[3] += 1
-                if loc.two_liberty_move(s, z, c, last, rng, ph.TWO_LIBERTY_COUNTER) != pk.PASS:
-                    answers[3] += 1
+            if not done and nakade:
+                calls[VITAL] += 1
+                if loc.vital_answer(s, z, c, last) != pk.PASS:
+                    answers[VITAL] += 1
                     done = True
-            if not done and rs.random_below(rng, 1000) < ph.PATTERN_PERMIL:
+            if not done and ph.TWO_LIBERTY and rs.random_below(rng, 1000) < ph.TWO_LIBERTY_PERMIL:
                 calls[4] += 1
-                if loc.pattern_move(s, z, c, last, rng, table) != pk.PASS:
+                if loc.two_liberty_move(s, z, c, last, rng, ph.TWO_LIBERTY_COUNTER) != pk.PASS:
                     answers[4] += 1
                     done = True
+            if not done and rs.random_below(rng, 1000) < ph.PATTERN_PERMIL:
+                calls[5] += 1
+                if loc.pattern_move(s, z, c, last, rng, table) != pk.PASS:
+                    answers[5] += 1
+                    done = True
         if not done:
-            calls[5] += 1
-            if ph.uniform_move(s, z, c, rng) != pk.PASS:
-                answers[5] += 1
+            calls[6] += 1
+            if ph.uniform_move(s, z, c, rng, nakade) != pk.PASS:
+                answers[6] += 1
 
 
 @inline
-def choose_twice(s, z, c, rng, spare, table, rule):
-    """policy.choose_heavy, with rule `rule` (0..5: RULES' order; -1: none) called a second time where
-    it is called, on spare (a copy of the random state) and its answer added to spare[1]."""
+def choose_twice(s, z, c, rng, spare, table, nakade, rule):
+    """policy.choose_heavy (with sacrifices if `nakade`), with rule `rule` (0..6: RULES' order; -1: none)
+    called a second time where it is called, on spare (a copy of the random state) and its answer added to
+    spare[1]."""
     if rule == 0:  # rule (k) draws no random number of its own
         spare[1] += np.uint64(loc.ko_fight(s, z, c) + 1)
     p = loc.ko_fight(s, z, c)
@@ -144,30 +157,36 @@ def choose_twice(s, z, c, rng, spare, table, rule):
             p = loc.atari_answer(s, z, c, last, rng)
             if p != pk.PASS:
                 return p
+        if nakade:
+            if rule == VITAL:  # rule (b') draws no random number either
+                spare[1] += np.uint64(loc.vital_answer(s, z, c, last) + 1)
+            p = loc.vital_answer(s, z, c, last)
+            if p != pk.PASS:
+                return p
         if ph.TWO_LIBERTY and rs.random_below(rng, 1000) < ph.TWO_LIBERTY_PERMIL:
-            if rule == 3:
+            if rule == 4:
                 spare[0] = rng[0]
                 spare[1] += np.uint64(loc.two_liberty_move(s, z, c, last, spare[:1], ph.TWO_LIBERTY_COUNTER) + 1)
             p = loc.two_liberty_move(s, z, c, last, rng, ph.TWO_LIBERTY_COUNTER)
             if p != pk.PASS:
                 return p
         if rs.random_below(rng, 1000) < ph.PATTERN_PERMIL:
-            if rule == 4:
+            if rule == 5:
                 spare[0] = rng[0]
                 spare[1] += np.uint64(loc.pattern_move(s, z, c, last, spare[:1], table) + 1)
             p = loc.pattern_move(s, z, c, last, rng, table)
             if p != pk.PASS:
                 return p
-    if rule == 5:
+    if rule == 6:
         spare[0] = rng[0]
-        spare[1] += np.uint64(ph.uniform_move(s, z, c, spare[:1]) + 1)
-    return ph.uniform_move(s, z, c, rng)
+        spare[1] += np.uint64(ph.uniform_move(s, z, c, spare[:1], nakade) + 1)
+    return ph.uniform_move(s, z, c, rng, nakade)
 
 
 @kernel
-def playouts_twice(s0, z0, zob, s, z, rng, spare, table, cap, seed, count, rule, scores, no_owners):
-    """`count` seeded heavy playouts from (s0, z0) with choose_twice(rule); scores[i] = playout i's
-    area score (black less white); returns the stones played."""
+def playouts_twice(s0, z0, zob, s, z, rng, spare, table, nakade, cap, seed, count, rule, scores, no_owners):
+    """`count` seeded heavy playouts (heavy-nakade's with `nakade`) from (s0, z0) with choose_twice(rule);
+    scores[i] = playout i's area score (black less white); returns the stones played."""
     stones = 0
     for i in range(count):
         bk.copy_position(s0, z0, s, z)
@@ -176,7 +195,7 @@ def playouts_twice(s0, z0, zob, s, z, rng, spare, table, cap, seed, count, rule,
         passes = 0
         moves = 0
         while passes < 2 and moves < cap:
-            p = choose_twice(s, z, c, rng, spare, table, rule)
+            p = choose_twice(s, z, c, rng, spare, table, nakade, rule)
             if p == pk.PASS:
                 bk.play_pass(s, c)
                 passes += 1
@@ -193,6 +212,8 @@ def playouts_twice(s0, z0, zob, s, z, rng, spare, table, cap, seed, count, rule,
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=9)
+    parser.add_argument("--policy", choices=POLICIES, default="heavy",
+                        help="heavy (default) or heavy-nakade: rule (b') and nakade sacrifices as well")
     parser.add_argument("--playouts", type=int, default=None,
                         help="playouts per timed run (default: about 2 s of them)")
     parser.add_argument("--repeats", type=int, default=5)
@@ -212,49 +233,52 @@ def main() -> None:
     spare = np.zeros(2, dtype=np.uint64)
     no_owners = np.empty(0, dtype=np.int8)
     cap = move_cap(args.size)
+    nakade = args.policy == "heavy-nakade"
+    rules = [r for r in range(len(RULES)) if nakade or r != VITAL]  # heavy never calls rule (b')
 
     # how often each rule is called and answers
     rs.seed_rng(rng, args.seed, 0)
     S = np.zeros((args.positions, s0.shape[0]), dtype=s0.dtype)
     Z = np.zeros((args.positions, z0.shape[0]), dtype=z0.dtype)
-    sampled = sample_positions(s0, z0, zob, s, z, rng, PATTERN_TABLE, cap, S, Z)
+    sampled = sample_positions(s0, z0, zob, s, z, rng, PATTERN_TABLE, nakade, cap, S, Z)
     calls = np.zeros(len(RULES), dtype=np.int64)
     answers = np.zeros(len(RULES), dtype=np.int64)
-    decisions(S, Z, rng, PATTERN_TABLE, calls, answers)
+    decisions(S, Z, rng, PATTERN_TABLE, nakade, calls, answers)
 
     def run(rule: int, count: int) -> tuple[float, np.ndarray]:
         """(CPU seconds, scores) of `count` seeded playouts with `rule` doubled."""
         scores = np.zeros(count)
         start = time.process_time()
-        stones = playouts_twice(s0, z0, zob, s, z, rng, spare, PATTERN_TABLE, cap, args.seed, count, rule,
+        stones = playouts_twice(s0, z0, zob, s, z, rng, spare, PATTERN_TABLE, nakade, cap, args.seed, count, rule,
                                 scores, no_owners)
         return time.process_time() - start, scores, stones
 
-    # the doubled playouts play the library's heavy playouts, move for move (but for the uniform
+    # the doubled playouts play the library's playouts of the policy, move for move (but for the uniform
     # draw's: its rejections reorder the list of empty points, see the docstring)
-    reference = run_playouts(board, 200, seed=args.seed, policy="heavy")
-    for rule in range(-1, len(RULES) - 1):
+    reference = run_playouts(board, 200, seed=args.seed, policy=args.policy)
+    for rule in [-1] + rules[:-1]:
         _, scores, _ = run(rule, 200)
-        assert np.array_equal(scores, reference.scores), f"rule {rule}: not the library's heavy playouts"
+        assert np.array_equal(scores, reference.scores), f"rule {rule}: not the library's {args.policy} playouts"
 
     count = args.playouts
     if count is None:
         seconds, _, _ = run(-1, 2000)
         count = max(2000, int(2000 * 2.0 / max(seconds, 1e-9)))
-    per_move: dict[int, list[float]] = {rule: [] for rule in range(-1, len(RULES))}
+    per_move: dict[int, list[float]] = {rule: [] for rule in [-1] + rules}
     for _ in range(args.repeats):
         for rule in per_move:
             seconds, _, stones = run(rule, count)
             per_move[rule].append(seconds / stones * 1e9)
     base = per_move[-1]
 
-    print(f"{args.size}x{args.size} heavy playouts, {count} seeded playouts a run (seed {args.seed}), "
+    print(f"{args.size}x{args.size} {args.policy} playouts, {count} seeded playouts a run (seed {args.seed}), "
           f"{args.repeats} alternated runs each, CPU clock, {machine()}")
-    print(f"  a plain heavy playout: {statistics.median(base):.1f} ns/move "
+    print(f"  a plain {args.policy} playout: {statistics.median(base):.1f} ns/move "
           f"({min(base):.1f}..{max(base):.1f})")
     print(f"  {'rule':16} {'calls/move':>10} {'answers':>8} {'ns/move, median (min..max)':>28} {'share':>6}")
     total = 0.0
-    for r, name in enumerate(RULES):
+    for r in rules:
+        name = RULES[r]
         d = [a - b for a, b in zip(per_move[r], base)]
         med = statistics.median(d)
         total += med

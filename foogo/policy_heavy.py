@@ -148,7 +148,8 @@ NLIB = False
 NLIB_PERMIL = 250
 # rule (e2), moggy's eye-fill redirect (choose_heavy's `eye_fill`), a literal, off (folded away): a draw of rule (d)
 # that fills c's own false eye, EYE_FILL_PERMIL times in 1000, goes to a capture or an atari of the opponent's
-# string diagonal to it (Pachi's moggy eyefillrate 60); written 2026-12-07 to be screened beside rule (b3)
+# string diagonal to it (Pachi's moggy eyefillrate 60); written 2026-12-07 for issue 12's second condition: +2.6
+# points (-8.7 to +13.8) at four times the budget, under the +5 that earns a 5-s block, so off (bench/RESULTS.md)
 EYE_FILL = False
 EYE_FILL_PERMIL = 600
 

@@ -70,25 +70,30 @@ def test_search_cycles_draws_leaves_as_deep_as_the_search_reached_them():
     assert all(b.empty_points < 25 for b in leaves)
 
 
-def test_heavy_rules_counts_every_move_once_and_times_the_librarys_playouts(monkeypatch, capsys):
+@pytest.mark.parametrize("policy", ["heavy", "heavy-nakade"])
+def test_heavy_rules_counts_every_move_once_and_times_the_librarys_playouts(monkeypatch, capsys, policy):
     heavy_rules = load("heavy_rules")
     monkeypatch.setattr(sys, "argv", ["heavy_rules.py", "--size", "5", "--playouts", "300", "--repeats", "1",
-                                      "--positions", "500"])
-    heavy_rules.main()  # asserts that its doubled playouts are the library's heavy playouts
+                                      "--positions", "500", "--policy", policy])
+    heavy_rules.main()  # asserts that its doubled playouts are the library's playouts of the policy
     out = capsys.readouterr().out
     rows = {}
     for line in out.splitlines():
-        m = re.match(r"\s+(ko|capture|atari answer|two liberties|pattern|uniform \(heavy\))\s+([0-9.]+)\s+([0-9.]+)%",
-                     line)
+        m = re.match(r"\s+(ko|capture|atari answer|vital point|two liberties|pattern|uniform \(heavy\))\s+([0-9.]+)"
+                     r"\s+([0-9.]+)%", line)
         if m:
             rows[m.group(1).split()[0]] = (float(m.group(2)), float(m.group(3)) / 100)
-    calls = {rule: rows[rule][0] for rule in ("ko", "capture", "atari", "two", "pattern", "uniform")}
-    answers = {rule: rows[rule][1] for rule in calls}
+    local = ("ko", "capture", "atari") + (("vital",) if policy == "heavy-nakade" else ()) + ("two", "pattern")
+    assert set(rows) == set(local) | {"uniform"}  # heavy never calls rule (b'): no row for it
+    calls = {rule: rows[rule][0] for rule in rows}
+    answers = {rule: rows[rule][1] for rule in rows}
     # every position falls through to the uniform draw unless a rule before it answered
-    answered = sum(calls[r] * answers[r] for r in ("ko", "capture", "atari", "two", "pattern"))
+    answered = sum(calls[r] * answers[r] for r in local)
     assert calls["uniform"] == pytest.approx(1 - answered, abs=0.01)
     assert calls["ko"] == 1 and 0 < answers["ko"] < 0.4  # rule (k) looks on every move and answers on few
     assert 0 < calls["pattern"] <= calls["two"] <= calls["atari"] <= calls["capture"] <= 1  # (b2) is on
+    if policy == "heavy-nakade":  # rule (b') runs every time the rules before it leave a move open, (b2) 0.9 of those
+        assert calls["two"] == pytest.approx(0.9 * calls["vital"] * (1 - answers["vital"]), abs=0.04)
 
 
 def test_thread_scaling_times_searches_on_one_and_on_two_threads():
