@@ -9,8 +9,9 @@ Brier scan, before a match.
 the points hold stones) without (b2) (as shipped before 2026-12-07), with it, and with the counter-ataris (as
 shipped now: the same as heavy-nakade); `heavy_off`, `heavy_b2` and `heavy_b2c` heavy's. `nakade_nlib` and
 `heavy_nlib` add rule (b3), moggy's n-liberty check (policy_heavy.NLIB), to today's; `nakade_eyefill` rule (e2), its
-eye-fill redirect (EYE_FILL); `nakade_nlib_eyefill` both. Everything else is as foogo ships it (policy_heavy's
-constants).
+eye-fill redirect (EYE_FILL); `nakade_nlib_eyefill` both; `nakade_seki` the false-eye seki check (FALSE_EYE_SEKI).
+`nakade_novital` is today's heavy-nakade without rule (b'), the vital point (VITAL_POINT). Everything else is as
+foogo ships it (policy_heavy's constants).
 """
 
 from __future__ import annotations
@@ -21,21 +22,23 @@ from foogo.policy_heavy import (
     FALSE_EYE_SEKI,
     SEKI_GUARD,
     SELF_ATARI_REJECT_PERMIL,
+    VITAL_POINT,
     WASTEFUL_SELF_ATARI,
     choose_heavy,
 )
 
 
 def heavy_policy(sacrifices: bool, two_lib: bool = True, counter: bool = True, nlib: bool = False,
-                 eye_fill: bool = False):
+                 eye_fill: bool = False, seki_eye: bool = FALSE_EYE_SEKI, vital: bool = VITAL_POINT):
     """A custom playout policy: heavy's rules (heavy-nakade's if `sacrifices`) with rule (b2) if `two_lib`, its
     counter-ataris if `counter` as well, rule (b3), moggy's n-liberty check (policy_heavy.NLIB), if `nlib`, and rule
-    (e2), its eye-fill redirect (EYE_FILL), if `eye_fill`; everything else as policy_heavy's constants say."""
+    (e2), its eye-fill redirect (EYE_FILL), if `eye_fill`; the false-eye seki check if `seki_eye`; rule (b'), the
+    vital point, if `vital` (and `sacrifices`); everything else as policy_heavy's constants say."""
 
     @njit
     def choose(s, z, c, rng, table):
-        return choose_heavy(s, z, c, rng, table, sacrifices, False, SELF_ATARI_REJECT_PERMIL, FALSE_EYE_SEKI,
-                            WASTEFUL_SELF_ATARI, SEKI_GUARD, two_lib, counter, nlib, eye_fill)
+        return choose_heavy(s, z, c, rng, table, sacrifices, False, SELF_ATARI_REJECT_PERMIL, seki_eye,
+                            WASTEFUL_SELF_ATARI, SEKI_GUARD, two_lib, counter, nlib, eye_fill, vital)
 
     return choose
 
@@ -50,3 +53,5 @@ nakade_nlib = heavy_policy(True, nlib=True)
 heavy_nlib = heavy_policy(False, nlib=True)
 nakade_eyefill = heavy_policy(True, eye_fill=True)
 nakade_nlib_eyefill = heavy_policy(True, nlib=True, eye_fill=True)
+nakade_seki = heavy_policy(True, seki_eye=True)
+nakade_novital = heavy_policy(True, vital=False)

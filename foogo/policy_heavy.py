@@ -11,7 +11,7 @@ nothing; (a)-(c) only after a move on the board:
   (k) ko           ko_fight (KO_PERMIL)
   (a) capture      capture_rule (CAPTURE_PERMIL)
   (b) atari        atari_answer (ATARI_PERMIL)
-  (b') vital point vital_answer, with HEAVY_NAKADE only (every time)
+  (b') vital point vital_answer, with HEAVY_NAKADE only (every time; VITAL_POINT, on)
   (b2) two liberties  two_liberty_move, with TWO_LIBERTY (on; TWO_LIBERTY_PERMIL), its counter-ataris with
                    TWO_LIBERTY_COUNTER (on)
   (b3) n liberties nlib_move, with NLIB (off; NLIB_PERMIL)
@@ -152,6 +152,10 @@ NLIB_PERMIL = 250
 # points (-8.7 to +13.8) at four times the budget, under the +5 that earns a 5-s block, so off (bench/RESULTS.md)
 EYE_FILL = False
 EYE_FILL_PERMIL = 600
+# rule (b'), the vital point after the opponent's move (choose_heavy's `vital`), a literal, on: with sacrifices
+# (heavy-nakade) only; it costs about 60 ns of heavy-nakade's 514 a move on 9x9 and answers on 1 move in 4,000 of its
+# playouts (bench/results/heavy-nakade-rules-2026-12-07.txt), so it is a switch for scans that weigh that cost
+VITAL_POINT = True
 
 
 @inline
@@ -288,7 +292,7 @@ def uniform_move(s, z, c, rng, sacrifices=False, race=False, reject_permil=SELF_
 @inline
 def choose_heavy(s, z, c, rng, table, sacrifices=False, race=False, reject_permil=SELF_ATARI_REJECT_PERMIL,
                  seki_eye=FALSE_EYE_SEKI, wasteful=WASTEFUL_SELF_ATARI, seki_guard=SEKI_GUARD, two_lib=TWO_LIBERTY,
-                 two_counter=TWO_LIBERTY_COUNTER, nlib=NLIB, eye_fill=EYE_FILL):
+                 two_counter=TWO_LIBERTY_COUNTER, nlib=NLIB, eye_fill=EYE_FILL, vital=VITAL_POINT):
     """A point of playable(c) minus ko chosen by rules (k) and (a)-(e) above, or PASS if there is none or (e)
     keeps a seki; with `sacrifices` (HEAVY_NAKADE), (d) and (e) may play a nakade; with `race`
     (HEAVY_RACE), (d) approaches from outside (d') before it redraws; (d) redraws with probability
@@ -301,7 +305,7 @@ def choose_heavy(s, z, c, rng, table, sacrifices=False, race=False, reject_permi
     `two_counter` as well (a literal), its counter-ataris; with `nlib` (a literal), rule (b3) after (b2): the same
     counter-ataris around c's strings of three to policy_local.NLIB_MAX liberties (nlib_move), NLIB_PERMIL times
     in 1000; with `eye_fill` (a literal), rule (e2) in (d): a false-eye fill drawn goes to a diagonal capture or
-    atari."""
+    atari; with `vital` (a literal) and `sacrifices`, rule (b')."""
     p = ko_fight(s, z, c)
     if p != PASS and random_below(rng, 1000) < KO_PERMIL:
         return p
@@ -315,7 +319,7 @@ def choose_heavy(s, z, c, rng, table, sacrifices=False, race=False, reject_permi
             p = atari_answer(s, z, c, last, rng)
             if p != PASS:
                 return p
-        if sacrifices:
+        if sacrifices and vital:
             p = vital_answer(s, z, c, last)
             if p != PASS:
                 return p

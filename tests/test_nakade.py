@@ -374,12 +374,13 @@ def test_the_heavy_nakade_playouts_answer_at_the_vital_point_and_the_heavy_ones_
     board = board_from_ascii(BENT_THREE)
     board.play(WHITE, "B4")  # white's last move leaves it the bent three A5 B5 A4
     s, z = board._state()
-    picks = {True: set(), False: set()}
-    for sacrifices in (True, False):
+    picks = {"heavy-nakade": set(), "heavy": set(), "without (b')": set()}
+    for name, sacrifices, vital in (("heavy-nakade", True, True), ("heavy", False, True), ("without (b')", True, False)):
         for seed in range(50):
             r = np.zeros(1, dtype=np.uint64)
             rs.seed_rng(r, seed, 0)
-            picks[sacrifices].add(board.geometry.name(int(ph.choose_heavy(s, z, BLACK, r, pa.PATTERN_TABLE,
-                                                                           sacrifices))))
-    assert picks[True] == {"A5"}
-    assert len(picks[False]) > 3
+            picks[name].add(board.geometry.name(int(ph.choose_heavy(s, z, BLACK, r, pa.PATTERN_TABLE, sacrifices,
+                                                                     vital=vital))))
+    assert ph.VITAL_POINT and picks["heavy-nakade"] == {"A5"}
+    assert len(picks["heavy"]) > 3
+    assert len(picks["without (b')"]) > 3  # VITAL_POINT off: heavy-nakade's playouts no longer answer there
