@@ -375,7 +375,8 @@ def test_the_heavy_nakade_playouts_answer_at_the_vital_point_and_the_heavy_ones_
     board.play(WHITE, "B4")  # white's last move leaves it the bent three A5 B5 A4
     s, z = board._state()
     picks = {"heavy-nakade": set(), "heavy": set(), "without (b')": set()}
-    for name, sacrifices, vital in (("heavy-nakade", True, True), ("heavy", False, True), ("without (b')", True, False)):
+    policies = (("heavy-nakade", True, True), ("heavy", False, True), ("without (b')", True, False))
+    for name, sacrifices, vital in policies:
         for seed in range(50):
             r = np.zeros(1, dtype=np.uint64)
             rs.seed_rng(r, seed, 0)
