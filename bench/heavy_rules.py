@@ -7,9 +7,10 @@ The heavy policy (policy.choose_heavy) first tries rule (k), a recent ko's point
 (with policy_heavy.TWO_LIBERTY, on since 2026-12-07) and (c) 3x3 pattern, each with probability 0.9 and
 in that order, and falls back on (d) the uniform draw that redraws big self-ataris. `--policy heavy-nakade`
 (the heavy search's playouts once a quarter of the points hold stones) adds rule (b'), the vital point, after
-(b) every time, and lets (d) play nakade sacrifices. Switches that are off (policy_heavy.NLIB, EYE_FILL) are
-left out, as the library's playouts leave them. The policy is an argument of this script's kernels, where the
-library folds it to a constant, so its branches are tested at run time here. Two measurements:
+(b) every time (with policy_heavy.VITAL_POINT, on), and lets (d) play nakade sacrifices. Switches that are off
+(policy_heavy.NLIB, EYE_FILL) are left out, as the library's playouts leave them. The policy is an argument of
+this script's kernels, where the library folds it to a constant, so its branches are tested at run time here.
+Two measurements:
 
 * how often each rule is called per move, and how often it answers: choose_heavy's decisions
   replayed (the same random numbers) on positions sampled from seeded heavy playouts (each
@@ -110,7 +111,7 @@ def decisions(S, Z, rng, table, nakade, calls, answers):
                 if loc.atari_answer(s, z, c, last, rng) != pk.PASS:
                     answers[2] += 1
                     done = True
-            if not done and nakade:
+            if not done and nakade and ph.VITAL_POINT:
                 calls[VITAL] += 1
                 if loc.vital_answer(s, z, c, last) != pk.PASS:
                     answers[VITAL] += 1
@@ -157,7 +158,7 @@ def choose_twice(s, z, c, rng, spare, table, nakade, rule):
             p = loc.atari_answer(s, z, c, last, rng)
             if p != pk.PASS:
                 return p
-        if nakade:
+        if nakade and ph.VITAL_POINT:
             if rule == VITAL:  # rule (b') draws no random number either
                 spare[1] += np.uint64(loc.vital_answer(s, z, c, last) + 1)
             p = loc.vital_answer(s, z, c, last)
@@ -234,7 +235,8 @@ def main() -> None:
     no_owners = np.empty(0, dtype=np.int8)
     cap = move_cap(args.size)
     nakade = args.policy == "heavy-nakade"
-    rules = [r for r in range(len(RULES)) if nakade or r != VITAL]  # heavy never calls rule (b')
+    vital = nakade and ph.VITAL_POINT  # as choose_heavy: rule (b') with sacrifices only, where the switch is on
+    rules = [r for r in range(len(RULES)) if vital or r != VITAL]
 
     # how often each rule is called and answers
     rs.seed_rng(rng, args.seed, 0)
