@@ -154,7 +154,8 @@ EYE_FILL = False
 EYE_FILL_PERMIL = 600
 # rule (b'), the vital point after the opponent's move (choose_heavy's `vital`), a literal, on: with sacrifices
 # (heavy-nakade) only; it costs about 60 ns of heavy-nakade's 514 a move on 9x9 and answers on 1 move in 4,000 of its
-# playouts (bench/results/heavy-nakade-rules-2026-12-07.txt), so it is a switch for scans that weigh that cost
+# playouts (bench/results/heavy-nakade-rules-2026-12-07.txt), so it is a switch for scans that weigh that cost;
+# off, the 5-s games' positions were judged worse outside four false-eye sekis (seki-vital-brier-2026-12-07.txt)
 VITAL_POINT = True
 
 
