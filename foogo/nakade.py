@@ -254,6 +254,19 @@ def _whole_eye_space(s, P, w, c, n, e0, e1, e2, e3, e4, e5):
     return True
 
 
+# an eye space whose vital point kills holds at most 4n - 2E of any one string's pseudo-liberties (its n
+# points' sides, less the 2E its E adjacencies take): 8 for three points and the square, 10 for the pyramid
+# and the bulky five, 12 for the cross and the rabbity six (dead_shape's list)
+MAX_EYE_SIDES = 12
+
+
+@inline
+def _may_border(s, P, p, c):
+    """From p's packed counts alone: p has no stone of c beside it and at least one empty point (what
+    every point of an eye space of three points or more beside the opponent's stones has)."""
+    return bk.stones_beside(s, P, p, c) == 0 and bk.empty_neighbours(s, P, p) != 0
+
+
 @inline
 def vital_point(s, c, last):
     """The vital point c should play in an eye space of the opponent beside its last move: an empty
@@ -265,22 +278,30 @@ def vital_point(s, c, last):
     P = bk.stride(s)
     w = np.int64(s[bk.M_W])
     # the opponent's move either captured inside its eye space or played in it: either way no stone
-    # of c is beside it, and mostly at most two empty points (a capture's point touches the captured
+    # of c is beside it, and mostly one or two empty points (a capture's point touches the captured
     # area at one or two; a move inside a small eye space with three empty points beside it mostly
     # splits it into eyes). The gate misses a few cases to rule out most moves in one load
-    if bk.stones_beside(s, P, last, c) != 0 or bk.empty_neighbours(s, P, last) > 2:
+    room = bk.empty_neighbours(s, P, last)
+    if bk.stones_beside(s, P, last, c) != 0 or room == 0 or room > 2:
         return bk.PASS
-    f0 = f1 = f2 = f3 = f4 = f5 = np.int64(-1)  # the last region looked at: its other points are skipped
-    for q in (last - w, last - 1, last + 1, last + w):
-        if bk.color_at(s, P, q) != bk.EMPTY or _among(q, f0, f1, f2, f3, f4, f5):
-            continue
-        n, e0, e1, e2, e3, e4, e5 = _eye_space(s, P, w, q, c)
-        f0, f1, f2, f3, f4, f5 = e0, e1, e2, e3, e4, e5
-        if n < 3:
-            continue
-        best = _killing_point(w, n, e0, e1, e2, e3, e4, e5)
-        if best != bk.PASS and _whole_eye_space(s, P, w, c, n, e0, e1, e2, e3, e4, e5):
-            return best
+    # the last move's string is beside the eye space, which must hold all its pseudo-liberties
+    if bk.pseudo_liberties(s, P, bk.head_of(s, P, last)) > MAX_EYE_SIDES:
+        return bk.PASS
+    # so its one or two empty neighbours (both liberties of that string) lie in that one region, and
+    # a flood from the first finds it
+    q = q2 = np.int64(-1)
+    for r in (last - w, last - 1, last + 1, last + w):
+        if bk.color_at(s, P, r) == bk.EMPTY:
+            if q < 0:
+                q = r
+            else:
+                q2 = r
+    if not _may_border(s, P, q, c) or (q2 >= 0 and not _may_border(s, P, q2, c)):
+        return bk.PASS
+    n, e0, e1, e2, e3, e4, e5 = _eye_space(s, P, w, q, c)
+    if n < 3 or (q2 >= 0 and not _among(q2, e0, e1, e2, e3, e4, e5)):
+        return bk.PASS
+    best = _killing_point(w, n, e0, e1, e2, e3, e4, e5)
+    if best != bk.PASS and _whole_eye_space(s, P, w, c, n, e0, e1, e2, e3, e4, e5):
+        return best
     return bk.PASS
-
-

@@ -158,6 +158,14 @@ def test_the_heavy_playouts_read_the_corner_of_the_game_lost_to_pachi():
     assert (result.scores > 7).mean() > 0.3
 
 
+def neighbours(board, q):
+    """The on-board orthogonal neighbours of padded point q, as padded points."""
+    g, n = board.geometry, board.size
+    r, k = g.row_col(q)
+    steps = ((1, 0), (-1, 0), (0, 1), (0, -1))
+    return [g.point(r + dr, k + dk) for dr, dk in steps if 0 <= r + dr < n and 0 <= k + dk < n]
+
+
 def slow_nakade(board, p, c):
     """nakade recomputed on a copy of the board after the move, by flood fills over GTP points."""
     g = board.geometry
@@ -165,12 +173,9 @@ def slow_nakade(board, p, c):
     if not after.is_legal(c, g.name(p)):  # a suicide: no liberty left, no nakade
         return False
     after.play(c, g.name(p))
-    n = board.size
 
     def around(q):
-        r, k = g.row_col(q)
-        return [g.point(r + dr, k + dk) for dr, dk in ((1, 0), (-1, 0), (0, 1), (0, -1))
-                if 0 <= r + dr < n and 0 <= k + dk < n]
+        return neighbours(board, q)
 
     def string(q):
         color, todo, seen = after.color_at(g.name(q)), [q], {q}
@@ -368,6 +373,90 @@ def test_no_vital_point_in_an_open_or_own_or_large_eye_space():
         . . . . . .
     """
     assert vital(big, "E5") == "pass"  # eight points: not a small eye
+
+def slow_vital_point(board, last, c):
+    """vital_point by its contract, recomputed with flood fills over GTP points: the gate at the last
+    move, then each empty region beside it."""
+    g = board.geometry
+
+    def around(q):
+        return neighbours(board, q)
+
+    def color(q):
+        return board.color_at(g.name(q))
+
+    def flood(q, same):
+        todo, seen = [q], {q}
+        while todo:
+            for x in around(todo.pop()):
+                if x not in seen and same(x):
+                    seen.add(x)
+                    todo.append(x)
+        return seen
+
+    if any(color(x) == c for x in around(last)) or sum(color(x) == 0 for x in around(last)) > 2:
+        return "pass"
+    for q in around(last):
+        if color(q) != 0:
+            continue
+        region = flood(q, lambda x: color(x) == 0)
+        if not 3 <= len(region) <= 6 or any(color(x) == c for e in region for x in around(e)):
+            continue
+        cells = {g.row_col(e) for e in region}
+        if len(region) > 3 and canonical(cells) not in {canonical(d) for d in DEAD}:
+            continue
+        degree = {e: sum(x in region for x in around(e)) for e in region}
+        top = max(degree.values())
+        if list(degree.values()).count(top) > 1:
+            continue
+        strings = [flood(x, lambda y: color(y) == 3 - c) for e in region for x in around(e) if color(x) == 3 - c]
+        if all(x in region for stones in strings for q in stones for x in around(q) if color(x) == 0):
+            return g.name(max(degree, key=degree.get))
+    return "pass"
+
+
+def planted_eye_spaces(count, seed):
+    """`count` boards of 5-7 lines, each mostly white stones around one planted small empty shape (a
+    dead eye space or a live one), with a few other empty points and black stones: where vital points
+    are. Diagrams with a string without liberties are drawn again."""
+    import random
+    rnd = random.Random(seed)
+    shapes = [((0, 0), (0, 1), (0, 2)), ((0, 0), (0, 1), (1, 1)), ((0, 0), (0, 1)), ((0, 0), (0, 1), (0, 2), (0, 3)),
+              ((0, 0), (0, 1), (1, 1), (1, 2))] + sorted(DEAD)
+    boards = []
+    while len(boards) < count:
+        n = rnd.choice((5, 6, 7))
+        grid = [["O" if rnd.random() < 0.85 else rnd.choice(".X") for _ in range(n)] for _ in range(n)]
+        r0, c0 = rnd.randrange(n - 2), rnd.randrange(n - 2)
+        for r, c in rnd.choice(shapes):
+            if r0 + r < n and c0 + c < n:
+                grid[r0 + r][c0 + c] = "."
+        try:
+            boards.append(board_from_ascii("\n".join(" ".join(row) for row in grid)))
+        except ValueError:
+            continue
+    return boards
+
+
+def test_the_vital_point_agrees_with_a_slow_recomputation():
+    # every point as the last move, for both colours, in positions 0.9 to 1.2 board-areas deep into
+    # light playouts and on boards with a planted eye space, against slow_vital_point: the gates before
+    # vital_point's flood (the last move's string's pseudo-liberties, the one region beside it, its
+    # first point's neighbours) rule out only what could not be a vital point
+    from test_policy import midgame
+    boards = [midgame(size, int(size * size * depth), seed)
+              for size in (5, 7) for depth in (0.9, 1.2) for seed in range(20)] + planted_eye_spaces(250, 1)
+    checked = found = 0
+    for board in boards:
+        s, _ = board._state()
+        for p in (int(q) for q in board.geometry.points):
+            for c in (BLACK, WHITE):
+                fast = int(nk.vital_point(s, c, p))
+                fast = "pass" if fast == bk.PASS else board.geometry.name(fast)
+                assert fast == slow_vital_point(board, p, c), (str(board), board.geometry.name(p), c)
+                checked += 1
+                found += fast != "pass"
+    assert checked > 20000 and found >= 30
 
 
 def test_the_heavy_nakade_playouts_answer_at_the_vital_point_and_the_heavy_ones_need_not():
