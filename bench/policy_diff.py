@@ -17,7 +17,8 @@ at the positions of played games (every game-*.sgf under the DIRs, 9x9 or any si
    Brier score against that result by stage of the game, with each later policy's difference from
    the first and its 95% interval (clustered by game: a game's positions share one result). The
    Brier score asks no oracle and sees every position, not only the disagreements: how well the
-   playouts alone predict the games.
+   playouts alone predict the games. Last, the games that carry each difference (games_carrying): a Brier gain
+   that lies in four or five games of hundreds is a misread shape, not a general gain.
 Every step writes one JSON line per position to --out and skips what the file already holds, so
 a stopped run resumes and --report-only reads a running one. GNU Go's play-out is one game from
 the position, a noisy verdict where the position is close; a gap of 0.3 or more between the
@@ -219,6 +220,33 @@ def brier(records: list[dict], policies: list[str], results: dict) -> str:
     return "\n".join(lines)
 
 
+def games_carrying(records: list[dict], policies: list[str], results: dict, start: int, shown: int = 5) -> str:
+    """Which games carry each later policy's Brier difference from the first, from move `start` on: each game's
+    summed difference of squared errors (negative: the later policy nearer the result), the `shown` games most
+    for it and the 3 most against it, how many games moved by more than 0.5, and the difference per position
+    without its `shown` best games (a difference that lies in a few games is no general gain)."""
+    a = policies[0]
+    rows = [(r, results[r["file"]]) for r in records
+            if r["step"] == "scan" and r["move"] >= start and results.get(r["file"]) is not None]
+    lines = [f"Which games carry each difference (each game's summed difference of squared errors, moves {start} on):"]
+    if not rows:
+        return lines[0] + "\n  no position of a game with a result"
+    for b in policies[1:]:
+        sums: dict[str, float] = {}
+        for r, y in rows:
+            sums[r["file"]] = sums.get(r["file"], 0.0) + (r["shares"][b] - y) ** 2 - (r["shares"][a] - y) ** 2
+        ranked = sorted(sums.items(), key=lambda kv: kv[1])
+        total = sum(sums.values())
+        moved = sum(1 for v in sums.values() if abs(v) > 0.5)
+        lines.append(f"  {b}: {total / len(rows):+.4f} a position over {len(sums)} games; {moved} games moved by more "
+                     "than 0.5")
+        lines += [f"    for it {v:+.2f}  {f}" for f, v in ranked[:shown] if v < 0]
+        lines += [f"    against it {v:+.2f}  {f}" for f, v in ranked[::-1][:3] if v > 0]
+        rest = total - sum(v for _, v in ranked[:shown])
+        lines.append(f"    without its {shown} best games: {rest / len(rows):+.4f} a position")
+    return "\n".join(lines)
+
+
 def to_judge(records: list[dict], policies: list[str], gap: float, per_game: int) -> list[dict]:
     """The scanned positions whose first two policies' shares differ by `gap` or more, at most `per_game`
     a game, the largest gaps first."""
@@ -319,7 +347,9 @@ def main() -> None:
             judge(todo, args.gnugo, args.level, args.jobs, sink)
     print(report(records, args.policies))
     files = {r["file"] for r in records if r["step"] == "scan"}
-    print("\n" + brier(records, args.policies, {f: game_result(Path(f)) for f in files}))
+    results = {f: game_result(Path(f)) for f in files}
+    print("\n" + brier(records, args.policies, results))
+    print("\n" + games_carrying(records, args.policies, results, args.from_move))
 
 
 if __name__ == "__main__":

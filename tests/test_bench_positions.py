@@ -134,6 +134,29 @@ def test_policy_diff_reads_pachis_playout_counts_from_the_patched_montecarlo_eng
         diff.pachi_shares(str(fake), "pachi", 5, 0.5, [("b", "A1"), ("w", "B3")], [1], 500)
 
 
+def test_policy_diff_names_the_games_that_carry_a_brier_difference():
+    diff = load("policy_diff")
+
+    def scan(name, move, old, new):
+        return {"step": "scan", "file": name, "move": move, "to_move": "b", "shares": {"old": old, "new": new}}
+
+    # black lost g1..g3: the new policy mends g1 (0.9 -> 0.1 at two positions), is a little worse in g2, level in g3;
+    # g4 has no result, and the position at move 20 is before the start
+    results = {"g1": 0.0, "g2": 0.0, "g3": 0.0, "g4": None}
+    records = [scan("g1", 30, 0.9, 0.1), scan("g1", 32, 0.9, 0.1), scan("g2", 30, 0.2, 0.3), scan("g3", 30, 0.5, 0.5),
+               scan("g4", 30, 0.9, 0.0), scan("g2", 20, 0.0, 1.0)]
+    text = diff.games_carrying(records, ["old", "new"], results, 30, shown=1)
+    lines = text.splitlines()
+    assert lines[0].startswith("Which games carry each difference") and lines[0].endswith("moves 30 on):")
+    # g1: 2 * (0.01 - 0.81) = -1.60; g2: 0.09 - 0.04 = +0.05; g3: 0; over 4 positions
+    assert lines[1] == "  new: -0.3875 a position over 3 games; 1 games moved by more than 0.5"
+    assert lines[2] == "    for it -1.60  g1"
+    assert lines[3] == "    against it +0.05  g2"
+    assert lines[4] == "    without its 1 best games: +0.0125 a position"
+    assert len(lines) == 5
+    assert "no position" in diff.games_carrying(records, ["old", "new"], {"g4": None}, 30)
+
+
 def test_policy_diff_compares_every_later_policy_with_the_first(tmp_path):
     diff = load("policy_diff")
     (tmp_path / "b.sgf").write_text("(;SZ[5]KM[0.5]RE[B+1];B[cc])")
