@@ -63,11 +63,39 @@ def foogo_searches(directory: Path) -> list[tuple[int, float]]:
     Pachi's lines do not match), each process's first search left out: it may load the kernels. A log
     is appended to by every process a job starts (a game played again, an engine restarted after a
     crash): each `foogo gtp: loading kernels` line begins a process."""
-    searches = []
+    return [search for _, found in sorted(foogo_searches_by_game(directory).items()) for search in found]
+
+
+def foogo_searches_by_game(directory: Path) -> dict[int, list[tuple[int, float]]]:
+    """foogo_searches for each job-i directory apart: game index i -> its searches (jobs without a log left out)."""
+    games: dict[int, list[tuple[int, float]]] = {}
     for path in sorted(directory.glob("job-*/engine-*.stderr.log")):
+        index = path.parent.name.removeprefix("job-")
+        if not index.isdigit():
+            continue
         for process in path.read_text(errors="replace").split(_PROCESS_START):
-            searches += [(int(n), float(x)) for n, x in _GENMOVE_SEARCH.findall(process)][1:]
-    return searches
+            games.setdefault(int(index), []).extend(
+                [(int(n), float(x)) for n, x in _GENMOVE_SEARCH.findall(process)][1:])
+    return games
+
+
+PACE_GAMES = 10  # pace(): game indices a cell
+
+
+def pace(arms: list[str], out: Path, games: int = PACE_GAMES) -> str:
+    """foogo's playouts a CPU second over all the arms' searches, for each run of `games` game indices, in the
+    order a block plays them: the host's pace over the block. Fixed playout counts are immune to the host's
+    pace; a timed block (--time) is not, and a fall of a tenth or more from one cell to the next is the host
+    slowing under it (bench/RESULTS.md, 2026-12-07: the EPYC at half its pace for hours, with no steal time)."""
+    totals: dict[int, list[float]] = {}
+    for arm in arms:
+        for index, found in foogo_searches_by_game(out / arm).items():
+            cell = totals.setdefault(index // games, [0.0, 0.0])
+            cell[0] += sum(n for n, _ in found)
+            cell[1] += sum(x for _, x in found)
+    cells = [f"{k * games}-{k * games + games - 1} {n / x:,.0f}" for k, (n, x) in sorted(totals.items()) if x > 0]
+    return ("foogo's playouts a CPU second, all arms, by games (the host's pace): "
+            + ("; ".join(cells) if cells else "n/a"))
 
 
 def foogo_cpu(searches: list[tuple[int, float]]) -> tuple[float, int]:
@@ -235,6 +263,7 @@ def report(arms: list[str], out: Path) -> str:
         base = cost[arms[0]]
         rows.append("foogo's CPU a playout over the same searches: " + "; ".join(
             (f"{arm} {us:.3f} us" if us else f"{arm} n/a") + against_first(arm, us, base) for arm, us in cost.items()))
+        rows.append(pace(arms, out))
         # equal CPU is set by playout counts calibrated on some host: the games say whether it held on this one
         pachi = {arm: opponent_cpu(out / arm) for arm in arms}
         ratios = {arm: cpu[arm][0] / seconds for arm, (seconds, count) in pachi.items() if count and cpu[arm][1]}
@@ -303,10 +332,11 @@ def status(arms: list[str], out: Path) -> str:
     """A blind view of a --paired or --time run, for watching a pre-registered block: per arm the games played
     to their end (`played`), the games begun and not (in play, or stopped: played again on the next run), the
     illegal moves, timeouts and crashes their summaries count (both engines: a block needs 0), and foogo's CPU a
-    move over its searches; then the complete sets, game i played by every arm. It reads no SGF, and takes only
-    whether a game ended and its fault counts from a summary, and only CPU seconds from foogo's logs, so it
-    shows no result before the block's planned size, where --report-only tallies them. (What it shows still
-    hints, weakly: a fault usually forfeits a game, and the searches counted are the moves foogo played.)"""
+    move over its searches; then the complete sets, game i played by every arm, and foogo's pace (pace). It
+    reads no SGF, and takes only whether a game ended and its fault counts from a summary, and only playouts
+    and CPU seconds from foogo's logs, so it shows no result before the block's planned size, where
+    --report-only tallies them. (What it shows still hints, weakly: a fault usually forfeits a game, and the
+    searches counted are the moves foogo played.)"""
     rows = ["arm | played | begun, not played | illegal moves | timeouts | crashes | foogo's CPU s a move (searches)",
             "---|---:|---:|---:|---:|---:|---:"]
     done = []
@@ -324,6 +354,6 @@ def status(arms: list[str], out: Path) -> str:
                     + (f"{seconds:.3f} ({searches})" if searches else "n/a"))
         done.append(set(finished))
     complete = sorted(set.intersection(*done)) if done else []
-    rows += ["", f"complete sets (game i played by every arm): {len(complete)}: {_spans(complete)}",
+    rows += ["", f"complete sets (game i played by every arm): {len(complete)}: {_spans(complete)}", pace(arms, out),
              "(no result read: --report-only tallies them)"]
     return "\n".join(rows)

@@ -52,8 +52,9 @@ where those games turn).
 
 --status shows a --paired or --time run's progress blind, for a pre-registered block that is judged only
 at its planned size: each arm's games played to their end and those begun and not, the illegal moves,
-timeouts and crashes, foogo's CPU a move, and the complete sets (game i played by every arm). It reads no
-result (no SGF, no summary's wins); it plays nothing and writes nothing. A --paired or --time run that ends
+timeouts and crashes, foogo's CPU a move, the complete sets (game i played by every arm), and foogo's
+playouts a CPU second by ten games at a time: the host's pace, which a timed block's parts should note. It
+reads no result (no SGF, no summary's wins); it plays nothing and writes nothing. A --paired or --time run that ends
 short of --games in some arm (a part stopped by --until, or games that failed) prints the same, not its
 results: they are read at the planned size, by --report-only or by the run that plays the last game.
 

@@ -137,6 +137,7 @@ def test_pachi_ab_tallies_each_arm_from_its_sgfs_against_the_control(tmp_path, c
     out = capsys.readouterr().out
     assert "control 0.5000 over 2; rule 0.5500 over 2 (+10.0%)" in out
     assert "a playout over the same searches: control 500.000 us; rule 550.000 us (+10.0%)" in out
+    assert "by games (the host's pace): 0-9 1,905" in out  # 4000 playouts over 2.1 CPU s, both arms
     assert "control | 3 | 2 | 1 | 83.3%" in out and "(1 unscored)" in out
     assert "Pachi's CPU s a move" not in out  # no job summaries: nothing said of equal CPU
     assert "rule | 4 | 2 | 0 | 50.0%" in out and "-33.3 points" in out
@@ -296,6 +297,11 @@ def test_pachi_ab_status_shows_a_run_s_progress_and_faults_but_no_result(tmp_pat
     assert "control | 3 | 1 (3) | 0 | 0 | 0 | 2.000 (3)" in out  # each process's first search left out
     assert "rule | 2 | 4 (1, 5-7) | 1 | 2 | 0 | 4.000 (2)" in out
     assert "complete sets (game i played by every arm): 2: 0, 2" in out
+    # 1000 playouts a search: control's 1.0, 3.0 and 2.0 CPU s, rule's 4.0 and 4.0 (each log's first left out)
+    assert "foogo's playouts a CPU second, all arms, by games (the host's pace): 0-9 357" in out
+    assert tallies.pace(["control"], tmp_path, games=2).endswith("pace): 0-1 500")  # games 2-3: no search counted
+    assert tallies.pace(["rule"], tmp_path, games=1).endswith("pace): 0-0 250; 2-2 250")
+    assert tallies.pace(["none"], tmp_path).endswith("pace): n/a")
     assert "%" not in out and "won" not in out and "points" not in out  # no result, however the games went
     assert not (tmp_path / "ab.txt").exists()  # nothing written
     assert tallies._spans([0, 1, 2, 5, 7, 8]) == "0-2, 5, 7-8" and tallies._spans([]) == "none"
