@@ -1,12 +1,13 @@
 """foogo's heavy playouts against Pachi's moggy playouts: playouts per CPU second, side by side.
 
-    python bench/vs_pachi_playouts.py --pachi PATH [--size 9] [--games 40000] [--repeats 5]
+    python bench/vs_pachi_playouts.py --pachi PATH [--size 9] [--games 40000] [--repeats 5] [--policy heavy]
 
 Pachi (tag pachi-12.90, built outside this repository: see the README) has a plain Monte Carlo
 engine, `-e montecarlo playout=moggy`, which answers `genmove` by playing --games moggy playouts
 from the position, with no tree; its CPU time for one `genmove b` on the empty board (user +
 system, from /proc, after one untimed genmove) over --games is its playout rate. foogo's is
-`foogo bench --policy heavy` (the same measure as `foogo bench`, runs of at least 2 s). The two
+`foogo bench --policy heavy` (the same measure as `foogo bench`, runs of at least 2 s), or with --policy
+heavy-nakade the playouts the heavy search plays once a quarter of the points hold stones. The two
 alternate --repeats times in one run, one thread each (the montecarlo engine has one); prints the
 medians with their min..max and the ratio. Pachi's count includes its first move's choice among
 the candidates, a few percent of a playout; its gamelen cap (400 moves) is never reached on 9x9
@@ -43,6 +44,7 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=40000, help="Pachi's playouts per measurement")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=2.0, help="foogo's minimum run per measurement")
+    parser.add_argument("--policy", choices=("heavy", "heavy-nakade"), default="heavy", help="foogo's playouts")
     args = parser.parse_args()
     # foogo bench's caps on a run's playouts (Pachi's here) and its timed runs; --seconds inf or nan was a
     # traceback from measure after Pachi's first genmove
@@ -53,19 +55,20 @@ def main() -> int:
     try:
         client.send(f"boardsize {args.size}", timeout=60)
         pachi_rate(client, args.games)  # untimed: first-use costs
-        rates: dict[str, list[float]] = {"foogo heavy": [], "Pachi moggy": []}
+        foogo = f"foogo {args.policy}"
+        rates: dict[str, list[float]] = {foogo: [], "Pachi moggy": []}
         for _ in range(args.repeats):
-            rates["foogo heavy"].append(measure(args.size, None, 1, repeats=1, policy="heavy",
-                                                min_seconds=args.seconds)["playouts_per_cpu_second"])
+            rates[foogo].append(measure(args.size, None, 1, repeats=1, policy=args.policy,
+                                        min_seconds=args.seconds)["playouts_per_cpu_second"])
             rates["Pachi moggy"].append(pachi_rate(client, args.games))
     finally:
         client.close()
     medians = {name: statistics.median(values) for name, values in rates.items()}
     for name, values in rates.items():
-        print(f"{args.size}x{args.size} {name:12} {medians[name]:9.0f} playouts/CPU s "
+        print(f"{args.size}x{args.size} {name:18} {medians[name]:9.0f} playouts/CPU s "
               f"({min(values):.0f}..{max(values):.0f}, {len(values)} runs)")
-    ratio = medians["foogo heavy"] / medians["Pachi moggy"]
-    print(f"{args.size}x{args.size} ratio foogo heavy / Pachi moggy: {ratio:.2f}")
+    ratio = medians[foogo] / medians["Pachi moggy"]
+    print(f"{args.size}x{args.size} ratio {foogo} / Pachi moggy: {ratio:.2f}")
     return 0
 
 
