@@ -284,8 +284,9 @@ def vital_point(s, c, last):
     room = bk.empty_neighbours(s, P, last)
     if bk.stones_beside(s, P, last, c) != 0 or room == 0 or room > 2:
         return bk.PASS
-    # the last move's string is beside the eye space, which must hold all its pseudo-liberties
-    if bk.pseudo_liberties(s, P, bk.head_of(s, P, last)) > MAX_EYE_SIDES:
+    # the last move's string is beside the eye space, which must hold all its pseudo-liberties (a stone
+    # there: an empty `last`, a suicide's, has only a stale head)
+    if (bk.color_at(s, P, last) != bk.EMPTY) & (bk.pseudo_liberties(s, P, bk.head_of(s, P, last)) > MAX_EYE_SIDES):
         return bk.PASS
     # so its one or two empty neighbours (both liberties of that string) lie in that one region, and
     # a flood from the first finds it

@@ -153,9 +153,9 @@ NLIB_PERMIL = 250
 EYE_FILL = False
 EYE_FILL_PERMIL = 600
 # rule (b'), the vital point after the opponent's move (choose_heavy's `vital`), a literal, on: with sacrifices
-# (heavy-nakade) only; it answers on 1 move in 4,000 of its playouts and cost 12% of heavy-nakade's time a move on
-# 9x9 (bench/results/heavy-nakade-rules-2026-12-07.txt) until nakade.vital_point's exact gates cut that to about 1%
-# (heavy-nakade-vital-gate-2026-12-08.txt; off, the playouts, other ones, run 3-4% faster); a switch for scans;
+# (heavy-nakade) only; it answers on 1 move in 4,000 of its playouts; off, they (other playouts) ran 8-9% faster
+# until nakade.vital_point's exact gates, 2-3% since (bench/results/heavy-nakade-vital-gate-2026-12-08.txt); a
+# switch for scans;
 # off, the 5-s games' positions were judged worse outside four false-eye sekis (seki-vital-brier-2026-12-07.txt)
 VITAL_POINT = True
 

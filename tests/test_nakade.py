@@ -374,6 +374,7 @@ def test_no_vital_point_in_an_open_or_own_or_large_eye_space():
     """
     assert vital(big, "E5") == "pass"  # eight points: not a small eye
 
+
 def slow_vital_point(board, last, c):
     """vital_point by its contract, recomputed with flood fills over GTP points: the gate at the last
     move, then each empty region beside it."""
@@ -416,9 +417,9 @@ def slow_vital_point(board, last, c):
 
 
 def planted_eye_spaces(count, seed):
-    """`count` boards of 5-7 lines, each mostly white stones around one planted small empty shape (a
-    dead eye space or a live one), with a few other empty points and black stones: where vital points
-    are. Diagrams with a string without liberties are drawn again."""
+    """`count` boards of 5-7 lines, each mostly stones of one colour (white and black in turn) around one
+    planted small empty shape (a dead eye space or a live one), with a few other empty points and stones
+    of the other colour: where vital points are. Diagrams with a string without liberties are drawn again."""
     import random
     rnd = random.Random(seed)
     shapes = [((0, 0), (0, 1), (0, 2)), ((0, 0), (0, 1), (1, 1)), ((0, 0), (0, 1)), ((0, 0), (0, 1), (0, 2), (0, 3)),
@@ -426,7 +427,8 @@ def planted_eye_spaces(count, seed):
     boards = []
     while len(boards) < count:
         n = rnd.choice((5, 6, 7))
-        grid = [["O" if rnd.random() < 0.85 else rnd.choice(".X") for _ in range(n)] for _ in range(n)]
+        wall, other = ("O", "X") if len(boards) % 2 == 0 else ("X", "O")
+        grid = [[wall if rnd.random() < 0.85 else rnd.choice("." + other) for _ in range(n)] for _ in range(n)]
         r0, c0 = rnd.randrange(n - 2), rnd.randrange(n - 2)
         for r, c in rnd.choice(shapes):
             if r0 + r < n and c0 + c < n:
@@ -446,7 +448,8 @@ def test_the_vital_point_agrees_with_a_slow_recomputation():
     from test_policy import midgame
     boards = [midgame(size, int(size * size * depth), seed)
               for size in (5, 7) for depth in (0.9, 1.2) for seed in range(20)] + planted_eye_spaces(250, 1)
-    checked = found = 0
+    checked = 0
+    found = {BLACK: 0, WHITE: 0}  # vital points found for each colour, beside a stone of the other's
     for board in boards:
         s, _ = board._state()
         for p in (int(q) for q in board.geometry.points):
@@ -455,8 +458,8 @@ def test_the_vital_point_agrees_with_a_slow_recomputation():
                 fast = "pass" if fast == bk.PASS else board.geometry.name(fast)
                 assert fast == slow_vital_point(board, p, c), (str(board), board.geometry.name(p), c)
                 checked += 1
-                found += fast != "pass"
-    assert checked > 20000 and found >= 30
+                found[c] += fast != "pass" and board.color_at(board.geometry.name(p)) == 3 - c
+    assert checked > 20000 and min(found.values()) >= 15
 
 
 def test_the_heavy_nakade_playouts_answer_at_the_vital_point_and_the_heavy_ones_need_not():
