@@ -82,14 +82,15 @@ def foogo_searches_by_game(directory: Path) -> dict[int, list[tuple[int, float]]
 PACE_GAMES = 10  # pace(): game indices a cell
 
 
-def pace(arms: list[str], out: Path, games: int = PACE_GAMES) -> str:
-    """foogo's playouts a CPU second over all the arms' searches, for each run of `games` game indices, in the
-    order a block plays them: the host's pace over the block. Fixed playout counts are immune to the host's
-    pace; a timed block (--time) is not, and a fall of a tenth or more from one cell to the next is the host
-    slowing under it (bench/RESULTS.md, 2026-12-07: the EPYC at half its pace for hours, with no steal time)."""
+def pace(by_game: dict[str, dict[int, list[tuple[int, float]]]], games: int = PACE_GAMES) -> str:
+    """foogo's playouts a CPU second over all the arms' searches (by_game: arm -> foogo_searches_by_game), for each
+    run of `games` game indices, in the order a block plays them: the host's pace over the block. Fixed playout
+    counts are immune to the host's pace; a timed block (--time) is not, and a fall of a tenth or more from one
+    cell to the next, where the arms cost alike, may be the host slowing under it (bench/RESULTS.md, 2026-12-07:
+    the EPYC at half its pace for hours, with no steal time). The last cell may hold games still in play."""
     totals: dict[int, list[float]] = {}
-    for arm in arms:
-        for index, found in foogo_searches_by_game(out / arm).items():
+    for found_by_game in by_game.values():
+        for index, found in found_by_game.items():
             cell = totals.setdefault(index // games, [0.0, 0.0])
             cell[0] += sum(n for n, _ in found)
             cell[1] += sum(x for _, x in found)
@@ -247,7 +248,8 @@ def report(arms: list[str], out: Path) -> str:
         if t["unscored"]:
             rows[-1] += f" ({t['unscored']} unscored)"
     # an equal-CPU A/B is equal only if the arms' searches cost the same: the CPU a move tells
-    searches = {arm: foogo_searches(out / arm) for arm in arms}  # each arm's logs read once
+    by_game = {arm: foogo_searches_by_game(out / arm) for arm in arms}  # each arm's logs read once
+    searches = {arm: [found for _, game in sorted(by_game[arm].items()) for found in game] for arm in arms}
     cpu = {arm: foogo_cpu(found) for arm, found in searches.items()}
     if any(count for _, count in cpu.values()):
 
@@ -263,7 +265,7 @@ def report(arms: list[str], out: Path) -> str:
         base = cost[arms[0]]
         rows.append("foogo's CPU a playout over the same searches: " + "; ".join(
             (f"{arm} {us:.3f} us" if us else f"{arm} n/a") + against_first(arm, us, base) for arm, us in cost.items()))
-        rows.append(pace(arms, out))
+        rows.append(pace(by_game))
         # equal CPU is set by playout counts calibrated on some host: the games say whether it held on this one
         pachi = {arm: opponent_cpu(out / arm) for arm in arms}
         ratios = {arm: cpu[arm][0] / seconds for arm, (seconds, count) in pachi.items() if count and cpu[arm][1]}
@@ -340,6 +342,7 @@ def status(arms: list[str], out: Path) -> str:
     rows = ["arm | played | begun, not played | illegal moves | timeouts | crashes | foogo's CPU s a move (searches)",
             "---|---:|---:|---:|---:|---:|---:"]
     done = []
+    by_game: dict[str, dict[int, list[tuple[int, float]]]] = {}
     for arm in arms:
         summaries = _summaries(out / arm)
         finished = sorted(i for i, data in summaries.items() if data is not None and played_summary(data))
@@ -348,12 +351,13 @@ def status(arms: list[str], out: Path) -> str:
         open_games = sorted(begun - set(finished))
         faults = [sum(engine.get(key, 0) for data in summaries.values() if data is not None
                       for engine in data.get("engines", [])) for key in FAULTS]
-        seconds, searches = foogo_cpu(foogo_searches(out / arm))
+        by_game[arm] = foogo_searches_by_game(out / arm)
+        seconds, searches = foogo_cpu([found for _, game in sorted(by_game[arm].items()) for found in game])
         rows.append(f"{arm} | {len(finished)} | {len(open_games)}" + (f" ({_spans(open_games)})" if open_games else "")
                     + f" | {faults[0]} | {faults[1]} | {faults[2]} | "
                     + (f"{seconds:.3f} ({searches})" if searches else "n/a"))
         done.append(set(finished))
     complete = sorted(set.intersection(*done)) if done else []
-    rows += ["", f"complete sets (game i played by every arm): {len(complete)}: {_spans(complete)}", pace(arms, out),
+    rows += ["", f"complete sets (game i played by every arm): {len(complete)}: {_spans(complete)}", pace(by_game),
              "(no result read: --report-only tallies them)"]
     return "\n".join(rows)

@@ -223,8 +223,8 @@ def brier(records: list[dict], policies: list[str], results: dict) -> str:
 def games_carrying(records: list[dict], policies: list[str], results: dict, start: int, shown: int = 5) -> str:
     """Which games carry each later policy's Brier difference from the first, from move `start` on: each game's
     summed difference of squared errors (negative: the later policy nearer the result), the `shown` games most
-    for it and the 3 most against it, how many games moved by more than 0.5, and the difference per position
-    without its `shown` best games (a difference that lies in a few games is no general gain)."""
+    for it and the 3 most against it, how many games moved by more than 0.5, and the difference per position of
+    the other games, without the `shown` most for it (a difference that lies in a few games is no general gain)."""
     a = policies[0]
     rows = [(r, results[r["file"]]) for r in records
             if r["step"] == "scan" and r["move"] >= start and results.get(r["file"]) is not None]
@@ -242,8 +242,10 @@ def games_carrying(records: list[dict], policies: list[str], results: dict, star
                      "than 0.5")
         lines += [f"    for it {v:+.2f}  {f}" for f, v in ranked[:shown] if v < 0]
         lines += [f"    against it {v:+.2f}  {f}" for f, v in ranked[::-1][:3] if v > 0]
-        rest = total - sum(v for _, v in ranked[:shown])
-        lines.append(f"    without its {shown} best games: {rest / len(rows):+.4f} a position")
+        best = {f for f, v in ranked[:shown] if v < 0}
+        rest = [(r["shares"][b] - y) ** 2 - (r["shares"][a] - y) ** 2 for r, y in rows if r["file"] not in best]
+        lines.append(f"    without its {len(best)} best games: "
+                     + (f"{sum(rest) / len(rest):+.4f} a position over {len(rest)}" if rest else "no position left"))
     return "\n".join(lines)
 
 

@@ -299,9 +299,11 @@ def test_pachi_ab_status_shows_a_run_s_progress_and_faults_but_no_result(tmp_pat
     assert "complete sets (game i played by every arm): 2: 0, 2" in out
     # 1000 playouts a search: control's 1.0, 3.0 and 2.0 CPU s, rule's 4.0 and 4.0 (each log's first left out)
     assert "foogo's playouts a CPU second, all arms, by games (the host's pace): 0-9 357" in out
-    assert tallies.pace(["control"], tmp_path, games=2).endswith("pace): 0-1 500")  # games 2-3: no search counted
-    assert tallies.pace(["rule"], tmp_path, games=1).endswith("pace): 0-0 250; 2-2 250")
-    assert tallies.pace(["none"], tmp_path).endswith("pace): n/a")
+    control = {"control": tallies.foogo_searches_by_game(tmp_path / "control")}
+    assert tallies.pace(control, games=2).endswith("pace): 0-1 500")  # games 2-3: no search counted
+    assert tallies.pace({"rule": tallies.foogo_searches_by_game(tmp_path / "rule")}, games=1).endswith(
+        "pace): 0-0 250; 2-2 250")
+    assert tallies.pace({"none": tallies.foogo_searches_by_game(tmp_path / "none")}).endswith("pace): n/a")
     assert "%" not in out and "won" not in out and "points" not in out  # no result, however the games went
     assert not (tmp_path / "ab.txt").exists()  # nothing written
     assert tallies._spans([0, 1, 2, 5, 7, 8]) == "0-2, 5, 7-8" and tallies._spans([]) == "none"

@@ -152,9 +152,13 @@ def test_policy_diff_names_the_games_that_carry_a_brier_difference():
     assert lines[1] == "  new: -0.3875 a position over 3 games; 1 games moved by more than 0.5"
     assert lines[2] == "    for it -1.60  g1"
     assert lines[3] == "    against it +0.05  g2"
-    assert lines[4] == "    without its 1 best games: +0.0125 a position"
+    assert lines[4] == "    without its 1 best games: +0.0250 a position over 2"  # g2 and g3's positions
     assert len(lines) == 5
     assert "no position" in diff.games_carrying(records, ["old", "new"], {"g4": None}, 30)
+    # none for it: nothing is left out
+    worse = [scan("g2", 30, 0.2, 0.3)]
+    assert diff.games_carrying(worse, ["old", "new"], results, 30).splitlines()[-1] == (
+        "    without its 0 best games: +0.0500 a position over 1")
 
 
 def test_policy_diff_compares_every_later_policy_with_the_first(tmp_path):
