@@ -63,7 +63,12 @@ def foogo_searches(directory: Path) -> list[tuple[int, float]]:
     Pachi's lines do not match), each process's first search left out: it may load the kernels. A log
     is appended to by every process a job starts (a game played again, an engine restarted after a
     crash): each `foogo gtp: loading kernels` line begins a process."""
-    return [search for _, found in sorted(foogo_searches_by_game(directory).items()) for search in found]
+    return in_game_order(foogo_searches_by_game(directory))
+
+
+def in_game_order(by_game: dict[int, list[tuple[int, float]]]) -> list[tuple[int, float]]:
+    """foogo_searches_by_game's searches as one list, game by game in index order (foogo_searches' list)."""
+    return [search for _, found in sorted(by_game.items()) for search in found]
 
 
 def foogo_searches_by_game(directory: Path) -> dict[int, list[tuple[int, float]]]:
@@ -249,7 +254,7 @@ def report(arms: list[str], out: Path) -> str:
             rows[-1] += f" ({t['unscored']} unscored)"
     # an equal-CPU A/B is equal only if the arms' searches cost the same: the CPU a move tells
     by_game = {arm: foogo_searches_by_game(out / arm) for arm in arms}  # each arm's logs read once
-    searches = {arm: [found for _, game in sorted(by_game[arm].items()) for found in game] for arm in arms}
+    searches = {arm: in_game_order(by_game[arm]) for arm in arms}
     cpu = {arm: foogo_cpu(found) for arm, found in searches.items()}
     if any(count for _, count in cpu.values()):
 
@@ -352,7 +357,7 @@ def status(arms: list[str], out: Path) -> str:
         faults = [sum(engine.get(key, 0) for data in summaries.values() if data is not None
                       for engine in data.get("engines", [])) for key in FAULTS]
         by_game[arm] = foogo_searches_by_game(out / arm)
-        seconds, searches = foogo_cpu([found for _, game in sorted(by_game[arm].items()) for found in game])
+        seconds, searches = foogo_cpu(in_game_order(by_game[arm]))
         rows.append(f"{arm} | {len(finished)} | {len(open_games)}" + (f" ({_spans(open_games)})" if open_games else "")
                     + f" | {faults[0]} | {faults[1]} | {faults[2]} | "
                     + (f"{seconds:.3f} ({searches})" if searches else "n/a"))

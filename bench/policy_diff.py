@@ -232,9 +232,11 @@ def games_carrying(records: list[dict], policies: list[str], results: dict, star
     if not rows:
         return lines[0] + "\n  no position of a game with a result"
     for b in policies[1:]:
+        # each position's (game, difference of squared errors), once
+        diffs = [(r["file"], (r["shares"][b] - y) ** 2 - (r["shares"][a] - y) ** 2) for r, y in rows]
         sums: dict[str, float] = {}
-        for r, y in rows:
-            sums[r["file"]] = sums.get(r["file"], 0.0) + (r["shares"][b] - y) ** 2 - (r["shares"][a] - y) ** 2
+        for game, d in diffs:
+            sums[game] = sums.get(game, 0.0) + d
         ranked = sorted(sums.items(), key=lambda kv: kv[1])
         total = sum(sums.values())
         moved = sum(1 for v in sums.values() if abs(v) > 0.5)
@@ -243,7 +245,7 @@ def games_carrying(records: list[dict], policies: list[str], results: dict, star
         lines += [f"    for it {v:+.2f}  {f}" for f, v in ranked[:shown] if v < 0]
         lines += [f"    against it {v:+.2f}  {f}" for f, v in ranked[::-1][:3] if v > 0]
         best = {f for f, v in ranked[:shown] if v < 0}
-        rest = [(r["shares"][b] - y) ** 2 - (r["shares"][a] - y) ** 2 for r, y in rows if r["file"] not in best]
+        rest = [d for game, d in diffs if game not in best]
         lines.append(f"    without its {len(best)} best games: "
                      + (f"{sum(rest) / len(rest):+.4f} a position over {len(rest)}" if rest else "no position left"))
     return "\n".join(lines)

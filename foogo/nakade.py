@@ -288,8 +288,8 @@ def vital_point(s, c, last):
     # there: an empty `last`, a suicide's, has only a stale head)
     if (bk.color_at(s, P, last) != bk.EMPTY) & (bk.pseudo_liberties(s, P, bk.head_of(s, P, last)) > MAX_EYE_SIDES):
         return bk.PASS
-    # so its one or two empty neighbours (both liberties of that string) lie in that one region, and
-    # a flood from the first finds it
+    # so its one or two empty neighbours (both liberties of that string; at an empty `last`, joined
+    # through it) lie in that one region, and a flood from the first finds it
     q = q2 = np.int64(-1)
     for r in (last - w, last - 1, last + 1, last + w):
         if bk.color_at(s, P, r) == bk.EMPTY:
